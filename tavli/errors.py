@@ -1,0 +1,44 @@
+"""Exception types, one per kind of error.
+
+Every error the library raises on bad input derives from :class:`TavliError`, so a caller
+can catch them all; each subclass names one kind of problem.
+
+>>> from tavli.errors import IllegalMove, TavliError
+>>> issubclass(IllegalMove, TavliError)
+True
+"""
+
+from __future__ import annotations
+
+
+class TavliError(Exception):
+    """Base class of every error raised by tavli on bad input or misuse."""
+
+
+class ParseError(TavliError, ValueError):
+    """Text that should be a move, position ID, dice or record could not be read."""
+
+
+class IllegalMove(TavliError, ValueError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class InvalidPosition(TavliError, ValueError):
+    """A position that cannot occur (wrong checker count, both sides on one point, ...)."""
+
+
+class RuleError(TavliError, ValueError):
+    """An unknown rule option, or a value the option does not accept."""
+
+
+class GameOver(TavliError):
+    """An action was attempted on a game or match that has already ended."""
+
+
+class WrongState(TavliError):
+    """An action that is not allowed at this moment (e.g. moving before rolling, doubling
+    after the dice are thrown)."""
+
+
+class RecordError(TavliError, ValueError):
+    """A game or match record file is malformed or does not replay."""

@@ -1,0 +1,107 @@
+"""Plakoto (= Tapa): pinning instead of hitting, and the mother checker.
+
+Rules (spec ``RULES.md``, section Plakoto; German seed):
+
+* A point with two or more opposing checkers is blocked.
+* Landing on a point that holds exactly one opposing checker, and nothing else, pins it:
+  the pinned checker cannot move until every checker of the pinning side has left the
+  point. The pinner controls the point (may add checkers); the pinned side may not land
+  there. No hitting, no bar.
+* Mother checker: a side's last checker on its own 24-point, never moved. Judged at the
+  end of each turn: when a mother is pinned and the pinner has no checker left on his
+  own 24-point, the pinner wins 2 points; when both mothers are pinned, the game is a
+  draw (0 points).
+* No bearing off while any of the player's checkers is pinned.
+* Scoring: 1; 2 for a gammon; 2 for a mother-checker win; 0 for a draw.
+
+In the board array a pinned checker is flagged in row ``2 + side`` (see
+:mod:`tavli.layout`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+def start_array() -> np.ndarray:
+    """15 checkers on each side's 24-point."""
+    a = np.zeros((4, 26), dtype=np.int8)
+    a[0, 24] = 15
+    a[1, 24] = 15
+    return a
+
+
+@njit(cache=True)
+def plakoto_blocked(st, me, t):
+    """True when I may not land on my point ``t``.
+
+    Free if empty of opponents, or if the single opponent there is pinned by me, or if a
+    single unpinned opponent stands there alone (I pin it). Blocked by two or more
+    opponents, or by a lone opponent that pins a checker of mine.
+    """
+    op = 1 - me
+    ot = 25 - t
+    oc = st[op, ot]
+    if oc == 0:
+        return False
+    if st[2 + op, ot] == 1:
+        return False
+    if oc >= 2:
+        return True
+    return st[me, t] > 0
+
+
+@njit(cache=True)
+def plakoto_land(st, me, t):
+    """Land on ``t``, pinning a lone opponent there. Returns 1 when a pin is made."""
+    op = 1 - me
+    ot = 25 - t
+    made = 0
+    if st[op, ot] == 1 and st[2 + op, ot] == 0 and st[me, t] == 0:
+        st[2 + op, ot] = 1
+        made = 1
+    st[me, t] += 1
+    return made
+
+
+@njit(cache=True)
+def plakoto_leave(st, me, s):
+    """Lift a checker of ``me`` from point ``s``: the last one out releases a pin."""
+    st[me, s] -= 1
+    if st[me, s] == 0:
+        st[2 + (1 - me), 25 - s] = 0
+
+
+@njit(cache=True)
+def plakoto_any_pinned(st, me):
+    for p in range(1, 25):
+        if st[2 + me, p] != 0:
+            return True
+    return False
+
+
+def mother_pinned(arr: np.ndarray, side: int) -> bool:
+    """Is ``side``'s mother checker (its last checker on its 24-point) pinned?"""
+    return bool(arr[side, 24] == 1 and arr[2 + side, 24] == 1)
+
+
+def mother_outcome(arr: np.ndarray) -> tuple[int | None, str] | None:
+    """The mother-checker verdict at the end of a turn, or None when play goes on.
+
+    Returns ``(winner, "mother")`` or ``(None, "draw")``.
+    """
+    m0 = mother_pinned(arr, 0)
+    m1 = mother_pinned(arr, 1)
+    if m0 and m1:
+        return None, "draw"
+    if m0 and arr[1, 24] == 0:
+        return 1, "mother"
+    if m1 and arr[0, 24] == 0:
+        return 0, "mother"
+    return None
+
+
+def result_points(arr: np.ndarray, winner: int) -> tuple[int, str]:
+    """Points for ``winner`` having borne off all 15."""
+    return (1, "single") if arr[1 - winner, 0] > 0 else (2, "gammon")

@@ -1,0 +1,63 @@
+"""Portes: the Greek game with hitting, the same checker play as international backgammon.
+
+Rules (spec ``RULES.md``, section Portes; German seed):
+
+* A single opposing checker (a blot) may be hit: it goes to the bar. Two or more opposing
+  checkers block a point.
+* A player with checkers on the bar must enter all of them (die ``d`` enters on his point
+  ``25 - d``) before moving any other checker.
+* Only one die of a non-double playable: free choice (option ``must_play_higher``).
+* Scoring: 1 point; 2 for a gammon (the loser has borne off nothing); with option
+  ``backgammons`` 3 when the loser also still has a checker on the bar or in the winner's
+  home board.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..layout import BAR, OFF
+
+
+def start_array() -> np.ndarray:
+    """2 on the 24-point, 5 on 13, 3 on 8, 5 on 6, for both sides."""
+    a = np.zeros((4, 26), dtype=np.int8)
+    for side in (0, 1):
+        a[side, 24] = 2
+        a[side, 13] = 5
+        a[side, 8] = 3
+        a[side, 6] = 5
+    return a
+
+
+@njit(cache=True)
+def portes_blocked(st, me, t):
+    """True when my point ``t`` holds two or more opposing checkers."""
+    return st[1 - me, 25 - t] >= 2
+
+
+@njit(cache=True)
+def portes_land(st, me, t):
+    """Land a checker of ``me`` on ``t``; hit a blot there. Returns 1 for a hit."""
+    op = 1 - me
+    ot = 25 - t
+    hit = 0
+    if st[op, ot] == 1:
+        st[op, ot] = 0
+        st[op, BAR] += 1
+        hit = 1
+    st[me, t] += 1
+    return hit
+
+
+def result_points(arr: np.ndarray, winner: int, backgammons: bool) -> tuple[int, str]:
+    """Points and result name for ``winner`` having borne off all 15 (no cube)."""
+    loser = 1 - winner
+    if arr[loser, OFF] > 0:
+        return 1, "single"
+    if backgammons:
+        # winner's home board (his points 1..6) is the loser's points 19..24
+        if arr[loser, BAR] > 0 or arr[loser, 19:25].sum() > 0:
+            return 3, "backgammon"
+    return 2, "gammon"
