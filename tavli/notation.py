@@ -1,0 +1,179 @@
+"""Move notation as players know it from gnubg: ``24/18 13/11``, ``bar/22*``, ``13/7*/1``,
+``6/off``, ``8/4(2)``; Plakoto marks a pin with ``^`` (``13/9^``).
+
+Points are in the mover's own numbering; ``bar`` is 25 and ``off`` is 0.
+
+>>> format_steps(((24, 18, False), (13, 11, False)), 0)
+'24/18 13/11'
+>>> format_steps(((8, 4, False), (8, 4, False), (6, 2, True), (6, 2, False)), 0)
+'8/4(2) 6/2*(2)'
+>>> parse_move("bar/22* 13/7(2)")
+[[25, 22], [13, 7], [13, 7]]
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .errors import IllegalMove, ParseError
+from .layout import PLAKOTO
+
+if TYPE_CHECKING:
+    from .board import Dice, Move, Position, Step
+    from .rules import Rules
+
+
+def point_name(p: int) -> str:
+    return "bar" if p == 25 else "off" if p == 0 else str(p)
+
+
+def format_steps(steps: tuple[Step, ...] | list[Step], game: int) -> str:
+    """Canonical text of a turn given as single steps (same checker's steps joined)."""
+    mark = "^" if game == PLAKOTO else "*"
+    chains: list[list] = []  # [points..., marks...]: points[i] -> points[i+1], marks[i+1]
+    for s, t, flag in steps:
+        for ch in chains:
+            if ch[0][-1] == s and s != 0:
+                ch[0].append(t)
+                ch[1].append(flag)
+                break
+        else:
+            chains.append([[s, t], [False, flag]])
+    texts: list[tuple[int, int, str]] = []
+    for pts, marks in chains:
+        # a mark only on landings; collapse unmarked intermediate points
+        parts = [point_name(pts[0])]
+        for k in range(1, len(pts)):
+            last = k == len(pts) - 1
+            if marks[k] or last:
+                parts.append(point_name(pts[k]) + (mark if marks[k] else ""))
+        texts.append((pts[0], pts[-1], "/".join(parts)))
+    texts.sort(key=lambda x: (-x[0], x[1], x[2]))
+    out: list[str] = []
+    i = 0
+    while i < len(texts):
+        j = i
+        while j < len(texts) and texts[j][2] == texts[i][2]:
+            j += 1
+        out.append(texts[i][2] + (f"({j - i})" if j - i > 1 else ""))
+        i = j
+    return " ".join(out)
+
+
+_TOKEN = re.compile(r"^(bar|off|\d{1,2})((?:/(?:bar|off|\d{1,2})[*^]?)+)(?:\((\d)\))?$")
+
+
+def _point(text: str, what: str) -> int:
+    if text == "bar":
+        return 25
+    if text == "off":
+        return 0
+    n = int(text)
+    if not 1 <= n <= 25:
+        raise ParseError(f"point {n} in {what!r} is outside 1..24 (or bar/off)")
+    return n
+
+
+def parse_move(text: str) -> list[list[int]]:
+    """Read move text into checker paths ``[from, via..., to]``, repeats expanded.
+
+    Raises :class:`ParseError` for anything that is not move notation.
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"a move must be text, got {type(text).__name__}")
+    tokens = text.strip().lower().replace(",", " ").split()
+    if not tokens:
+        raise ParseError("empty move")
+    paths: list[list[int]] = []
+    for tok in tokens:
+        m = _TOKEN.match(tok)
+        if not m:
+            raise ParseError(
+                f"cannot read {tok!r}: write moves as from/to, e.g. 24/18 13/11, bar/22*, "
+                "6/off, 8/4(2)")
+        pts = [_point(m.group(1), tok)] + [
+            _point(x.rstrip("*^"), tok) for x in m.group(2)[1:].split("/")]
+        if pts[0] == 0:
+            raise ParseError(f"{tok!r}: a move cannot start off the board")
+        if 25 in pts[1:] or 0 in pts[1:-1]:
+            raise ParseError(f"{tok!r}: the bar can only be a start and off only an end")
+        for a, b in zip(pts, pts[1:], strict=False):
+            if b >= a:
+                raise ParseError(f"{tok!r}: checkers move from higher to lower points")
+        n = int(m.group(3) or 1)
+        if not 1 <= n <= 4:
+            raise ParseError(f"{tok!r}: a repeat count must be 1-4")
+        paths.extend([list(pts) for _ in range(n)])
+    return paths
+
+
+def match_move(pos: Position, text: str, dice: Dice, rules: Rules) -> Move:
+    """The legal move that ``text`` denotes, or :class:`IllegalMove` saying why not."""
+    from .movegen import STEP_REASONS, apply_step, step_code
+
+    paths = parse_move(text)
+    legal = pos.legal_moves(dice, rules)
+    by_after = {m.after.array.tobytes(): m for m in legal}
+    me = pos.turn
+    game = pos.game
+    dvals = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    hops = [(p[k], p[k + 1]) for p in paths for k in range(len(p) - 1)]
+    problems: list[str] = []
+    finals: list[tuple[np.ndarray, int]] = []
+
+    def search(arr: np.ndarray, todo: list[tuple[int, int]], left: list[int], used: int) -> bool:
+        if not todo:
+            key = arr.tobytes()
+            if key in by_after:
+                finals.append((arr, used))
+                return True
+            finals.append((arr, used))
+            return False
+        for h, (a, b) in enumerate(todo):
+            for d in sorted(set(left), reverse=True):
+                t = a - d
+                if b == 0:
+                    if t > 0:
+                        pass  # a step on the way home to bear off
+                elif t < b:
+                    continue
+                code = step_code(arr, me, a, d, game)
+                if code:
+                    problems.append(f"{point_name(a)}/{point_name(max(t, 0))}: "
+                                    f"{STEP_REASONS[code]}")
+                    continue
+                nxt = arr.copy()
+                apply_step(nxt, me, a, d, game)
+                reach = max(t, 0)
+                rest = todo[:h] + todo[h + 1:]
+                if reach != b:
+                    rest = [(reach, b)] + rest
+                rem = list(left)
+                rem.remove(d)
+                if search(nxt, rest, rem, used + 1):
+                    return True
+        return False
+
+    start = np.array(pos.array)
+    if search(start, hops, dvals, 0):
+        return by_after[finals[-1][0].tobytes()]
+    dtext = f"{dice[0]}-{dice[1]}"
+    if not legal:
+        raise IllegalMove(f"no legal move with {dtext}: the turn passes")
+    if finals:
+        need = len(legal[0].steps)
+        used = max(u for _, u in finals)
+        if used < need:
+            raise IllegalMove(f"{text.strip()}: must play {need} dice with {dtext} "
+                              f"(only {used} played), e.g. {legal[0]}")
+        if (used == 1 and dice[0] != dice[1] and rules.must_play_higher):
+            raise IllegalMove(f"{text.strip()}: only one die can be played and it must be "
+                              f"the higher one, e.g. {legal[0]}")
+        raise IllegalMove(f"{text.strip()} is not legal with {dtext}: it breaks an end-of-turn "
+                          f"rule of {rules.game_name} (starting quarter or prime)")
+    if problems:
+        raise IllegalMove(f"{text.strip()}: {problems[0]}")
+    raise IllegalMove(f"{text.strip()} cannot be played with {dtext}")
