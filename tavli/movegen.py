@@ -227,7 +227,7 @@ def generate(st0, me, d1, d2, game, must_higher, quarter, prime,
                         continue
                     if n >= nmax:
                         return -1
-                    for k in range(nw):
+                    for k in range(13):  # all rows: stale pin rows must not leak
                         words[n, k] = words[i, k]
                     for k in range(lev - 1):
                         steps[n, k, 0] = steps[i, k, 0]
