@@ -9,7 +9,13 @@ backgammon.
 
 from .board import Move, Position, parse_dice
 from .errors import (
-    GameOver, IllegalMove, InvalidPosition, ParseError, RecordError, RuleError, TavliError,
+    GameOver,
+    IllegalMove,
+    InvalidPosition,
+    ParseError,
+    RecordError,
+    RuleError,
+    TavliError,
     WrongState,
 )
 from .rules import Rules

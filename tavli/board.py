@@ -24,7 +24,15 @@ import numpy as np
 
 from .errors import IllegalMove, InvalidPosition, ParseError
 from .layout import (
-    BAR, CHECKERS, FEVGA, GAME_NAMES, OFF, PLAKOTO, SIDE_NAMES, game_code, opponent_point,
+    BAR,
+    CHECKERS,
+    FEVGA,
+    GAME_NAMES,
+    OFF,
+    PLAKOTO,
+    SIDE_NAMES,
+    game_code,
+    opponent_point,
 )
 
 if TYPE_CHECKING:
@@ -150,7 +158,8 @@ class Position:
                 raise InvalidPosition(f"{name} has no bar")
             if self.game != PLAKOTO and a[2 + side].any():
                 raise InvalidPosition(f"only Plakoto has pinned checkers, not {name}")
-            if a[2 + side, OFF] or a[2 + side, BAR] or ((a[2 + side] != 0) & (a[2 + side] != 1)).any():
+            pins = a[2 + side]
+            if pins[OFF] or pins[BAR] or ((pins != 0) & (pins != 1)).any():
                 raise InvalidPosition("pin flags must be 0 or 1 on points 1..24")
         for p in range(1, 25):
             q = opponent_point(self.game, p)

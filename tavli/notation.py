@@ -124,13 +124,18 @@ def match_move(pos: Position, text: str, dice: Dice, rules: Rules) -> Move:
     problems: list[str] = []
     finals: list[tuple[np.ndarray, int]] = []
 
+    wanted = " ".join(text.strip().lower().replace(",", " ").split())
+    for m in legal:  # canonical text (records, the apps) names its move exactly
+        if str(m) == wanted:
+            return m
+    found: dict[bytes, Move] = {}
+
     def search(arr: np.ndarray, todo: list[tuple[int, int]], left: list[int], used: int) -> bool:
         if not todo:
             key = arr.tobytes()
-            if key in by_after:
-                finals.append((arr, used))
-                return True
             finals.append((arr, used))
+            if key in by_after:
+                found[key] = by_after[key]
             return False
         for h, (a, b) in enumerate(todo):
             for d in sorted(set(left), reverse=True):
@@ -158,8 +163,16 @@ def match_move(pos: Position, text: str, dice: Dice, rules: Rules) -> Move:
         return False
 
     start = np.array(pos.array)
-    if search(start, hops, dvals, 0):
-        return by_after[finals[-1][0].tobytes()]
+    search(start, hops, dvals, 0)
+    if len(found) > 1:  # e.g. 14/8 could hit on the way or not: the marks decide
+        marks = text.count("*") + text.count("^")
+        exact = [m for m in found.values() if sum(f for _, _, f in m.steps) == marks]
+        if len(exact) == 1:
+            return exact[0]
+        options = " or ".join(sorted(str(m) for m in (exact or found.values())))
+        raise IllegalMove(f"{text.strip()} is ambiguous: write {options}")
+    if found:
+        return next(iter(found.values()))
     dtext = f"{dice[0]}-{dice[1]}"
     if not legal:
         raise IllegalMove(f"no legal move with {dtext}: the turn passes")

@@ -183,7 +183,11 @@ class Rules:
     # flags handed to the compiled generator
     def kernel_flags(self) -> tuple[int, bool, int, int]:
         from .games.fevga import (
-            PRIME_FORBID, PRIME_MUST_OPEN, PRIME_OFF, QUARTER_OFF, QUARTER_OPPONENT,
+            PRIME_FORBID,
+            PRIME_MUST_OPEN,
+            PRIME_OFF,
+            QUARTER_OFF,
+            QUARTER_OPPONENT,
             QUARTER_OWN,
         )
 

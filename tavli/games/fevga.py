@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..layout import NSLOTS
+
 QUARTER_OFF = 0
 QUARTER_OWN = 1
 QUARTER_OPPONENT = 2
@@ -47,49 +49,57 @@ def fevga_opp(p):
 
 
 @njit(cache=True)
-def fevga_blocked(st, me, t):
-    return st[1 - me, fevga_opp(t)] > 0
+def fevga_blocked(b, i, me, t):
+    """True when an opposing checker stands on my point ``t``.
+
+    ``b[i]`` is a position record of :mod:`tavli.movegen`: the board array flattened, so
+    ``st[row, col]`` is ``b[i, row * 26 + col]``.
+    """
+    return b[i, (1 - me) * NSLOTS + fevga_opp(t)] > 0
 
 
 @njit(cache=True)
-def fevga_start_locked(st, me):
+def fevga_start_locked(b, i, me):
     """True while the first-checker rule forbids moving another checker from the 24-point:
     14 checkers still there and the first one not yet past the opponent's start."""
-    if st[me, 24] != 14:
+    m = me * NSLOTS
+    if b[i, m + 24] != 14:
         return False
     for p in range(12, 24):
-        if st[me, p] > 0:
+        if b[i, m + p] > 0:
             return True
     return False
 
 
 @njit(cache=True)
-def fevga_quarter_ok(st, me, mode):
+def fevga_quarter_ok(b, i, me, mode):
     """End-of-turn check of the starting-quarter rule."""
     if mode == QUARTER_OFF:
         return True
     lo = 19 if mode == QUARTER_OWN else 7
+    m = me * NSLOTS
     for p in range(lo, lo + 6):
-        if st[me, p] == 0:
+        if b[i, m + p] == 0:
             return True
     return False
 
 
 @njit(cache=True)
-def fevga_traps(st, me):
+def fevga_traps(b, i, me):
     """True when ``me`` holds six consecutive points with every opposing checker still on
     the board on the point directly behind them (the opponent cannot move)."""
-    op = 1 - me
+    o = (1 - me) * NSLOTS
+    m = me * NSLOTS
     r = 0
     for q in range(1, 25):
-        if st[op, q] > 0:
+        if b[i, o + q] > 0:
             if r != 0:
                 return False
             r = q
     if r < 7:
         return False
     for q in range(r - 6, r):
-        if st[me, fevga_opp(q)] == 0:
+        if b[i, m + fevga_opp(q)] == 0:
             return False
     return True
 

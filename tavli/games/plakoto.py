@@ -23,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..layout import NSLOTS
+
 
 def start_array() -> np.ndarray:
     """15 checkers on each side's 24-point."""
@@ -33,50 +35,56 @@ def start_array() -> np.ndarray:
 
 
 @njit(cache=True)
-def plakoto_blocked(st, me, t):
+def plakoto_blocked(b, i, me, t):
     """True when I may not land on my point ``t``.
 
     Free if empty of opponents, or if the single opponent there is pinned by me, or if a
     single unpinned opponent stands there alone (I pin it). Blocked by two or more
     opponents, or by a lone opponent that pins a checker of mine.
+
+    ``b[i]`` is a position record of :mod:`tavli.movegen`: the board array flattened, so
+    ``st[row, col]`` is ``b[i, row * 26 + col]``.
     """
     op = 1 - me
     ot = 25 - t
-    oc = st[op, ot]
+    oc = b[i, op * NSLOTS + ot]
     if oc == 0:
         return False
-    if st[2 + op, ot] == 1:
+    if b[i, (2 + op) * NSLOTS + ot] == 1:
         return False
     if oc >= 2:
         return True
-    return st[me, t] > 0
+    return b[i, me * NSLOTS + t] > 0
 
 
 @njit(cache=True)
-def plakoto_land(st, me, t):
+def plakoto_land(b, i, me, t):
     """Land on ``t``, pinning a lone opponent there. Returns 1 when a pin is made."""
     op = 1 - me
     ot = 25 - t
     made = 0
-    if st[op, ot] == 1 and st[2 + op, ot] == 0 and st[me, t] == 0:
-        st[2 + op, ot] = 1
+    if (b[i, op * NSLOTS + ot] == 1 and b[i, (2 + op) * NSLOTS + ot] == 0
+            and b[i, me * NSLOTS + t] == 0):
+        b[i, (2 + op) * NSLOTS + ot] = 1
         made = 1
-    st[me, t] += 1
+    b[i, me * NSLOTS + t] += 1
     return made
 
 
 @njit(cache=True)
-def plakoto_leave(st, me, s):
+def plakoto_leave(b, i, me, s):
     """Lift a checker of ``me`` from point ``s``: the last one out releases a pin."""
-    st[me, s] -= 1
-    if st[me, s] == 0:
-        st[2 + (1 - me), 25 - s] = 0
+    b[i, me * NSLOTS + s] -= 1
+    if b[i, me * NSLOTS + s] == 0:
+        b[i, (3 - me) * NSLOTS + 25 - s] = 0
 
 
 @njit(cache=True)
-def plakoto_any_pinned(st, me):
+def plakoto_any_pinned(b, i, me):
+    """Is any checker of ``me`` pinned?"""
+    base = (2 + me) * NSLOTS
     for p in range(1, 25):
-        if st[2 + me, p] != 0:
+        if b[i, base + p] != 0:
             return True
     return False
 

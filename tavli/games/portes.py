@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..layout import BAR, OFF
+from ..layout import BAR, NSLOTS, OFF
 
 
 def start_array() -> np.ndarray:
@@ -32,23 +32,26 @@ def start_array() -> np.ndarray:
 
 
 @njit(cache=True)
-def portes_blocked(st, me, t):
-    """True when my point ``t`` holds two or more opposing checkers."""
-    return st[1 - me, 25 - t] >= 2
+def portes_blocked(b, i, me, t):
+    """True when my point ``t`` holds two or more opposing checkers.
+
+    ``b[i]`` is a position record of :mod:`tavli.movegen`: the board array flattened, so
+    ``st[row, col]`` is ``b[i, row * 26 + col]``.
+    """
+    return b[i, (1 - me) * NSLOTS + 25 - t] >= 2
 
 
 @njit(cache=True)
-def portes_land(st, me, t):
+def portes_land(b, i, me, t):
     """Land a checker of ``me`` on ``t``; hit a blot there. Returns 1 for a hit."""
-    op = 1 - me
-    ot = 25 - t
-    hit = 0
-    if st[op, ot] == 1:
-        st[op, ot] = 0
-        st[op, BAR] += 1
-        hit = 1
-    st[me, t] += 1
-    return hit
+    o = (1 - me) * NSLOTS
+    if b[i, o + 25 - t] == 1:
+        b[i, o + 25 - t] = 0
+        b[i, o + BAR] += 1
+        b[i, me * NSLOTS + t] += 1
+        return 1
+    b[i, me * NSLOTS + t] += 1
+    return 0
 
 
 def result_points(arr: np.ndarray, winner: int, backgammons: bool) -> tuple[int, str]:

@@ -1,0 +1,111 @@
+"""Matches: a Tavli match rotates Portes → Plakoto → Fevga until a player reaches the
+target (3, 5 or 7; default 5); a single-variant match plays one game throughout. The
+winner of a game starts the next by throwing both dice; after a draw (Plakoto) the next
+game opens with the opening throw again. Backgammon matches use the cube with the
+Crawford rule.
+
+>>> m = Match(target=3, seed=11)
+>>> m.game.rules.game_name
+'portes'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .dice import DiceSource
+from .errors import GameOver, RuleError, WrongState
+from .game import Game
+from .layout import GAME_NAMES, SIDE_NAMES, game_code
+from .rules import Rules
+
+TAVLI_ROTATION = ("portes", "plakoto", "fevga")
+
+
+class Match:
+    """A match to ``target`` points of ``variant`` ("tavli" or a game name).
+
+    ``rules`` maps game names to :class:`Rules` or option mappings for that game.
+    """
+
+    def __init__(self, target: int = 5, variant: str = "tavli", *,
+                 rules: Mapping[str, Rules | Mapping[str, Any]] | None = None,
+                 dice: DiceSource | None = None, seed: int | None = None) -> None:
+        if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 99:
+            raise RuleError(f"match target must be 1..99 points, got {target!r}")
+        self.target = target
+        v = str(variant).strip().lower()
+        if v == "tavli":
+            self.rotation: tuple[str, ...] = TAVLI_ROTATION
+        else:
+            self.rotation = (GAME_NAMES[game_code(v)],)
+        self.variant = v if v == "tavli" else self.rotation[0]
+        self.rules: dict[str, Rules] = {}
+        for name in self.rotation:
+            given = (rules or {}).get(name)
+            if isinstance(given, Rules):
+                if given.game_name != name:
+                    raise RuleError(f"rules for {name} are for {given.game_name}")
+                self.rules[name] = given
+            else:
+                self.rules[name] = Rules.for_game(name, given or {})
+        for name in rules or {}:
+            if name not in self.rules:
+                raise RuleError(f"the match does not play {name}")
+        self.dice_source = dice if dice is not None else DiceSource(seed=seed)
+        self.seed = seed
+        self.games: list[Game] = []
+        self._crawford_done = False
+        self._start_game(None)
+
+    # --- progress -----------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        """The game being played (or the last one, once the match is over)."""
+        return self.games[-1]
+
+    @property
+    def score(self) -> tuple[int, int]:
+        s = [0, 0]
+        for g in self.games:
+            if g.outcome is not None and g.outcome.winner is not None:
+                s[g.outcome.winner] += g.outcome.points
+        return s[0], s[1]
+
+    @property
+    def is_over(self) -> bool:
+        return max(self.score) >= self.target
+
+    @property
+    def winner(self) -> int | None:
+        s = self.score
+        if not self.is_over:
+            return None
+        return 0 if s[0] > s[1] else 1
+
+    def next_game(self) -> Game:
+        """Start the next game once the current one is over."""
+        if self.is_over:
+            raise GameOver(f"the match is over: {SIDE_NAMES[self.winner or 0]} won "
+                           f"{self.score[0]}-{self.score[1]}")
+        if not self.game.is_over:
+            raise WrongState("the current game is not over")
+        out = self.game.outcome
+        self._start_game(out.winner if out is not None else None)
+        return self.game
+
+    def _start_game(self, starter: int | None) -> None:
+        name = self.rotation[len(self.games) % len(self.rotation)]
+        rules = self.rules[name]
+        crawford = False
+        if rules.cube and rules.crawford and not self._crawford_done:
+            if max(self.score) == self.target - 1:
+                crawford = True
+                self._crawford_done = True
+        self.games.append(Game(rules, dice=self.dice_source, first=starter, match_play=True,
+                               crawford=crawford))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target": self.target, "variant": self.variant,
+                "rules": {n: r.options() for n, r in self.rules.items()}}
