@@ -16,6 +16,27 @@ compiled with Numba on first use (``cache=True``). The per-game rule predicates 
 
 Step codes (why a single step is illegal) are shared with :mod:`tavli.notation` so that
 error messages come from the same rules.
+
+Work buffers (see :class:`Workspace`): the positions the search reaches are *records*,
+rows of one ``int8[N, 128]`` array ``buf``:
+
+* bytes 0..103: the board array flattened (``st[row, col]`` is ``buf[i, row * 26 + col]``);
+* bytes 104..115: the steps that led there, ``int8[4, 3]`` (from, to, hit/pin flag; a step
+  "from 0" ends the list);
+* byte 116: the dice used (non-doubles: bit 0 the higher die, bit 1 the lower; doubles:
+  how many), 117: the highest source played so far, 118: the highest point (25 = bar)
+  holding a checker of the side to move, 0 when none;
+* bytes 120..127 (``uint64`` word 15): the hash of the board.
+
+and one ``int64`` array ``table``: ``[0]`` a stamp counter, ``[1:8]`` where each search
+level starts, then the hash table (``stamp << 32 | record``), then the indices of the
+chosen final records (``out``).
+
+>>> from tavli.games.portes import start_array
+>>> ws = Workspace()
+>>> n = ws.run(start_array(), 0, 3, 1, PORTES, False, 0, 0)
+>>> n, ws.states[ws.out[0]][0, 20:25].tolist(), ws.steps[ws.out[0]].tolist()
+(16, [0, 1, 0, 1, 0], [[24, 21, 0], [24, 23, 0], [0, 0, 0], [0, 0, 0]])
 """
 
 from __future__ import annotations
@@ -33,7 +54,7 @@ from .games.fevga import (
 )
 from .games.plakoto import plakoto_any_pinned, plakoto_blocked, plakoto_land, plakoto_leave
 from .games.portes import portes_blocked, portes_land
-from .layout import BACKGAMMON, BAR, FEVGA, PLAKOTO, PORTES
+from .layout import BACKGAMMON, BAR, FEVGA, NSLOTS, PLAKOTO, PORTES
 
 OK = 0
 NO_CHECKER = 1
@@ -58,206 +79,360 @@ STEP_REASONS = {
 
 MAX_STATES = 32768
 HASH_SIZE = 65536
-SMALL_HASH = 2048
-_M1 = np.uint64(0x9E3779B97F4A7C15)
-_M2 = np.uint64(0xBF58476D1CE4E5B9)
 
+# record layout (bytes of a buf row)
+REC = 128
+STEPS = 104
+MASK = 116
+LAST = 117
+FAR = 118
+HWORD = 15
+# table layout
+STAMP = 0
+LSTART = 1
+HT = 16
+STAMP_LIMIT = 1 << 30
+
+_C = np.array([0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB,
+               0xD6E8FEB86659FD93, 0xA0761D6478BD642F, 0xE7037ED1A0B428DB,
+               0x8EBC6AF09C88C6E3, 0x589965CC75374CC3, 0x1D8E4E27C47D124F,
+               0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5,
+               0xFF51AFD7ED558CCD], dtype=np.uint64)
+_KM = np.uint64(0xC4CEB9FE1A85EC53)  # mask term of the search key
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def pack_code(me: int, d1: int, d2: int, game: int, must_higher: bool, quarter: int,
+              prime: int) -> int:
+    """The turn's scalar arguments in one int (one argument to dispatch, not seven)."""
+    return (me | d1 << 1 | d2 << 4 | game << 7 | bool(must_higher) << 9 | quarter << 10
+            | prime << 12)
+
+
+# --- single steps on records ---------------------------------------------------------------
 
 @njit(cache=True)
-def _blocked(st, me, t, game):
+def _blocked(b, i, me, t, game):
     if game == PORTES or game == BACKGAMMON:
-        return portes_blocked(st, me, t)
+        return portes_blocked(b, i, me, t)
     if game == PLAKOTO:
-        return plakoto_blocked(st, me, t)
-    return fevga_blocked(st, me, t)
+        return plakoto_blocked(b, i, me, t)
+    return fevga_blocked(b, i, me, t)
 
 
 @njit(cache=True)
-def step_code(st, me, s, d, game):
-    """Why moving ``me``'s checker from ``s`` (25 = bar) by ``d`` is illegal, or OK (0)."""
+def step_code_rec(b, i, me, s, d, game):
+    """Why moving ``me``'s checker from ``s`` (25 = bar) by ``d`` in record ``b[i]`` is
+    illegal, or OK (0)."""
     if s < 1 or s > 25 or d < 1 or d > 6:
         return NO_CHECKER
-    if st[me, s] == 0:
+    m = me * NSLOTS
+    if b[i, m + s] == 0:
         return NO_CHECKER
-    if s != BAR and st[me, BAR] > 0:
+    if s != BAR and b[i, m + BAR] > 0:
         return MUST_ENTER
-    if game == PLAKOTO and st[2 + me, s] == 1:
+    if game == PLAKOTO and b[i, m + 2 * NSLOTS + s] == 1:
         return PINNED
-    if game == FEVGA and s == 24 and fevga_start_locked(st, me):
+    if game == FEVGA and s == 24 and fevga_start_locked(b, i, me):
         return FIRST_CHECKER
     t = s - d
     if t >= 1:
-        if _blocked(st, me, t, game):
+        if _blocked(b, i, me, t, game):
             return BLOCKED
         return OK
     for p in range(7, 26):
-        if st[me, p] > 0:
+        if b[i, m + p] > 0:
             return NOT_ALL_HOME
-    if game == PLAKOTO and plakoto_any_pinned(st, me):
+    if game == PLAKOTO and plakoto_any_pinned(b, i, me):
         return PINNED_NO_BEAROFF
     if t < 0:
         for p in range(s + 1, 7):
-            if st[me, p] > 0:
+            if b[i, m + p] > 0:
                 return HIGHER_CHECKER
     return OK
 
 
 @njit(cache=True)
-def apply_step(st, me, s, d, game):
-    """Move ``me``'s checker from ``s`` by ``d`` (assumed legal). Returns 1 for a hit or pin."""
+def apply_step_rec(b, i, me, s, d, game):
+    """Move ``me``'s checker from ``s`` by ``d`` in record ``b[i]`` (assumed legal).
+    Returns 1 for a hit or pin."""
     t = s - d
-    if t < 0:
-        t = 0
+    m = me * NSLOTS
     if game == PLAKOTO:
-        plakoto_leave(st, me, s)
+        plakoto_leave(b, i, me, s)
     else:
-        st[me, s] -= 1
-    if t == 0:
-        st[me, 0] += 1
+        b[i, m + s] -= 1
+    if t <= 0:
+        b[i, m] += 1
         return 0
     if game == PORTES or game == BACKGAMMON:
-        return portes_land(st, me, t)
+        return portes_land(b, i, me, t)
     if game == PLAKOTO:
-        return plakoto_land(st, me, t)
-    st[me, t] += 1
+        return plakoto_land(b, i, me, t)
+    b[i, m + t] += 1
     return 0
 
 
 @njit(cache=True)
-def _hash(words, i, salt, nw):
-    h = np.uint64(salt) * _M2 + np.uint64(1)
-    for k in range(nw):
-        h = (h ^ words[i, k]) * _M1
-    return h ^ (h >> np.uint64(31))
+def _to_rec(st):
+    b = np.zeros((1, REC), dtype=np.int8)
+    for r in range(4):
+        for c in range(NSLOTS):
+            b[0, r * NSLOTS + c] = st[r, c]
+    return b
 
 
 @njit(cache=True)
-def _same(words, i, j, nw):
+def step_code(st, me, s, d, game):
+    """Why moving ``me``'s checker from ``s`` (25 = bar) by ``d`` is illegal, or OK (0).
+
+    ``st`` is a board array ``int8[4, 26]``.
+    """
+    return step_code_rec(_to_rec(st), 0, me, s, d, game)
+
+
+@njit(cache=True)
+def apply_step(st, me, s, d, game):
+    """Move ``me``'s checker from ``s`` by ``d`` (assumed legal) in the board array ``st``.
+    Returns 1 for a hit or pin."""
+    b = _to_rec(st)
+    flag = apply_step_rec(b, 0, me, s, d, game)
+    for r in range(4):
+        for c in range(NSLOTS):
+            st[r, c] = b[0, r * NSLOTS + c]
+    return flag
+
+
+# --- the search ----------------------------------------------------------------------------
+
+@njit(cache=True)
+def _hash(w, i, nw):
+    """Hash of record ``i``'s board: a sum of its words times odd constants (words 7..12,
+    Plakoto's pin flags of side 1, are zero in the other games)."""
+    h = w[i, 0] * _C[0] + w[i, 1] * _C[1] + w[i, 2] * _C[2] + w[i, 3] * _C[3]
+    h += w[i, 4] * _C[4] + w[i, 5] * _C[5] + w[i, 6] * _C[6]
+    if nw > 7:
+        h += w[i, 7] * _C[7] + w[i, 8] * _C[8] + w[i, 9] * _C[9] + w[i, 10] * _C[10]
+        h += w[i, 11] * _C[11] + w[i, 12] * _C[12]
+    return h
+
+
+@njit(cache=True)
+def _same(w, i, j, nw):
     for k in range(nw):
-        if words[i, k] != words[j, k]:
+        if w[i, k] != w[j, k]:
             return False
     return True
 
 
 @njit(cache=True)
-def _insert(words, masks, i, slot, stamp, stampv, hsize, nw):
-    """Insert state ``i`` (with its dice mask) into the hash set; return the index of an
-    equal state already there, or -1 when ``i`` is new. ``nw``: words that can differ."""
-    h = _hash(words, i, masks[i], nw)
-    pos = np.int64(h & np.uint64(hsize - 1))
+def _insert(b, w, table, n, key, sv, bits, nw, by_mask):
+    """Insert record ``n`` into the hash set (stamped ``sv``; ``1 << bits`` slots); return
+    the index of an equal record already there, or -1 when ``n`` is new. Records are equal
+    when their boards are, and with ``by_mask`` their dice used too."""
+    hmask = (1 << bits) - 1
+    pos = np.int64((key * _MIX) >> np.uint64(64 - bits))
+    hn = w[n, HWORD]
     while True:
-        if stamp[pos] != stampv:
-            stamp[pos] = stampv
-            slot[pos] = i
+        e = table[HT + pos]
+        if (e >> 32) != sv:
+            table[HT + pos] = (sv << 32) | n
             return -1
-        j = slot[pos]
-        if masks[j] == masks[i] and _same(words, i, j, nw):
+        j = e & 0xFFFFFFFF
+        if (w[j, HWORD] == hn and (not by_mask or b[j, MASK] == b[n, MASK])
+                and _same(w, j, n, nw)):
             return j
-        pos = (pos + 1) & (hsize - 1)
+        pos = (pos + 1) & hmask
 
 
 @njit(cache=True)
-def _turn_ok(st, me, game, quarter, prime):
+def _stamp(table):
+    """A fresh stamp: every hash slot stamped otherwise counts as empty."""
+    sv = table[STAMP] + 1
+    if sv >= STAMP_LIMIT:
+        for k in range(HT, table.shape[0]):
+            table[k] = 0
+        sv = 1
+    table[STAMP] = sv
+    return sv
+
+
+@njit(cache=True)
+def _bits(count, cap_bits):
+    """Hash-table size (log2) for at most ``count`` entries: load at most 1/2."""
+    bits = 6
+    while (1 << bits) < 2 * count and bits < cap_bits:
+        bits += 1
+    return bits
+
+
+@njit(cache=True)
+def _turn_ok(b, i, me, game, quarter, prime):
     """End-of-turn restrictions (step 2)."""
     if game == FEVGA:
-        if not fevga_quarter_ok(st, me, quarter):
+        if not fevga_quarter_ok(b, i, me, quarter):
             return False
-        if prime == PRIME_FORBID and fevga_traps(st, me):
+        if prime == PRIME_FORBID and fevga_traps(b, i, me):
             return False
     return True
 
 
 @njit(cache=True)
-def generate(st0, me, d1, d2, game, must_higher, quarter, prime,
-             states, words, steps, masks, lastsrc, slot, stamp, stampc, out):
-    """Legal turns of ``me`` in ``st0`` with dice ``d1, d2``.
+def generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, table):
+    """Legal turns of ``me`` in the board array ``st0`` with dice ``d1, d2``.
 
-    Work buffers: ``states`` int8[N,4,26] with ``words`` its uint64[N,13] view, ``steps``
-    int8[N,4,3] (from, to, hit/pin flag per step), ``masks`` and ``lastsrc`` int8[N], hash ``slot``
-    int32[H] and ``stamp`` int64[H], ``stampc`` int64[8]. Writes the indices of the chosen
-    final states to ``out`` and returns their count (0 = no move: the player passes), or
-    -1 when the buffers overflow.
+    ``buf`` int8[N, 128] and ``table`` int64[16 + H + N] are the work buffers described in
+    the module docstring (H a power of two, at least 2 N). Writes the record indices of the
+    chosen final positions to ``table[16 + H:]`` (``out``) and returns their count (0 = no
+    move: the player passes), or -1 when the buffers overflow.
     """
-    nmax = states.shape[0]
+    w = buf.view(np.uint64)
+    nmax = buf.shape[0]
+    hcap = table.shape[0] - HT - nmax
+    cap_bits = 0
+    while (2 << cap_bits) <= hcap:
+        cap_bits += 1
+    outp = HT + hcap
+    m = me * NSLOTS
+    o = (1 - me) * NSLOTS
+    plakoto = game == PLAKOTO
+    fevga = game == FEVGA
+    hitting = game == PORTES or game == BACKGAMMON
     # rows 2-3 (pins) are all zero outside Plakoto: words 0..6 hold rows 0-1
-    nw = 13 if game == PLAKOTO else 7
-    states[0, :, :] = st0
-    steps[0, 0, 0] = 0
-    masks[0] = 0
+    nw = 13 if plakoto else 7
+
+    for k in range(16):
+        w[0, k] = 0
+    for r in range(4):
+        for c in range(NSLOTS):
+            buf[0, r * NSLOTS + c] = st0[r, c]
+    far = 0
+    for p in range(25, 0, -1):
+        if buf[0, m + p] > 0:
+            far = p
+            break
+    buf[0, FAR] = far
+    buf[0, LAST] = 25
+    w[0, HWORD] = _hash(w, 0, nw)
+
     n = 1
     double = d1 == d2
     hi = max(d1, d2)
     lo = min(d1, d2)
     nlev = 4 if double else 2
-    lstart = stampc[1:8]
-    lstart[0] = 0
-    lstart[1] = 1
+    table[LSTART] = 0
+    table[LSTART + 1] = 1
     nlevels = 1
     for lev in range(1, nlev + 1):
-        stampc[0] += 1
-        sv = stampc[0]
-        # a small hash table stays in cache; use the big one only when a level may grow
-        bound = (lstart[lev] - lstart[lev - 1]) * (15 if double else 30)
-        hsize = SMALL_HASH if bound * 2 <= SMALL_HASH else slot.shape[0]
-        for i in range(lstart[lev - 1], lstart[lev]):
+        sv = _stamp(table)
+        a0 = table[LSTART + lev - 1]
+        a1 = table[LSTART + lev]
+        bits = _bits((a1 - a0) * (15 if double else 30), cap_bits)
+        sp = STEPS + 3 * (lev - 1)
+        for i in range(a0, a1):
+            far = buf[i, FAR]
+            if far == 0:
+                continue
+            mask_i = buf[i, MASK]
+            top = buf[i, LAST]
+            # what this parent allows, worked out once for all its steps
+            can_off = far <= 6
+            if can_off and plakoto:
+                can_off = not plakoto_any_pinned(buf, i, me)
+            locked = fevga and fevga_start_locked(buf, i, me)
             for di in range(2):
                 if double:
                     if di == 1:
                         break
                     d = hi
                     bit = 0
+                    newmask = lev
                 else:
                     bit = 1 << di
-                    if masks[i] & bit:
+                    if mask_i & bit:
                         continue
                     d = hi if di == 0 else lo
+                    newmask = mask_i | bit
                 # Sources in non-increasing order reach every final position: an earlier
                 # step never enables a step from a higher point nor does a step from a
                 # higher point disable a lower one, so any turn can be reordered that way.
                 # The exception: in Fevga a step may free the 24-point (first checker).
-                top = 25
-                if lev > 1:
-                    top = lastsrc[i]
-                for s in range(25, 0, -1):
-                    if states[i, me, s] == 0:
+                s = far
+                while s > 0:
+                    cur = s
+                    s -= 1
+                    if far == BAR:  # checkers on the bar enter first
+                        s = 0
+                    if buf[i, m + cur] == 0:
                         continue
-                    if s > top and not (game == FEVGA and s == 24):
-                        continue
-                    if step_code(states[i], me, s, d, game) != OK:
-                        continue
+                    if cur > top:
+                        if not (fevga and cur == 24):
+                            continue
+                    if plakoto and buf[i, m + 2 * NSLOTS + cur] == 1:
+                        continue  # pinned
+                    if fevga and cur == 24 and locked:
+                        continue  # first checker
+                    t = cur - d
+                    if t >= 1:
+                        if hitting:
+                            if buf[i, o + 25 - t] >= 2:
+                                continue
+                        elif _blocked(buf, i, me, t, game):
+                            continue
+                    else:
+                        if not can_off:
+                            continue
+                        if t < 0 and cur != far:
+                            continue  # a checker on a higher point must use that die
+                        t = 0
                     if n >= nmax:
                         return -1
-                    for k in range(13):  # all rows: stale pin rows must not leak
-                        words[n, k] = words[i, k]
-                    for k in range(lev - 1):
-                        steps[n, k, 0] = steps[i, k, 0]
-                        steps[n, k, 1] = steps[i, k, 1]
-                        steps[n, k, 2] = steps[i, k, 2]
-                    flag = apply_step(states[n], me, s, d, game)
-                    t = s - d
-                    if t < 0:
-                        t = 0
-                    steps[n, lev - 1, 0] = s
-                    steps[n, lev - 1, 1] = t
-                    steps[n, lev - 1, 2] = flag
+                    for k in range(16):
+                        w[n, k] = w[i, k]
+                    if plakoto:
+                        plakoto_leave(buf, n, me, cur)
+                    else:
+                        buf[n, m + cur] -= 1
+                    flag = 0
+                    if t == 0:
+                        buf[n, m] += 1
+                    elif hitting:
+                        flag = portes_land(buf, n, me, t)
+                    elif plakoto:
+                        flag = plakoto_land(buf, n, me, t)
+                    else:
+                        buf[n, m + t] += 1
+                    buf[n, sp] = cur
+                    buf[n, sp + 1] = t
+                    buf[n, sp + 2] = flag
                     if lev < 4:
-                        steps[n, lev, 0] = 0  # terminator: a step "from 0" never exists
-                    masks[n] = lev if double else (masks[i] | bit)
-                    lastsrc[n] = s
-                    j = _insert(words, masks, n, slot, stamp, sv, hsize, nw)
+                        buf[n, sp + 3] = 0  # terminator: a step "from 0" never exists
+                    buf[n, MASK] = newmask
+                    buf[n, LAST] = cur
+                    if cur == far and buf[n, m + cur] == 0:
+                        nf = 0
+                        for p in range(cur - 1, 0, -1):
+                            if buf[n, m + p] > 0:
+                                nf = p
+                                break
+                        buf[n, FAR] = nf
+                    h = _hash(w, n, nw)
+                    w[n, HWORD] = h
+                    j = _insert(buf, w, table, n, h + np.uint64(newmask) * _KM, sv, bits,
+                                nw, True)
                     if j < 0:
                         n += 1
-                    elif lastsrc[j] < s:
-                        lastsrc[j] = s
-        lstart[lev + 1] = n
-        if n == lstart[lev]:
+                    elif buf[j, LAST] < cur:
+                        buf[j, LAST] = cur
+        table[LSTART + lev + 1] = n
+        if n == table[LSTART + lev]:
             break
         nlevels = lev + 1
     # steps 2 and 3: deepest level with a final position that passes the restrictions
     best = -1
     for lev in range(nlevels - 1, 0, -1):
-        for i in range(lstart[lev], lstart[lev + 1]):
-            if _turn_ok(states[i], me, game, quarter, prime):
+        for i in range(table[LSTART + lev], table[LSTART + lev + 1]):
+            if _turn_ok(buf, i, me, game, quarter, prime):
                 best = lev
                 break
         if best > 0:
@@ -265,89 +440,123 @@ def generate(st0, me, d1, d2, game, must_higher, quarter, prime,
     if best < 0:
         return 0
     cnt = 0
-    for i in range(lstart[best], lstart[best + 1]):
-        if _turn_ok(states[i], me, game, quarter, prime):
-            out[cnt] = i
+    for i in range(table[LSTART + best], table[LSTART + best + 1]):
+        if _turn_ok(buf, i, me, game, quarter, prime):
+            table[outp + cnt] = i
             cnt += 1
+    if best > 1 or double:
+        # every record of a level used the same dice, so its boards are distinct already
+        if game == FEVGA and prime == PRIME_MUST_OPEN:
+            cnt = _must_open(buf, table, outp, cnt, me)
+        return cnt
     # step 4: higher die
-    if best == 1 and not double and must_higher:
+    if must_higher:
         k = 0
         for j in range(cnt):
-            if masks[out[j]] == 1:
-                out[k] = out[j]
+            if buf[table[outp + j], MASK] == 1:
+                table[outp + k] = table[outp + j]
                 k += 1
         if k > 0:
             cnt = k
     # step 5: prime obligation
-    if game == FEVGA and prime == PRIME_MUST_OPEN and fevga_traps(st0, me):
-        k = 0
-        for j in range(cnt):
-            if not fevga_traps(states[out[j]], me):
-                out[k] = out[j]
-                k += 1
-        if k > 0:
-            cnt = k
-    # step 6: one entry per final position (masks ignored)
-    stampc[0] += 1
-    sv = stampc[0]
-    hsize = SMALL_HASH if cnt * 2 <= SMALL_HASH else slot.shape[0]
+    if game == FEVGA and prime == PRIME_MUST_OPEN:
+        cnt = _must_open(buf, table, outp, cnt, me)
+    # step 6: one entry per final position (dice used ignored)
+    sv = _stamp(table)
+    bits = _bits(cnt, cap_bits)
     k = 0
     for j in range(cnt):
-        i = out[j]
-        saved = masks[i]
-        masks[i] = 0
-        dup = _insert(words, masks, i, slot, stamp, sv, hsize, nw)
-        if dup < 0:
-            out[k] = i
+        i = table[outp + j]
+        if _insert(buf, w, table, i, w[i, HWORD], sv, bits, nw, False) < 0:
+            table[outp + k] = i
             k += 1
-        else:
-            masks[i] = saved
     return k
 
 
+@njit(cache=True)
+def _must_open(buf, table, outp, cnt, me):
+    """Step 5: a player whose prime traps the opponent must free him if any turn does."""
+    if not fevga_traps(buf, 0, me):
+        return cnt
+    k = 0
+    for j in range(cnt):
+        if not fevga_traps(buf, table[outp + j], me):
+            table[outp + k] = table[outp + j]
+            k += 1
+    return k if k > 0 else cnt
+
+
+@njit(cache=True)
+def generate_code(st0, code, buf, table):
+    """:func:`generate` with the scalar arguments packed by :func:`pack_code`."""
+    return generate(st0, code & 1, (code >> 1) & 7, (code >> 4) & 7, (code >> 7) & 3,
+                    (code >> 9) & 1 == 1, (code >> 10) & 3, (code >> 12) & 3, buf, table)
+
+
 class Workspace:
-    """Reusable work buffers for :func:`generate` (one per thread)."""
+    """Reusable work buffers for :func:`generate` (one per thread).
+
+    ``states[i]`` (board arrays), ``steps[i]`` and ``out`` are views into the buffers, for
+    reading the result of :meth:`run`.
+    """
 
     def __init__(self, size: int = MAX_STATES, hash_size: int = HASH_SIZE) -> None:
-        self.states = np.zeros((size, 4, 26), dtype=np.int8)
-        self.words = self.states.reshape(size, 104).view(np.uint64)
-        self.steps = np.zeros((size, 4, 3), dtype=np.int8)
-        self.masks = np.zeros(size, dtype=np.int8)
-        self.lastsrc = np.zeros(size, dtype=np.int8)
-        self.slot = np.zeros(hash_size, dtype=np.int32)
-        self.stamp = np.zeros(hash_size, dtype=np.int64)
-        self.stampc = np.zeros(8, dtype=np.int64)  # [0]: stamp; [1:8]: level starts
-        self.out = np.zeros(size, dtype=np.int64)
+        if hash_size & (hash_size - 1) or hash_size < 2 * size:
+            raise ValueError("hash_size must be a power of two, at least 2 * size")
+        self.size = size
+        self.buf = np.zeros((size, REC), dtype=np.int8)
+        self.table = np.zeros(HT + hash_size + size, dtype=np.int64)
+        self.states = self.buf[:, :104].reshape(size, 4, NSLOTS)
+        self.steps = self.buf[:, STEPS:STEPS + 12].reshape(size, 4, 3)
+        self.out = self.table[HT + hash_size:]
 
     def run(self, arr, me, d1, d2, game, must_higher, quarter, prime) -> int:
-        n = generate(arr, me, d1, d2, game, must_higher, quarter, prime, self.states,
-                     self.words, self.steps, self.masks, self.lastsrc, self.slot, self.stamp, self.stampc,
-                     self.out)
+        """Legal turns of ``me`` in ``arr`` with ``d1, d2`` under the kernel flags of
+        :meth:`tavli.rules.Rules.kernel_flags`; returns how many (0: no move)."""
+        n = generate_code(arr, me | d1 << 1 | d2 << 4 | game << 7 | must_higher << 9
+                          | quarter << 10 | prime << 12, self.buf, self.table)
+        if n < 0:
+            raise RuntimeError("legal-move buffers overflowed")
+        return n
+
+    def run_code(self, arr, code: int) -> int:
+        """:meth:`run` with the arguments packed by :func:`pack_code`."""
+        n = generate_code(arr, code, self.buf, self.table)
         if n < 0:
             raise RuntimeError("legal-move buffers overflowed")
         return n
 
 
 @njit(cache=True)
-def generate_batch(arrs, turns, dice, game, must_higher, quarter, prime,
-                   states, words, steps, masks, lastsrc, slot, stamp, stampc, out,
-                   counts, results, result_steps):
+def generate_batch(arrs, turns, dice, game, must_higher, quarter, prime, buf, table,
+                   start, total, counts, results, result_steps):
     """Legal turns for many positions in one call.
 
-    ``arrs`` int8[N,4,26], ``turns`` int8[N], ``dice`` int8[N,2]. Writes ``counts[i]`` and
-    appends every final state to ``results`` (int8[M,4,26]) and its steps to
-    ``result_steps`` (int8[M,4,3]), position after position. Returns the total written, or
-    -1 when a buffer overflows.
+    ``arrs`` int8[N,4,26], ``turns`` int8[N], ``dice`` int8[N,2]. From position ``start``
+    on, writes ``counts[k]`` and stores every final position in ``results`` (int8[M,4,26])
+    and its steps in ``result_steps`` (int8[M,4,3]) from row ``total`` on, position after
+    position. Returns ``(k, total)``: the first position not done (N when all are) and the
+    rows written so far; it stops early when ``results`` is full (``counts[k]`` = -1) or
+    the work buffers overflow (``counts[k]`` = -2).
     """
-    total = 0
-    for k in range(arrs.shape[0]):
+    outp = table.shape[0] - buf.shape[0]
+    rw = results.reshape(results.shape[0], 4 * NSLOTS)
+    for k in range(start, arrs.shape[0]):
         c = generate(arrs[k], turns[k], dice[k, 0], dice[k, 1], game, must_higher, quarter,
-                     prime, states, words, steps, masks, lastsrc, slot, stamp, stampc, out)
-        if c < 0 or total + c > results.shape[0]:
-            return -1
+                     prime, buf, table)
+        if c < 0:
+            counts[k] = -2
+            return k, total
+        if total + c > results.shape[0]:
+            counts[k] = -1
+            return k, total
         counts[k] = c
         for j in range(c):
-            results[total + j] = states[out[j]]
-            result_steps[total + j] = steps[out[j]]
+            i = table[outp + j]
+            for q in range(104):
+                rw[total + j, q] = buf[i, q]
+            for a in range(4):
+                for e in range(3):
+                    result_steps[total + j, a, e] = buf[i, STEPS + 3 * a + e]
         total += c
-    return total
+    return arrs.shape[0], total
