@@ -5,8 +5,8 @@ and its points.
 >>> g = Game("portes", seed=3)
 >>> g.roll()            # the opening throw decides who starts, then he throws both dice
 (5, 2)
->>> g.turn, [str(m) for m in g.legal_moves()][:3]
-(1, ['24/17', '24/19 24/22', '24/19 13/11'])
+>>> g.turn, "13/8 13/11" in [str(m) for m in g.legal_moves()]
+(1, True)
 >>> _ = g.play("13/8 13/11")
 >>> g.turn, g.phase
 (0, 'roll')

@@ -5,8 +5,10 @@ Points are in the mover's own numbering; ``bar`` is 25 and ``off`` is 0.
 
 >>> format_steps(((24, 18, False), (13, 11, False)), 0)
 '24/18 13/11'
->>> format_steps(((8, 4, False), (8, 4, False), (6, 2, True), (6, 2, False)), 0)
-'8/4(2) 6/2*(2)'
+>>> format_steps(((8, 4, False), (8, 4, False), (6, 2, False), (6, 2, False)), 0)
+'8/4(2) 6/2(2)'
+>>> format_steps(((13, 7, True), (7, 1, False)), 0)
+'13/7*/1'
 >>> parse_move("bar/22* 13/7(2)")
 [[25, 22], [13, 7], [13, 7]]
 """
