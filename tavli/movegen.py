@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from .games.fevga import (
     PRIME_FORBID,
@@ -107,6 +109,21 @@ def pack_code(me: int, d1: int, d2: int, game: int, must_higher: bool, quarter: 
     """The turn's scalar arguments in one int (one argument to dispatch, not seven)."""
     return (me | d1 << 1 | d2 << 4 | game << 7 | bool(must_higher) << 9 | quarter << 10
             | prime << 12)
+
+
+@intrinsic
+def _borrow(typingctx, arr):
+    """The same array without its reference count (a NULL meminfo), for work buffers
+    that outlive the call: passing it to helpers then costs no atomic incref/decref."""
+    def codegen(context, builder, signature, args):
+        src = context.make_array(arr)(context, builder, value=args[0])
+        dst = context.make_array(arr)(context, builder)
+        for name in ("parent", "nitems", "itemsize", "data", "shape", "strides"):
+            setattr(dst, name, getattr(src, name))
+        dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
+        return dst._getvalue()
+
+    return arr(arr), codegen
 
 
 # --- single steps on records ---------------------------------------------------------------
@@ -205,7 +222,7 @@ def apply_step(st, me, s, d, game):
 
 # --- the search ----------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hash(w, i, nw):
     """Hash of record ``i``'s board: a sum of its words times odd constants (words 7..12,
     Plakoto's pin flags of side 1, are zero in the other games)."""
@@ -217,7 +234,7 @@ def _hash(w, i, nw):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _same(w, i, j, nw):
     for k in range(nw):
         if w[i, k] != w[j, k]:
@@ -225,7 +242,7 @@ def _same(w, i, j, nw):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _insert(b, w, table, n, key, sv, bits, nw, by_mask):
     """Insert record ``n`` into the hash set (stamped ``sv``; ``1 << bits`` slots); return
     the index of an equal record already there, or -1 when ``n`` is new. Records are equal
@@ -286,7 +303,12 @@ def generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, table):
     chosen final positions to ``table[16 + H:]`` (``out``) and returns their count (0 = no
     move: the player passes), or -1 when the buffers overflow.
     """
-    w = buf.view(np.uint64)
+    return _generate(st0, me, d1, d2, game, must_higher, quarter, prime, _borrow(buf),
+                     _borrow(buf.view(np.uint64)), _borrow(table))
+
+
+@njit(cache=True)
+def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table):
     nmax = buf.shape[0]
     hcap = table.shape[0] - HT - nmax
     cap_bits = 0
@@ -540,10 +562,15 @@ def generate_batch(arrs, turns, dice, game, must_higher, quarter, prime, buf, ta
     the work buffers overflow (``counts[k]`` = -2).
     """
     outp = table.shape[0] - buf.shape[0]
-    rw = results.reshape(results.shape[0], 4 * NSLOTS)
+    b = _borrow(buf)
+    w = _borrow(buf.view(np.uint64))
+    tb = _borrow(table)
+    src = _borrow(arrs)
+    rw = _borrow(results.reshape(results.shape[0], 4 * NSLOTS).view(np.uint64))
+    rs = _borrow(result_steps.reshape(result_steps.shape[0], 12))
     for k in range(start, arrs.shape[0]):
-        c = generate(arrs[k], turns[k], dice[k, 0], dice[k, 1], game, must_higher, quarter,
-                     prime, buf, table)
+        c = _generate(src[k], turns[k], dice[k, 0], dice[k, 1], game, must_higher, quarter,
+                      prime, b, w, tb)
         if c < 0:
             counts[k] = -2
             return k, total
@@ -552,11 +579,10 @@ def generate_batch(arrs, turns, dice, game, must_higher, quarter, prime, buf, ta
             return k, total
         counts[k] = c
         for j in range(c):
-            i = table[outp + j]
-            for q in range(104):
-                rw[total + j, q] = buf[i, q]
-            for a in range(4):
-                for e in range(3):
-                    result_steps[total + j, a, e] = buf[i, STEPS + 3 * a + e]
+            i = tb[outp + j]
+            for q in range(13):
+                rw[total + j, q] = w[i, q]
+            for q in range(12):
+                rs[total + j, q] = b[i, STEPS + q]
         total += c
     return arrs.shape[0], total
