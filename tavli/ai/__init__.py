@@ -1,0 +1,1 @@
+"""Players and evaluation: encoders, neural networks, search, training, analysis."""

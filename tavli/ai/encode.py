@@ -1,0 +1,300 @@
+"""Network inputs: a raw board encoding plus expert features, one encoder per rule family.
+
+Every encoder reads a flat board (``int8``, at least 104 entries: ``b[row * 26 + col]`` is
+the layout array of :mod:`tavli.layout`) and writes the inputs for the side ``me`` *to
+move* into a float32 vector. Both sides are described in their own numbering, mover
+first, so the network sees every position from the side to move.
+
+Raw part (all families), per side and point: ``n >= 1``, ``n >= 2``, ``n >= 3``,
+``(n - 3) / 2``; then borne off / 15 (and the bar / 2 where there is one).
+
+Features:
+
+* Portes/backgammon: pip count, blots, direct (1-6) and indirect (7-12) shooters at the
+  blots, home-board points, longest prime, anchors in the opponent's home, checkers back;
+  contact; pip difference.
+* Plakoto: pin flags per point (mine and the opponent's), the mother checkers (how many
+  left on the 24-point, the mother alone, the mother pinned), pip count, blots exposed to
+  direct shots, home-board points, longest prime, pinned and pinning counts.
+* Fevga: pip count, first checker locked, not yet started, points held, longest run of
+  held points, starting-quarter points held, mobility per die (1..6), trapped by a prime;
+  pip difference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..layout import BACKGAMMON, FEVGA, PLAKOTO, PORTES
+
+N_RAW = 192
+N_PORTES = N_RAW + 4 + 16 + 2
+N_PLAKOTO = N_RAW + 2 + 48 + 6 + 14 + 1
+N_FEVGA = N_RAW + 2 + 24 + 2 + 1
+
+
+def n_inputs(family: int) -> int:
+    """Input size of the network of a rule family (PORTES also stands for backgammon)."""
+    if family == PLAKOTO:
+        return N_PLAKOTO
+    if family == FEVGA:
+        return N_FEVGA
+    return N_PORTES
+
+
+@njit(cache=True, inline="always")
+def _raw(b, side, x, base):
+    r = side * 26
+    for p in range(1, 25):
+        n = b[r + p]
+        k = base + 4 * (p - 1)
+        if n >= 1:
+            x[k] = 1.0
+            if n >= 2:
+                x[k + 1] = 1.0
+                if n >= 3:
+                    x[k + 2] = 1.0
+                    if n > 3:
+                        x[k + 3] = (n - 3) * 0.5
+
+
+@njit(cache=True)
+def _pips(b, side):
+    r = side * 26
+    s = 0
+    for p in range(1, 26):
+        s += p * b[r + p]
+    return s
+
+
+@njit(cache=True)
+def _longest_run(b, side, minimum):
+    r = side * 26
+    best = 0
+    run = 0
+    for p in range(1, 25):
+        if b[r + p] >= minimum:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
+@njit(cache=True)
+def _shooters(b, side, lo, hi, plakoto):
+    """Opposing points (bar included) ``lo..hi`` pips behind each blot of ``side``."""
+    r = side * 26
+    o = (1 - side) * 26
+    total = 0
+    for p in range(1, 25):
+        if b[r + p] != 1:
+            continue
+        q0 = 25 - p  # the blot's point in the opponent's numbering
+        if plakoto and (b[o + q0] > 0 or b[52 + r + p] == 1):
+            continue  # I pin a checker here, or I am pinned: no landing for him
+        for q in range(q0 + lo, min(q0 + hi, 25) + 1):
+            if b[o + q] > 0 and not (plakoto and b[52 + o + q] == 1):
+                total += 1
+    return total
+
+
+@njit(cache=True)
+def encode_portes(b, me, x):
+    """Inputs of the Portes/backgammon network; returns the number written."""
+    x[:N_PORTES] = 0.0
+    op = 1 - me
+    _raw(b, me, x, 0)
+    _raw(b, op, x, 96)
+    k = N_RAW
+    for side in (me, op):
+        x[k] = b[side * 26 + 25] * 0.5
+        x[k + 1] = b[side * 26] / 15.0
+        k += 2
+    pm = _pips(b, me)
+    po = _pips(b, op)
+    # contact: some checker of mine still has to pass some checker of his
+    mine_far = 0
+    for p in range(25, 0, -1):
+        if b[me * 26 + p] > 0:
+            mine_far = p
+            break
+    his_far = 0
+    for p in range(25, 0, -1):
+        if b[op * 26 + p] > 0:
+            his_far = p
+            break
+    contact = mine_far + his_far > 25
+    for side in (me, op):
+        r = side * 26
+        blots = 0
+        home = 0
+        anchors = 0
+        back = b[r + 25]
+        for p in range(1, 25):
+            n = b[r + p]
+            if n == 1:
+                blots += 1
+            if n >= 2:
+                if p <= 6:
+                    home += 1
+                if p >= 19:
+                    anchors += 1
+            if p >= 19:
+                back += n
+        x[k] = _pips(b, side) / 100.0
+        x[k + 1] = blots / 5.0
+        x[k + 2] = _shooters(b, side, 1, 6, False) / 10.0 if contact else 0.0
+        x[k + 3] = _shooters(b, side, 7, 12, False) / 10.0 if contact else 0.0
+        x[k + 4] = home / 6.0
+        x[k + 5] = _longest_run(b, side, 2) / 6.0
+        x[k + 6] = anchors / 2.0
+        x[k + 7] = back / 5.0
+        k += 8
+    x[k] = 1.0 if contact else 0.0
+    x[k + 1] = (pm - po) / 50.0
+    return N_PORTES
+
+
+@njit(cache=True)
+def encode_plakoto(b, me, x):
+    x[:N_PLAKOTO] = 0.0
+    op = 1 - me
+    _raw(b, me, x, 0)
+    _raw(b, op, x, 96)
+    k = N_RAW
+    for side in (me, op):
+        x[k] = b[side * 26] / 15.0
+        k += 1
+    for side in (me, op):
+        for p in range(1, 25):
+            x[k + p - 1] = b[52 + side * 26 + p]
+        k += 24
+    for side in (me, op):
+        r = side * 26
+        x[k] = b[r + 24] / 15.0
+        x[k + 1] = 1.0 if b[r + 24] == 1 else 0.0
+        x[k + 2] = 1.0 if (b[r + 24] == 1 and b[52 + r + 24] == 1) else 0.0
+        k += 3
+    for side in (me, op):
+        r = side * 26
+        o = (1 - side) * 26
+        blots = 0
+        home = 0
+        pinned = 0
+        pinning = 0
+        for p in range(1, 25):
+            n = b[r + p]
+            if n == 1 and b[o + 25 - p] == 0:
+                blots += 1
+            if n >= 2 and p <= 6:
+                home += 1
+            pinned += b[52 + r + p]
+            pinning += b[52 + o + p]
+        x[k] = _pips(b, side) / 200.0
+        x[k + 1] = blots / 5.0
+        x[k + 2] = _shooters(b, side, 1, 6, True) / 10.0
+        x[k + 3] = home / 6.0
+        x[k + 4] = _longest_run(b, side, 2) / 6.0
+        x[k + 5] = pinned / 3.0
+        x[k + 6] = pinning / 3.0
+        k += 7
+    x[k] = (_pips(b, me) - _pips(b, op)) / 100.0
+    return N_PLAKOTO
+
+
+@njit(cache=True, inline="always")
+def _fopp(p):
+    return ((p + 11) % 24) + 1
+
+
+@njit(cache=True)
+def encode_fevga(b, me, x):
+    x[:N_FEVGA] = 0.0
+    op = 1 - me
+    _raw(b, me, x, 0)
+    _raw(b, op, x, 96)
+    k = N_RAW
+    for side in (me, op):
+        x[k] = b[side * 26] / 15.0
+        k += 1
+    for side in (me, op):
+        r = side * 26
+        o = (1 - side) * 26
+        locked = b[r + 24] == 14
+        if locked:
+            locked = False
+            for p in range(12, 24):
+                if b[r + p] > 0:
+                    locked = True
+        held = 0
+        quarter = 0
+        for p in range(1, 25):
+            if b[r + p] > 0:
+                held += 1
+                if p >= 19:
+                    quarter += 1
+        x[k] = _pips(b, side) / 200.0
+        x[k + 1] = 1.0 if locked else 0.0
+        x[k + 2] = 1.0 if b[r + 24] == 15 else 0.0
+        x[k + 3] = held / 12.0
+        x[k + 4] = _longest_run(b, side, 1) / 6.0
+        x[k + 5] = quarter / 6.0
+        for d in range(1, 7):
+            mob = 0
+            for p in range(d + 1, 25):
+                if b[r + p] > 0 and b[o + _fopp(p - d)] == 0:
+                    if not (p == 24 and locked):
+                        mob += 1
+            x[k + 5 + d] = mob / 8.0
+        k += 12
+    # trapped: every opposing checker on board directly behind a six-prime of the other
+    for side in (me, op):
+        r = side * 26
+        o = (1 - side) * 26
+        at = 0
+        many = False
+        for q in range(1, 25):
+            if b[o + q] > 0:
+                if at != 0:
+                    many = True
+                at = q
+        trapped = at >= 7 and not many
+        if trapped:
+            for q in range(at - 6, at):
+                if b[r + _fopp(q)] == 0:
+                    trapped = False
+        x[k] = 1.0 if trapped else 0.0
+        k += 1
+    x[k] = (_pips(b, me) - _pips(b, op)) / 100.0
+    return N_FEVGA
+
+
+@njit(cache=True)
+def encode(b, me, family, x):
+    """Dispatch to the family's encoder (PORTES and BACKGAMMON share one)."""
+    if family == PLAKOTO:
+        return encode_plakoto(b, me, x)
+    if family == FEVGA:
+        return encode_fevga(b, me, x)
+    return encode_portes(b, me, x)
+
+
+def encode_position(position) -> np.ndarray:
+    """Inputs for a :class:`tavli.board.Position` seen by its side to move.
+
+    >>> from tavli.board import Position
+    >>> encode_position(Position.start("portes")).shape
+    (214,)
+    """
+    fam = family_of(position.game)
+    x = np.zeros(n_inputs(fam), dtype=np.float32)
+    encode(np.ascontiguousarray(position.array).reshape(104), position.turn, fam, x)
+    return x
+
+
+def family_of(game: int) -> int:
+    """The rule family (network) of a game: Portes and backgammon share one."""
+    return PORTES if game in (PORTES, BACKGAMMON) else game

@@ -1,0 +1,286 @@
+"""Compiled whole games for training and strength measurement.
+
+Everything a game needs runs inside one Numba function: dice, the shared legal-turn
+generator (:func:`tavli.movegen.generate`), the encoders, the network and the end of the
+game, so self-play runs without Python overhead per move.
+
+Player kinds for :func:`play_games`: ``NET`` (0-ply, the given weights), ``PUBEVAL``
+(Tesauro's linear evaluator; Portes/backgammon only), ``RANDOM``.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import numpy as np
+from numba import njit
+
+from ..layout import BACKGAMMON, PLAKOTO, PORTES
+from ..movegen import generate
+from .encode import encode
+from .net import N_OUT, flip, forward, money_equity, td_update
+
+NET = 0
+PUBEVAL = 1
+RANDOM = 2
+
+
+def pubeval_weights() -> np.ndarray:
+    """``float64[2, 122]``: row 0 the race weights, row 1 the contact weights."""
+    data = json.loads(resources.files("tavli.data").joinpath("pubeval.json").read_text())
+    return np.array([data["race"], data["contact"]], dtype=np.float64)
+
+
+@njit(cache=True)
+def is_contact(b):
+    """Some checker still has to pass an opposing one (Portes geometry)."""
+    far0 = 0
+    for p in range(25, 0, -1):
+        if b[p] > 0:
+            far0 = p
+            break
+    far1 = 0
+    for p in range(25, 0, -1):
+        if b[26 + p] > 0:
+            far1 = p
+            break
+    return far0 + far1 > 25
+
+
+@njit(cache=True)
+def pubeval_score(b, me, weights, race):
+    """Tesauro's pubeval of the board ``b`` (after a move of ``me``), from ``me``'s view."""
+    m = me * 26
+    o = (1 - me) * 26
+    if b[m] == 15:
+        return 99999999.0
+    w = weights[0] if race else weights[1]
+    s = 0.0
+    for loc in range(1, 25):
+        base = 5 * (24 - loc)
+        n = b[m + loc]
+        if n == 0 and b[o + 25 - loc] == 1:
+            s += w[base]
+        elif n == 1:
+            s += w[base + 1]
+        elif n >= 2:
+            s += w[base + 2]
+            if n == 3:
+                s += w[base + 3]
+            elif n >= 4:
+                s += w[base + 4] * (n - 3) * 0.5
+    s += w[120] * b[o + 25] * 0.5
+    s += w[121] * b[m] / 15.0
+    return s
+
+
+@njit(cache=True)
+def terminal(b, mover, game, count_bg, tgt):
+    """Is the game over after ``mover``'s turn ended in ``b``? Writes the final outputs
+    from ``mover``'s view into ``tgt`` and returns the points (signed for ``mover``, 0 for
+    a draw) as a float, or NaN when play goes on."""
+    m = mover * 26
+    o = (1 - mover) * 26
+    for k in range(N_OUT):
+        tgt[k] = 0.0
+    if game == PLAKOTO:
+        mine = b[m + 24] == 1 and b[52 + m + 24] == 1
+        his = b[o + 24] == 1 and b[52 + o + 24] == 1
+        if mine and his:
+            tgt[0] = 0.5
+            return 0.0
+        if his and b[m + 24] == 0:
+            tgt[0] = 1.0
+            tgt[1] = 1.0
+            return 2.0
+        if mine and b[o + 24] == 0:
+            tgt[3] = 1.0
+            return -2.0
+    if b[m] == 15:
+        tgt[0] = 1.0
+        if b[o] > 0:
+            return 1.0
+        tgt[1] = 1.0
+        if count_bg:
+            back = b[o + 25]
+            for p in range(19, 25):
+                back += b[o + p]
+            if back > 0:
+                tgt[2] = 1.0
+                return 3.0
+        return 2.0
+    return np.nan
+
+
+@njit(cache=True)
+def _start(st, game):
+    st[:, :] = 0
+    if game == PORTES or game == BACKGAMMON:
+        for s in range(2):
+            st[s, 24] = 2
+            st[s, 13] = 5
+            st[s, 8] = 3
+            st[s, 6] = 5
+    else:
+        st[0, 24] = 15
+        st[1, 24] = 15
+
+
+@njit(cache=True)
+def train_games(W1, b1, W2, b2, game, must_higher, quarter, prime, count_bg, n_games,
+                alpha, seed, buf, table, stats):
+    """Play ``n_games`` of greedy 0-ply self-play, updating the weights by TD(0) after
+    every turn. ``stats`` (float64[4]) receives games, total plies, white points, draws."""
+    np.random.seed(seed)
+    family = PORTES if game == BACKGAMMON else game
+    n_in = W1.shape[0]
+    H = b1.shape[0]
+    x = np.zeros(n_in, dtype=np.float32)
+    xc = np.zeros(n_in, dtype=np.float32)
+    xb = np.zeros(n_in, dtype=np.float32)
+    h = np.zeros(H, dtype=np.float32)
+    hc = np.zeros(H, dtype=np.float32)
+    dh = np.zeros(H, dtype=np.float32)
+    y = np.zeros(N_OUT, dtype=np.float32)
+    yc = np.zeros(N_OUT, dtype=np.float32)
+    tgt = np.zeros(N_OUT, dtype=np.float32)
+    tb = np.zeros(N_OUT, dtype=np.float32)
+    st = np.zeros((4, 26), dtype=np.int8)
+    sf = st.reshape(104)
+    outp = table.shape[0] - buf.shape[0]
+    for g in range(n_games):
+        _start(st, game)
+        me = np.random.randint(0, 2)
+        encode(sf, me, family, x)
+        forward(W1, b1, W2, b2, x, n_in, h, y)
+        plies = 0
+        while True:
+            plies += 1
+            d1 = np.random.randint(1, 7)
+            d2 = np.random.randint(1, 7)
+            n = generate(st, me, d1, d2, game, must_higher, quarter, prime, buf, table)
+            op = 1 - me
+            best = -1e9
+            bi = -1
+            done = np.nan
+            if n <= 0:
+                encode(sf, op, family, xb)
+                forward(W1, b1, W2, b2, xb, n_in, hc, yc)
+                flip(yc, tb)
+            else:
+                for j in range(n):
+                    i = table[outp + j]
+                    pts = terminal(buf[i], me, game, count_bg, tgt)
+                    if not np.isnan(pts):
+                        e = pts + 100.0  # a won game beats any evaluation
+                        if e > best:
+                            best = e
+                            bi = i
+                            done = pts
+                            for k in range(N_OUT):
+                                tb[k] = tgt[k]
+                        continue
+                    encode(buf[i], op, family, xc)
+                    forward(W1, b1, W2, b2, xc, n_in, hc, yc)
+                    e = -money_equity(yc, count_bg)
+                    if e > best:
+                        best = e
+                        bi = i
+                        done = np.nan
+                        flip(yc, tb)
+                        for k in range(n_in):
+                            xb[k] = xc[k]
+            td_update(W1, b1, W2, b2, x, n_in, h, y, tb, alpha, dh)
+            if bi >= 0:
+                for k in range(104):
+                    sf[k] = buf[bi, k]
+            if not np.isnan(done) or plies > 3000:
+                stats[0] += 1
+                stats[1] += plies
+                if not np.isnan(done):
+                    stats[2] += done if me == 0 else -done
+                    if done == 0.0:
+                        stats[3] += 1
+                break
+            me = op
+            for k in range(n_in):
+                x[k] = xb[k]
+            forward(W1, b1, W2, b2, x, n_in, h, y)
+
+
+@njit(cache=True)
+def _choose(kind, W1, b1, W2, b2, pubw, st, me, n, buf, table, game, family, count_bg,
+            x, h, y, tgt):
+    """Index (into ``buf``) of the move that player ``kind`` chooses among ``n``."""
+    outp = table.shape[0] - buf.shape[0]
+    if kind == RANDOM:
+        return table[outp + np.random.randint(0, n)]
+    n_in = W1.shape[0]
+    op = 1 - me
+    race = not is_contact(st.reshape(104))
+    best = -1e18
+    bi = table[outp]
+    for j in range(n):
+        i = table[outp + j]
+        pts = terminal(buf[i], me, game, count_bg, tgt)
+        if not np.isnan(pts):
+            e = 1e9 + pts
+        elif kind == PUBEVAL:
+            e = pubeval_score(buf[i], me, pubw, race)
+        else:
+            encode(buf[i], op, family, x)
+            forward(W1, b1, W2, b2, x, n_in, h, y)
+            e = -money_equity(y, count_bg)
+        if e > best:
+            best = e
+            bi = i
+    return bi
+
+
+@njit(cache=True)
+def play_games(kind_a, W1a, b1a, W2a, b2a, kind_b, W1b, b1b, W2b, b2b, pubw, game,
+               must_higher, quarter, prime, count_bg, n_pairs, seed, buf, table, results):
+    """Duplicate-dice games between players A and B: each dice sequence is played twice,
+    A as white then B as white, white starting. ``results[k]`` gets A's points (money
+    scoring, no cube; 0 for a draw) for game ``k`` (2 ``n_pairs`` games)."""
+    family = PORTES if game == BACKGAMMON else game
+    xa = np.zeros(W1a.shape[0], dtype=np.float32)
+    ha = np.zeros(b1a.shape[0], dtype=np.float32)
+    xb = np.zeros(W1b.shape[0], dtype=np.float32)
+    hb = np.zeros(b1b.shape[0], dtype=np.float32)
+    y = np.zeros(N_OUT, dtype=np.float32)
+    tgt = np.zeros(N_OUT, dtype=np.float32)
+    st = np.zeros((4, 26), dtype=np.int8)
+    sf = st.reshape(104)
+    dice = np.zeros((4000, 2), dtype=np.int64)
+    for pair in range(n_pairs):
+        np.random.seed(seed + pair)
+        for k in range(dice.shape[0]):
+            dice[k, 0] = np.random.randint(1, 7)
+            dice[k, 1] = np.random.randint(1, 7)
+        for swap in range(2):
+            np.random.seed(seed + 7919 * pair + swap + 1)  # random players only
+            _start(st, game)
+            me = 0
+            res = 0.0
+            for ply in range(dice.shape[0]):
+                n = generate(st, me, dice[ply, 0], dice[ply, 1], game, must_higher, quarter,
+                             prime, buf, table)
+                if n > 0:
+                    a_moves = (me == 0) == (swap == 0)
+                    if a_moves:
+                        i = _choose(kind_a, W1a, b1a, W2a, b2a, pubw, st, me, n, buf, table,
+                                    game, family, count_bg, xa, ha, y, tgt)
+                    else:
+                        i = _choose(kind_b, W1b, b1b, W2b, b2b, pubw, st, me, n, buf, table,
+                                    game, family, count_bg, xb, hb, y, tgt)
+                    for k in range(104):
+                        sf[k] = buf[i, k]
+                    pts = terminal(sf, me, game, count_bg, tgt)
+                    if not np.isnan(pts):
+                        white_pts = pts if me == 0 else -pts
+                        res = white_pts if swap == 0 else -white_pts
+                        break
+                me = 1 - me
+            results[2 * pair + swap] = res

@@ -1,0 +1,139 @@
+"""TD(0) self-play training, resumable from a checkpoint, with a periodic strength check.
+
+``tavli train GAME`` keeps its state in a run folder (default ``runs/<family>/``):
+
+* ``checkpoint.npz`` — the weights with the games played so far (written atomically after
+  every chunk, so an interrupted run loses at most one chunk);
+* ``log.jsonl`` — one JSON line per strength check: games trained, points per game and
+  win rate against fixed opponents (pubeval for Portes/backgammon, the random player and
+  the first checkpoint of the run for every family), games per second.
+
+Training runs the compiled self-play of :mod:`tavli.ai.selfplay`: both sides play the
+greedy 0-ply move of the same network and the network moves its output for each position
+toward that of the next (the final result at the end).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..layout import BACKGAMMON, FEVGA, GAME_NAMES, PLAKOTO, game_code
+from ..movegen import Workspace
+from ..rules import Rules
+from .net import Net
+from .selfplay import NET, PUBEVAL, RANDOM, play_games, pubeval_weights, train_games
+
+FAMILY_GAME = {0: BACKGAMMON, PLAKOTO: PLAKOTO, FEVGA: FEVGA}
+
+
+def family_name(game: str | int) -> str:
+    g = game_code(game)
+    return "portes" if g in (0, BACKGAMMON) else GAME_NAMES[g]
+
+
+def training_rules(family: str) -> Rules:
+    """Portes and backgammon share a network trained under backgammon rules (gammons and
+    backgammons counted, higher die); the others under their own defaults."""
+    return Rules.for_game("backgammon" if family == "portes" else family)
+
+
+def alpha_schedule(games: int, alpha0: float = 0.1, floor: float = 0.01,
+                   half_life: int = 300_000) -> float:
+    return max(floor, alpha0 * 0.5 ** (games / half_life))
+
+
+@dataclass
+class Match:
+    points_per_game: float
+    stderr: float
+    win_rate: float
+    games: int
+
+
+def strength(net_a: Net | None, kind_a: int, net_b: Net | None, kind_b: int, rules: Rules,
+             pairs: int, seed: int, ws: Workspace | None = None) -> Match:
+    """Duplicate-dice games (money scoring, no cube) between two compiled players."""
+    ws = ws or Workspace()
+    dummy = net_a or net_b or Net.random(rules.game, hidden=2, seed=0)
+    a = net_a or dummy
+    b = net_b or dummy
+    game, mh, q, p = rules.kernel_flags()
+    res = np.zeros(2 * pairs)
+    play_games(kind_a, a.W1, a.b1, a.W2, a.b2, kind_b, b.W1, b.b1, b.W2, b.b2,
+               pubeval_weights(), game, mh, q, p, rules.backgammons or game == BACKGAMMON,
+               pairs, seed, ws.buf, ws.table, res)
+    n = len(res)
+    return Match(float(res.mean()), float(res.std(ddof=1) / math.sqrt(n)),
+                 float((res > 0).mean()), n)
+
+
+def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: int = 80,
+          chunk: int = 1000, check_every: int = 20_000, check_pairs: int = 500,
+          seed: int | None = None, out=sys.stdout) -> Net:
+    """Train (or resume) the network of ``game``'s family up to ``games`` games in total."""
+    family = family_name(game)
+    run = Path(run_dir or Path("runs") / family)
+    run.mkdir(parents=True, exist_ok=True)
+    ckpt = run / "checkpoint.npz"
+    first = run / "initial.npz"
+    rules = training_rules(family)
+    g, mh, q, p = rules.kernel_flags()
+    count_bg = rules.backgammons
+    if ckpt.exists():
+        net = Net.load(ckpt)
+        print(f"resuming {family} from {net.games} games", file=out)
+    else:
+        net = Net.random(g, hidden=hidden, seed=seed)
+        net.meta.update(games=0, seed=seed if seed is not None else 0)
+        net.save(first)
+        net.save(ckpt)
+    initial = Net.load(first) if first.exists() else None
+    ws = Workspace()
+    stats = np.zeros(4)
+    t0 = time.time()
+    done0 = net.games
+    next_check = (net.games // check_every + 1) * check_every
+    while net.games < games:
+        n = min(chunk, games - net.games)
+        alpha = alpha_schedule(net.games)
+        base_seed = int(net.meta.get("seed", 0)) * 1_000_003 + net.games
+        stats[:] = 0
+        train_games(net.W1, net.b1, net.W2, net.b2, g, mh, q, p, count_bg, n, alpha,
+                    base_seed % (2**31), ws.buf, ws.table, stats)
+        net.meta["games"] = net.games + n
+        net.meta["alpha"] = alpha
+        net.save(ckpt)
+        rate = (net.games - done0) / max(1e-9, time.time() - t0)
+        print(f"\r{family}: {net.games}/{games} games  {rate:6.0f} games/s  "
+              f"plies/game {stats[1] / max(1, stats[0]):5.1f}  alpha {alpha:.3f}", end="",
+              file=out, flush=True)
+        if net.games >= next_check or net.games >= games:
+            next_check += check_every
+            entry: dict = {"games": net.games, "time": round(time.time(), 1),
+                           "games_per_s": round(rate, 1), "alpha": round(alpha, 4)}
+            seed_eval = 12345
+            if family == "portes":
+                m = strength(net, NET, None, PUBEVAL, rules, check_pairs, seed_eval, ws)
+                entry["vs_pubeval"] = {"ppg": round(m.points_per_game, 3),
+                                       "se": round(m.stderr, 3), "win": round(m.win_rate, 3)}
+            m = strength(net, NET, None, RANDOM, rules, check_pairs // 5, seed_eval, ws)
+            entry["vs_random"] = {"ppg": round(m.points_per_game, 3),
+                                  "win": round(m.win_rate, 3)}
+            if initial is not None:
+                m = strength(net, NET, initial, NET, rules, check_pairs // 5, seed_eval, ws)
+                entry["vs_initial"] = {"ppg": round(m.points_per_game, 3),
+                                       "win": round(m.win_rate, 3)}
+            with open(run / "log.jsonl", "a", encoding="utf-8") as f:
+                f.write(json.dumps(entry) + "\n")
+            print("\n" + json.dumps(entry), file=out, flush=True)
+            snap = run / f"net-{net.games}.npz"
+            net.save(snap)
+    print(file=out)
+    return net
