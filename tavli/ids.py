@@ -194,7 +194,8 @@ def position_to_json(pos: Position) -> dict[str, Any]:
 
 
 def position_from_json(doc: Any) -> Position:
-    """Read a JSON position document (dict). Derived fields are checked if present."""
+    """Read a JSON position document (dict). Derived fields (id, gnubg_id,
+    mother_pinned, first_checker) are optional; when present they must agree."""
     if not isinstance(doc, dict):
         raise ParseError("a position document must be a JSON object")
     try:
@@ -246,6 +247,15 @@ def position_from_json(doc: Any) -> Position:
                 raise ParseError(f"{name}.pinned: {p!r} is not a point 1..24")
             arr[2 + side, p] = 1
     pos = Position(g, arr.astype(np.int8), turn)
-    if "id" in doc and doc["id"] != pos.id():
+    derived = position_to_json(pos)
+    if "id" in doc and doc["id"] != derived["id"]:
         raise ParseError("position document: 'id' does not match the checkers given")
+    if "gnubg_id" in doc and doc["gnubg_id"] != derived.get("gnubg_id"):
+        raise ParseError("position document: 'gnubg_id' does not match the checkers given")
+    for side, name in enumerate(SIDE_NAMES):
+        for key in ("mother_pinned", "first_checker"):
+            if key in doc[name] and doc[name][key] != derived[name].get(key):
+                raise ParseError(f"position document: {name}.{key} is "
+                                 f"{doc[name][key]!r} but the checkers say "
+                                 f"{derived[name].get(key)!r}")
     return pos

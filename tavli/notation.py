@@ -7,6 +7,8 @@ Points are in the mover's own numbering; ``bar`` is 25 and ``off`` is 0.
 '24/18 13/11'
 >>> format_steps(((8, 4, False), (8, 4, False), (6, 2, False), (6, 2, False)), 0)
 '8/4(2) 6/2(2)'
+>>> format_steps(((6, 2, True), (6, 2, False)), 0)
+'6/2*(2)'
 >>> format_steps(((13, 7, True), (7, 1, False)), 0)
 '13/7*/1'
 >>> parse_move("bar/22* 13/7(2)")
@@ -44,23 +46,23 @@ def format_steps(steps: tuple[Step, ...] | list[Step], game: int) -> str:
                 break
         else:
             chains.append([[s, t], [False, flag]])
-    texts: list[tuple[int, int, str]] = []
+    # a checker's path shows its start, its end and the points where it hit or pinned
+    paths: list[tuple[int, int, tuple[int, ...], frozenset[int]]] = []
     for pts, marks in chains:
-        # a mark only on landings; collapse unmarked intermediate points
-        parts = [point_name(pts[0])]
-        for k in range(1, len(pts)):
-            last = k == len(pts) - 1
-            if marks[k] or last:
-                parts.append(point_name(pts[k]) + (mark if marks[k] else ""))
-        texts.append((pts[0], pts[-1], "/".join(parts)))
-    texts.sort(key=lambda x: (-x[0], x[1], x[2]))
+        shown = tuple(p for k, p in enumerate(pts) if k == 0 or k == len(pts) - 1 or marks[k])
+        hits = frozenset(p for k, p in enumerate(pts) if marks[k])
+        paths.append((pts[0], pts[-1], shown, hits))
+    paths.sort(key=lambda x: (-x[0], x[1], x[2]))
     out: list[str] = []
     i = 0
-    while i < len(texts):
-        j = i
-        while j < len(texts) and texts[j][2] == texts[i][2]:
+    while i < len(paths):  # identical paths are written once with a count, as gnubg does:
+        j = i              # 6/2*(2) when two checkers go 6/2 and one of them hits
+        hits: set[int] = set()
+        while j < len(paths) and paths[j][2] == paths[i][2]:
+            hits |= paths[j][3]
             j += 1
-        out.append(texts[i][2] + (f"({j - i})" if j - i > 1 else ""))
+        text = "/".join(point_name(p) + (mark if p in hits else "") for p in paths[i][2])
+        out.append(text + (f"({j - i})" if j - i > 1 else ""))
         i = j
     return " ".join(out)
 
@@ -127,9 +129,9 @@ def match_move(pos: Position, text: str, dice: Dice, rules: Rules) -> Move:
     finals: list[tuple[np.ndarray, int]] = []
 
     wanted = " ".join(text.strip().lower().replace(",", " ").split())
-    for m in legal:  # canonical text (records, the apps) names its move exactly
-        if str(m) == wanted:
-            return m
+    same = [m for m in legal if str(m) == wanted]
+    if len(same) == 1:  # canonical text (records, the apps) names its move exactly
+        return same[0]
     found: dict[bytes, Move] = {}
 
     def search(arr: np.ndarray, todo: list[tuple[int, int]], left: list[int], used: int) -> bool:

@@ -28,7 +28,7 @@ RANDOM = 2
 
 def pubeval_weights() -> np.ndarray:
     """``float64[2, 122]``: row 0 the race weights, row 1 the contact weights."""
-    data = json.loads(resources.files("tavli.data").joinpath("pubeval.json").read_text())
+    data = json.loads(resources.files("tavli").joinpath("data", "pubeval.json").read_text())
     return np.array([data["race"], data["contact"]], dtype=np.float64)
 
 
