@@ -41,6 +41,9 @@ chosen final records (``out``).
 
 from __future__ import annotations
 
+import threading
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 from numba.core import cgutils
@@ -57,6 +60,9 @@ from .games.fevga import (
 from .games.plakoto import plakoto_any_pinned, plakoto_blocked, plakoto_land, plakoto_leave
 from .games.portes import portes_blocked, portes_land
 from .layout import BACKGAMMON, BAR, FEVGA, NSLOTS, PLAKOTO, PORTES
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 OK = 0
 NO_CHECKER = 1
@@ -320,8 +326,12 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
     plakoto = game == PLAKOTO
     fevga = game == FEVGA
     hitting = game == PORTES or game == BACKGAMMON
-    # rows 2-3 (pins) are all zero outside Plakoto: words 0..6 hold rows 0-1
-    nw = 13 if plakoto else 7
+    # Records are told apart by rows 0-1 (words 0..6) alone. Rows 2-3 (pins) are zero
+    # outside Plakoto; in Plakoto they follow from rows 0-1 within one turn: the mover's
+    # own pins cannot change, and the opponent's lone checker on a point is pinned exactly
+    # when the mover has a checker there (a point where it pins a mover's checker is
+    # blocked and frozen for the turn).
+    nw = 7
 
     for k in range(16):
         w[0, k] = 0
@@ -586,3 +596,73 @@ def generate_batch(arrs, turns, dice, game, must_higher, quarter, prime, buf, ta
                 rs[total + j, q] = b[i, STEPS + q]
         total += c
     return arrs.shape[0], total
+
+
+_local = threading.local()
+
+
+def thread_workspace() -> Workspace:
+    """This thread's shared :class:`Workspace` (made on first use)."""
+    ws = getattr(_local, "ws", None)
+    if ws is None:
+        ws = _local.ws = Workspace()
+    return ws
+
+
+def legal_batch(arrays: np.ndarray, turns: np.ndarray, dice: np.ndarray, rules: Rules,
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Legal turns of many positions in one compiled call.
+
+    ``arrays`` int8[N, 4, 26] (board arrays of :mod:`tavli.layout`), ``turns`` the side to
+    move of each (0 or 1), ``dice`` int[N, 2]; all positions are played by ``rules``
+    (a :class:`tavli.rules.Rules`). Returns ``(counts, results, steps)``: ``counts[i]``
+    (int64[N]) legal turns of position ``i`` (0: it passes), and its final positions
+    ``results`` (int8[M, 4, 26], M = counts.sum()) with their single steps ``steps``
+    (int8[M, 4, 3]: from, to, hit/pin flag; a step from 0 ends the list), position after
+    position in the order of :meth:`tavli.board.Position.legal_moves`.
+
+    >>> from tavli.board import Position
+    >>> from tavli.rules import Rules
+    >>> start = Position.start("portes").array
+    >>> counts, results, steps = legal_batch(
+    ...     np.stack([start, start]), [0, 1], [(3, 1), (6, 6)], Rules.for_game("portes"))
+    >>> counts.tolist(), results.shape, steps[0, :2].tolist()
+    ([16, 11], (27, 4, 26), [[24, 21, 0], [24, 23, 0]])
+    >>> starts = np.cumsum(counts) - counts  # position i's turns: results[starts[i]:][:counts[i]]
+    """
+    arrs = np.ascontiguousarray(arrays, dtype=np.int8)
+    n = arrs.shape[0] if arrs.ndim == 3 else -1
+    if arrs.shape != (n, 4, NSLOTS):
+        raise ValueError(f"arrays must have shape (N, 4, 26), got {np.shape(arrays)}")
+    tv = np.ascontiguousarray(turns, dtype=np.int8).reshape(-1)
+    dv = np.ascontiguousarray(dice, dtype=np.int8)
+    if tv.shape != (n,) or dv.shape != (n, 2):
+        raise ValueError(f"need {n} turns and {n} pairs of dice, got shapes "
+                         f"{np.shape(turns)} and {np.shape(dice)}")
+    if n and ((tv < 0).any() or (tv > 1).any() or (dv < 1).any() or (dv > 6).any()):
+        raise ValueError("turns must be 0 or 1 and dice 1..6")
+    game, must_higher, quarter, prime = rules.kernel_flags()
+    ws = thread_workspace()
+    counts = np.zeros(n, dtype=np.int64)
+    cap = max(64, 24 * n)
+    results = np.empty((cap, 4, NSLOTS), dtype=np.int8)
+    steps = np.empty((cap, 4, 3), dtype=np.int8)
+    k = total = 0
+    while k < n:
+        k, total = generate_batch(arrs, tv, dv, game, must_higher, quarter, prime, ws.buf,
+                                  ws.table, k, total, counts, results, steps)
+        if k == n:
+            break
+        if counts[k] == -2:  # work buffers too small: cannot happen for valid positions
+            ws = _local.ws = Workspace(2 * ws.size, 2 * (ws.table.shape[0] - HT - ws.size))
+            continue
+        cap *= 2  # results full: grow and go on from position k
+        grown = np.empty((cap, 4, NSLOTS), dtype=np.int8)
+        grown[:total] = results[:total]
+        results = grown
+        grown = np.empty((cap, 4, 3), dtype=np.int8)
+        grown[:total] = steps[:total]
+        steps = grown
+    if total < cap // 2:
+        return counts, results[:total].copy(), steps[:total].copy()
+    return counts, results[:total], steps[:total]
