@@ -361,6 +361,7 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
         a1 = table[LSTART + lev]
         bits = _bits((a1 - a0) * (15 if double else 30), cap_bits)
         sp = STEPS + 3 * (lev - 1)
+        last_level = lev == nlev  # its records are never expanded
         for i in range(a0, a1):
             far = buf[i, FAR]
             if far == 0:
@@ -391,15 +392,20 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
                 # The exception: in Fevga a step may free the 24-point (first checker).
                 s = far
                 while s > 0:
-                    cur = s
-                    s -= 1
+                    if s > top:
+                        if fevga and s == 24:
+                            cur = 24
+                            s = top
+                        else:
+                            s = top
+                            continue
+                    else:
+                        cur = s
+                        s -= 1
                     if far == BAR:  # checkers on the bar enter first
                         s = 0
                     if buf[i, m + cur] == 0:
                         continue
-                    if cur > top:
-                        if not (fevga and cur == 24):
-                            continue
                     if plakoto and buf[i, m + 2 * NSLOTS + cur] == 1:
                         continue  # pinned
                     if fevga and cur == 24 and locked:
@@ -440,21 +446,22 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
                     if lev < 4:
                         buf[n, sp + 3] = 0  # terminator: a step "from 0" never exists
                     buf[n, MASK] = newmask
-                    buf[n, LAST] = cur
-                    if cur == far and buf[n, m + cur] == 0:
-                        nf = 0
-                        for p in range(cur - 1, 0, -1):
-                            if buf[n, m + p] > 0:
-                                nf = p
-                                break
-                        buf[n, FAR] = nf
+                    if not last_level:
+                        buf[n, LAST] = cur
+                        if cur == far and buf[n, m + cur] == 0:
+                            nf = 0
+                            for p in range(cur - 1, 0, -1):
+                                if buf[n, m + p] > 0:
+                                    nf = p
+                                    break
+                            buf[n, FAR] = nf
                     h = _hash(w, n, nw)
                     w[n, HWORD] = h
                     j = _insert(buf, w, table, n, h + np.uint64(newmask) * _KM, sv, bits,
                                 nw, True)
                     if j < 0:
                         n += 1
-                    elif buf[j, LAST] < cur:
+                    elif not last_level and buf[j, LAST] < cur:
                         buf[j, LAST] = cur
         table[LSTART + lev + 1] = n
         if n == table[LSTART + lev]:
@@ -545,8 +552,8 @@ class Workspace:
     def run(self, arr, me, d1, d2, game, must_higher, quarter, prime) -> int:
         """Legal turns of ``me`` in ``arr`` with ``d1, d2`` under the kernel flags of
         :meth:`tavli.rules.Rules.kernel_flags`; returns how many (0: no move)."""
-        n = generate_code(arr, me | d1 << 1 | d2 << 4 | game << 7 | must_higher << 9
-                          | quarter << 10 | prime << 12, self.buf, self.table)
+        # (plain arguments: numba unboxes a scalar faster than Python packs them)
+        n = generate(arr, me, d1, d2, game, must_higher, quarter, prime, self.buf, self.table)
         if n < 0:
             raise RuntimeError("legal-move buffers overflowed")
         return n
