@@ -131,7 +131,92 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         bench_movegen(n_positions=args.positions, seed=args.seed)
         return 0
+    if args.what == "strength":
+        from .ai.strength import bench_strength
+
+        if len(args.players) != 2:
+            raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
+                           "[--games N]")
+        bench_strength(args.players[0], args.players[1], game=args.game, games=args.games,
+                       seed=args.seed, rules_options=args.rule)
+        return 0
     raise CliError(f"unknown benchmark {args.what!r}")
+
+
+def _hint_entries(pos, dice, rules, level) -> list[dict[str, Any]]:
+    from .ai.players import Analyzer, parse_level
+
+    ply, _noise = parse_level(level)
+    moves = pos.legal_moves(dice, rules)
+    return [r.to_dict() for r in Analyzer(rules).rank(pos, moves, ply)]
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from .board import parse_dice
+    from .errors import TavliError
+
+    if args.batch:
+        cache: dict[str, Any] = {}
+        for lineno, line in enumerate(sys.stdin, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                parts = line.split()
+                if len(parts) not in (3, 4):
+                    raise CliError(f"line {lineno}: expected 'GAME POSITION DICE [LEVEL]'")
+                game, ptext, dtext = parts[:3]
+                level = parts[3] if len(parts) == 4 else args.level
+                if game not in cache:
+                    cache[game] = _rules(game, args.rule)
+                pos = _read_position(game, ptext)
+                out: dict[str, Any] = {"moves": _hint_entries(pos, parse_dice(dtext),
+                                                              cache[game], level)}
+            except (TavliError, CliError) as e:
+                out = {"error": str(e)}
+            sys.stdout.write(json.dumps(out) + "\n")
+            sys.stdout.flush()
+        return 0
+    if args.game is None or args.position is None or args.dice is None:
+        raise CliError("usage: tavli hint GAME POSITION --dice 31 [--level L] (or --batch)")
+    rules = _rules(args.game, args.rule)
+    pos = _read_position(args.game, args.position)
+    dice = parse_dice(args.dice)
+    entries = _hint_entries(pos, dice, rules, args.level)
+    if args.json:
+        print(json.dumps({"moves": entries}))
+        return 0
+    if not entries:
+        print(f"no legal move with {dice[0]}-{dice[1]}: the turn passes")
+        return 0
+    best = entries[0]["equity"]
+    print(f"{'#':>3} {'move':28s} {'ply':>3} {'equity':>8} {'diff':>7}  "
+          f"{'win':>5} {'w g':>5} {'w bg':>5} {'l g':>5} {'l bg':>5}")
+    for i, e in enumerate(entries, 1):
+        diff = "" if i == 1 else f"{e['equity'] - best:+.3f}"
+        print(f"{i:3d} {e['move']:28s} {e['ply']:3d} {e['equity']:+8.3f} {diff:>7}  "
+              f"{e['win']:5.3f} {e['win_gammon']:5.3f} {e['win_backgammon']:5.3f} "
+              f"{e['lose_gammon']:5.3f} {e['lose_backgammon']:5.3f}")
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from .ai.analysis import analyse, format_analysis
+    from .ai.players import parse_level
+    from .record import load
+
+    ply = parse_level(args.level)[0] if args.ply is None else args.ply
+    result = analyse(load(args.record), ply)
+    print(json.dumps(result) if args.json else format_analysis(result))
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from .ai.train import train
+
+    train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
+          check_every=args.check_every, check_pairs=args.check_pairs)
+    return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -166,10 +251,54 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the JSON position document")
     s.set_defaults(func=cmd_show)
 
+    h = sub.add_parser("hint", help="rank the legal moves with the AI",
+                       description="Every legal move ranked with equity and win/gammon "
+                                   "probabilities (first: the move the AI plays).")
+    h.add_argument("game", nargs="?", help="|".join(GAMES))
+    h.add_argument("position", nargs="?", help="position ID, gnubg ID, 'start' or '-'")
+    h.add_argument("--dice", "-d", help="the roll, e.g. 31")
+    h.add_argument("--level", "-l", default=None,
+                   help="beginner|casual|intermediate|advanced|expert|worldclass or a ply "
+                        "0-2 (default expert)")
+    h.add_argument("--json", action="store_true", help="print JSON")
+    h.add_argument("--batch", action="store_true",
+                   help="read lines 'GAME POSITION DICE [LEVEL]' from stdin, one JSON line "
+                        "each")
+    h.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
+    h.set_defaults(func=cmd_hint)
+
+    a = sub.add_parser("analyse", aliases=["analyze"], help="analyse a game or match record")
+    a.add_argument("record", help="a JSON game/match record file")
+    a.add_argument("--level", "-l", default=None, help="analysis level (default expert)")
+    a.add_argument("--ply", type=int, choices=[0, 1, 2], default=None,
+                   help="analysis ply (overrides --level)")
+    a.add_argument("--json", action="store_true", help="print JSON")
+    a.set_defaults(func=cmd_analyse)
+
+    t = sub.add_parser("train", help="train a network by self-play (resumable)")
+    t.add_argument("game", help="portes|backgammon (one network), plakoto or fevga")
+    t.add_argument("--games", type=int, default=1_000_000,
+                   help="total games to reach (default 1,000,000)")
+    t.add_argument("--run", default=None, help="run folder (default runs/FAMILY)")
+    t.add_argument("--hidden", type=int, default=80, help="hidden units of a new network")
+    t.add_argument("--seed", type=int, default=None)
+    t.add_argument("--check-every", type=int, default=50_000,
+                   help="games between strength checks (written to log.jsonl)")
+    t.add_argument("--check-pairs", type=int, default=1000,
+                   help="duplicate-dice game pairs per strength check")
+    t.set_defaults(func=cmd_train)
+
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["movegen"])
-    b.add_argument("--positions", type=int, default=12000)
+    b.add_argument("what", choices=["movegen", "strength"])
+    b.add_argument("players", nargs="*",
+                   help="strength: two players, e.g. neural pubeval, neural:worldclass "
+                        "neural:0, greedy random, gnubg, net:FILE")
+    b.add_argument("--positions", type=int, default=12000, help="movegen: positions")
+    b.add_argument("--game", default="backgammon", help="strength: the game")
+    b.add_argument("--games", type=int, default=10000,
+                   help="strength: games (an even number: dice are played twice)")
     b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.set_defaults(func=cmd_bench)
 
     pl = sub.add_parser("play", help="play a game or match (--tui: in the terminal)")

@@ -110,6 +110,8 @@ class Game:
         self.outcome: Outcome | None = None
         self.events: list[dict[str, Any]] = []
         self.moves: list[Move | None] = []
+        #: every turn played: (position before, dice, move or None for a pass)
+        self.turns: list[tuple[Position, Dice, Move | None]] = []
         self._legal: list[Move] | None = None
 
     # --- state --------------------------------------------------------------------------
@@ -200,6 +202,7 @@ class Game:
         self.events.append({"side": SIDE_NAMES[self.position.turn], "dice": list(self.dice),
                             "move": "" if chosen is None else str(chosen)})
         self.moves.append(chosen)
+        self.turns.append((self.position, self.dice, chosen))
         self.position = chosen.after if chosen is not None else self.position.swap_turn()
         self.dice = None
         self._legal = None

@@ -149,7 +149,7 @@ def train_games(W1, b1, W2, b2, game, must_higher, quarter, prime, count_bg, n_g
     st = np.zeros((4, 26), dtype=np.int8)
     sf = st.reshape(104)
     outp = table.shape[0] - buf.shape[0]
-    for g in range(n_games):
+    for _g in range(n_games):
         _start(st, game)
         me = np.random.randint(0, 2)
         encode(sf, me, family, x)

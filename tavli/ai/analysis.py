@@ -1,0 +1,172 @@
+"""Analysis of a played game or match: the equity lost by each move against the best move
+and the luck of each roll, with totals per player.
+
+* Error of a move: best equity minus the chosen move's equity, both valued at the
+  analysis ply (the chosen move is always valued at that ply, whatever the filter keeps).
+  Marks: doubtful >= 0.04, bad >= 0.08, very bad >= 0.16 (gnubg's thresholds).
+* Luck of a roll (0-ply): the equity of the best move with this roll minus the average of
+  that over all 36 rolls.
+* Totals per player: the error rate in millipoints per unforced move and a rating label
+  (gnubg's scale), total luck.
+
+The result is deterministic: the same record and ply give the same analysis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game import Game
+from ..layout import SIDE_NAMES
+from ..match import Match
+from .players import Analyzer
+
+RATINGS = ((2.0, "Supernatural"), (5.0, "World class"), (8.0, "Expert"),
+           (12.0, "Advanced"), (18.0, "Intermediate"), (26.0, "Casual player"),
+           (35.0, "Beginner"), (float("inf"), "Awful!"))
+MARKS = ((0.16, "very bad"), (0.08, "bad"), (0.04, "doubtful"))
+
+
+def rating(error_rate: float) -> str:
+    """gnubg's label for an error rate in millipoints per unforced move."""
+    for limit, name in RATINGS:
+        if error_rate < limit:
+            return name
+    return RATINGS[-1][1]
+
+
+def mark(loss: float) -> str:
+    for limit, name in MARKS:
+        if loss >= limit:
+            return name
+    return ""
+
+
+@dataclass
+class TurnAnalysis:
+    game: int
+    number: int
+    side: int
+    dice: tuple[int, int]
+    played: str
+    best: str
+    equity_played: float
+    equity_best: float
+    loss: float
+    luck: float
+    legal: int
+    position: str
+    win_before: float  # P(win) of white before the roll (0-ply), for a curve
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "turn": self.number, "side": SIDE_NAMES[self.side],
+                "dice": list(self.dice), "played": self.played, "best": self.best,
+                "equity_played": round(self.equity_played, 4),
+                "equity_best": round(self.equity_best, 4), "loss": round(self.loss, 4),
+                "mark": mark(self.loss), "luck": round(self.luck, 4),
+                "legal_moves": self.legal, "position": self.position,
+                "white_win": round(self.win_before, 4)}
+
+
+@dataclass
+class PlayerTotals:
+    unforced: int = 0
+    total_loss: float = 0.0
+    luck: float = 0.0
+    marks: dict[str, int] = field(default_factory=lambda: {m: 0 for _, m in MARKS})
+
+    @property
+    def error_rate(self) -> float:
+        return 1000.0 * self.total_loss / self.unforced if self.unforced else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"unforced_moves": self.unforced, "equity_lost": round(self.total_loss, 4),
+                "error_rate": round(self.error_rate, 2), "rating": rating(self.error_rate),
+                "luck": round(self.luck, 4), "mistakes": dict(self.marks)}
+
+
+def _games(obj: Game | Match) -> list[Game]:
+    return obj.games if isinstance(obj, Match) else [obj]
+
+
+def analyse(obj: Game | Match, ply: int = 1) -> dict[str, Any]:
+    """Analyse every turn of a replayed game or match (see the module docstring)."""
+    turns: list[TurnAnalysis] = []
+    totals = [PlayerTotals(), PlayerTotals()]
+    analyzers: dict[Any, Analyzer] = {}
+    for gi, game in enumerate(_games(obj), 1):
+        rules = game.rules
+        if rules not in analyzers:
+            analyzers[rules] = Analyzer(rules)
+        an = analyzers[rules]
+        for number, (pos, dice, chosen) in enumerate(game.turns, 1):
+            side = pos.turn
+            o0 = an.position_outputs(pos, 0)
+            white_win = float(o0[0] if side == 0 else 1 - o0[0])
+            # luck: best 0-ply equity with this roll against the average over all rolls
+            avg = float(an.equity(an.position_outputs(pos, 1)))
+            moves = pos.legal_moves(dice, rules)
+            if moves:
+                ranked0 = an.rank(pos, moves, 0)
+                luck = ranked0[0].equity - avg
+            else:
+                sw = pos.swap_turn()
+                o = an.net.evaluate([sw])[0]
+                luck = -float(an.equity(o)) - avg
+            if len(moves) >= 2:
+                ranked = an.rank(pos, moves, ply)
+                best = ranked[0]
+                mine = next(r for r in ranked if r.move.after == chosen.after)
+                if mine.ply != best.ply:
+                    o = an.searcher.outputs(chosen.after.array[None], side, best.ply)[0]
+                    eq_played = float(an.equity(o))
+                else:
+                    eq_played = mine.equity
+                loss = max(0.0, best.equity - eq_played)
+                best_text, eq_best = str(best.move), best.equity
+                totals[side].unforced += 1
+                totals[side].total_loss += loss
+                m = mark(loss)
+                if m:
+                    totals[side].marks[m] += 1
+            else:
+                eq_best = eq_played = float(ranked0[0].equity) if moves else -float(
+                    an.equity(an.net.evaluate([pos.swap_turn()])[0]))
+                loss = 0.0
+                best_text = str(chosen) if chosen is not None else ""
+            totals[side].luck += luck
+            turns.append(TurnAnalysis(gi, number, side, tuple(dice),
+                                      str(chosen) if chosen is not None else "",
+                                      best_text, eq_played, eq_best, loss, luck, len(moves),
+                                      pos.id(), white_win))
+    return {"ply": ply, "turns": [t.to_dict() for t in turns],
+            "players": {SIDE_NAMES[s]: totals[s].to_dict() for s in (0, 1)}}
+
+
+def format_analysis(result: dict[str, Any]) -> str:
+    """The analysis as text: one line per turn, mistakes marked, then the totals."""
+    lines = [f"analysis at {result['ply']}-ply (equities are cubeless, for the mover)"]
+    game = None
+    for t in result["turns"]:
+        if t["game"] != game:
+            game = t["game"]
+            lines.append(f"-- game {game}")
+        played = t["played"] or "(no move)"
+        text = (f"{t['turn']:3d} {t['side']:5s} {t['dice'][0]}{t['dice'][1]}  "
+                f"{played:28s} eq {t['equity_played']:+.3f}  luck {t['luck']:+.3f}")
+        if t["loss"] > 0:
+            text += f"  loss {t['loss']:.3f}"
+            if t["mark"]:
+                text += f" [{t['mark']}] best {t['best']} ({t['equity_best']:+.3f})"
+        lines.append(text)
+    lines.append("-- totals")
+    for side, tot in result["players"].items():
+        lines.append(f"{side:5s}  error rate {tot['error_rate']:6.1f} mp/move "
+                     f"({tot['rating']}), {tot['unforced_moves']} unforced moves, equity "
+                     f"lost {tot['equity_lost']:.3f}, luck {tot['luck']:+.3f}, mistakes "
+                     + ", ".join(f"{k} {v}" for k, v in tot["mistakes"].items()))
+    return "\n".join(lines)
+
+
+__all__ = ["analyse", "format_analysis", "rating", "mark"]
