@@ -179,8 +179,9 @@ def _as_player(spec: Spec):
 
 def bench_strength(a_text: str, b_text: str, game: str = "backgammon", games: int = 10000,
                    seed: int = 1, rules_options: list[str] | None = None,
-                   out=sys.stdout) -> Result:
+                   out=None) -> Result:
     """Play and print: games, A's win rate with a 95% interval, points per game ± SE."""
+    out = out or sys.stdout
     t0 = time.time()
     r = run_strength(a_text, b_text, game, games, seed, rules_options)
     dt = time.time() - t0

@@ -76,8 +76,9 @@ def strength(net_a: Net | None, kind_a: int, net_b: Net | None, kind_b: int, rul
 
 def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: int = 80,
           chunk: int = 1000, check_every: int = 20_000, check_pairs: int = 500,
-          seed: int | None = None, out=sys.stdout) -> Net:
+          seed: int | None = None, out=None) -> Net:
     """Train (or resume) the network of ``game``'s family up to ``games`` games in total."""
+    out = out or sys.stdout
     family = family_name(game)
     run = Path(run_dir or Path("runs") / family)
     run.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,218 @@
+"""The AI: encoders, network, equity, search, training, hint, analysis, pubeval."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from tavli import Position
+from tavli.ai.encode import N_FEVGA, N_PLAKOTO, N_PORTES, encode_position, n_inputs
+from tavli.ai.net import Net, equity, flip
+from tavli.ai.players import Analyzer, NeuralPlayer, PubevalPlayer, parse_level
+from tavli.ai.selfplay import NET, RANDOM, terminal
+from tavli.ai.train import strength
+from tavli.errors import RuleError
+from tavli.game import Game
+from tavli.layout import BACKGAMMON, FEVGA, PLAKOTO, PORTES
+from tavli.rules import Rules
+
+
+@pytest.mark.parametrize("game,size", [("portes", N_PORTES), ("backgammon", N_PORTES),
+                                       ("plakoto", N_PLAKOTO), ("fevga", N_FEVGA)])
+def test_encoder_shapes_and_start_values(game, size):
+    x = encode_position(Position.start(game))
+    assert x.shape == (size,) and x.dtype == np.float32
+    assert np.isfinite(x).all()
+    # raw part: the mover's 24-point holds 2 (portes) or 15 (others) checkers
+    k = 4 * 23
+    assert x[k] == 1.0 and x[k + 1] == 1.0
+    assert x[k + 3] == (0.0 if game in ("portes", "backgammon") else 6.0)
+
+
+def test_encoder_is_from_the_side_to_move():
+    p = Position.from_points("portes", {6: 5, 3: 2}, {23: 2, 13: 5}, turn=0)
+    q = Position(p.game, p.array[[1, 0, 3, 2]], turn=1)
+    assert np.array_equal(encode_position(p), encode_position(q))
+
+
+def test_plakoto_encoder_sees_pins_and_mother():
+    p = Position.from_points("plakoto", {24: 14, 1: 1}, {24: 1, 10: 14}, turn=0,
+                             pinned=[(1, 24)])
+    x = encode_position(p)
+    pins_me = x[192 + 2:192 + 2 + 24]
+    pins_op = x[192 + 2 + 24:192 + 2 + 48]
+    assert pins_me.sum() == 0 and pins_op[23] == 1.0
+    mother = x[192 + 2 + 48:192 + 2 + 48 + 6]
+    assert list(mother[3:]) == [pytest.approx(1 / 15), 1.0, 1.0]
+
+
+def test_network_shapes_save_load(tmp_path):
+    net = Net.random(PLAKOTO, hidden=16, seed=3)
+    assert net.W1.shape == (n_inputs(PLAKOTO), 16) and net.W2.shape == (16, 5)
+    path = tmp_path / "n.npz"
+    net.save(path)
+    back = Net.load(path)
+    assert np.array_equal(back.W1, net.W1) and back.family == PLAKOTO
+    out = back.evaluate([Position.start("plakoto"), Position.start("plakoto", 1)])
+    assert out.shape == (2, 5) and ((out > 0) & (out < 1)).all()
+    (tmp_path / "bad.npz").write_bytes(b"not a file")
+    with pytest.raises(Exception, match="cannot read"):
+        Net.load(tmp_path / "bad.npz")
+
+
+def test_equity_arithmetic():
+    y = np.array([0.6, 0.2, 0.05, 0.1, 0.01])
+    assert equity(y, True) == pytest.approx(2 * 0.6 - 1 + 0.2 - 0.1 + 0.05 - 0.01)
+    assert equity(y, False) == pytest.approx(2 * 0.6 - 1 + 0.2 - 0.1)
+    out = np.zeros(5, dtype=np.float32)
+    flip(y.astype(np.float32), out)
+    assert out.tolist() == pytest.approx([0.4, 0.1, 0.01, 0.2, 0.05])
+    assert equity(out, True) == pytest.approx(-equity(y, True))
+    # a certain single win is worth 1, a gammon 2, a backgammon 3, a draw 0
+    assert equity([1, 0, 0, 0, 0]) == 1 and equity([1, 1, 0, 0, 0]) == 2
+    assert equity([1, 1, 1, 0, 0]) == 3 and equity([0.5, 0, 0, 0, 0]) == 0
+
+
+def _flat(p):
+    return np.ascontiguousarray(p.array).reshape(104)
+
+
+def test_terminal_values_for_each_scoring_rule():
+    t = np.zeros(5, dtype=np.float32)
+    single = Position.from_points("portes", {}, {6: 1})
+    gammon = Position.from_points("portes", {}, {6: 15})
+    bg = Position.from_points("backgammon", {}, {20: 15})
+    assert terminal(_flat(single), 0, PORTES, False, t) == 1.0 and t[0] == 1 and t[1] == 0
+    assert terminal(_flat(gammon), 0, PORTES, False, t) == 2.0 and t[1] == 1
+    assert terminal(_flat(bg), 0, BACKGAMMON, True, t) == 3.0 and t[2] == 1
+    assert terminal(_flat(bg), 0, PORTES, False, t) == 2.0 and t[2] == 0
+    mother = Position.from_points("plakoto", {1: 1, 6: 14}, {24: 1, 12: 14}, pinned=[(1, 24)])
+    assert terminal(_flat(mother), 0, PLAKOTO, False, t) == 2.0 and t[1] == 1
+    draw = Position.from_points("plakoto", {24: 1, 1: 1, 5: 13}, {24: 1, 1: 1, 5: 13},
+                                pinned=[(0, 24), (1, 24)])
+    assert terminal(_flat(draw), 0, PLAKOTO, False, t) == 0.0 and t[0] == 0.5
+    running = Position.start("fevga")
+    assert np.isnan(terminal(_flat(running), 0, FEVGA, False, t))
+
+
+def test_pubeval_matches_gnubg_choice():
+    gnubg_nn = pytest.importorskip("gnubg_nn")
+    rng = random.Random(5)
+    player = PubevalPlayer()
+    checked = 0
+    for seed in range(4):
+        g = Game("backgammon", seed=seed)
+        while not g.is_over:
+            g.roll()
+            moves = g.legal_moves()
+            if len(moves) > 1:
+                pos, me = g.position, g.position.turn
+                a = pos.array
+                board = [[int(v) for v in a[1 - me, 1:26]], [int(v) for v in a[me, 1:26]]]
+                bm = gnubg_nn.pub_best_move(board, *g.dice)
+                steps = " ".join(f"{'bar' if s == 24 else s + 1}/{'off' if t < 0 else t + 1}"
+                                 for s, t in zip(bm[::2], bm[1::2], strict=True))
+                theirs = pos.find_move(steps, g.dice, g.rules)
+                ours = player.choose_move(pos, g.dice, moves, g.rules)
+                assert ours.after == theirs.after
+                checked += 1
+            g.play(rng.choice(moves) if moves else None)
+    assert checked > 100
+
+
+def test_training_improves_a_tiny_net_against_random():
+    rules = Rules.for_game("fevga")
+    net = Net.random(FEVGA, hidden=8, seed=7)
+    before = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
+    from tavli.ai.selfplay import train_games
+    from tavli.movegen import Workspace
+
+    ws = Workspace()
+    stats = np.zeros(4)
+    g, mh, q, p = rules.kernel_flags()
+    train_games(net.W1, net.b1, net.W2, net.b2, g, mh, q, p, False, 300, 0.1, 1, ws.buf,
+                ws.table, stats)
+    assert stats[0] == 300
+    after = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
+    assert after.points_per_game > before.points_per_game + 0.2
+
+
+def test_train_command_resumes_from_checkpoint(tmp_path, capsys):
+    from tavli.ai.train import train
+
+    net = train("fevga", 200, tmp_path, hidden=4, chunk=100, check_every=200, check_pairs=10,
+                seed=1)
+    assert net.games == 200
+    log = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert log[-1]["games"] == 200 and "vs_random" in log[-1]
+    again = train("fevga", 300, tmp_path, chunk=100, check_every=1000, check_pairs=10)
+    assert again.games == 300
+    assert "resuming fevga from 200 games" in capsys.readouterr().out
+
+
+def test_levels():
+    assert parse_level(None) == (1, 0.0)
+    assert parse_level("worldclass") == (2, 0.0) and parse_level("2") == (2, 0.0)
+    assert parse_level("beginner")[1] > 0
+    with pytest.raises(RuleError):
+        parse_level("godlike")
+
+
+@pytest.mark.parametrize("ply", [0, 1, 2])
+def test_search_returns_a_legal_move_and_hint_is_ordered(ply):
+    pos = Position.start("backgammon")
+    rules = Rules.for_game("backgammon")
+    moves = pos.legal_moves("31", rules)
+    ranked = Analyzer(rules).rank(pos, moves, ply)
+    assert {r.move.after for r in ranked} == {m.after for m in moves}
+    deepest = [r for r in ranked if r.ply == max(x.ply for x in ranked)]
+    eq = [r.equity for r in deepest]
+    assert eq == sorted(eq, reverse=True)
+    assert ranked[0].ply == ply
+    player = NeuralPlayer(ply)
+    assert player.choose_move(pos, (3, 1), moves, rules) in moves
+
+
+def test_neural_player_knows_the_opening_31():
+    pos = Position.start("backgammon")
+    moves = pos.legal_moves("31")
+    best = NeuralPlayer("expert").choose_move(pos, (3, 1), moves, Rules.for_game("backgammon"))
+    assert str(best) == "8/5 6/5"
+
+
+def test_analysis_is_reproducible_and_flags_random_play(tmp_path):
+    from tavli.ai.analysis import analyse, rating
+    from tavli.players import GreedyPlayer, RandomPlayer, play_game
+    from tavli.record import load, save
+
+    g = Game("portes", seed=4)
+    play_game(g, (GreedyPlayer(), RandomPlayer(seed=1)))
+    save(g, tmp_path / "g.json")
+    a1 = analyse(load(tmp_path / "g.json"), ply=0)
+    a2 = analyse(load(tmp_path / "g.json"), ply=0)
+    assert a1 == a2
+    assert len(a1["turns"]) == len(g.turns)
+    white, black = a1["players"]["white"], a1["players"]["black"]
+    assert black["error_rate"] > white["error_rate"]
+    assert rating(1.0) == "Supernatural" and rating(100) == "Awful!"
+    for t in a1["turns"]:
+        assert t["loss"] >= 0
+
+
+def test_hint_cli_json_and_batch(capsys, monkeypatch):
+    import io
+
+    from tavli.cli import main
+
+    assert main(["hint", "backgammon", "start", "--dice", "31", "--json", "--level", "0"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["moves"][0]["move"] == "8/5 6/5" and len(out["moves"]) == 16
+    monkeypatch.setattr("sys.stdin", io.StringIO("portes start 31 0\nfevga start 66\nx y 1\n"))
+    assert main(["hint", "--batch"]) == 0
+    lines = [json.loads(s) for s in capsys.readouterr().out.splitlines()]
+    assert lines[0]["moves"][0]["move"] == "8/5 6/5"
+    assert [m["move"] for m in lines[1]["moves"]] == ["24/18"]
+    assert "error" in lines[2]
