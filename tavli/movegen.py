@@ -26,7 +26,7 @@ rows of one ``int8[N, 128]`` array ``buf``:
 * byte 116: the dice used (non-doubles: bit 0 the higher die, bit 1 the lower; doubles:
   how many), 117: the highest source played so far, 118: the highest point (25 = bar)
   holding a checker of the side to move, 0 when none;
-* bytes 120..127 (``uint64`` word 15): the hash of the board.
+* bytes 120..127 (``uint64`` word 15): the hash of board rows 0-1 (words 0..6).
 
 and one ``int64`` array ``table``: ``[0]`` a stamp counter, ``[1:8]`` where each search
 level starts, then the hash table (``stamp << 32 | record``), then the indices of the
@@ -95,6 +95,7 @@ MASK = 116
 LAST = 117
 FAR = 118
 HWORD = 15
+NKEY = 7  # words that tell records apart: board rows 0-1 (see _generate)
 # table layout
 STAMP = 0
 LSTART = 1
@@ -103,16 +104,18 @@ STAMP_LIMIT = 1 << 30
 
 _C = np.array([0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB,
                0xD6E8FEB86659FD93, 0xA0761D6478BD642F, 0xE7037ED1A0B428DB,
-               0x8EBC6AF09C88C6E3, 0x589965CC75374CC3, 0x1D8E4E27C47D124F,
-               0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5,
-               0xFF51AFD7ED558CCD], dtype=np.uint64)
+               0x8EBC6AF09C88C6E3], dtype=np.uint64)
 _KM = np.uint64(0xC4CEB9FE1A85EC53)  # mask term of the search key
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 def pack_code(me: int, d1: int, d2: int, game: int, must_higher: bool, quarter: int,
               prime: int) -> int:
-    """The turn's scalar arguments in one int (one argument to dispatch, not seven)."""
+    """The turn's scalar arguments in one int, for :meth:`Workspace.run_code`.
+
+    Packing in Python costs more than numba saves by unboxing one argument instead of
+    seven, so this pays only for codes computed ahead (e.g. a table per side and dice).
+    """
     return (me | d1 << 1 | d2 << 4 | game << 7 | bool(must_higher) << 9 | quarter << 10
             | prime << 12)
 
@@ -229,27 +232,23 @@ def apply_step(st, me, s, d, game):
 # --- the search ----------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
-def _hash(w, i, nw):
-    """Hash of record ``i``'s board: a sum of its words times odd constants (words 7..12,
-    Plakoto's pin flags of side 1, are zero in the other games)."""
+def _hash(w, i):
+    """Hash of record ``i``'s board rows 0-1 (words 0..6): a sum of words times odd
+    constants, so the multiplications run in parallel."""
     h = w[i, 0] * _C[0] + w[i, 1] * _C[1] + w[i, 2] * _C[2] + w[i, 3] * _C[3]
-    h += w[i, 4] * _C[4] + w[i, 5] * _C[5] + w[i, 6] * _C[6]
-    if nw > 7:
-        h += w[i, 7] * _C[7] + w[i, 8] * _C[8] + w[i, 9] * _C[9] + w[i, 10] * _C[10]
-        h += w[i, 11] * _C[11] + w[i, 12] * _C[12]
-    return h
+    return h + w[i, 4] * _C[4] + w[i, 5] * _C[5] + w[i, 6] * _C[6]
 
 
 @njit(cache=True, inline="always")
-def _same(w, i, j, nw):
-    for k in range(nw):
+def _same(w, i, j):
+    for k in range(NKEY):
         if w[i, k] != w[j, k]:
             return False
     return True
 
 
 @njit(cache=True, inline="always")
-def _insert(b, w, table, n, key, sv, bits, nw, by_mask):
+def _insert(b, w, table, n, key, sv, bits, by_mask):
     """Insert record ``n`` into the hash set (stamped ``sv``; ``1 << bits`` slots); return
     the index of an equal record already there, or -1 when ``n`` is new. Records are equal
     when their boards are, and with ``by_mask`` their dice used too."""
@@ -263,7 +262,7 @@ def _insert(b, w, table, n, key, sv, bits, nw, by_mask):
             return -1
         j = e & 0xFFFFFFFF
         if (w[j, HWORD] == hn and (not by_mask or b[j, MASK] == b[n, MASK])
-                and _same(w, j, n, nw)):
+                and _same(w, j, n)):
             return j
         pos = (pos + 1) & hmask
 
@@ -315,6 +314,7 @@ def generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, table):
 
 @njit(cache=True)
 def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table):
+    """:func:`generate` on borrowed buffers (``w``: ``buf`` as uint64 words)."""
     nmax = buf.shape[0]
     hcap = table.shape[0] - HT - nmax
     cap_bits = 0
@@ -326,13 +326,11 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
     plakoto = game == PLAKOTO
     fevga = game == FEVGA
     hitting = game == PORTES or game == BACKGAMMON
-    # Records are told apart by rows 0-1 (words 0..6) alone. Rows 2-3 (pins) are zero
-    # outside Plakoto; in Plakoto they follow from rows 0-1 within one turn: the mover's
-    # own pins cannot change, and the opponent's lone checker on a point is pinned exactly
-    # when the mover has a checker there (a point where it pins a mover's checker is
-    # blocked and frozen for the turn).
-    nw = 7
-
+    # Records are told apart by board rows 0-1 (words 0..6, NKEY) alone. Rows 2-3 (pins)
+    # are zero outside Plakoto; in Plakoto, given the turn's start, they follow from rows
+    # 0-1: the mover's own pins cannot change, and an opponent's lone checker is pinned
+    # exactly when the mover has a checker on its point (unless that point holds a pinned
+    # checker of the mover: then it is blocked and stays as it was all turn).
     for k in range(16):
         w[0, k] = 0
     for r in range(4):
@@ -345,7 +343,7 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
             break
     buf[0, FAR] = far
     buf[0, LAST] = 25
-    w[0, HWORD] = _hash(w, 0, nw)
+    w[0, HWORD] = _hash(w, 0)
 
     n = 1
     double = d1 == d2
@@ -455,10 +453,10 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
                                     nf = p
                                     break
                             buf[n, FAR] = nf
-                    h = _hash(w, n, nw)
+                    h = _hash(w, n)
                     w[n, HWORD] = h
                     j = _insert(buf, w, table, n, h + np.uint64(newmask) * _KM, sv, bits,
-                                nw, True)
+                                True)
                     if j < 0:
                         n += 1
                     elif not last_level and buf[j, LAST] < cur:
@@ -506,7 +504,7 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
     k = 0
     for j in range(cnt):
         i = table[outp + j]
-        if _insert(buf, w, table, i, w[i, HWORD], sv, bits, nw, False) < 0:
+        if _insert(buf, w, table, i, w[i, HWORD], sv, bits, False) < 0:
             table[outp + k] = i
             k += 1
     return k

@@ -15,7 +15,7 @@ from tavli.games.fevga import (
     fevga_traps,
 )
 from tavli.layout import FEVGA
-from tavli.movegen import OK, Workspace, apply_step, legal_batch, step_code
+from tavli.movegen import OK, STAMP_LIMIT, Workspace, apply_step, legal_batch, step_code
 from tavli.rules import Rules
 
 RULES = [
@@ -78,6 +78,21 @@ def test_batch_grows_its_buffers(samples, monkeypatch):
     assert np.array_equal(got[0], want[0][big])
     assert np.array_equal(got[1], want[1][rows])
     assert np.array_equal(got[2], want[2][rows])
+
+
+def test_hash_stamps_wrap_around(samples):
+    """When the stamp counter runs out the hash table is cleared and results stay equal."""
+    arrs, turns, dice = (x[:60] for x in samples["plakoto"])
+    flags = Rules.for_game("plakoto").kernel_flags()
+    fresh, old = Workspace(), Workspace()
+    old.table[0] = STAMP_LIMIT - 7
+    for k in range(len(arrs)):
+        args = (arrs[k], int(turns[k]), int(dice[k, 0]), int(dice[k, 1]), *flags)
+        n = fresh.run(*args)
+        assert old.run(*args) == n
+        for j in range(n):
+            assert np.array_equal(fresh.states[fresh.out[j]], old.states[old.out[j]])
+    assert old.table[0] < 1000
 
 
 def test_batch_input_checks():
