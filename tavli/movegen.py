@@ -649,7 +649,7 @@ def legal_batch(arrays: np.ndarray, turns: np.ndarray, dice: np.ndarray, rules: 
     game, must_higher, quarter, prime = rules.kernel_flags()
     ws = thread_workspace()
     counts = np.zeros(n, dtype=np.int64)
-    cap = max(64, 24 * n)
+    cap = max(64, 32 * n)
     results = np.empty((cap, 4, NSLOTS), dtype=np.int8)
     steps = np.empty((cap, 4, 3), dtype=np.int8)
     k = total = 0
