@@ -84,7 +84,7 @@ def _rate(n: int, seconds: float) -> float:
 
 
 def bench_movegen(n_positions: int = 12000, seed: int = 1, out=print, *,
-                  repeat: int = 3) -> dict:
+                  repeat: int = 5) -> dict:
     """Time legal-move generation on ``n_positions`` positions (a quarter per game) from
     seeded random play; print a table through ``out`` and return the figures.
 
