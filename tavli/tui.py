@@ -1,9 +1,927 @@
-"""Terminal play (placeholder until the full TUI lands)."""
+"""Terminal play (``tavli play --tui``): a coloured board drawn with rich, typed moves.
+
+The board is drawn from white's side of the table, as in :mod:`tavli.render`: white's
+points 13-24 along the top from left to right, 12-1 along the bottom, white's home at
+the bottom right, the bar in the middle and the borne-off trays on the right. The point
+numbers printed above and below are those of the player who types the moves (the human
+side against a bot; in hot-seat play, the side to act), so a move is typed exactly as
+the numbers read.
+
+Input is read with ``console.input`` (standard input), one line at a time: a move in
+notation (``24/18 13/11``) or its number in the list, or a command (``help``). End of
+input quits cleanly; with ``--save`` the game is saved after every action.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.text import Text
+
+from .dice import DiceSource
+from .layout import FEVGA, GAME_NAMES, PLAKOTO, SIDE_NAMES, opponent_point
+
+if TYPE_CHECKING:
+    from .board import Move, Position
+    from .game import Game
+    from .match import Match
+    from .players import Player
+
+# --- look -------------------------------------------------------------------------------
+
+# colours of the xterm 256-colour palette, so that they look the same everywhere
+FRAME = "#875f00"          # wood: frame, bar and trays
+FELT = "#d7af87"           # the playing surface between the points
+POINT_BG = ("#af0000", "#008700")   # dark red and dark green points, alternating
+CHECKER = ("bold #ffffff", "bold #000000")
+PIN_BG = "#d75f00"
+DICE_STYLE = ("bold #000000 on #eeeeee", "bold #eeeeee on #1c1c1c")
+HALF_ROWS = 5
+CW = 3                     # width of a point column
+TRAY_W = 5
+MOVES_SHOWN = 12
+BOARD_W = 1 + CW * 12 + TRAY_W + 8    # the board's width on screen, margin included
+PANEL_W = 2 + 28                        # the text beside it
+
+HELP = """\
+Type a move in notation with your own point numbers (those printed on the board):
+24/18 13/11, bar/22*, 6/off, 8/4(2); or type the move's number in the list.
+Commands:
+  moves          list every legal move
+  board          draw the board again
+  double         offer the doubling cube (backgammon, before rolling)
+  take, drop     answer a double
+  save [FILE]    save the game (to FILE, or the --save file)
+  quit           stop playing (the game is saved first when --save is on)
+  help           this text
+End of input (Ctrl-D) quits like 'quit'."""
+
+
+class _Quit(Exception):
+    """The user asked to stop (quit, end of input, Ctrl-C)."""
+
+
+# --- the board --------------------------------------------------------------------------
+
+def _glyphs(console: Console) -> tuple[str, str]:
+    """Checker glyphs for white and black: the same disc in two colours on a colour
+    terminal, a hollow and a filled disc without colour."""
+    return ("●", "●") if console.color_system else ("○", "●")
+
+
+def _point_stack(pos: Position, p: int) -> tuple[list[int], int | None, int]:
+    """Checkers on white's point ``p`` from the board's edge inward: a list of sides
+    (a pinned checker first, under its pinners), the pinned side (or None), and the
+    number of checkers of the side on top."""
+    a = pos.array
+    q = opponent_point(pos.game, p)
+    w, b = int(a[0, p]), int(a[1, q])
+    if pos.game == PLAKOTO and w and b:
+        if a[3, q]:
+            return [1] + [0] * w, 1, w
+        return [0] + [1] * b, 0, b
+    if w:
+        return [0] * w, None, w
+    if b:
+        return [1] * b, None, b
+    return [], None, 0
+
+
+class BoardView:
+    """Draws positions as lines of rich :class:`Text` (about 50 columns wide, plus an
+    optional panel of text to the right)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.colour = bool(console.color_system)
+        self.disc = _glyphs(console)
+
+    # cells -------------------------------------------------------------------------------
+    def _point_cell(self, pos: Position, p: int, row: int, top: bool, k: int) -> Text:
+        stack, pinned, count = _point_stack(pos, p)
+        bg = POINT_BG[k % 2]
+        n = len(stack)
+        shown = stack if n <= HALF_ROWS else stack[:HALF_ROWS - 1]
+        if row < len(shown):
+            side = shown[row]
+            if pinned is not None and row == 0:
+                return Text(f"[{self.disc[side]}]", style=f"{CHECKER[side]} on {PIN_BG}")
+            return Text(f" {self.disc[side]} ", style=f"{CHECKER[side]} on {bg}")
+        if n > HALF_ROWS and row == HALF_ROWS - 1:
+            return Text(f"{count:^{CW}}", style=f"{CHECKER[stack[-1]]} on {bg}")
+        if not self.colour:
+            return Text(" · " if row == 0 else "   ")
+        # the point itself: a triangle from the edge toward the middle
+        shape = ["███", "███", "▐█▌", " █ ", " ▼ " if top else " ▲ "][row]
+        return Text(shape, style=f"{bg} on {FELT}")
+
+    def _bar_cell(self, pos: Position, side: int, row: int) -> Text:
+        """Checkers of ``side`` on the bar, stacked from the middle outward."""
+        n = pos.bar(side)
+        k = HALF_ROWS - 1 - row  # 0 = next to the middle
+        style = f"{CHECKER[side]} on {FRAME}"
+        if n > HALF_ROWS and k == HALF_ROWS - 1:
+            return Text(f"{n:^{CW}}", style=style)
+        if k < min(n, HALF_ROWS):
+            return Text(f" {self.disc[side]} ", style=style)
+        return Text(" " * CW, style=f"on {FRAME}")
+
+    def _tray_cell(self, pos: Position, side: int, row: int) -> Text:
+        """Borne-off checkers of ``side``, seen edge-on, three to a row from the edge."""
+        n = pos.off(side)
+        here = max(0, min(3, n - 3 * row))
+        mark = "▮" if self.colour or side == 1 else "▯"
+        text = " " + mark * here + " " * (3 - here) + " "
+        return Text(text, style=f"{CHECKER[side]} on {FRAME}")
+
+    # whole board -------------------------------------------------------------------------
+    def lines(self, pos: Position, view: int, dice: tuple[int, int] | None = None,
+              dice_side: int | None = None, cube: tuple[int, int | None] | None = None,
+              marks: set[int] | None = None) -> list[Text]:
+        """The board as text lines. ``view``: whose point numbers to print; ``marks``:
+        white's points to highlight in the number rows (the last move)."""
+        game = pos.game
+        top = list(range(13, 25))
+        bottom = list(range(12, 0, -1))
+        marks = marks or set()
+
+        def label(p: int) -> int:
+            return p if view == 0 else opponent_point(game, p)
+
+        def numbers(pts: list[int]) -> Text:
+            t = Text("  ")
+            for i, p in enumerate(pts):
+                if i == 6:
+                    t.append(" " * (CW + 2))
+                style = "bold reverse" if p in marks else "bold"
+                t.append(f"{label(p):^{CW}}", style=style)
+            return t
+
+        def border(left: str, mid: str, right: str, tray: str, edge: str) -> Text:
+            t = Text(" ")
+            if self.colour:  # a solid wooden edge, half a line high
+                t.append(edge * (CW * 12 + TRAY_W + 8), style=FRAME)
+                return t
+            seg = "─" * (CW * 6)
+            t.append(left + seg + mid + "─" * CW + mid + seg + tray + "─" * TRAY_W + right)
+            return t
+
+        out = [numbers(top), border("┌", "┬", "┐", "┬", "▄")]
+        wall = Text("│", style=f"{FRAME} on {FRAME}" if self.colour else "")
+        for half, pts in (("top", top), ("bottom", bottom)):
+            rows = range(HALF_ROWS) if half == "top" else range(HALF_ROWS - 1, -1, -1)
+            for row in rows:
+                t = Text(" ")
+                t.append_text(wall)
+                for i, p in enumerate(pts):
+                    if i == 6:
+                        t.append_text(wall)
+                        # white's bar checkers wait over black's home (top), black's below
+                        t.append_text(self._bar_cell(pos, 0 if half == "top" else 1, row))
+                        t.append_text(wall)
+                    k = (i + (0 if half == "top" else 1)) % 2
+                    t.append_text(self._point_cell(pos, p, row, half == "top", k))
+                t.append_text(wall)
+                t.append_text(self._tray_cell(pos, 1 if half == "top" else 0, row))
+                t.append_text(wall)
+                out.append(t)
+            if half == "top":
+                out.append(self._middle(dice, dice_side, cube, wall))
+        out.append(border("└", "┴", "┘", "┴", "▀"))
+        out.append(numbers(bottom))
+        return out
+
+    def _middle(self, dice: tuple[int, int] | None, dice_side: int | None,
+                cube: tuple[int, int | None] | None, wall: Text) -> Text:
+        felt = f"on {FELT}" if self.colour else ""
+        half_w = CW * 6
+
+        def half(with_dice: bool) -> Text:
+            if not with_dice or dice is None:
+                return Text(" " * half_w, style=felt)
+            style = DICE_STYLE[dice_side or 0]
+            body = Text()
+            body.append(f" {dice[0]} ", style=style)
+            body.append("  ", style=felt)
+            body.append(f" {dice[1]} ", style=style)
+            pad = half_w - len(body)
+            t = Text(" " * (pad // 2), style=felt)
+            t.append_text(body)
+            t.append(" " * (pad - pad // 2), style=felt)
+            return t
+
+        t = Text(" ")
+        t.append_text(wall)
+        t.append_text(half(dice_side == 1))
+        t.append_text(wall)
+        t.append("BAR", style=f"dim on {FRAME}" if self.colour else "dim")
+        t.append_text(wall)
+        t.append_text(half(dice_side != 1))
+        t.append_text(wall)
+        if cube is not None:
+            value, owner = cube
+            arrow = {None: " ", 0: "▼", 1: "▲"}[owner]
+            t.append(f"{arrow}{value:<2}".center(TRAY_W), style="bold #000000 on #f4f4f4")
+        else:
+            t.append(" " * TRAY_W, style=f"on {FRAME}" if self.colour else "")
+        t.append_text(wall)
+        return t
+
+
+# --- the session ------------------------------------------------------------------------
+
+def _side_label(side: int, disc: tuple[str, str]) -> str:
+    return f"{SIDE_NAMES[side]} {disc[side]}"
+
+
+def _translate(move: Move) -> str:
+    """A move's points in the other side's numbering, with arrows (for the viewer)."""
+    import re
+
+    game = move.before.game
+
+    def sub(m: re.Match[str]) -> str:
+        n = int(m.group(0))
+        return str(opponent_point(game, n)) if 1 <= n <= 24 else m.group(0)
+
+    out = []
+    for tok in str(move).split():
+        base, rep = (tok.split("(", 1) + [""])[:2]
+        text = re.sub(r"\d+", sub, base).replace("/", "→")
+        out.append(text + (f"({rep}" if rep else ""))
+    return " ".join(out)
+
+
+def _move_marks(move: Move | None) -> set[int]:
+    """White's points a move started from or finally reached (for highlighting)."""
+    import re
+
+    if move is None:
+        return set()
+    side = move.before.turn
+    game = move.before.game
+    pts = set()
+    for tok in str(move).split():
+        ends = re.findall(r"\d+|bar|off", tok.split("(")[0])
+        for p in (ends[0], ends[-1]):
+            if p.isdigit() and 1 <= int(p) <= 24:
+                pts.add(int(p) if side == 0 else opponent_point(game, int(p)))
+    return pts
+
+
+class Session:
+    """A game or match being played in the terminal."""
+
+    def __init__(self, console: Console, obj: Game | Match, players: list[Player | None],
+                 save_path: Path | None, seed: int | None) -> None:
+        self.console = console
+        self.obj = obj
+        self.players = players
+        self.save_path = save_path
+        self.seed = seed
+        self.view = BoardView(console)
+        self.disc = self.view.disc
+        self.last_move: Move | None = None
+
+    # state -------------------------------------------------------------------------------
+    @property
+    def match(self) -> Match | None:
+        from .match import Match
+
+        return self.obj if isinstance(self.obj, Match) else None
+
+    @property
+    def game(self) -> Game:
+        m = self.match
+        return m.game if m is not None else self.obj  # type: ignore[return-value]
+
+    def player_name(self, side: int) -> str:
+        p = self.players[side]
+        return "human" if p is None else p.name
+
+    def humans(self) -> list[int]:
+        return [s for s in (0, 1) if self.players[s] is None]
+
+    def viewer(self) -> int:
+        h = self.humans()
+        if len(h) == 1:
+            return h[0]
+        if len(h) == 2:
+            return self.game.turn
+        return 0
+
+    def record(self) -> dict[str, Any]:
+        from .record import game_record, match_record
+
+        m = self.match
+        rec = match_record(m) if m is not None else game_record(self.game, self.seed)
+        tui: dict[str, Any] = {"white": self.player_name(0), "black": self.player_name(1)}
+        g = self.game
+        last = rec["games"][-1]
+        events = last.get("events") or []
+        if any("opening" in e for e in events) and not any("dice" in e for e in events):
+            # thrown the opening but not moved yet: the replay stops before the opening
+            # throw (the starter is not known to it), so its position would not match
+            # the one after the throw; resuming throws the recorded dice again
+            last.pop("position", None)
+        if g.phase == "move" and g.dice is not None:
+            # records hold a roll only with its move: keep the dice thrown but not yet
+            # played, so that resuming cannot throw them again
+            tui["dice"] = list(g.dice)
+            tui["turn"] = SIDE_NAMES[g.position.turn]
+        rec["tui"] = tui
+        return rec
+
+    def save(self, path: Path | None = None, quiet: bool = True) -> None:
+        """Write the record to ``path`` (default: the --save file); OSError on failure."""
+        from .record import save
+
+        target = path or self.save_path
+        if target is None:
+            return
+        save(self.record(), target)
+        if not quiet:
+            self.say(f"Saved to {target}.", "green")
+
+    def autosave(self) -> None:
+        """Save after an action; a failure is reported and play goes on."""
+        try:
+            self.save()
+        except OSError as e:
+            self.error(f"could not save to {self.save_path}: {e.strerror or e}")
+
+    # output ------------------------------------------------------------------------------
+    def say(self, text: str, style: str = "") -> None:
+        # long lines are left to the terminal to wrap (and stay whole in logs)
+        self.console.print(Text(text, style=style), soft_wrap=True)
+
+    def error(self, text: str) -> None:
+        self.console.print(Text(f"  ✗ {text}", style="bold red"), soft_wrap=True)
+
+    def title(self) -> str:
+        g = self.game
+        name = g.rules.game_name.capitalize()
+        m = self.match
+        if m is None:
+            return f"{name} · single game"
+        return f"{name} · game {len(m.games)}"
+
+    def panel(self, final: bool = False) -> list[Text]:
+        g = self.game
+        pos = g.position
+        m = self.match
+        lines: list[Text] = [Text(self.title(), style="bold")]
+        if m is not None:
+            kind = "Tavli match" if m.variant == "tavli" else "match"
+            s = m.score
+            lines.append(Text(f"{kind} to {m.target}: {s[0]}-{s[1]}"
+                              + (" (Crawford)" if g.crawford else "")))
+        else:
+            lines.append(Text(""))
+        lines.append(Text(""))
+        for side in (0, 1):
+            t = Text()
+            t.append(f"{self.disc[side]} ", style=CHECKER[side] if self.view.colour else "")
+            t.append(f"{SIDE_NAMES[side]:<6}", style="bold" if g.turn == side else "")
+            t.append(f" pips {pos.pip_count(side):>3}  off {pos.off(side):>2}")
+            lines.append(t)
+        who = self.player_name
+        lines.append(Text(f"  {who(0)} vs {who(1)}", style="dim"))
+        lines.append(Text(""))
+        if final or g.is_over:
+            out = g.outcome
+            lines.append(Text("game over", style="bold"))
+            if out is not None:
+                lines.append(Text("a draw" if out.winner is None else
+                                  f"{SIDE_NAMES[out.winner]} wins {out.points} ({out.kind})"))
+        else:
+            side = g.turn
+            doing = {"roll": "to roll", "opening": "opening throw", "move": "to move",
+                     "double": "to take or drop"}[g.phase]
+            lines.append(Text(f"{SIDE_NAMES[side]} {doing}", style="bold"))
+            if g.phase == "move" and g.dice is not None:
+                lines.append(Text(f"dice {g.dice[0]}-{g.dice[1]}"))
+        if g.rules.cube:
+            owner = "centred" if g.cube_owner is None else f"{SIDE_NAMES[g.cube_owner]}'s"
+            lines.append(Text(f"cube {g.cube_value} ({owner})"))
+        lines.append(Text(f"numbers: {SIDE_NAMES[self.viewer()]}'s side", style="dim"))
+        if g.rules.game == PLAKOTO:
+            lines.append(Text("[ ] = a pinned checker", style="dim"))
+        elif g.rules.game == FEVGA:
+            lines.append(Text("both sides run the same way", style="dim"))
+        return lines
+
+    def draw(self, final: bool = False) -> None:
+        g = self.game
+        pos = g.position
+        cube = (g.cube_value, g.cube_owner) if g.rules.cube else None
+        dice = g.dice if g.phase == "move" else None
+        board = self.view.lines(pos, self.viewer(), dice, pos.turn, cube,
+                                _move_marks(self.last_move))
+        panel = self.panel(final)
+        side_by_side = (self.console.width or 80) >= BOARD_W + PANEL_W
+        # beside the board, the panel starts on the frame's first line; below it on a
+        # narrow terminal
+        for i, line in enumerate(board):
+            k = i - 1
+            if side_by_side and 0 <= k < len(panel):
+                line = line.copy()
+                line.append("  ")
+                line.append_text(panel[k])
+            self.console.print(line, no_wrap=True, overflow="crop")
+        if not side_by_side:
+            for line in panel:
+                if line.plain:
+                    self.console.print(Text(" ").append_text(line), no_wrap=True,
+                                       overflow="crop")
+
+    def list_moves(self, moves: list[Move], limit: int | None = None) -> None:
+        if not moves:
+            return
+        shown = moves if limit is None else moves[:limit]
+        width = self.console.width or 80
+        cells = [f"{i + 1:>3}. {m}" for i, m in enumerate(shown)]
+        w = max(len(c) for c in cells) + 2
+        cols = max(1, min(4, (width - 1) // w))
+        rows = (len(cells) + cols - 1) // cols
+        for r in range(rows):
+            parts = [cells[r + c * rows] for c in range(cols) if r + c * rows < len(cells)]
+            self.console.print("".join(f"{p:<{w}}" for p in parts).rstrip(), highlight=False)
+        if len(shown) < len(moves):
+            self.say(f"     … and {len(moves) - len(shown)} more: type 'moves' to list them "
+                     "all", "dim")
+
+    # input -------------------------------------------------------------------------------
+    def ask(self, prompt: str) -> str:
+        try:
+            line = self.console.input(Text(prompt, style="bold"))
+        except EOFError:
+            self.console.print()
+            raise _Quit from None
+        except KeyboardInterrupt:
+            self.console.print()
+            raise _Quit from None
+        return line.strip()
+
+    def command(self, line: str) -> bool:
+        """Run a command that works at any prompt; True when ``line`` was one."""
+        words = line.split()
+        if not words:
+            return False
+        cmd = words[0].lower()
+        if cmd in ("quit", "exit", "q"):
+            raise _Quit
+        if cmd in ("help", "?", "h"):
+            self.say(HELP)
+            return True
+        if cmd in ("board", "b"):
+            self.draw()
+            return True
+        if cmd in ("moves", "m"):
+            moves = self.game.legal_moves()
+            if not moves:
+                self.say("No moves to list now.")
+            self.list_moves(moves)
+            return True
+        if cmd == "save":
+            if len(words) > 2:
+                self.error("usage: save [FILE]")
+                return True
+            path = Path(words[1]) if len(words) == 2 else self.save_path
+            if path is None:
+                self.error("no file to save to: type save FILE (or start with --save FILE)")
+                return True
+            try:
+                self.save(path, quiet=False)
+            except OSError as e:
+                self.error(f"cannot save to {path}: {e.strerror or e}")
+                return True
+            if self.save_path is None:
+                self.save_path = path
+                self.say("From now on the game is saved there after every move.", "dim")
+            return True
+        return False
+
+    def cube_command(self, cmd: str) -> bool | None:
+        """double/take/drop/beaver: True when it was done, False when the engine refused
+        (its message is shown), None when ``cmd`` is not a cube command."""
+        from .errors import TavliError
+
+        g = self.game
+        side = g.turn
+        action = {"double": g.double, "take": g.take, "drop": g.drop,
+                  "beaver": g.beaver}.get(cmd)
+        if action is None:
+            return None
+        try:
+            action()
+        except TavliError as e:
+            self.error(str(e))
+            return False
+        self.autosave()
+        if cmd == "double":
+            self.say(f"{SIDE_NAMES[side]} doubles to {g.cube_value * 2}.")
+        elif cmd == "drop":
+            self.say(f"{SIDE_NAMES[side]} drops.")
+        else:
+            self.say(f"{SIDE_NAMES[side]} {cmd}s: the cube is at {g.cube_value}.")
+        return True
+
+    # turns -------------------------------------------------------------------------------
+    def human_roll(self) -> None:
+        g = self.game
+        if not g.can_double():
+            g.roll()
+            self.autosave()
+            return
+        self.draw()
+        while True:
+            line = self.ask(f"{_side_label(g.turn, self.disc)}: Enter to roll, or double > ")
+            if line.lower() in ("", "roll", "r"):
+                g.roll()
+                self.autosave()
+                return
+            if self.command(line):
+                continue
+            done = self.cube_command(line.lower())
+            if done:
+                return
+            if done is None:
+                self.error(f"{line!r}: press Enter to roll, or type double (help: help)")
+
+    def human_answer(self) -> None:
+        g = self.game
+        self.draw()
+        doubler = 1 - g.turn
+        while True:
+            line = self.ask(f"{SIDE_NAMES[doubler]} doubles to {g.cube_value * 2}. "
+                            f"{_side_label(g.turn, self.disc)}: take or drop? > ")
+            if self.command(line):
+                continue
+            done = self.cube_command(line.lower())
+            if done:
+                return
+            if done is None:
+                self.error(f"{line!r}: type take or drop")
+
+    def human_move(self) -> None:
+        from .errors import TavliError
+
+        g = self.game
+        moves = g.legal_moves()
+        side = g.turn
+        dice = g.dice
+        assert dice is not None
+        if not moves:
+            self.draw()
+            self.say(f"{SIDE_NAMES[side]} rolls {dice[0]}-{dice[1]} and cannot move: "
+                     "the turn passes.", "yellow")
+            g.play(None)
+            self.last_move = None
+            self.autosave()
+            return
+        self.draw()
+        self.say(f"Legal moves ({len(moves)}):", "dim")
+        self.list_moves(moves, MOVES_SHOWN)
+        while True:
+            line = self.ask(f"{_side_label(side, self.disc)} to play {dice[0]}-{dice[1]} > ")
+            if not line:
+                continue
+            if self.command(line):
+                continue
+            cube = self.cube_command(line.lower())
+            if cube is not None:
+                if cube:
+                    return
+                continue
+            if line.isdigit():
+                k = int(line)
+                if not 1 <= k <= len(moves):
+                    self.error(f"no move number {k}: choose 1-{len(moves)}, or type a move")
+                    continue
+                chosen: Move | str = moves[k - 1]
+            else:
+                chosen = line
+            try:
+                played = g.play(chosen)
+            except TavliError as e:
+                self.error(str(e))
+                continue
+            self.last_move = played
+            self.autosave()
+            self.say(f"{SIDE_NAMES[side]} plays {played}.")
+            return
+
+    def bot_act(self, player: Player) -> None:
+        from .players import act
+
+        g = self.game
+        side = g.turn
+        who = f"{SIDE_NAMES[side]} ({player.name})"
+        kind, value = act(g, player)
+        self.autosave()
+        if kind == "move":
+            self.last_move = value
+            text = f"{who} rolls {value.dice[0]}-{value.dice[1]}: {value}"
+            viewer = self.viewer()
+            if self.humans() and viewer != side:
+                text += f"   (your points {_translate(value)})"
+            self.say(text)
+        elif kind == "pass":
+            self.last_move = None
+            self.say(f"{who} rolls {value[0]}-{value[1]} and cannot move: the turn passes.")
+        elif kind == "double":
+            self.say(f"{who} doubles to {value}.", "bold")
+        elif kind in ("take", "beaver"):
+            self.say(f"{who} {kind}s: the cube is at {value}.", "bold")
+        elif kind == "drop":
+            self.say(f"{who} drops.", "bold")
+
+    def opening(self) -> None:
+        g = self.game
+        g.roll()
+        self.autosave()
+        throws = [e["opening"] for e in g.events if "opening" in e]
+        for w, b in throws:
+            if w == b:
+                self.say(f"Opening throw: white {w}, black {b}: a tie, throw again.")
+            else:
+                self.say(f"Opening throw: white {w}, black {b}: "
+                         f"{SIDE_NAMES[0 if w > b else 1]} starts.")
+
+    def game_over(self) -> bool:
+        """Report the end of a game; start the next one of a match. True when play is
+        over (single game or match decided)."""
+        g = self.game
+        self.draw(final=True)
+        out = g.outcome
+        assert out is not None
+        self.say(f"Game over: {out}.", "bold green")
+        m = self.match
+        if m is None:
+            return True
+        s = m.score
+        self.say(f"Score: white {s[0]}, black {s[1]} (match to {m.target}).", "bold")
+        if m.is_over:
+            w = m.winner or 0
+            self.say(f"{SIDE_NAMES[w]} wins the match {s[w]}-{s[1 - w]}.", "bold green")
+            return True
+        nxt = m.rotation[len(m.games) % len(m.rotation)]
+        starter = "the opening throw decides who starts" if out.winner is None else \
+            f"{SIDE_NAMES[out.winner]} starts"
+        self.say(f"Next: game {len(m.games) + 1}, {nxt} ({starter}).")
+        if self.humans():
+            line = self.ask("Press Enter to go on > ")
+            while self.command(line):
+                line = self.ask("Press Enter to go on > ")
+        m.next_game()
+        self.last_move = None
+        self.autosave()
+        return False
+
+    def play(self) -> int:
+        try:
+            while True:
+                g = self.game
+                if g.is_over:
+                    if self.game_over():
+                        return 0
+                    continue
+                if g.phase == "opening":
+                    self.opening()
+                    continue
+                player = self.players[g.turn]
+                if player is not None:
+                    self.bot_act(player)
+                elif g.phase == "roll":
+                    self.human_roll()
+                elif g.phase == "double":
+                    self.human_answer()
+                else:
+                    self.human_move()
+        except _Quit:
+            if self.save_path is not None:
+                self.autosave()
+                self.say(f"Saved to {self.save_path}; resume with: "
+                         f"tavli play --resume {self.save_path}")
+            self.say("Bye.")
+            return 0
+
+
+# --- setting up ---------------------------------------------------------------------------
+
+def _make_player(name: str | None, seed: int | None, what: str) -> Player | None:
+    """None for a human, else the computer player :func:`tavli.players.get_player` names."""
+    from .cli import CliError
+    from .errors import TavliError
+    from .players import get_player
+
+    key = (name or "human").strip().lower()
+    if key == "human":
+        return None
+    try:
+        return get_player(key, seed)
+    except TavliError as e:
+        raise CliError(f"{what}: {e} (or human)") from None
+
+
+def _match_rules(rotation: tuple[str, ...], items: list[str]) -> dict[str, Any]:
+    """Rule options of the command line for each game of a match: an option goes to the
+    games it applies to; one that applies to none of them is an error."""
+    from .errors import RuleError
+    from .layout import game_code
+    from .rules import OPTIONS, Rules
+
+    per_game: dict[str, list[str]] = {name: [] for name in rotation}
+    for item in items:
+        name = item.split("=", 1)[0].strip() if "=" in item else item
+        opt = OPTIONS.get(name)
+        if opt is None or "=" not in item:
+            Rules.for_game(rotation[0], [item])  # raises with the engine's message
+            continue
+        games = [g for g in rotation if game_code(g) in opt.games]
+        if not games:
+            raise RuleError(f"rule option {name!r} does not apply to "
+                            f"{' or '.join(rotation)}")
+        for g in games:
+            per_game[g].append(item)
+    return {g: Rules.for_game(g, opts) for g, opts in per_game.items()}
+
+
+def _dice_used(docs: list[Any], games: list[Game]) -> int:
+    """How many dice the recorded games threw (to continue a seeded sequence)."""
+    n = 0
+    for doc, g in zip(docs, games, strict=False):
+        opened = False
+        first = True
+        events = doc.get("events") if isinstance(doc, dict) else None
+        for ev in events if isinstance(events, list) else []:
+            if not isinstance(ev, dict):
+                continue
+            if "opening" in ev:
+                n += 2
+                opened = True
+            elif "dice" in ev:
+                if not (first and opened and not g.rules.opening_reroll):
+                    n += 2
+                first = False
+    return n
+
+
+class _ThenDice(DiceSource):
+    """Given dice first (a throw the record left pending), then another source."""
+
+    def __init__(self, first: list[int], then: DiceSource) -> None:
+        super().__init__(rng=then.rng)
+        self.first = list(first)
+        self.then = then
+
+    def die(self) -> int:
+        return self.first.pop(0) if self.first else self.then.die()
+
+
+def _pending_dice(data: dict[str, Any], g: Game) -> tuple[list[int], bool]:
+    """Dice thrown in the saved game but not yet played: unreplayed opening throws and
+    the dice the TUI kept (``tui.dice``) for the side to move; and whether the kept dice
+    are among them."""
+    out: list[int] = []
+    docs = data.get("games") or []
+    last = docs[-1] if docs and isinstance(docs[-1], dict) else {}
+    if g.phase == "opening":
+        for ev in last.get("events") or []:
+            if isinstance(ev, dict) and "opening" in ev:
+                out.extend(ev["opening"])
+    tui = data.get("tui") if isinstance(data.get("tui"), dict) else {}
+    dice = tui.get("dice")
+    ok = (isinstance(dice, list) and len(dice) == 2
+          and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
+                  for d in dice))
+    if ok and ((g.phase == "roll" and tui.get("turn") == SIDE_NAMES[g.position.turn])
+               or (g.phase == "opening" and out and g.rules.opening_reroll)):
+        return out + list(dice), True
+    return out, False
+
+
+def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
+    from .cli import CliError
+    from .game import Game
+    from .layout import game_code
+    from .match import Match
+    from .rules import Rules
+
+    variant = (args.game or "tavli").strip().lower()
+    points = 5 if args.points is None else args.points
+    rules = list(args.rule or [])
+    if variant != "tavli":
+        try:
+            variant = GAME_NAMES[game_code(variant)]
+        except Exception as e:
+            raise CliError(f"--game: {e}; or tavli for a match") from None
+    if variant != "tavli" and points == 1:
+        return Game(Rules.for_game(variant, rules), seed=args.seed), args.seed
+    rotation = ("portes", "plakoto", "fevga") if variant == "tavli" else (variant,)
+    return Match(points, variant, rules=_match_rules(rotation, rules),
+                 seed=args.seed), args.seed
+
+
+def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[str, Any]]:
+    from .cli import CliError
+    from .errors import TavliError
+    from .match import Match
+    from .record import load
+
+    path = Path(args.resume)
+    given = [o for o, v in (("--game", args.game), ("--points", args.points),
+                            ("--rule", args.rule)) if v is not None]
+    if given:
+        raise CliError(f"{', '.join(given)} cannot be combined with --resume: the saved "
+                       "file keeps its own game, points and rules")
+    try:
+        obj = load(path)
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (TavliError, ValueError, TypeError, KeyError, AttributeError, OSError) as e:
+        raise CliError(f"cannot resume from {path}: {e}") from None
+    settings = data.get("tui") if isinstance(data.get("tui"), dict) else {}
+    seed = args.seed if args.seed is not None else data.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        seed = None
+    games = obj.games if isinstance(obj, Match) else [obj]
+    g = games[-1]
+    pending, kept = ([], False) if g.is_over else _pending_dice(data, g)
+    src = DiceSource(seed=seed)
+    if seed is not None and args.seed is None:
+        # go on with the same seeded dice, as if play had never stopped
+        used = _dice_used(data["games"], games) + (2 if kept else 0)
+        for _ in range(used):
+            src.die()
+    for old in games:
+        old.dice_source = src
+    if isinstance(obj, Match):
+        obj.dice_source = src
+        obj.seed = seed
+    if pending:
+        g.dice_source = _ThenDice(pending, src)
+        g.roll()  # the throw that was already made
+        g.dice_source = src
+    return obj, seed, settings
 
 
 def run(args: argparse.Namespace) -> int:
-    raise NotImplementedError
+    """``tavli play``: play a game or match in the terminal."""
+    from .cli import CliError
+
+    if not getattr(args, "tui", False):
+        print("tavli: the browser app is not available yet; playing in the terminal (--tui).",
+              file=sys.stderr)
+    try:
+        import readline  # noqa: F401  (line editing and history for input())
+    except ImportError:
+        pass
+    console = Console(highlight=False)
+    settings: dict[str, Any] = {}
+    if args.resume:
+        obj, seed, settings = _resume(args)
+        save_path = Path(args.save or args.resume)
+    else:
+        obj, seed = _new(args)
+        save_path = Path(args.save) if args.save else None
+    white = getattr(args, "white", None) or settings.get("white") or "human"
+    black = args.opponent or settings.get("black") or "greedy"
+    pseed = None if seed is None else seed + 1
+    players = [_make_player(white, pseed, "--white"),
+               _make_player(black, None if pseed is None else pseed + 1, "--opponent")]
+    session = Session(console, obj, players, save_path, seed)
+    if save_path is not None:
+        try:
+            session.save()
+        except OSError as e:
+            raise CliError(f"cannot save to {save_path}: {e.strerror or e}") from None
+    _intro(session, resumed=bool(args.resume))
+    return session.play()
+
+
+def _intro(s: Session, resumed: bool) -> None:
+    g = s.game
+    m = s.match
+    if m is not None:
+        games = " → ".join(n.capitalize() for n in m.rotation)
+        what = f"Match to {m.target} point{'s' if m.target != 1 else ''}: {games}"
+    else:
+        what = f"A single game of {g.rules.game_name.capitalize()}"
+    names = []
+    for side in (0, 1):
+        p = s.players[side]
+        names.append(f"{SIDE_NAMES[side]} {s.disc[side]} "
+                     f"({'you' if p is None and len(s.humans()) == 1 else s.player_name(side)})")
+    s.say(f"{what}. {names[0]} against {names[1]}.", "bold")
+    if resumed:
+        s.say(f"Resumed: game {len(m.games) if m else 1}, "
+              + (f"score {m.score[0]}-{m.score[1]}." if m else "where it stopped."))
+    if s.humans():
+        s.say("Type a move such as 24/18 13/11 or its number; 'help' lists the commands.",
+              "dim")
