@@ -220,9 +220,13 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from . import tui
+    if getattr(args, "tui", False):
+        from . import tui
 
-    return tui.run(args)
+        return tui.run(args)
+    from .web.server import run
+
+    return run(args)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,7 +11,16 @@ import argparse
 
 def add_play_arguments(p: argparse.ArgumentParser, rule_help: str) -> None:
     p.add_argument("--tui", action="store_true",
-                   help="play in the terminal (the default until the browser app exists)")
+                   help="play in the terminal instead of the browser")
+    p.add_argument("--host", default=None,
+                   help="browser app: address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=None,
+                   help="browser app: port to listen on (default 8765; 0 = any free port)")
+    p.add_argument("--no-browser", action="store_true",
+                   help="browser app: print the URL without opening a browser")
+    p.add_argument("--db", metavar="FILE", default=None,
+                   help="browser app: SQLite file of saved games (default $TAVLI_DB or "
+                        "~/.local/share/tavli/games.sqlite3)")
     p.add_argument("--game", default=None,
                    help="tavli (a match Portes→Plakoto→Fevga) or portes|plakoto|fevga|"
                         "backgammon (default: tavli)")

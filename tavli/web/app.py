@@ -1,0 +1,899 @@
+"""The browser app's HTTP API and page (FastAPI): see docs/web.md.
+
+The server owns the dice and the rules: the page only shows what the API returns and
+sends the player's choices, each checked by the engine. Every game or match lives in the
+SQLite store (:mod:`tavli.web.store`), written after every action, so an unfinished game
+survives a restart of the server.
+
+>>> from fastapi.testclient import TestClient
+>>> client = TestClient(create_app(":memory:"))
+>>> state = client.post("/api/games", json={"variant": "portes", "seed": 1}).json()
+>>> state["phase"], state["game"], state["players"]["black"]["type"]
+('opening', 'portes', 'ai')
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..board import Move, Position
+from ..dice import DiceSource
+from ..errors import (
+    GameOver,
+    IllegalMove,
+    InvalidPosition,
+    ParseError,
+    RecordError,
+    RuleError,
+    TavliError,
+    WrongState,
+)
+from ..game import Game
+from ..layout import GAME_NAMES, SIDE_NAMES
+from ..match import Match
+from ..record import game_record, load_record, match_record
+from ..rules import Rules
+from .store import Store
+
+STATIC = Path(__file__).with_name("static")
+VARIANTS = ("portes", "plakoto", "fevga", "backgammon", "tavli")
+SideName = Literal["white", "black"]
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+class ApiError(Exception):
+    """An error answered as ``{"error": message, "code": code}`` with an HTTP status."""
+
+    def __init__(self, status: int, message: str, code: str = "error") -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.code = code
+
+
+def _engine_error(e: TavliError) -> ApiError:
+    if isinstance(e, IllegalMove):
+        return ApiError(422, f"illegal move: {e}", "illegal_move")
+    if isinstance(e, GameOver):
+        return ApiError(409, str(e), "game_over")
+    if isinstance(e, WrongState):
+        return ApiError(409, str(e), "wrong_state")
+    if isinstance(e, ParseError | InvalidPosition | RuleError | RecordError):
+        return ApiError(422, str(e), "invalid")
+    return ApiError(400, str(e), "error")
+
+
+# --- request bodies -------------------------------------------------------------------------
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(_Body):
+    variant: Literal["portes", "plakoto", "fevga", "backgammon", "tavli"] = "tavli"
+    points: int | None = Field(None, ge=1, le=25,
+                               description="match length; 1 = a single game")
+    opponent: Literal["ai", "human"] = "ai"
+    level: str = "expert"
+    ai_side: SideName = "black"
+    first: SideName | None = None
+    seed: int | None = None
+    position: str | None = None
+    rules: dict[str, Any] | None = None
+
+
+class Action(_Body):
+    side: SideName | None = None
+
+
+class MoveBody(_Body):
+    side: SideName | None = None
+    move: str | None = None
+    steps: list[tuple[int | str, int | str]] | None = None
+
+
+def _parse(raw: bytes, model: type[BaseModel], required: bool) -> Any:
+    """Read a JSON body into ``model``: 400 for malformed JSON, 422 for bad fields."""
+    if not raw.strip():
+        if required:
+            raise ApiError(422, "a JSON object body is required", "invalid")
+        return model()
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ApiError(400, f"malformed JSON: {e}", "malformed_json") from None
+    if not isinstance(data, dict):
+        raise ApiError(422, "the body must be a JSON object", "invalid")
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        raise ApiError(422, _validation_text(e), "invalid") from None
+
+
+def _validation_text(e: ValidationError) -> str:
+    parts = []
+    for err in e.errors():
+        loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+        msg = err.get("msg", "invalid")
+        if err.get("type") == "extra_forbidden":
+            msg = "unknown field"
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    return "; ".join(parts) or "invalid request"
+
+
+# --- sessions -------------------------------------------------------------------------------
+
+class _ThenDice(DiceSource):
+    """Given dice first (throws replayed after a restart), then another source."""
+
+    def __init__(self, first: list[int], then: DiceSource) -> None:
+        super().__init__(rng=then.rng)
+        self.first = list(first)
+        self.then = then
+
+    def die(self) -> int:
+        return self.first.pop(0) if self.first else self.then.die()
+
+
+def _rng_state(src: DiceSource) -> Any:
+    rng = src.rng
+    if type(rng) is random.Random:
+        v, state, gauss = rng.getstate()
+        return [v, list(state), gauss]
+    return None
+
+
+def _dice_source(meta: dict[str, Any]) -> DiceSource:
+    state = meta.get("rng")
+    if state:
+        rng = random.Random()
+        rng.setstate((state[0], tuple(state[1]), state[2]))
+        return DiceSource(rng=rng)
+    return DiceSource()
+
+
+@dataclass
+class Session:
+    id: str
+    obj: Game | Match
+    meta: dict[str, Any]
+    last: dict[str, Any] | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def match(self) -> Match | None:
+        return self.obj if isinstance(self.obj, Match) else None
+
+    @property
+    def game(self) -> Game:
+        return self.obj.game if isinstance(self.obj, Match) else self.obj
+
+    @property
+    def finished(self) -> bool:
+        m = self.match
+        return m.is_over if m is not None else self.game.is_over
+
+    @property
+    def imported(self) -> bool:
+        return bool(self.meta.get("imported"))
+
+    def record(self) -> dict[str, Any]:
+        m = self.match
+        if m is not None:
+            return match_record(m)
+        return game_record(self.game, self.meta.get("seed"))
+
+
+def _title(variant: str, points: int, players: dict[str, Any], imported: bool) -> str:
+    if variant == "tavli":
+        what = f"Tavli match to {points}"
+    elif points > 1:
+        what = f"{variant.capitalize()} match to {points}"
+    else:
+        what = variant.capitalize()
+    if imported:
+        return f"{what} (imported)"
+    ai = [s for s in SIDE_NAMES if players[s]["type"] == "ai"]
+    if not ai:
+        return f"{what}: two players"
+    return f"{what}: you ({'black' if ai[0] == 'white' else 'white'}) vs AI " \
+           f"{players[ai[0]].get('level', '')}".rstrip()
+
+
+def _score(s: Session) -> list[int]:
+    m = s.match
+    if m is not None:
+        return list(m.score)
+    out = s.game.outcome
+    return [out.points if out is not None and out.winner == side else 0 for side in (0, 1)]
+
+
+def _steps(move: Move) -> list[list[Any]]:
+    return [[f, t, bool(h)] for f, t, h in move.steps]
+
+
+def _point(v: int | str) -> int:
+    if isinstance(v, str):
+        key = v.strip().lower()
+        if key == "bar":
+            return 25
+        if key == "off":
+            return 0
+        if key.isdigit():
+            v = int(key)
+        else:
+            raise ApiError(422, f"a step point must be 0-25, 'bar' or 'off', got {v!r}",
+                           "invalid")
+    if not 0 <= v <= 25:
+        raise ApiError(422, f"a step point must be 0-25, got {v}", "invalid")
+    return v
+
+
+# --- the API ---------------------------------------------------------------------------------
+
+class TavliApi:
+    """Games, matches and their actions, over a :class:`Store` (usable without HTTP)."""
+
+    def __init__(self, db_path: str | Path, analysis_ply: int = 1) -> None:
+        self.store = Store(db_path)
+        self.sessions: dict[str, Session] = {}
+        self.lock = threading.RLock()
+        self.analysis_ply = analysis_ply
+        self._players: dict[tuple, Any] = {}
+        self._analyzers: dict[Any, Any] = {}
+        self._reviews: dict[tuple, dict[str, Any]] = {}
+
+    # players ---------------------------------------------------------------------------
+    def engine_name(self, game: int) -> str:
+        from ..ai.players import has_shipped_net
+
+        return "neural" if has_shipped_net(game) else "greedy"
+
+    def ai_player(self, level: str, game: int):
+        """The neural player at ``level`` when a trained network ships for ``game``,
+        else the greedy heuristic."""
+        from ..ai.players import NeuralPlayer
+        from ..players import GreedyPlayer
+
+        key = (self.engine_name(game), level)
+        p = self._players.get(key)
+        if p is None:
+            p = NeuralPlayer(level) if key[0] == "neural" else GreedyPlayer()
+            self._players[key] = p
+        return p
+
+    def analyzer(self, rules: Rules):
+        from ..ai.players import Analyzer
+
+        a = self._analyzers.get(rules)
+        if a is None:
+            a = self._analyzers[rules] = Analyzer(rules)
+        return a
+
+    # sessions --------------------------------------------------------------------------
+    def session(self, game_id: str) -> Session:
+        with self.lock:
+            s = self.sessions.get(game_id)
+            if s is not None:
+                return s
+            row = self.store.get(game_id)
+            if row is None:
+                raise ApiError(404, f"no game with id {game_id!r}", "not_found")
+            try:
+                s = self._restore(game_id, row["record"], row["meta"])
+            except TavliError as e:
+                raise ApiError(409, f"the stored game {game_id} does not replay: {e}",
+                               "corrupt") from None
+            self.sessions[game_id] = s
+            return s
+
+    def _restore(self, game_id: str, record: dict[str, Any], meta: dict[str, Any]) -> Session:
+        obj = load_record(record)
+        s = Session(game_id, obj, meta, meta.get("last"))
+        if s.imported:
+            return s
+        src = _dice_source(meta)
+        games = obj.games if isinstance(obj, Match) else [obj]
+        for g in games:
+            g.dice_source = src
+        if isinstance(obj, Match):
+            obj.dice_source = src
+            obj.seed = meta.get("seed")
+        g = s.game
+        pending = meta.get("pending")
+        if pending and g.phase in ("opening", "roll"):
+            # the dice were thrown but not played: throw the same ones again
+            if g.phase == "opening":
+                docs = record.get("games") or [{}]
+                throws = [d for ev in docs[-1].get("events") or []
+                          if isinstance(ev, dict) and "opening" in ev for d in ev["opening"]]
+                if g.rules.opening_reroll:
+                    throws += list(pending)
+                g.dice_source = _ThenDice(throws, src)
+                g.roll()
+                g.dice_source = src
+            else:
+                g.set_dice(tuple(pending))
+            if list(g.dice or ()) != list(pending):
+                raise RecordError(f"the saved dice {pending} do not replay")
+        return s
+
+    def save(self, s: Session) -> None:
+        g = s.game
+        s.meta["pending"] = list(g.dice) if g.phase == "move" and g.dice else None
+        if not s.imported:
+            s.meta["rng"] = _rng_state(g.dice_source)
+        s.meta["last"] = s.last
+        s.meta["score"] = _score(s)
+        status = "imported" if s.imported else "over" if s.finished else "playing"
+        m = s.match
+        self.store.save(s.id, kind="match" if m is not None else "game",
+                        variant=s.meta["variant"], status=status, title=s.meta["title"],
+                        record=s.record(), meta=s.meta)
+
+    # creating ----------------------------------------------------------------------------
+    def create(self, req: NewGame) -> dict[str, Any]:
+        from ..ai.players import parse_level
+
+        variant = req.variant
+        points = req.points if req.points is not None else (5 if variant == "tavli" else 1)
+        try:
+            parse_level(req.level)
+        except RuleError as e:
+            raise ApiError(422, f"level: {e}", "invalid") from None
+        level = req.level.strip().lower()
+        players = {s: {"type": "human"} for s in SIDE_NAMES}
+        if req.opponent == "ai":
+            players[req.ai_side] = {"type": "ai", "level": level}
+        src = DiceSource(seed=req.seed)
+        try:
+            if variant == "tavli" or points > 1:
+                if req.first is not None or req.position is not None:
+                    raise ApiError(422, "first and position apply to single games only (a "
+                                        "match opens with the opening throw)", "invalid")
+                rules = None
+                if req.rules:
+                    rot = ("portes", "plakoto", "fevga") if variant == "tavli" else (variant,)
+                    rules = {n: Rules.for_game(n, {k: v for k, v in req.rules.items()
+                                                  if self._applies(k, n)}) for n in rot}
+                    self._check_rules(req.rules, rot)
+                obj: Game | Match = Match(points, variant, rules=rules, dice=src)
+                obj.seed = req.seed
+            else:
+                rules_ = Rules.for_game(variant, req.rules or {})
+                start = None
+                if req.position is not None:
+                    start = Position.from_id(req.position, variant)
+                    if start.game_name != variant:
+                        raise ApiError(422, f"position: that is a {start.game_name} "
+                                            f"position, not {variant}", "invalid")
+                    if req.first is not None:
+                        start = Position(start.game, start.array,
+                                         SIDE_NAMES.index(req.first))
+                first = None if req.first is None else SIDE_NAMES.index(req.first)
+                obj = Game(rules_, dice=src, first=first, position=start)
+                if start is not None and start.is_finished():
+                    raise ApiError(422, "position: the game is already over there", "invalid")
+        except TavliError as e:
+            raise _engine_error(e) from None
+        game_id = secrets.token_urlsafe(6)
+        meta = {"variant": variant, "points": points, "opponent": req.opponent,
+                "players": players, "seed": req.seed, "imported": False,
+                "title": _title(variant, points, players, False)}
+        s = Session(game_id, obj, meta)
+        with self.lock:
+            self.sessions[game_id] = s
+            self.save(s)
+        return self.state(s)
+
+    @staticmethod
+    def _applies(option: str, game: str) -> bool:
+        from ..layout import game_code
+        from ..rules import OPTIONS
+
+        opt = OPTIONS.get(option)
+        return opt is not None and game_code(game) in opt.games
+
+    def _check_rules(self, options: dict[str, Any], rotation: tuple[str, ...]) -> None:
+        for name in options:
+            if not any(self._applies(name, g) for g in rotation):
+                raise RuleError(f"rule option {name!r} does not apply to "
+                                f"{' or '.join(rotation)}")
+
+    def import_record(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise ApiError(422, "a record must be a JSON object", "invalid")
+        try:
+            obj = load_record(data)
+        except TavliError as e:
+            raise ApiError(422, f"the record cannot be read: {e}", "invalid_record") from None
+        if isinstance(obj, Match):
+            variant, points = obj.variant, obj.target
+        else:
+            variant, points = obj.rules.game_name, 1
+        players = {s: {"type": "human"} for s in SIDE_NAMES}
+        game_id = secrets.token_urlsafe(6)
+        meta = {"variant": variant, "points": points, "opponent": "human", "players": players,
+                "seed": data.get("seed") if isinstance(data.get("seed"), int) else None,
+                "imported": True, "title": _title(variant, points, players, True)}
+        s = Session(game_id, obj, meta)
+        with self.lock:
+            self.sessions[game_id] = s
+            self.save(s)
+        return self.state(s)
+
+    def list(self) -> list[dict[str, Any]]:
+        out = []
+        for row in self.store.list():
+            meta = row["meta"]
+            out.append({"id": row["id"], "kind": row["kind"], "variant": row["variant"],
+                        "status": row["status"], "title": row["title"],
+                        "created": row["created"], "updated": row["updated"],
+                        "players": meta.get("players"), "score": meta.get("score"),
+                        "points": meta.get("points")})
+        return out
+
+    def delete(self, game_id: str) -> None:
+        with self.lock:
+            self.sessions.pop(game_id, None)
+            if not self.store.delete(game_id):
+                raise ApiError(404, f"no game with id {game_id!r}", "not_found")
+
+    # state ---------------------------------------------------------------------------------
+    def state(self, s: Session) -> dict[str, Any]:
+        g = s.game
+        m = s.match
+        pos = g.position
+        players: dict[str, Any] = s.meta["players"]
+        legal = g.legal_moves() if g.phase == "move" else []
+        actor = SIDE_NAMES[g.turn]
+        over = g.is_over
+        score = _score(s)
+        if m is not None:
+            winner = None if not m.is_over else SIDE_NAMES[m.winner or 0]
+        else:
+            winner = (SIDE_NAMES[g.outcome.winner] if g.outcome is not None
+                      and g.outcome.winner is not None else None)
+        opening = None
+        for ev in g.events:
+            if "opening" in ev:
+                opening = ev["opening"]
+        ai_to_act = (not over and not s.imported and g.phase != "opening"
+                     and players[actor]["type"] == "ai")
+        players = {side: {**p, "engine": self.engine_name(g.rules.game)}
+                   if p["type"] == "ai" else dict(p) for side, p in players.items()}
+        return {
+            "id": s.id,
+            "title": s.meta["title"],
+            "kind": "match" if m is not None else "game",
+            "variant": s.meta["variant"],
+            "imported": s.imported,
+            "game": g.rules.game_name,
+            "rules": g.rules.to_dict(),
+            "game_number": len(m.games) if m is not None else 1,
+            "target": m.target if m is not None else None,
+            "games": [{"game": x.rules.game_name,
+                       "result": x.outcome.to_dict() if x.outcome else None}
+                      for x in (m.games if m is not None else [g])],
+            "score": {"white": score[0], "black": score[1]},
+            "finished": s.finished,
+            "winner": winner,
+            "phase": g.phase,
+            "turn": actor,
+            "mover": SIDE_NAMES[pos.turn],
+            "dice": list(g.dice) if g.dice else None,
+            "opening": opening,
+            "position": pos.to_json(),
+            "position_id": pos.id(),
+            "legal_moves": [{"move": str(mv), "steps": _steps(mv)} for mv in legal],
+            "pips": {"white": pos.pip_count(0), "black": pos.pip_count(1)},
+            "cube": {"used": g.rules.cube, "value": g.cube_value,
+                     "owner": None if g.cube_owner is None else SIDE_NAMES[g.cube_owner],
+                     "can_double": g.can_double(), "crawford": g.crawford},
+            "outcome": g.outcome.to_dict() if g.outcome else None,
+            "players": players,
+            "ai_to_act": ai_to_act,
+            "last": s.last,
+            "history": list(g.events),
+            "message": self._message(s),
+        }
+
+    def _message(self, s: Session) -> str:
+        g = s.game
+        m = s.match
+        who = SIDE_NAMES[g.turn].capitalize()
+        parts = []
+        last = s.last
+        if last and last.get("kind") == "pass":
+            d = last["dice"]
+            parts.append(f"{last['side'].capitalize()} cannot move with {d[0]}-{d[1]}: "
+                         "the turn passes.")
+        if g.phase == "over" and g.outcome is not None:
+            parts.append(f"{str(g.outcome).capitalize()}.")
+            if m is not None:
+                sc = m.score
+                if m.is_over:
+                    parts.append(f"{SIDE_NAMES[m.winner or 0].capitalize()} wins the match "
+                                 f"{max(sc)}-{min(sc)}.")
+                else:
+                    parts.append(f"Score {sc[0]}-{sc[1]} (white-black): next game.")
+        elif g.phase == "opening":
+            parts.append("Opening throw: each side throws one die, the higher starts.")
+        elif g.phase == "roll":
+            parts.append(f"{who} to roll" + (" or double." if g.can_double() else "."))
+        elif g.phase == "double":
+            parts.append(f"{SIDE_NAMES[1 - g.turn].capitalize()} doubles to "
+                         f"{g.cube_value * 2}: {who} takes or drops.")
+        elif g.phase == "move" and g.dice:
+            parts.append(f"{who} to move {g.dice[0]}-{g.dice[1]}.")
+        return " ".join(parts)
+
+    # actions -------------------------------------------------------------------------------
+    def _act(self, game_id: str, fn: Callable[[Session], None], *,
+             side: str | None = None, by_ai: bool = False) -> dict[str, Any]:
+        s = self.session(game_id)
+        with s.lock:
+            g = s.game
+            if s.imported:
+                raise ApiError(409, "an imported record is for review only", "read_only")
+            if g.is_over:
+                if s.match is not None and not s.match.is_over:
+                    raise ApiError(409, "this game is over: POST .../next starts the next game "
+                                        "of the match", "game_over")
+                raise ApiError(409, f"the {'match' if s.match is not None else 'game'} is "
+                                    "over", "game_over")
+            actor = SIDE_NAMES[g.turn]
+            if g.phase not in ("opening", "over"):
+                kind = s.meta["players"][actor]["type"]
+                if by_ai and kind != "ai":
+                    raise ApiError(409, f"{actor} is played by a person, not the AI",
+                                   "wrong_player")
+                if not by_ai and kind == "ai":
+                    raise ApiError(409, f"it is {actor}'s turn and the AI plays {actor}: "
+                                        "POST .../ai", "wrong_player")
+            if side is not None and g.phase not in ("opening", "over") and side != actor:
+                raise ApiError(409, f"it is {actor}'s turn, not {side}'s", "wrong_player")
+            try:
+                fn(s)
+            except TavliError as e:
+                raise _engine_error(e) from None
+            self.save(s)
+            return self.state(s)
+
+    def _after_roll(self, s: Session, side: str, kind: str) -> None:
+        g = s.game
+        d = list(g.dice or ())
+        opening = None
+        if kind == "opening":
+            opening = [ev["opening"] for ev in g.events if "opening" in ev]
+            side = SIDE_NAMES[g.position.turn]
+        s.last = {"kind": kind, "side": side, "dice": d, "opening": opening}
+        if not g.legal_moves():
+            g.play(None)
+            s.last = {"kind": "pass", "side": side, "dice": d, "opening": opening}
+
+    def roll(self, game_id: str, body: Action) -> dict[str, Any]:
+        def do(s: Session) -> None:
+            g = s.game
+            kind = "opening" if g.phase == "opening" else "roll"
+            side = SIDE_NAMES[g.turn]
+            g.roll()
+            self._after_roll(s, side, kind)
+
+        return self._act(game_id, do, side=body.side)
+
+    def move(self, game_id: str, body: MoveBody) -> dict[str, Any]:
+        if (body.move is None) == (body.steps is None):
+            raise ApiError(422, "give either move (notation such as \"24/18 13/11\") or "
+                                "steps ([[24, 18], [13, 11]])", "invalid")
+
+        def do(s: Session) -> None:
+            g = s.game
+            if g.phase != "move":
+                raise WrongState("roll the dice before moving" if g.phase in
+                                 ("roll", "opening") else "answer the double first")
+            before = g.position
+            side = SIDE_NAMES[g.turn]
+            if body.steps is not None:
+                chosen = self._match_steps(g, body.steps)
+            else:
+                if not body.move or not body.move.strip():
+                    raise ApiError(422, "move: empty (a turn without a legal move passes "
+                                        "by itself)", "invalid")
+                chosen = g.position.find_move(body.move, g.dice, g.rules)
+            dice = list(g.dice or ())
+            g.play(chosen)
+            s.last = {"kind": "move", "side": side, "dice": dice, "move": str(chosen),
+                      "steps": _steps(chosen), "before": before.to_json()}
+
+        return self._act(game_id, do, side=body.side)
+
+    @staticmethod
+    def _match_steps(g: Game, raw: list[tuple[int | str, int | str]]) -> Move:
+        steps = sorted((_point(f), _point(t)) for f, t in raw)
+        if not steps:
+            raise ApiError(422, "steps: empty (a turn without a legal move passes by "
+                                "itself)", "invalid")
+        found = [m for m in g.legal_moves()
+                 if sorted((f, t) for f, t, _h in m.steps) == steps]
+        if not found:
+            text = " ".join(f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}"
+                            for f, t in steps)
+            d = g.dice or (0, 0)
+            raise IllegalMove(f"{text} is not a legal move with {d[0]}-{d[1]}")
+        return found[0]
+
+    def double(self, game_id: str, body: Action) -> dict[str, Any]:
+        def do(s: Session) -> None:
+            side = SIDE_NAMES[s.game.turn]
+            s.game.double()
+            s.last = {"kind": "double", "side": side, "value": s.game.cube_value * 2}
+
+        return self._act(game_id, do, side=body.side)
+
+    def take(self, game_id: str, body: Action) -> dict[str, Any]:
+        def do(s: Session) -> None:
+            side = SIDE_NAMES[s.game.turn]
+            s.game.take()
+            s.last = {"kind": "take", "side": side, "value": s.game.cube_value}
+
+        return self._act(game_id, do, side=body.side)
+
+    def drop(self, game_id: str, body: Action) -> dict[str, Any]:
+        def do(s: Session) -> None:
+            side = SIDE_NAMES[s.game.turn]
+            s.game.drop()
+            s.last = {"kind": "drop", "side": side}
+
+        return self._act(game_id, do, side=body.side)
+
+    def next_game(self, game_id: str, body: Action) -> dict[str, Any]:
+        def do(s: Session) -> None:
+            m = s.match
+            if m is None:
+                raise WrongState("a single game has no next game: start a new one")
+            m.next_game()
+            s.last = {"kind": "next", "game": m.game.rules.game_name}
+
+        s = self.session(game_id)
+        with s.lock:
+            if s.imported:
+                raise ApiError(409, "an imported record is for review only", "read_only")
+            try:
+                do(s)
+            except TavliError as e:
+                raise _engine_error(e) from None
+            self.save(s)
+            return self.state(s)
+
+    def ai(self, game_id: str, body: Action) -> dict[str, Any]:
+        def do(s: Session) -> None:
+            g = s.game
+            side = SIDE_NAMES[g.turn]
+            level = s.meta["players"][side].get("level", "expert")
+            with self.lock:
+                player = self.ai_player(level, g.rules.game)
+                if g.phase == "double":
+                    choice = player.cube_action(g)
+                    if choice == "drop":
+                        g.drop()
+                        s.last = {"kind": "drop", "side": side}
+                    else:
+                        g.take()
+                        s.last = {"kind": "take", "side": side, "value": g.cube_value}
+                elif g.phase == "roll":
+                    if g.can_double() and player.cube_action(g) == "double":
+                        g.double()
+                        s.last = {"kind": "double", "side": side, "value": g.cube_value * 2}
+                    else:
+                        g.roll()
+                        self._after_roll(s, side, "roll")
+                elif g.phase == "move":
+                    before = g.position
+                    dice = list(g.dice or ())
+                    move = player.choose_move(g.position, g.dice, g.legal_moves(), g.rules)
+                    g.play(move)
+                    if move is None:
+                        s.last = {"kind": "pass", "side": side, "dice": dice}
+                    else:
+                        s.last = {"kind": "move", "side": side, "dice": dice,
+                                  "move": str(move), "steps": _steps(move),
+                                  "before": before.to_json()}
+                else:
+                    raise WrongState("the opening throw is made by the player (POST .../roll)")
+
+        return self._act(game_id, do, side=body.side, by_ai=True)
+
+    # analysis ------------------------------------------------------------------------------
+    def hint(self, game_id: str, level: str | None) -> dict[str, Any]:
+        from ..ai.players import parse_level
+
+        s = self.session(game_id)
+        try:
+            ply = parse_level(level)[0]
+        except RuleError as e:
+            raise ApiError(422, f"level: {e}", "invalid") from None
+        with s.lock:
+            g = s.game
+            if g.phase != "move" or not g.dice:
+                raise ApiError(409, "a hint ranks the moves of a roll: roll the dice first",
+                               "wrong_state")
+            moves = g.legal_moves()
+            out: dict[str, Any] = {"dice": list(g.dice), "ply": ply, "side": SIDE_NAMES[g.turn],
+                                   "engine": self.engine_name(g.rules.game)}
+            with self.lock:
+                if out["engine"] == "neural":
+                    ranked = self.analyzer(g.rules).rank(g.position, list(moves), ply)
+                    out["moves"] = [{**r.to_dict(), "steps": _steps(r.move)} for r in ranked]
+                else:
+                    out["ply"] = 0
+                    player = self.ai_player("expert", g.rules.game)
+                    scores = (player.evaluate([m.after for m in moves], g.position.turn,
+                                              g.rules) if moves else [])
+                    order = sorted(range(len(moves)), key=lambda i: -float(scores[i]))
+                    out["moves"] = [{"move": str(moves[i]), "steps": _steps(moves[i]),
+                                     "equity": None, "score": round(float(scores[i]), 4),
+                                     "position": moves[i].after.id()} for i in order]
+            return out
+
+    def review(self, game_id: str, ply: int | None) -> dict[str, Any]:
+        from ..ai.analysis import analyse
+
+        ply = self.analysis_ply if ply is None else ply
+        if ply not in (0, 1, 2):
+            raise ApiError(422, "ply must be 0, 1 or 2", "invalid")
+        s = self.session(game_id)
+        with s.lock:
+            record = s.record()
+        key = (game_id, json.dumps(record, sort_keys=True), ply)
+        cached = self._reviews.get(key)
+        if cached is not None:
+            return cached
+        obj = load_record(record)
+        games = obj.games if isinstance(obj, Match) else [obj]
+        for g in games:
+            if self.engine_name(g.rules.game) != "neural":
+                raise ApiError(409, f"no trained network for {g.rules.game_name} is installed: "
+                                    "the review needs one", "unavailable")
+        with self.lock:
+            result = analyse(obj, ply)
+        turns = result["turns"]
+        for i, t in enumerate(turns):
+            t["board"] = Position.from_id(t["position"]).to_json()
+            t["index"] = i
+        mistakes = sorted((t for t in turns if t["mark"]), key=lambda t: -t["loss"])
+        out = {"id": game_id, "ply": ply, "title": s.meta["title"],
+               "games": [{"number": i + 1, "game": g.rules.game_name,
+                          "result": g.outcome.to_dict() if g.outcome else None}
+                         for i, g in enumerate(games)],
+               "curve": [{"index": i, "game": t["game"], "turn": t["turn"], "side": t["side"],
+                          "white_win": t["white_win"]} for i, t in enumerate(turns)],
+               "turns": turns, "mistakes": mistakes, "players": result["players"]}
+        if len(self._reviews) > 32:
+            self._reviews.clear()
+        self._reviews[key] = out
+        return out
+
+    def export(self, game_id: str) -> dict[str, Any]:
+        s = self.session(game_id)
+        with s.lock:
+            return s.record()
+
+
+# --- the app ---------------------------------------------------------------------------------
+
+def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> FastAPI:
+    """The FastAPI app serving the page and the API over the SQLite file ``db_path``."""
+    api = TavliApi(db_path, analysis_ply=analysis_ply)
+    app = FastAPI(title="tavli", version="1", docs_url="/api/docs", redoc_url=None,
+                  openapi_url="/api/openapi.json")
+    app.state.api = api
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        msg = "not found" if exc.status_code == 404 else str(exc.detail)
+        return JSONResponse({"error": msg, "code": "http"}, status_code=exc.status_code)
+
+    async def body(request: Request, model: type[BaseModel], required: bool = False) -> Any:
+        return _parse(await request.body(), model, required)
+
+    def call(fn: Callable[..., Any], *args: Any) -> Any:
+        return run_in_threadpool(fn, *args)
+
+    # the page
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # the API
+    @app.get("/api/games")
+    async def list_games() -> dict[str, Any]:
+        return {"games": await call(api.list)}
+
+    @app.post("/api/games", status_code=201)
+    async def new_game(request: Request) -> dict[str, Any]:
+        return await call(api.create, await body(request, NewGame))
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str) -> dict[str, Any]:
+        return await call(lambda: api.state(api.session(game_id)))
+
+    @app.delete("/api/games/{game_id}", status_code=204)
+    async def delete_game(game_id: str) -> Response:
+        await call(api.delete, game_id)
+        return Response(status_code=204)
+
+    for name in ("roll", "double", "take", "drop", "ai"):
+        def make(fn: Callable[..., Any]) -> Callable[..., Any]:
+            async def endpoint(game_id: str, request: Request) -> dict[str, Any]:
+                return await call(fn, game_id, await body(request, Action))
+            return endpoint
+
+        app.post(f"/api/games/{{game_id}}/{name}", name=name)(make(getattr(api, name)))
+
+    @app.post("/api/games/{game_id}/next")
+    async def next_game(game_id: str, request: Request) -> dict[str, Any]:
+        return await call(api.next_game, game_id, await body(request, Action))
+
+    @app.post("/api/games/{game_id}/move")
+    async def move(game_id: str, request: Request) -> dict[str, Any]:
+        return await call(api.move, game_id, await body(request, MoveBody, required=True))
+
+    @app.get("/api/games/{game_id}/hint")
+    async def hint(game_id: str, level: str | None = None) -> dict[str, Any]:
+        return await call(api.hint, game_id, level)
+
+    @app.get("/api/games/{game_id}/review")
+    async def review(game_id: str, ply: str | None = None) -> dict[str, Any]:
+        if ply is not None and ply not in ("0", "1", "2"):
+            raise ApiError(422, "ply must be 0, 1 or 2", "invalid")
+        return await call(api.review, game_id, None if ply is None else int(ply))
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str, download: bool = False) -> JSONResponse:
+        rec = await call(api.export, game_id)
+        headers = {"Content-Disposition": f'attachment; filename="tavli-{game_id}.json"'} \
+            if download else {}
+        return JSONResponse(rec, headers=headers)
+
+    @app.post("/api/records", status_code=201)
+    async def import_record(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise ApiError(400, f"malformed JSON: {e}", "malformed_json") from None
+        return await call(api.import_record, data)
+
+    @app.get("/api/info")
+    async def info() -> dict[str, Any]:
+        from ..ai.players import LEVELS
+
+        return {"variants": list(VARIANTS), "levels": list(LEVELS),
+                "engines": {n: api.engine_name(i) for i, n in enumerate(GAME_NAMES)}}
+
+    return app
+
+
+__all__ = ["create_app", "TavliApi", "Store", "ApiError"]

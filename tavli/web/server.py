@@ -1,0 +1,106 @@
+"""``tavli play``: serve the browser app with uvicorn on 127.0.0.1 and open the page."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+# options of the terminal UI that make no sense for the server
+TUI_ONLY = ("white", "save", "resume")
+
+
+def default_db_path() -> Path:
+    """``$TAVLI_DB``, else ``$XDG_DATA_HOME/tavli/games.sqlite3`` (``~/.local/share``)."""
+    env = os.environ.get("TAVLI_DB")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "tavli" / "games.sqlite3"
+
+
+def _check_port(host: str, port: int) -> None:
+    from ..cli import CliError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as e:
+        raise CliError(f"--host {host}: {e.strerror or e}") from None
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as e:
+            raise CliError(f"cannot listen on {host}:{port} ({e.strerror or e}); "
+                           "choose another port with --port") from None
+
+
+def _open_when_up(server, url: str) -> None:
+    def wait() -> None:
+        for _ in range(300):
+            if server.started:
+                try:
+                    webbrowser.open(url)
+                except Exception:  # no browser: the URL is printed anyway
+                    pass
+                return
+            time.sleep(0.05)
+
+    threading.Thread(target=wait, daemon=True).start()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server (blocking until Ctrl-C)."""
+    import uvicorn
+
+    from ..cli import CliError
+    from .app import create_app
+
+    given = [f"--{n}" for n in TUI_ONLY if getattr(args, n, None) not in (None, False)]
+    if given:
+        raise CliError(f"{', '.join(given)}: terminal options; add --tui to play in the "
+                       "terminal (in the browser, the New game dialog sets up a game and "
+                       "the list of games resumes one)")
+    host = getattr(args, "host", None) or DEFAULT_HOST
+    port = getattr(args, "port", None)
+    port = DEFAULT_PORT if port is None else port
+    if not 0 <= port <= 65535:
+        raise CliError(f"--port must be 0-65535, got {port}")
+    db = Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"cannot create {db.parent}: {e.strerror or e}") from None
+    if port:
+        _check_port(host, port)
+    app = create_app(db)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+    if port == 0:  # the port is known once the socket is bound
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.bind((host, 0))
+        port = sock.getsockname()[1]
+        url = f"http://{shown}:{port}/"
+        sockets = [sock]
+    else:
+        url = f"http://{shown}:{port}/"
+        sockets = None
+    print(f"tavli: playing at {url}  (games saved in {db}; Ctrl-C stops the server)",
+          flush=True)
+    if not getattr(args, "no_browser", False):
+        _open_when_up(server, url)
+    try:
+        server.run(sockets=sockets)
+    except KeyboardInterrupt:
+        pass
+    print("tavli: server stopped", file=sys.stderr)
+    return 0
