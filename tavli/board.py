@@ -101,6 +101,16 @@ class Position:
         if validate:
             self.validate()
 
+    @classmethod
+    def _trusted(cls, game: int, arr: np.ndarray, turn: int) -> Position:
+        """A position from a read-only array the engine produced (no copy, no checks)."""
+        p = cls.__new__(cls)
+        p.game = game
+        p.turn = turn
+        p._arr = arr
+        p._bytes = arr.tobytes()
+        return p
+
     # --- construction -------------------------------------------------------------------
     @classmethod
     def start(cls, game: str | int, turn: int = 0) -> Position:
@@ -273,11 +283,17 @@ class Position:
         flags = self._rules(rules).kernel_flags()
         ws = _workspace()
         n = ws.run(self._arr, self.turn, d1, d2, *flags)
+        if n == 0:
+            return []
+        idx = ws.out[:n]
+        block = ws.states[idx].copy()  # one copy for all final positions
+        block.setflags(write=False)
+        raw_steps = ws.steps[idx].tolist()
+        game, turn, dd = self.game, 1 - self.turn, (d1, d2)
         moves = []
         for j in range(n):
-            i = ws.out[j]
-            after = Position(self.game, ws.states[i], 1 - self.turn, validate=False)
-            moves.append(Move(self, after, (d1, d2), _steps(ws.steps[i])))
+            after = Position._trusted(game, block[j], turn)
+            moves.append(Move(self, after, dd, _step_tuple(raw_steps[j])))
         return moves
 
     def play(self, move: Move | str, dice: str | Sequence[int] | None = None,
@@ -336,13 +352,13 @@ class Position:
         return position_from_json(doc)
 
 
-def _steps(raw: np.ndarray) -> tuple[Step, ...]:
+def _step_tuple(raw: list[list[int]]) -> tuple[Step, ...]:
+    """Steps ``[[from, to, flag], ...]`` up to the first "from 0" terminator."""
     out = []
-    for k in range(4):
-        s = int(raw[k, 0])
+    for s, t, f in raw:
         if s == 0:
             break
-        out.append((s, int(raw[k, 1]), bool(raw[k, 2])))
+        out.append((s, t, bool(f)))
     return tuple(out)
 
 

@@ -139,20 +139,11 @@ class Game:
         started). Returns the dice to play."""
         self._check_live()
         if self.phase == "opening":
-            while True:
-                w, b = self._throw(), self._throw()
-                self.events.append({"opening": [w, b]})
-                if w != b:
-                    break
-            starter = 0 if w > b else 1
-            self.first = starter
-            self.position = Position(self.rules.game, self.position.array, starter,
-                                     validate=False)
-            if self.rules.opening_reroll:
-                d = (self._throw(), self._throw())
-            else:
-                d = (w, b) if starter == 0 else (b, w)
-        elif self.phase == "roll":
+            self.opening_throw()
+            if self.phase == "move":
+                assert self.dice is not None
+                return self.dice
+        if self.phase == "roll":
             d = (self._throw(), self._throw())
         elif self.phase == "double":
             raise WrongState(f"{SIDE_NAMES[self.turn]} must take or drop the double first")
@@ -162,6 +153,30 @@ class Game:
         self.phase = "move"
         self._legal = None
         return d
+
+    def opening_throw(self) -> int:
+        """Each side throws one die (again on a tie); the higher starts. Returns the
+        starter. With ``opening_reroll`` he then throws both dice (phase ``roll``);
+        without, the two opening dice are his first roll (phase ``move``)."""
+        self._check_live()
+        if self.phase != "opening":
+            raise WrongState("the opening throw has been made")
+        while True:
+            w, b = self._throw(), self._throw()
+            self.events.append({"opening": [w, b]})
+            if w != b:
+                break
+        starter = 0 if w > b else 1
+        self.first = starter
+        self.position = Position(self.rules.game, self.position.array, starter,
+                                 validate=False)
+        if self.rules.opening_reroll:
+            self.phase = "roll"
+        else:
+            self.dice = (w, b) if starter == 0 else (b, w)
+            self.phase = "move"
+            self._legal = None
+        return starter
 
     def set_dice(self, dice: Dice) -> None:
         """Use ``dice`` for this turn instead of throwing (analysis, tests)."""

@@ -41,7 +41,14 @@ def _game_doc(g: Game) -> dict[str, Any]:
     }
     if g.start_position != Position.start(g.rules.game, g.start_position.turn):
         doc["start"] = g.start_position.id()
+    if g.phase == "move" and g.dice is not None and not _opening_dice_pending(g):
+        doc["pending_dice"] = list(g.dice)  # thrown, not yet played
     return doc
+
+
+def _opening_dice_pending(g: Game) -> bool:
+    """Without the re-roll the first dice are the opening throw, already in the events."""
+    return not g.rules.opening_reroll and not any("dice" in e for e in g.events)
 
 
 def game_record(g: Game, seed: int | None = None) -> dict[str, Any]:
@@ -187,6 +194,18 @@ def _replay_game_doc(g: Game, gd: Any, feed: list[int], where: str) -> None:
     if "rules" in gd and Rules.from_dict(gd["rules"]) != g.rules:
         raise RecordError(f"{where}: rules differ from the match's")
     _replay_events(g, events, feed, where)
+    if g.phase == "opening" and feed:
+        g.opening_throw()  # recorded throws whose first roll was not made yet
+    pending = gd.get("pending_dice")
+    if pending is not None:
+        if not (isinstance(pending, list) and len(pending) == 2):
+            raise RecordError(f"{where}: pending_dice must be two dice")
+        if g.phase != "roll":
+            raise RecordError(f"{where}: pending_dice where no roll is due")
+        feed.extend(pending)
+        g.roll()
+    if feed:
+        raise RecordError(f"{where}: recorded dice left over after the replay")
     _check(g, gd, where)
 
 

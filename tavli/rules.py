@@ -182,6 +182,13 @@ class Rules:
 
     # flags handed to the compiled generator
     def kernel_flags(self) -> tuple[int, bool, int, int]:
+        """``(game, must_play_higher, quarter code, prime code)`` for the generator."""
+        flags = self.__dict__.get("_flags")
+        if flags is None:
+            flags = self.__dict__["_flags"] = self._kernel_flags()
+        return flags
+
+    def _kernel_flags(self) -> tuple[int, bool, int, int]:
         from .games.fevga import (
             PRIME_FORBID,
             PRIME_MUST_OPEN,

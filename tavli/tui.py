@@ -321,19 +321,6 @@ class Session:
         m = self.match
         rec = match_record(m) if m is not None else game_record(self.game, self.seed)
         tui: dict[str, Any] = {"white": self.player_name(0), "black": self.player_name(1)}
-        g = self.game
-        last = rec["games"][-1]
-        events = last.get("events") or []
-        if any("opening" in e for e in events) and not any("dice" in e for e in events):
-            # thrown the opening but not moved yet: the replay stops before the opening
-            # throw (the starter is not known to it), so its position would not match
-            # the one after the throw; resuming throws the recorded dice again
-            last.pop("position", None)
-        if g.phase == "move" and g.dice is not None:
-            # records hold a roll only with its move: keep the dice thrown but not yet
-            # played, so that resuming cannot throw them again
-            tui["dice"] = list(g.dice)
-            tui["turn"] = SIDE_NAMES[g.position.turn]
         rec["tui"] = tui
         return rec
 
@@ -770,41 +757,9 @@ def _dice_used(docs: list[Any], games: list[Game]) -> int:
                 if not (first and opened and not g.rules.opening_reroll):
                     n += 2
                 first = False
+        if isinstance(doc, dict) and isinstance(doc.get("pending_dice"), list):
+            n += 2
     return n
-
-
-class _ThenDice(DiceSource):
-    """Given dice first (a throw the record left pending), then another source."""
-
-    def __init__(self, first: list[int], then: DiceSource) -> None:
-        super().__init__(rng=then.rng)
-        self.first = list(first)
-        self.then = then
-
-    def die(self) -> int:
-        return self.first.pop(0) if self.first else self.then.die()
-
-
-def _pending_dice(data: dict[str, Any], g: Game) -> tuple[list[int], bool]:
-    """Dice thrown in the saved game but not yet played: unreplayed opening throws and
-    the dice the TUI kept (``tui.dice``) for the side to move; and whether the kept dice
-    are among them."""
-    out: list[int] = []
-    docs = data.get("games") or []
-    last = docs[-1] if docs and isinstance(docs[-1], dict) else {}
-    if g.phase == "opening":
-        for ev in last.get("events") or []:
-            if isinstance(ev, dict) and "opening" in ev:
-                out.extend(ev["opening"])
-    tui = data.get("tui") if isinstance(data.get("tui"), dict) else {}
-    dice = tui.get("dice")
-    ok = (isinstance(dice, list) and len(dice) == 2
-          and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
-                  for d in dice))
-    if ok and ((g.phase == "roll" and tui.get("turn") == SIDE_NAMES[g.position.turn])
-               or (g.phase == "opening" and out and g.rules.opening_reroll)):
-        return out + list(dice), True
-    return out, False
 
 
 def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
@@ -851,23 +806,16 @@ def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[st
     if not isinstance(seed, int) or isinstance(seed, bool):
         seed = None
     games = obj.games if isinstance(obj, Match) else [obj]
-    g = games[-1]
-    pending, kept = ([], False) if g.is_over else _pending_dice(data, g)
     src = DiceSource(seed=seed)
     if seed is not None and args.seed is None:
         # go on with the same seeded dice, as if play had never stopped
-        used = _dice_used(data["games"], games) + (2 if kept else 0)
-        for _ in range(used):
+        for _ in range(_dice_used(data["games"], games)):
             src.die()
     for old in games:
         old.dice_source = src
     if isinstance(obj, Match):
         obj.dice_source = src
         obj.seed = seed
-    if pending:
-        g.dice_source = _ThenDice(pending, src)
-        g.roll()  # the throw that was already made
-        g.dice_source = src
     return obj, seed, settings
 
 

@@ -104,11 +104,11 @@ def test_resume_keeps_the_dice_already_thrown(monkeypatch, capsys, tmp_path):
     path = tmp_path / "g.json"
     args = ["--tui", "--game", "portes", "--points", "1", "--opponent", "human"]
     play(monkeypatch, capsys, args + ["--save", str(path)], [])  # no seed: real dice
-    kept = json.loads(path.read_text())["tui"]["dice"]
+    kept = json.loads(path.read_text())["games"][0]["pending_dice"]
     for _ in range(3):  # quitting and resuming does not throw again
         rc, out, err = play(monkeypatch, capsys, ["--tui", "--resume", str(path)], [])
         assert rc == 0, err
-        assert json.loads(path.read_text())["tui"]["dice"] == kept
+        assert json.loads(path.read_text())["games"][0]["pending_dice"] == kept
 
 
 def test_resume_a_broken_file_fails_and_leaves_it(monkeypatch, capsys, tmp_path):
