@@ -47,10 +47,9 @@ def _move_entries(pos, dice, rules) -> list[dict[str, Any]]:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     from .board import parse_dice
-    from .errors import TavliError
 
     if args.batch:
-        return _moves_batch(args)
+        return _batch(args, 0, lambda pos, dice, rules, _extra: _move_entries(pos, dice, rules))
     if args.game is None or args.position is None or args.dice is None:
         raise CliError("usage: tavli moves GAME POSITION --dice 31 (or --batch)")
     rules = _rules(args.game, args.rule)
@@ -64,29 +63,31 @@ def cmd_moves(args: argparse.Namespace) -> int:
     else:
         for e in entries:
             print(e["move"])
-    del TavliError
     return 0
 
 
-def _moves_batch(args: argparse.Namespace) -> int:
+def _batch(args: argparse.Namespace, extra: int, entries) -> int:
+    """The line protocol of ``--batch``: ``GAME POSITION DICE`` (plus ``extra`` optional
+    fields) per line in, one JSON line out, ``{"error": ...}`` for a bad line."""
     from .board import parse_dice
     from .errors import TavliError
 
     rules_cache: dict[str, Any] = {}
+    usage = "GAME POSITION DICE" + " [LEVEL]" * extra
     for lineno, line in enumerate(sys.stdin, 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
         try:
             parts = line.split()
-            if len(parts) != 3:
-                raise CliError(f"line {lineno}: expected 'GAME POSITION DICE'")
-            game, ptext, dtext = parts
+            if not 3 <= len(parts) <= 3 + extra:
+                raise CliError(f"line {lineno}: expected '{usage}'")
+            game, ptext, dtext = parts[:3]
             if game not in rules_cache:
                 rules_cache[game] = _rules(game, args.rule)
             pos = _read_position(game, ptext)
-            out: dict[str, Any] = {"moves": _move_entries(pos, parse_dice(dtext),
-                                                        rules_cache[game])}
+            out: dict[str, Any] = {"moves": entries(pos, parse_dice(dtext), rules_cache[game],
+                                                    parts[3:])}
         except (TavliError, CliError) as e:
             out = {"error": str(e)}
         sys.stdout.write(json.dumps(out) + "\n")
@@ -153,30 +154,10 @@ def _hint_entries(pos, dice, rules, level) -> list[dict[str, Any]]:
 
 def cmd_hint(args: argparse.Namespace) -> int:
     from .board import parse_dice
-    from .errors import TavliError
 
     if args.batch:
-        cache: dict[str, Any] = {}
-        for lineno, line in enumerate(sys.stdin, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            try:
-                parts = line.split()
-                if len(parts) not in (3, 4):
-                    raise CliError(f"line {lineno}: expected 'GAME POSITION DICE [LEVEL]'")
-                game, ptext, dtext = parts[:3]
-                level = parts[3] if len(parts) == 4 else args.level
-                if game not in cache:
-                    cache[game] = _rules(game, args.rule)
-                pos = _read_position(game, ptext)
-                out: dict[str, Any] = {"moves": _hint_entries(pos, parse_dice(dtext),
-                                                              cache[game], level)}
-            except (TavliError, CliError) as e:
-                out = {"error": str(e)}
-            sys.stdout.write(json.dumps(out) + "\n")
-            sys.stdout.flush()
-        return 0
+        return _batch(args, 1, lambda pos, dice, rules, extra: _hint_entries(
+            pos, dice, rules, extra[0] if extra else args.level))
     if args.game is None or args.position is None or args.dice is None:
         raise CliError("usage: tavli hint GAME POSITION --dice 31 [--level L] (or --batch)")
     rules = _rules(args.game, args.rule)
