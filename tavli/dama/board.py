@@ -343,7 +343,7 @@ class Position:
 
     def find_move(self, move: DamaMove | str) -> DamaMove:
         """The legal move meant by ``move`` (text such as ``22-18``, ``c3-d4``,
-        ``22x13``, ``22x13x6``; ``h5 22-18`` or ``*5 22-18`` huffs square 5 first)."""
+        ``22x13``, ``22x13x6``; ``*5 22-18`` or ``huff 5 22-18`` huffs square 5 first)."""
         legal = self.legal_moves()
         if isinstance(move, DamaMove):
             for m in legal:
@@ -382,8 +382,8 @@ def match_move(text: str, legal: list[DamaMove], rules) -> DamaMove:
     r = _rules(rules)
     t = text.strip()
     huff = None
-    m = re.match(r"^(?:\*|h(?:uff)?\s*)([a-h][1-8]|\d+)\s*[,;]?\s*(.*)$", t, re.I)
-    if m and (m.group(2) or t.startswith("*")):
+    m = re.match(r"^(?:\*|huff\s+)([a-h][1-8]|\d+)\s*[,;]?\s*(.*)$", t, re.I)
+    if m:
         huff = parse_square(m.group(1), r)
         t = m.group(2)
     body = t.replace(":", "x").replace("X", "x")
