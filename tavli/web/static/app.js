@@ -1,0 +1,1389 @@
+/* Tavli in the browser: draws the board as SVG and talks to the server's API.
+ *
+ * The server throws the dice and decides what is legal. The page only offers steps that
+ * belong to one of the engine's legal moves (state.legal_moves) and sends the chosen
+ * steps, which the server checks again. No build step, no external resources.
+ */
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const SIDES = ["white", "black"];
+const GAMES = {portes: 0, plakoto: 1, fevga: 2, backgammon: 3};
+
+// --- geometry (SVG user units) ----------------------------------------------------------------
+const PW = 56;              // point width
+const CR = 25;              // checker radius
+const FRAME = 18;
+const BAND = 26;            // frame band above and below with the point numbers
+const BARW = 56;
+const TRAYW = 64;
+const HALF = 6 * PW;
+const X0 = FRAME;
+const BAR_X = X0 + HALF;
+const R0 = BAR_X + BARW;
+const R_END = R0 + HALF;
+const TRAY_X = R_END + FRAME;
+const W = TRAY_X + TRAYW + FRAME;
+const Y_TOP = BAND;
+const AREA_H = 560;
+const Y_BOT = Y_TOP + AREA_H;
+const H = Y_BOT + BAND;
+const STACK = 5;            // checkers drawn per point before a count is shown
+const MID_TOP = Y_TOP + STACK * 2 * CR;   // 276
+const MID_BOT = Y_BOT - STACK * 2 * CR;   // 336
+const PH = 232;             // triangle height
+
+const COLORS = {
+  frame: "#4a2c17", frameEdge: "#2e1a0c", felt: "#dcc39a", feltDark: "#cfb288",
+  pointA: "#8c2318", pointB: "#2e5339", tray: "#3a2212", bar: "#55331b",
+  num: "#efdfbf",
+  checker: [{fill: "#fbf8f0", stroke: "#7a6a55", ring: "#d9d0bf", text: "#2a211b"},
+            {fill: "#1f1f1f", stroke: "#000", ring: "#4a4a4a", text: "#f3f3f3"}],
+  die: [{fill: "#fffdf7", stroke: "#8a7c66", pip: "#161616"},
+        {fill: "#222", stroke: "#000", pip: "#f5f5f5"}],
+};
+
+// --- state --------------------------------------------------------------------------------
+const S = {
+  state: null,        // the server's game state
+  viewer: 0,          // the side whose home is drawn at the bottom right
+  sim: null,          // the position drawn (the state's, with the steps played so far)
+  done: [],           // steps played in this turn, not yet confirmed: [[from, to], ...]
+  groups: [],         // how many steps each click played (for undo)
+  selected: null,     // a source point (mover's numbering) or null
+  busy: false,
+  hints: null,
+  review: null,
+  reviewTurn: null,   // the review turn shown on the board
+  animating: null,    // {x, y, side} of a checker sliding
+  lastTo: [],         // viewer points where the last move of the opponent landed
+  token: 0,           // increases whenever another game is loaded
+};
+
+const $ = (sel) => document.querySelector(sel);
+
+function el(tag, attrs, parent) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v !== undefined && v !== null) e.setAttribute(k, v);
+  }
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+function setBusy(b) {
+  S.busy = b;
+  document.body.dataset.busy = b ? "1" : "0";
+}
+
+function toast(text) {
+  const t = $("#toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.hidden = true; }, 5000);
+}
+
+// --- the API ------------------------------------------------------------------------------
+async function api(method, path, body) {
+  const opts = {method, headers: {}};
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const r = await fetch(path, opts);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) {
+    const err = new Error((data && data.error) || `${r.status} ${r.statusText}`);
+    err.status = r.status;
+    throw err;
+  }
+  return data;
+}
+
+// --- positions ----------------------------------------------------------------------------
+function gameCode(name) { return GAMES[name]; }
+
+function opp(game, p) {
+  return game === 2 ? ((p + 11) % 24) + 1 : 25 - p;
+}
+
+/** A mutable copy of a JSON position document. */
+function simOf(doc) {
+  const side = (d) => ({pts: [0, ...d.points], bar: d.bar, off: d.off,
+                        pinned: new Set(d.pinned || [])});
+  return {game: gameCode(doc.game), turn: SIDES.indexOf(doc.turn),
+          s: [side(doc.white), side(doc.black)]};
+}
+
+function cloneSim(sim) {
+  return {game: sim.game, turn: sim.turn,
+          s: sim.s.map((x) => ({pts: x.pts.slice(), bar: x.bar, off: x.off,
+                                pinned: new Set(x.pinned)}))};
+}
+
+/** Play one step of `mover` (own numbering, 25 = bar, 0 = off) on `sim`. */
+function applyStep(sim, mover, from, to) {
+  const me = sim.s[mover];
+  const op = sim.s[1 - mover];
+  const g = sim.game;
+  if (from === 25) me.bar -= 1; else me.pts[from] -= 1;
+  if (from !== 25 && me.pts[from] === 0 && op.pinned.has(opp(g, from))) {
+    op.pinned.delete(opp(g, from));           // Plakoto: the pinned checker is free again
+  }
+  if (to === 0) { me.off += 1; return; }
+  const q = opp(g, to);
+  if ((g === 0 || g === 3) && op.pts[q] === 1) {
+    op.pts[q] = 0;
+    op.bar += 1;                                // a hit
+  } else if (g === 1 && op.pts[q] === 1 && me.pts[to] === 0 && !op.pinned.has(q)) {
+    op.pinned.add(q);                           // a pin
+  }
+  me.pts[to] += 1;
+}
+
+function hasChecker(sim, side, p) {
+  const me = sim.s[side];
+  if (p === 25) return me.bar > 0;
+  return me.pts[p] > 0 && !me.pinned.has(p);
+}
+
+function allHome(sim, side) {
+  const me = sim.s[side];
+  if (me.bar) return false;
+  for (let p = 7; p <= 24; p++) if (me.pts[p]) return false;
+  return true;
+}
+
+function pips(sim, side) {
+  const me = sim.s[side];
+  let n = me.bar * 25;
+  for (let p = 1; p <= 24; p++) n += p * me.pts[p];
+  return n;
+}
+
+// --- legal steps (from the engine's list of legal moves) --------------------------------------
+function remainingOf(move, done) {
+  const rem = move.steps.map((s) => [s[0], s[1]]);
+  for (const [f, t] of done) {
+    const i = rem.findIndex((r) => r[0] === f && r[1] === t);
+    if (i < 0) return null;
+    rem.splice(i, 1);
+  }
+  return rem;
+}
+
+function moverSide() { return S.state ? SIDES.indexOf(S.state.mover) : 0; }
+
+function canPlayHere() {
+  const st = S.state;
+  return st && !S.busy && !S.review && st.phase === "move" && !st.ai_to_act && !st.imported
+    && st.legal_moves.length > 0;
+}
+
+/** Map source -> Map(destination -> path of steps) of what may be played now. */
+function options() {
+  const out = new Map();
+  if (!canPlayHere()) return out;
+  const mover = moverSide();
+  const sim = S.sim;
+  const onBar = sim.s[mover].bar > 0;
+  const add = (f, t, path) => {
+    if (!out.has(f)) out.set(f, new Map());
+    const m = out.get(f);
+    if (!m.has(t) || m.get(t).length > path.length) m.set(t, path);
+  };
+  const stepOk = (s, f, t) => {
+    if (!hasChecker(s, mover, f)) return false;
+    if (onBar && f !== 25) return false;
+    if (t === 0 && !allHome(s, mover)) return false;
+    return true;
+  };
+  for (const mv of S.state.legal_moves) {
+    const rem = remainingOf(mv, S.done);
+    if (!rem || rem.length === 0) continue;
+    rem.forEach(([f, t], i) => {
+      if (!stepOk(sim, f, t)) return;
+      add(f, t, [[f, t]]);
+      // the same checker going on with the next steps (shown as one destination)
+      let rest = rem.slice();
+      rest.splice(i, 1);
+      let cur = t;
+      let path = [[f, t]];
+      let s2 = cloneSim(sim);
+      applyStep(s2, mover, f, t);
+      while (cur !== 0) {
+        const j = rest.findIndex((r) => r[0] === cur);
+        if (j < 0 || !stepOk(s2, rest[j][0], rest[j][1])) break;
+        const st = rest[j];
+        rest.splice(j, 1);
+        applyStep(s2, mover, st[0], st[1]);
+        path = path.concat([st]);
+        cur = st[1];
+        add(f, cur, path);
+      }
+    });
+  }
+  return out;
+}
+
+function completeMove() {
+  if (!S.state || S.done.length === 0) return null;
+  return S.state.legal_moves.find((mv) => {
+    const rem = remainingOf(mv, S.done);
+    return rem && rem.length === 0;
+  }) || null;
+}
+
+/** Which dice the steps played so far have used (for dimming them). */
+function usedDice(dice, done) {
+  if (!dice) return [];
+  const all = dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : dice.slice();
+  const used = all.map(() => false);
+  for (const [f, t] of done) {
+    const dist = f - t;
+    let k = all.findIndex((d, i) => !used[i] && d === dist);
+    if (k < 0) {
+      let best = -1;
+      all.forEach((d, i) => {
+        if (!used[i] && d > dist && (best < 0 || d < all[best])) best = i;
+      });
+      k = best;
+    }
+    if (k >= 0) used[k] = true;
+  }
+  return all.map((d, i) => ({value: d, used: used[i]}));
+}
+
+// --- viewer geometry ------------------------------------------------------------------------
+/** Left x of the column of the viewer's point v (1..24). */
+function slotX(v) {
+  if (v <= 6) return R0 + (6 - v) * PW;
+  if (v <= 12) return X0 + (12 - v) * PW;
+  if (v <= 18) return X0 + (v - 13) * PW;
+  return R0 + (v - 19) * PW;
+}
+function isTop(v) { return v >= 13; }
+
+/** The viewer's point of side `side`'s point p. */
+function toView(side, p) {
+  return side === S.viewer ? p : opp(S.sim.game, p);
+}
+function fromView(side, v) {
+  return side === S.viewer ? v : opp(S.sim.game, v);
+}
+
+function checkerXY(v, i) {
+  const x = slotX(v) + PW / 2;
+  const k = Math.min(i, STACK - 1);
+  const y = isTop(v) ? Y_TOP + CR + k * 2 * CR : Y_BOT - CR - k * 2 * CR;
+  return [x, y];
+}
+
+function barXY(side, i) {
+  const x = BAR_X + BARW / 2;
+  const k = Math.min(i, 3);
+  // the viewer's checkers on the bar above the middle, the opponent's below
+  return side === S.viewer ? [x, MID_TOP - CR - k * 2 * CR + 10] : [x, MID_BOT + CR + k * 2 * CR - 10];
+}
+
+function trayRect(side) {
+  return side === S.viewer ? {x: TRAY_X, y: MID_BOT, h: Y_BOT - MID_BOT}
+    : {x: TRAY_X, y: Y_TOP, h: MID_TOP - Y_TOP};
+}
+
+/** Stack on the viewer's point v, from the edge inward: [{side, pinned}]. */
+function stackAt(sim, v) {
+  const V = S.viewer, O = 1 - V;
+  const q = opp(sim.game, v);
+  const nV = sim.s[V].pts[v], nO = sim.s[O].pts[q];
+  const out = [];
+  if (sim.s[V].pinned.has(v)) {
+    out.push({side: V, pinned: true});
+    for (let i = 0; i < nO; i++) out.push({side: O});
+  } else if (sim.s[O].pinned.has(q)) {
+    out.push({side: O, pinned: true});
+    for (let i = 0; i < nV; i++) out.push({side: V});
+  } else {
+    for (let i = 0; i < nV; i++) out.push({side: V});
+    for (let i = 0; i < nO; i++) out.push({side: O});
+  }
+  return out;
+}
+
+/** Where the top checker of a mover's slot is (for animations and rings). */
+function topXY(sim, side, p) {
+  if (p === 25) return barXY(side, Math.max(0, sim.s[side].bar - 1));
+  if (p === 0) {
+    const r = trayRect(side);
+    return [r.x + TRAYW / 2, side === S.viewer ? r.y + r.h - 10 : r.y + 10];
+  }
+  const v = toView(side, p);
+  return checkerXY(v, Math.max(0, stackAt(sim, v).length - 1));
+}
+
+/** Where a checker of `side` lands on its point p. */
+function landXY(sim, side, p) {
+  if (p === 0) return topXY(sim, side, 0);
+  const v = toView(side, p);
+  const st = stackAt(sim, v);
+  let n = st.length;
+  // a hit checker leaves: the arriving one takes its place
+  const g = sim.game;
+  if ((g === 0 || g === 3) && st.length === 1 && st[0].side !== side) n = 0;
+  return checkerXY(v, n);
+}
+
+// --- drawing --------------------------------------------------------------------------------
+function drawChecker(parent, x, y, side, opts = {}) {
+  const c = COLORS.checker[side];
+  const g = el("g", {class: `checker ${SIDES[side]}`}, parent);
+  el("circle", {cx: x, cy: y + 2, r: CR - 1, fill: "rgba(0,0,0,.25)"}, g);
+  el("circle", {cx: x, cy: y, r: CR - 1, fill: c.fill, stroke: c.stroke, "stroke-width": 2}, g);
+  el("circle", {cx: x, cy: y, r: CR - 8, fill: "none", stroke: c.ring, "stroke-width": 2}, g);
+  if (opts.pinned) {
+    el("circle", {cx: x, cy: y, r: CR + 1, fill: "none", stroke: "#e0531f",
+                  "stroke-width": 4, class: "pin-ring"}, g);
+    const t = el("text", {x, y: y + 6, "text-anchor": "middle", "font-size": 17,
+                          "font-weight": 700, fill: "#e0531f"}, g);
+    t.textContent = "✕";
+  }
+  if (opts.count) {
+    const t = el("text", {x, y: y + 7, "text-anchor": "middle", "font-size": 20,
+                          "font-weight": 700, fill: c.text}, g);
+    t.textContent = String(opts.count);
+  }
+  return g;
+}
+
+function drawDie(parent, x, y, size, value, side, used) {
+  const c = COLORS.die[side];
+  const g = el("g", {class: "die", opacity: used ? 0.35 : 1, "data-value": value}, parent);
+  el("rect", {x: x + 2, y: y + 3, width: size, height: size, rx: 8, fill: "rgba(0,0,0,.3)"}, g);
+  el("rect", {x, y, width: size, height: size, rx: 8, fill: c.fill, stroke: c.stroke,
+              "stroke-width": 2}, g);
+  const q = size / 4;
+  const spots = {1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
+                 4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
+                 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]]}[value] || [];
+  for (const [i, j] of spots) {
+    el("circle", {cx: x + i * q, cy: y + j * q, r: size / 11, fill: c.pip}, g);
+  }
+}
+
+function drawFrame(svg) {
+  const defs = el("defs", {}, svg);
+  const grad = el("linearGradient", {id: "wood", x1: 0, y1: 0, x2: 1, y2: 1}, defs);
+  el("stop", {offset: "0", "stop-color": "#5d3820"}, grad);
+  el("stop", {offset: "0.5", "stop-color": COLORS.frame}, grad);
+  el("stop", {offset: "1", "stop-color": "#3b2212"}, grad);
+  const felt = el("linearGradient", {id: "felt", x1: 0, y1: 0, x2: 0, y2: 1}, defs);
+  el("stop", {offset: "0", "stop-color": COLORS.felt}, felt);
+  el("stop", {offset: "0.5", "stop-color": COLORS.feltDark}, felt);
+  el("stop", {offset: "1", "stop-color": COLORS.felt}, felt);
+
+  el("rect", {x: 0, y: 0, width: W, height: H, rx: 14, fill: "url(#wood)",
+              stroke: COLORS.frameEdge, "stroke-width": 3}, svg);
+  for (const x of [X0, R0]) {
+    el("rect", {x, y: Y_TOP, width: HALF, height: AREA_H, fill: "url(#felt)",
+                stroke: COLORS.frameEdge, "stroke-width": 2}, svg);
+  }
+  el("rect", {x: BAR_X, y: Y_TOP - 4, width: BARW, height: AREA_H + 8, fill: COLORS.bar,
+              stroke: COLORS.frameEdge, "stroke-width": 2, class: "bar"}, svg);
+  el("line", {x1: BAR_X + BARW / 2, y1: Y_TOP, x2: BAR_X + BARW / 2, y2: Y_BOT,
+              stroke: "rgba(0,0,0,.25)", "stroke-width": 2}, svg);
+  for (const y of [Y_TOP, MID_BOT]) {
+    el("rect", {x: TRAY_X, y, width: TRAYW, height: MID_TOP - Y_TOP, rx: 4, fill: COLORS.tray,
+                stroke: COLORS.frameEdge, "stroke-width": 2, class: "tray"}, svg);
+  }
+}
+
+function drawPoints(svg, labelSide) {
+  for (let v = 1; v <= 24; v++) {
+    const x = slotX(v);
+    const top = isTop(v);
+    const fill = v % 2 ? COLORS.pointA : COLORS.pointB;
+    const base = top ? Y_TOP : Y_BOT;
+    const tip = top ? Y_TOP + PH : Y_BOT - PH;
+    el("polygon", {points: `${x + 2},${base} ${x + PW - 2},${base} ${x + PW / 2},${tip}`,
+                   fill, stroke: "rgba(0,0,0,.35)", "stroke-width": 1, class: "point",
+                   "data-view": v}, svg);
+    const label = labelSide === S.viewer ? v : opp(S.sim.game, v);
+    const t = el("text", {x: x + PW / 2, y: top ? Y_TOP - 8 : Y_BOT + 18, "text-anchor": "middle",
+                          "font-size": 13, fill: COLORS.num}, svg);
+    t.textContent = String(label);
+  }
+}
+
+function drawCheckers(svg, sim) {
+  for (let v = 1; v <= 24; v++) {
+    const st = stackAt(sim, v);
+    const n = st.length;
+    const shown = Math.min(n, STACK);
+    for (let i = 0; i < shown; i++) {
+      const [x, y] = checkerXY(v, i);
+      const count = n > STACK && i === STACK - 1 ? n - (STACK - 1) : 0;
+      drawChecker(svg, x, y, st[i].side, {pinned: st[i].pinned, count: count ? n : 0});
+    }
+  }
+  for (const side of [0, 1]) {
+    const n = sim.s[side].bar;
+    for (let i = 0; i < Math.min(n, 4); i++) {
+      const [x, y] = barXY(side, i);
+      drawChecker(svg, x, y, side, {count: n > 4 && i === 3 ? n : 0});
+    }
+    // borne-off checkers as slabs in the tray
+    const off = sim.s[side].off;
+    const r = trayRect(side);
+    const c = COLORS.checker[side];
+    for (let i = 0; i < off; i++) {
+      const y = side === S.viewer ? r.y + r.h - 8 - (i + 1) * 14 : r.y + 8 + i * 14;
+      el("rect", {x: r.x + 7, y, width: TRAYW - 14, height: 12, rx: 3, fill: c.fill,
+                  stroke: c.stroke, "stroke-width": 1.5, class: `off ${SIDES[side]}`}, svg);
+    }
+    if (off) {
+      const y = side === S.viewer ? r.y + r.h - 8 - off * 14 - 8 : r.y + 8 + off * 14 + 18;
+      const t = el("text", {x: r.x + TRAYW / 2, y, "text-anchor": "middle", "font-size": 15,
+                            "font-weight": 700, fill: COLORS.num, class: "off-count"}, svg);
+      t.textContent = String(off);
+    }
+  }
+}
+
+function drawDice(svg, st, sim) {
+  if (!st) return;
+  let dice = null, side = null, used = [];
+  if (S.reviewTurn) {
+    dice = S.reviewTurn.dice;
+    side = SIDES.indexOf(S.reviewTurn.side);
+    used = dice.map((d) => ({value: d, used: false}));
+  } else if (st.dice) {
+    dice = st.dice;
+    side = SIDES.indexOf(st.turn);
+    used = usedDice(dice, S.done);
+  } else if (st.last && st.last.dice && ["pass", "roll", "opening"].includes(st.last.kind)) {
+    dice = st.last.dice;
+    side = SIDES.indexOf(st.last.side);
+    used = dice.map((d) => ({value: d, used: st.last.kind === "pass"}));
+  }
+  if (!dice) return;
+  const size = used.length > 2 ? 40 : 46;
+  const gap = 12;
+  const total = used.length * size + (used.length - 1) * gap;
+  const cx = side === S.viewer ? R0 + HALF / 2 : X0 + HALF / 2;
+  const y = (MID_TOP + MID_BOT) / 2 - size / 2;
+  used.forEach((d, i) => drawDie(svg, cx - total / 2 + i * (size + gap), y, size, d.value, side,
+                                d.used));
+}
+
+function drawCube(svg, st) {
+  if (!st || !st.cube || !st.cube.used) return;
+  const size = 40;
+  const value = st.cube.value === 1 ? 64 : st.cube.value;
+  const owner = st.cube.owner === null ? null : SIDES.indexOf(st.cube.owner);
+  const x = owner === null ? TRAY_X + (TRAYW - size) / 2 : BAR_X + (BARW - size) / 2;
+  let y = (MID_TOP + MID_BOT) / 2 - size / 2;
+  if (owner !== null) y = owner === S.viewer ? Y_BOT - size - 6 : Y_TOP + 6;
+  const g = el("g", {class: "cube"}, svg);
+  el("rect", {x, y, width: size, height: size, rx: 6, fill: "#f7f1e1", stroke: "#3a2a1a",
+              "stroke-width": 2}, g);
+  const t = el("text", {x: x + size / 2, y: y + size / 2 + 7, "text-anchor": "middle",
+                        "font-size": 20, "font-weight": 700, fill: "#3a2a1a"}, g);
+  t.textContent = String(value);
+}
+
+/** Destination points lit up under the checkers. */
+function drawDestinations(svg, opts) {
+  if (S.selected === null) return;
+  const mover = moverSide();
+  const dests = opts.get(S.selected) || new Map();
+  for (const t of dests.keys()) {
+    if (t === 0) continue;
+    const v = toView(mover, t);
+    const x = slotX(v);
+    const top = isTop(v);
+    const base = top ? Y_TOP : Y_BOT;
+    const tip = top ? Y_TOP + PH : Y_BOT - PH;
+    el("polygon", {points: `${x + 2},${base} ${x + PW - 2},${base} ${x + PW / 2},${tip}`,
+                   class: "dst-mark", "data-dest": t}, svg);
+  }
+}
+
+function drawHighlights(svg, opts) {
+  const mover = moverSide();
+  const sim = S.sim;
+  for (const v of S.lastTo) {
+    const n = Math.max(1, stackAt(sim, v).length);
+    const [x, y] = checkerXY(v, n - 1);
+    el("circle", {cx: x, cy: y, r: CR + 2, class: "last-to"}, svg);
+  }
+  if (S.selected === null) {
+    for (const f of opts.keys()) {
+      const [x, y] = topXY(sim, mover, f);
+      el("circle", {cx: x, cy: y, r: CR + 1, class: "movable"}, svg);
+    }
+    return;
+  }
+  const [sx, sy] = topXY(sim, mover, S.selected);
+  el("circle", {cx: sx, cy: sy, r: CR + 2, class: "sel"}, svg);
+  const dests = opts.get(S.selected) || new Map();
+  for (const t of dests.keys()) {
+    if (t === 0) {
+      const r = trayRect(mover);
+      el("rect", {x: r.x + 2, y: r.y + 2, width: TRAYW - 4, height: r.h - 4, rx: 4,
+                  class: "dst-mark"}, svg);
+      continue;
+    }
+    const [lx, ly] = landXY(sim, mover, t);
+    el("circle", {cx: lx, cy: ly, r: CR - 2, class: "dst-ring"}, svg);
+  }
+}
+
+/** Invisible click targets: one per point, the bar and the trays. */
+function drawHits(svg, opts) {
+  const mover = moverSide();
+  const dests = S.selected !== null ? (opts.get(S.selected) || new Map()) : new Map();
+  const g = el("g", {class: "hits"}, svg);
+  for (let v = 1; v <= 24; v++) {
+    const top = isTop(v);
+    const pw = fromView(0, v), pb = fromView(1, v);
+    const pm = mover === 0 ? pw : pb;
+    const cls = ["hit"];
+    if (opts.has(pm)) cls.push("src");
+    if (dests.has(pm)) cls.push("dst");
+    el("rect", {x: slotX(v), y: top ? Y_TOP : MID_BOT - 30, width: PW,
+                height: MID_TOP - Y_TOP + 30, class: cls.join(" "), "data-view": v,
+                "data-w": pw, "data-b": pb, id: `pt-w${pw}`}, g);
+  }
+  el("rect", {x: BAR_X, y: Y_TOP, width: BARW, height: AREA_H,
+              class: "hit" + (opts.has(25) ? " src" : ""), "data-w": "bar", "data-b": "bar",
+              id: "pt-bar"}, g);
+  for (const side of [0, 1]) {
+    const r = trayRect(side);
+    el("rect", {x: r.x, y: r.y, width: TRAYW, height: r.h,
+                class: "hit" + (dests.has(0) && side === mover ? " dst" : ""),
+                "data-w": "off", "data-b": "off", "data-side": SIDES[side],
+                id: side === S.viewer ? "tray-off" : "tray-off-opp"}, g);
+  }
+}
+
+function renderBoard() {
+  const svg = $("#board");
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  if (!S.sim) {
+    drawFrame(svg);
+    return;
+  }
+  const st = S.state;
+  let labelSide = S.viewer;
+  if (st && st.players && st.players.white.type === "human" && st.players.black.type === "human"
+      && !S.reviewTurn) {
+    labelSide = SIDES.indexOf(st.turn);    // two players: numbers of the side to act
+  }
+  const opts = options();
+  if (S.selected !== null && !opts.has(S.selected)) S.selected = null;
+  drawFrame(svg);
+  drawPoints(svg, labelSide);
+  if (!S.reviewTurn) drawDestinations(svg, opts);
+  drawCheckers(svg, S.sim);
+  drawDice(svg, st, S.sim);
+  drawCube(svg, st);
+  if (!S.reviewTurn) drawHighlights(svg, opts);
+  if (S.animating) {
+    const a = S.animating;
+    S.animEl = drawChecker(svg, a.x, a.y, a.side);
+  }
+  drawHits(svg, opts);
+  document.body.dataset.movable = String(opts.size);
+}
+
+// --- the panel --------------------------------------------------------------------------------
+function playerName(side) {
+  const st = S.state;
+  const p = st.players[SIDES[side]];
+  if (p.type === "ai") return `AI ${p.level}` + (p.engine === "greedy" ? " (heuristic)" : "");
+  const humans = SIDES.filter((s) => st.players[s].type === "human").length;
+  return humans === 2 ? `${SIDES[side][0].toUpperCase()}${SIDES[side].slice(1)}` : "You";
+}
+
+function statusText() {
+  const st = S.state;
+  if (!st) return "";
+  if (S.reviewTurn) return "";
+  const human = (side) => st.players[side].type === "human";
+  const solo = SIDES.filter(human).length === 1;
+  const name = (side) => (solo ? (human(side) ? "You" : "The AI") : cap(side));
+  const parts = [];
+  const last = st.last;
+  if (last && last.kind === "pass") {
+    parts.push(`${name(last.side)} cannot move with ${last.dice[0]}-${last.dice[1]}: the turn passes.`);
+  }
+  if (last && last.kind === "opening" && st.phase === "move" && last.opening) {
+    const o = last.opening[last.opening.length - 1];
+    parts.push(`Opening throw: white ${o[0]}, black ${o[1]}.`);
+  }
+  if (last && last.kind === "move" && st.players[last.side].type === "ai" && st.phase !== "over") {
+    parts.push(`The AI played ${last.move}.`);
+  }
+  if (st.phase === "over") {
+    parts.push(st.message);
+  } else if (st.phase === "opening") {
+    parts.push("Throw the opening dice: the higher die starts.");
+  } else if (st.ai_to_act) {
+    parts.push("The AI is thinking…");
+  } else if (st.phase === "roll") {
+    parts.push(`${name(st.turn)} to roll${st.cube.can_double ? " or double" : ""}.`);
+  } else if (st.phase === "double") {
+    parts.push(`${name(SIDES[1 - SIDES.indexOf(st.turn)])} offered a double to ` +
+               `${st.cube.value * 2}: take or drop?`);
+  } else if (st.phase === "move") {
+    const who = solo ? "Your move" : `${cap(st.turn)} to move`;
+    const d = st.dice;
+    if (completeMove()) parts.push(`${who} ${d[0]}-${d[1]}: confirm, or undo.`);
+    else parts.push(`${who} ${d[0]}-${d[1]}: click or drag a checker.`);
+  }
+  return parts.join(" ");
+}
+
+function cap(s) { return s[0].toUpperCase() + s.slice(1); }
+
+function renderPanel() {
+  const st = S.state;
+  const show = (id, on) => { $(id).hidden = !on; };
+  if (!st) {
+    $("#status").textContent = "Start a new game.";
+    for (const id of ["#btn-roll", "#btn-double", "#btn-take", "#btn-drop", "#btn-undo",
+                      "#btn-confirm", "#btn-next", "#btn-hint", "#btn-review"]) show(id, false);
+    return;
+  }
+  $("#title").textContent = st.title;
+  document.body.dataset.phase = st.phase;
+  document.body.dataset.turn = st.turn;
+  document.body.dataset.game = st.game;
+  document.body.dataset.gameId = st.id;
+  $("#status").textContent = statusText();
+  // players
+  const pl = $("#players");
+  pl.replaceChildren();
+  for (const side of [S.viewer, 1 - S.viewer]) {
+    const row = document.createElement("div");
+    row.className = "player" + (st.turn === SIDES[side] && st.phase !== "over" ? " to-act" : "");
+    row.dataset.side = SIDES[side];
+    row.innerHTML = `<span class="disc ${SIDES[side]}"></span><span class="name"></span>` +
+      `<span class="pips"></span>`;
+    row.querySelector(".name").textContent = `${playerName(side)} (${SIDES[side]})`;
+    row.querySelector(".pips").textContent = `pips ${S.sim ? pips(S.sim, side) : ""}`;
+    pl.appendChild(row);
+  }
+  // match
+  const sc = $("#score");
+  if (st.kind === "match") {
+    const g = st.games.map((x, i) => `${i + 1}. ${cap(x.game)}` +
+      (x.result ? ` — ${x.result.winner || "draw"} +${x.result.points}` : "")).join(", ");
+    sc.textContent = `Match to ${st.target}: white ${st.score.white} – black ${st.score.black}` +
+      ` · game ${st.game_number} (${cap(st.game)})` + (st.cube.crawford ? " · Crawford" : "");
+    sc.title = g;
+  } else {
+    sc.textContent = st.cube.used && st.cube.value > 1 ? `Cube: ${st.cube.value}` : "";
+  }
+  // buttons
+  const humanToAct = st.phase !== "over" && !st.ai_to_act && !st.imported;
+  const idle = !S.busy && !S.review;
+  show("#btn-roll", idle && humanToAct && (st.phase === "roll" || st.phase === "opening"));
+  $("#btn-roll").textContent = st.phase === "opening" ? "Throw opening dice" : "Roll";
+  show("#btn-double", idle && humanToAct && st.phase === "roll" && st.cube.can_double);
+  show("#btn-take", idle && humanToAct && st.phase === "double");
+  show("#btn-drop", idle && humanToAct && st.phase === "double");
+  show("#btn-undo", idle && humanToAct && st.phase === "move");
+  $("#btn-undo").disabled = S.done.length === 0;
+  show("#btn-confirm", idle && humanToAct && st.phase === "move");
+  $("#btn-confirm").disabled = !completeMove();
+  show("#btn-hint", idle && humanToAct && st.phase === "move" && st.legal_moves.length > 1);
+  show("#btn-next", idle && st.phase === "over" && st.kind === "match" && !st.finished
+       && !st.imported);
+  const turns = st.kind === "match" ? st.games.length > 1 || st.history.length > 0
+    : st.history.length > 0;
+  show("#btn-review", !S.busy && !S.review && turns && (st.phase === "over" || st.imported));
+  show("#hints", !!S.hints && !S.review);
+  // history
+  const h = $("#history");
+  h.replaceChildren();
+  for (const ev of st.history) {
+    const li = document.createElement("li");
+    if (ev.opening) li.textContent = `opening throw: white ${ev.opening[0]}, black ${ev.opening[1]}`;
+    else if (ev.dice) li.textContent = `${ev.side} ${ev.dice[0]}${ev.dice[1]}: ${ev.move || "(no move)"}`;
+    else if (ev.double) li.textContent = `${ev.side} doubles to ${ev.double}`;
+    else li.textContent = `${ev.side} ${Object.keys(ev).filter((k) => k !== "side").join(" ")}`;
+    h.appendChild(li);
+  }
+}
+
+function render() {
+  renderBoard();
+  renderPanel();
+}
+
+// --- loading and the flow of play ------------------------------------------------------------
+function viewerOf(st) {
+  const p = st.players;
+  if (p.white.type === "ai" && p.black.type === "human") return 1;
+  return 0;
+}
+
+function setState(st) {
+  S.state = st;
+  S.viewer = viewerOf(st);
+  S.sim = simOf(st.position);
+  S.done = [];
+  S.groups = [];
+  S.selected = null;
+  S.hints = null;
+  $("#hints").replaceChildren();
+}
+
+async function loadGame(id, opts = {}) {
+  S.token += 1;
+  closeReview();
+  setBusy(true);
+  try {
+    const st = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+    S.lastTo = [];
+    setState(st);
+    localStorage.setItem("tavli.game", id);
+    if (location.hash !== `#/game/${id}`) history.replaceState(null, "", `#/game/${id}`);
+    setBusy(false);
+    render();
+    if (st.imported && opts.review !== false) openReview();
+    else proceed();
+  } catch (e) {
+    setBusy(false);
+    if (e.status === 404) {
+      localStorage.removeItem("tavli.game");
+      history.replaceState(null, "", "#");
+      S.state = null;
+      S.sim = null;
+      render();
+      openNewDialog();
+    } else {
+      toast(e.message);
+    }
+  }
+}
+
+/** Slide a checker of `side` from its point `from` to `to` (own numbering). */
+async function slide(side, from, to, ms) {
+  const [x0, y0] = topXY(S.sim, side, from);
+  const [x1, y1] = landXY(S.sim, side, to);
+  // take the checker off its point while it moves
+  const me = S.sim.s[side];
+  if (from === 25) me.bar -= 1; else me.pts[from] -= 1;
+  S.animating = {x: x0, y: y0, side};
+  renderBoard();
+  const start = performance.now();
+  await new Promise((resolve) => {
+    const frame = (now) => {
+      const k = Math.min(1, (now - start) / ms);
+      const e = k < .5 ? 2 * k * k : 1 - Math.pow(-2 * k + 2, 2) / 2;
+      const x = x0 + (x1 - x0) * e, y = y0 + (y1 - y0) * e;
+      if (S.animEl) S.animEl.setAttribute("transform", `translate(${x - x0} ${y - y0})`);
+      if (k < 1) requestAnimationFrame(frame); else resolve();
+    };
+    requestAnimationFrame(frame);
+  });
+  if (from === 25) me.bar += 1; else me.pts[from] += 1;
+  S.animating = null;
+  S.animEl = null;
+  applyStep(S.sim, side, from, to);
+}
+
+/** Show a new state from the server, animating what the other side did. */
+async function showState(st) {
+  const token = S.token;
+  const last = st.last;
+  S.lastTo = [];
+  if (last && last.kind === "move" && last.before && st.players[last.side].type === "ai") {
+    const side = SIDES.indexOf(last.side);
+    S.state = {...st, dice: last.dice, turn: last.side, phase: "animating", legal_moves: []};
+    S.viewer = viewerOf(st);
+    S.sim = simOf(last.before);
+    S.done = [];
+    render();
+    await sleep(250);
+    for (const [f, t] of last.steps) {
+      if (token !== S.token) return;
+      await slide(side, f, t, 420);
+      S.done.push([f, t]);
+      renderBoard();
+      await sleep(120);
+    }
+    S.lastTo = last.steps.filter((s) => s[1] !== 0).map((s) => toView(side, s[1]));
+    S.lastTo = [...new Set(S.lastTo)];
+    await sleep(200);
+  }
+  if (token !== S.token) return;
+  const keep = S.lastTo;
+  setState(st);
+  S.lastTo = keep;
+  render();
+}
+
+let proceeding = false;
+
+/** Let the AI act, or roll for the human, as long as that is what comes next. */
+async function proceed() {
+  if (proceeding) return;
+  proceeding = true;
+  const token = S.token;
+  try {
+    while (S.state && token === S.token && !S.review) {
+      const st = S.state;
+      if (st.phase === "over" || st.imported) break;
+      if (st.ai_to_act) {
+        setBusy(true);
+        render();
+        const wait = st.phase === "move" ? 350 : 500;
+        await sleep(wait);
+        if (token !== S.token) break;
+        const next = await api("POST", `/api/games/${st.id}/ai`);
+        if (token !== S.token) break;
+        await showState(next);
+        if (next.last && ["roll", "pass", "opening"].includes(next.last.kind)) {
+          await sleep(next.last.kind === "pass" ? 1400 : 650);
+        } else if (next.last && ["double", "take", "drop"].includes(next.last.kind)) {
+          await sleep(900);
+        }
+        continue;
+      }
+      if (st.phase === "roll" && !st.cube.can_double && $("#opt-autoroll").checked) {
+        setBusy(true);
+        render();
+        await sleep(350);
+        if (token !== S.token) break;
+        const next = await api("POST", `/api/games/${st.id}/roll`);
+        await showState(next);
+        if (next.last && next.last.kind === "pass") await sleep(1400);
+        continue;
+      }
+      break;
+    }
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    proceeding = false;
+    if (token === S.token) {
+      setBusy(false);
+      render();
+    }
+  }
+}
+
+async function action(name, body) {
+  if (!S.state || S.busy) return;
+  setBusy(true);
+  try {
+    const st = await api("POST", `/api/games/${S.state.id}/${name}`, body);
+    await showState(st);
+    setBusy(false);
+    if (st.last && st.last.kind === "pass") {
+      render();
+      await sleep(1400);
+    }
+    render();
+    proceed();
+  } catch (e) {
+    setBusy(false);
+    toast(e.message);
+    render();
+  }
+}
+
+// --- moving checkers ---------------------------------------------------------------------------
+async function playPath(path, animate) {
+  const mover = moverSide();
+  S.selected = null;
+  for (const [f, t] of path) {
+    if (animate) await slide(mover, f, t, 170);
+    else applyStep(S.sim, mover, f, t);
+    S.done.push([f, t]);
+  }
+  S.groups.push(path.length);
+  render();
+}
+
+function clickSlot(p) {
+  if (!canPlayHere()) return;
+  const opts = options();
+  if (S.selected !== null) {
+    const dests = opts.get(S.selected);
+    if (p !== null && dests && dests.has(p)) {
+      playPath(dests.get(p), true);
+      return;
+    }
+    if (p === S.selected || p === null || !opts.has(p)) {
+      S.selected = null;
+      render();
+      return;
+    }
+  }
+  if (p !== null && opts.has(p)) {
+    const dests = opts.get(p);
+    // a checker with a single way to go moves at once when the dice leave no choice
+    S.selected = p;
+    if (dests.size === 1 && opts.size === 1 && p !== 25) {
+      // keep the selection visible: the player still clicks the destination
+    }
+    render();
+  }
+}
+
+function slotFromTarget(target) {
+  const hit = target.closest ? target.closest(".hit") : null;
+  if (!hit) return null;
+  const mover = moverSide();
+  const raw = mover === 0 ? hit.dataset.w : hit.dataset.b;
+  if (raw === "bar") return 25;
+  if (raw === "off") return hit.dataset.side === SIDES[mover] ? 0 : null;
+  return Number(raw);
+}
+
+function svgPoint(evt) {
+  const svg = $("#board");
+  const pt = svg.createSVGPoint();
+  pt.x = evt.clientX;
+  pt.y = evt.clientY;
+  return pt.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+/** The mover's slot under an SVG point (for drops). */
+function slotAt(x, y) {
+  const mover = moverSide();
+  if (x >= TRAY_X && x <= TRAY_X + TRAYW) {
+    const r = trayRect(mover);
+    return y >= r.y - 20 && y <= r.y + r.h + 20 ? 0 : null;
+  }
+  if (x >= BAR_X && x < BAR_X + BARW) return 25;
+  let v = null;
+  const inLeft = x >= X0 && x < BAR_X, inRight = x >= R0 && x < R_END;
+  if (!inLeft && !inRight) return null;
+  const col = Math.floor((x - (inLeft ? X0 : R0)) / PW);
+  const top = y < (Y_TOP + Y_BOT) / 2;
+  if (top) v = inLeft ? 13 + col : 19 + col;
+  else v = inLeft ? 12 - col : 6 - col;
+  return fromView(mover, v);
+}
+
+function setupPointer() {
+  const svg = $("#board");
+  let drag = null;
+  svg.addEventListener("pointerdown", (evt) => {
+    if (!canPlayHere()) return;
+    const p = slotFromTarget(evt.target);
+    const opts = options();
+    if (p === null || !opts.has(p)) return;
+    const start = svgPoint(evt);
+    drag = {p, start, moved: false, pointerId: evt.pointerId};
+  });
+  svg.addEventListener("pointermove", (evt) => {
+    if (!drag || evt.pointerId !== drag.pointerId) return;
+    const at = svgPoint(evt);
+    const dist = Math.hypot(at.x - drag.start.x, at.y - drag.start.y);
+    if (!drag.moved && dist < 10) return;
+    if (!drag.moved) {
+      drag.moved = true;
+      svg.setPointerCapture(evt.pointerId);
+      S.selected = drag.p;
+      const mover = moverSide();
+      const [x, y] = topXY(S.sim, mover, drag.p);
+      const me = S.sim.s[mover];
+      if (drag.p === 25) me.bar -= 1; else me.pts[drag.p] -= 1;
+      S.animating = {x, y, side: mover};
+      drag.origin = [x, y];
+      renderBoard();
+      if (drag.p === 25) me.bar += 1; else me.pts[drag.p] += 1;
+    }
+    if (S.animEl) {
+      S.animEl.setAttribute("transform",
+        `translate(${at.x - drag.origin[0]} ${at.y - drag.origin[1]})`);
+    }
+    evt.preventDefault();
+  });
+  const end = (evt) => {
+    if (!drag || evt.pointerId !== drag.pointerId) return;
+    const d = drag;
+    drag = null;
+    if (!d.moved) return;           // a click: handled by the click listener
+    S.animating = null;
+    S.animEl = null;
+    const at = svgPoint(evt);
+    const to = slotAt(at.x, at.y);
+    const dests = options().get(d.p);
+    S.suppressClick = true;
+    setTimeout(() => { S.suppressClick = false; }, 0);
+    if (to !== null && dests && dests.has(to)) {
+      playPath(dests.get(to), false);
+    } else {
+      S.selected = null;
+      render();
+    }
+  };
+  svg.addEventListener("pointerup", end);
+  svg.addEventListener("pointercancel", end);
+  svg.addEventListener("click", (evt) => {
+    if (S.suppressClick) return;
+    if (!canPlayHere()) return;
+    clickSlot(slotFromTarget(evt.target));
+  });
+}
+
+function undo() {
+  if (!S.groups.length) return;
+  const n = S.groups.pop();
+  S.done.splice(S.done.length - n, n);
+  // replay what is left from the state's position
+  S.sim = simOf(S.state.position);
+  for (const [f, t] of S.done) applyStep(S.sim, moverSide(), f, t);
+  S.selected = null;
+  render();
+}
+
+async function confirmMove() {
+  const mv = completeMove();
+  if (!mv) return;
+  await action("move", {steps: S.done.map((s) => s.slice())});
+}
+
+// --- hints -----------------------------------------------------------------------------------
+async function showHints() {
+  if (!S.state) return;
+  setBusy(true);
+  try {
+    const h = await api("GET", `/api/games/${S.state.id}/hint`);
+    S.hints = h;
+    const box = $("#hints");
+    box.replaceChildren();
+    const table = document.createElement("table");
+    table.innerHTML = "<thead><tr><th>#</th><th>move</th><th class='num'>equity</th>" +
+      "<th class='num'>win</th></tr></thead>";
+    const body = document.createElement("tbody");
+    const best = h.moves.length ? h.moves[0].equity : 0;
+    h.moves.slice(0, 12).forEach((m, i) => {
+      const tr = document.createElement("tr");
+      tr.className = "hint";
+      const eq = m.equity === null ? (m.score ?? 0).toFixed(3)
+        : (i === 0 ? (m.equity >= 0 ? "+" : "") + m.equity.toFixed(3)
+          : (m.equity - best).toFixed(3));
+      const win = m.win === undefined ? "" : `${(m.win * 100).toFixed(1)}%`;
+      tr.innerHTML = `<td>${i + 1}</td><td></td><td class="num">${eq}</td>` +
+        `<td class="num">${win}</td>`;
+      tr.children[1].textContent = m.move;
+      tr.addEventListener("click", () => previewHint(m, tr));
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    const note = document.createElement("div");
+    note.className = "opt";
+    note.textContent = `${h.engine === "neural" ? `${h.ply}-ply neural net` : "heuristic"}; ` +
+      "click a move to set it up, then confirm.";
+    box.append(table, note);
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    setBusy(false);
+    render();
+  }
+}
+
+function previewHint(m, tr) {
+  document.querySelectorAll("#hints tr.hint").forEach((x) => x.classList.remove("active"));
+  tr.classList.add("active");
+  S.sim = simOf(S.state.position);
+  S.done = [];
+  for (const [f, t] of m.steps) {
+    applyStep(S.sim, moverSide(), f, t);
+    S.done.push([f, t]);
+  }
+  S.groups = [m.steps.length];
+  S.selected = null;
+  render();
+}
+
+// --- review ------------------------------------------------------------------------------------
+async function openReview() {
+  if (!S.state) return;
+  setBusy(true);
+  $("#status").textContent = "Analysing the game…";
+  try {
+    const r = await api("GET", `/api/games/${S.state.id}/review`);
+    S.review = r;
+    drawReview();
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    setBusy(false);
+    render();
+  }
+}
+
+function closeReview() {
+  S.review = null;
+  S.reviewTurn = null;
+  $("#review").hidden = true;
+  $("#review-banner").hidden = true;
+  if (S.state) {
+    S.sim = simOf(S.state.position);
+    S.viewer = viewerOf(S.state);
+    S.done = [];
+    S.groups = [];
+  }
+}
+
+function drawReview() {
+  const r = S.review;
+  $("#review").hidden = false;
+  const me = S.state && viewerOf(S.state) === 1 ? "black" : "white";
+  const sum = $("#review-summary");
+  sum.textContent = Object.entries(r.players).map(([side, t]) =>
+    `${side}: ${t.rating}, error rate ${t.error_rate} mp/move, ` +
+    `${t.mistakes["very bad"]} very bad, ${t.mistakes.bad} bad, ${t.mistakes.doubtful} doubtful`)
+    .join(" · ") + ` (${r.ply}-ply)`;
+  // the chart: P(win) of the viewer before each roll
+  const svg = $("#chart");
+  svg.replaceChildren();
+  const cw = 600, ch = 220, L = 40, R = 10, T = 12, B = 24;
+  const n = r.curve.length;
+  const xOf = (i) => L + (n <= 1 ? 0 : (i * (cw - L - R)) / (n - 1));
+  const yOf = (p) => T + (1 - p) * (ch - T - B);
+  el("rect", {x: L, y: T, width: cw - L - R, height: ch - T - B, fill: "#fbf7ee"}, svg);
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    el("line", {x1: L, x2: cw - R, y1: yOf(p), y2: yOf(p), stroke: p === 0.5 ? "#999" : "#e3dccd",
+                "stroke-dasharray": p === 0.5 ? "5 4" : null}, svg);
+    const t = el("text", {x: L - 5, y: yOf(p) + 4, "text-anchor": "end", "font-size": 11,
+                          fill: "#6f6459"}, svg);
+    t.textContent = `${Math.round(p * 100)}%`;
+  }
+  let lastGame = null;
+  r.curve.forEach((c, i) => {
+    if (c.game !== lastGame && i > 0) {
+      el("line", {x1: xOf(i), x2: xOf(i), y1: T, y2: ch - B, stroke: "#c9b99b",
+                  "stroke-dasharray": "2 3"}, svg);
+    }
+    lastGame = c.game;
+  });
+  const val = (c) => (me === "white" ? c.white_win : 1 - c.white_win);
+  const pts = r.curve.map((c, i) => `${xOf(i)},${yOf(val(c))}`).join(" ");
+  el("polyline", {points: pts, fill: "none", stroke: "#1f6f50", "stroke-width": 2.5,
+                  class: "curve"}, svg);
+  const marks = new Map(r.mistakes.map((m) => [m.index, m]));
+  r.curve.forEach((c, i) => {
+    const m = marks.get(i);
+    const dot = el("circle", {cx: xOf(i), cy: yOf(val(c)), r: m ? 5 : 3,
+                              fill: m ? "#b3261e" : "#1f6f50", class: "pt",
+                              "data-index": i}, svg);
+    const title = el("title", {}, dot);
+    const t = r.turns[i];
+    title.textContent = `${t.side} ${t.dice.join("")}: ${t.played || "(no move)"}` +
+      (m ? ` — ${m.mark}, best ${m.best}` : "");
+    dot.addEventListener("click", () => showReviewTurn(i));
+  });
+  const xl = el("text", {x: L, y: ch - 6, "font-size": 11, fill: "#6f6459"}, svg);
+  xl.textContent = `P(${me} wins) before each roll; red: mistakes`;
+  // the mistakes
+  const ol = $("#mistakes");
+  ol.replaceChildren();
+  if (!r.mistakes.length) {
+    const li = document.createElement("li");
+    li.textContent = "No mistakes found.";
+    ol.appendChild(li);
+  }
+  for (const m of r.mistakes) {
+    const li = document.createElement("li");
+    li.className = "mistake";
+    li.dataset.index = m.index;
+    const g = r.games.length > 1 ? `game ${m.game}, ` : "";
+    li.innerHTML = `<span class="mark-${m.mark.replace(" ", "-")}"></span> `;
+    li.firstChild.textContent = m.mark;
+    li.append(`${g}turn ${m.turn}, ${m.side} ${m.dice.join("")}: played ${m.played}, ` +
+              `best ${m.best} (−${m.loss.toFixed(3)})`);
+    li.addEventListener("click", () => showReviewTurn(m.index));
+    ol.appendChild(li);
+  }
+}
+
+function showReviewTurn(i) {
+  const t = S.review.turns[i];
+  S.reviewTurn = t;
+  S.sim = simOf(t.board);
+  S.done = [];
+  S.selected = null;
+  S.lastTo = [];
+  document.querySelectorAll("#mistakes li").forEach((x) =>
+    x.classList.toggle("active", Number(x.dataset.index) === i));
+  const b = $("#review-banner");
+  b.hidden = false;
+  const g = S.review.games.length > 1 ? `Game ${t.game}, t` : "T";
+  b.textContent = `${g}urn ${t.turn}: ${t.side} rolled ${t.dice[0]}-${t.dice[1]} and played ` +
+    `${t.played || "(no move)"}` + (t.mark ? ` — ${t.mark}: best was ${t.best} ` +
+    `(equity ${t.equity_best.toFixed(3)} against ${t.equity_played.toFixed(3)})` : "") +
+    `. ${cap(t.side)} to move; P(white wins) ${(t.white_win * 100).toFixed(1)}%.`;
+  b.dataset.index = i;
+  render();
+}
+
+// --- dialogs -------------------------------------------------------------------------------------
+function openNewDialog() {
+  const d = $("#dlg-new");
+  syncNewDialog();
+  if (!d.open) d.showModal();
+}
+
+function syncNewDialog() {
+  const variant = $("#ng-variant").value;
+  const pts = $("#ng-points");
+  const single = pts.querySelector("option[value='1']");
+  single.disabled = variant === "tavli";
+  if (variant === "tavli" && pts.value === "1") pts.value = "5";
+  const human = $("#ng-opponent").value === "human";
+  $("#ng-side-label").hidden = human;
+  const first = $("#ng-first");
+  first.disabled = pts.value !== "1";
+  if (first.disabled) first.value = "";
+}
+
+async function startNewGame(evt) {
+  evt.preventDefault();
+  const opp = $("#ng-opponent").value;
+  const body = {variant: $("#ng-variant").value, points: Number($("#ng-points").value)};
+  if (opp === "human") body.opponent = "human";
+  else {
+    body.opponent = "ai";
+    body.level = opp.split(":")[1];
+    body.ai_side = $("#ng-side").value === "white" ? "black" : "white";
+  }
+  if ($("#ng-first").value) body.first = $("#ng-first").value;
+  try {
+    const st = await api("POST", "/api/games", body);
+    $("#dlg-new").close();
+    await loadGame(st.id);
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+async function openGames() {
+  const d = $("#dlg-games");
+  const body = d.querySelector("tbody");
+  body.replaceChildren();
+  try {
+    const list = await api("GET", "/api/games");
+    for (const g of list.games) {
+      const tr = document.createElement("tr");
+      tr.dataset.id = g.id;
+      const when = new Date(g.updated * 1000).toLocaleString();
+      const score = g.score ? `${g.score[0]}–${g.score[1]}` : "";
+      tr.innerHTML = "<td></td><td></td><td></td><td></td><td class='acts'></td>";
+      tr.children[0].textContent = g.title;
+      tr.children[1].textContent = score;
+      tr.children[2].textContent = g.status;
+      tr.children[3].textContent = when;
+      const acts = tr.children[4];
+      const open = document.createElement("button");
+      open.textContent = g.status === "playing" ? "Resume" : "Open";
+      open.className = "open";
+      open.addEventListener("click", () => { d.close(); loadGame(g.id, {review: true}); });
+      const review = document.createElement("button");
+      review.textContent = "Review";
+      review.className = "review";
+      review.addEventListener("click", async () => {
+        d.close();
+        await loadGame(g.id, {review: false});
+        openReview();
+      });
+      const exp = document.createElement("a");
+      exp.href = `/api/games/${g.id}/record?download=true`;
+      exp.textContent = "Export";
+      exp.className = "export";
+      exp.setAttribute("download", `tavli-${g.id}.json`);
+      acts.append(open, review, exp);
+      body.appendChild(tr);
+    }
+    if (!list.games.length) {
+      const tr = document.createElement("tr");
+      tr.innerHTML = "<td colspan='5'>No games yet.</td>";
+      body.appendChild(tr);
+    }
+  } catch (e) {
+    toast(e.message);
+  }
+  if (!d.open) d.showModal();
+}
+
+async function importFile(evt) {
+  const file = evt.target.files[0];
+  if (!file) return;
+  try {
+    const text = await file.text();
+    let data;
+    try { data = JSON.parse(text); } catch (e) { throw new Error("that file is not JSON"); }
+    const st = await api("POST", "/api/records", data);
+    $("#dlg-games").close();
+    await loadGame(st.id);
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    evt.target.value = "";
+  }
+}
+
+// --- start ---------------------------------------------------------------------------------------
+function init() {
+  setupPointer();
+  $("#btn-new").addEventListener("click", openNewDialog);
+  $("#btn-games").addEventListener("click", openGames);
+  $("#games-close").addEventListener("click", () => $("#dlg-games").close());
+  $("#import-file").addEventListener("change", importFile);
+  $("#form-new").addEventListener("submit", startNewGame);
+  $("#ng-cancel").addEventListener("click", () => $("#dlg-new").close());
+  for (const id of ["#ng-variant", "#ng-points", "#ng-opponent"]) {
+    $(id).addEventListener("change", syncNewDialog);
+  }
+  $("#btn-roll").addEventListener("click", () => action("roll"));
+  $("#btn-double").addEventListener("click", () => action("double"));
+  $("#btn-take").addEventListener("click", () => action("take"));
+  $("#btn-drop").addEventListener("click", () => action("drop"));
+  $("#btn-next").addEventListener("click", () => action("next"));
+  $("#btn-undo").addEventListener("click", undo);
+  $("#btn-confirm").addEventListener("click", confirmMove);
+  $("#btn-hint").addEventListener("click", showHints);
+  $("#btn-review").addEventListener("click", openReview);
+  $("#btn-review-close").addEventListener("click", () => { closeReview(); render(); });
+  $("#opt-autoroll").checked = localStorage.getItem("tavli.autoroll") !== "0";
+  $("#opt-autoroll").addEventListener("change", (e) => {
+    localStorage.setItem("tavli.autoroll", e.target.checked ? "1" : "0");
+    proceed();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest && e.target.closest("dialog")) return;
+    if (e.key === "Enter" && completeMove()) confirmMove();
+    else if ((e.key === "Backspace" || (e.key === "z" && (e.ctrlKey || e.metaKey)))
+             && S.done.length) { e.preventDefault(); undo(); }
+  });
+  window.addEventListener("hashchange", () => {
+    const m = location.hash.match(/^#\/game\/([\w-]+)/);
+    if (m && (!S.state || S.state.id !== m[1])) loadGame(m[1]);
+  });
+  window.tavli = {state: () => S.state, S};
+  render();
+  const m = location.hash.match(/^#\/game\/([\w-]+)/);
+  const id = m ? m[1] : localStorage.getItem("tavli.game");
+  if (id) loadGame(id);
+  else {
+    setBusy(false);
+    openNewDialog();
+  }
+}
+
+init();
