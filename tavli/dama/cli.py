@@ -1,0 +1,202 @@
+"""The ``tavli dama ...`` commands and ``tavli bench dama``.
+
+:func:`add_dama_commands` registers ``dama`` on the main parser's subparsers; the
+commands also run stand-alone: ``python -m tavli.dama.cli moves start --rules russian``.
+
+* ``dama moves FEN|start [--rules R] [--algebraic]`` — the legal moves
+* ``dama show FEN|start [--rules R]`` — draw the position
+* ``dama perft [FEN|start] --depth N [--rules R]`` — perft counts per depth
+* ``dama hint FEN|start [--rules R] [--level L]`` — the AI's move and score
+* ``dama play [--rules R] [--no-huffing] [--level L] [--white human|ai] [--black ...]``
+* ``dama pdn FILE`` — replay a PDN file, print each game's result and final position
+* ``dama match [--rules R] [--games N] [--level L] [--depth D] [--seed S]`` — the AI
+  against plain minimax (material only)
+* ``dama bench`` — same as ``tavli bench dama``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+RULES_HELP = "rule set: box (default), russian, italian"
+
+
+def _position(text: str, rules: str, huffing: bool | None):
+    from .board import Position
+    from .rules import DamaRules
+
+    r = DamaRules.for_name(rules, huffing)
+    if text in ("start", "startpos", ""):
+        return Position.start(r)
+    return Position.from_fen(text, r)
+
+
+def cmd_moves(args) -> int:
+    pos = _position(args.fen, args.rules, args.huffing)
+    for m in pos.legal_moves():
+        print(m.notation(pos.rules, algebraic=True, full=len(m.captures) > 1)
+              if args.algebraic else str(m))
+    return 0
+
+
+def cmd_show(args) -> int:
+    pos = _position(args.fen, args.rules, args.huffing)
+    print(pos.board_text())
+    print(pos.fen())
+    return 0
+
+
+def cmd_perft(args) -> int:
+    from . import movegen as mg
+
+    pos = _position(args.fen, args.rules, args.huffing)
+    buf = mg.new_buffer(args.depth + 1)
+    for d in range(1, args.depth + 1):
+        t = time.perf_counter()
+        n = mg.perft_kernel(pos.wm, pos.wk, pos.bm, pos.bk, pos.turn, pos.huff, d,
+                            pos.rules.geometry, pos.rules.flags, buf)
+        print(f"perft({d}) = {n}  ({time.perf_counter() - t:.3f} s)")
+    return 0
+
+
+def cmd_hint(args) -> int:
+    from .ai import Searcher
+
+    pos = _position(args.fen, args.rules, args.huffing)
+    if pos.is_game_over():
+        print("no legal move: the side to move has lost")
+        return 0
+    r = Searcher(pos.rules).search(pos, args.level)
+    print(f"{r.move}  score {r.score:+d}  depth {r.depth}  nodes {r.nodes}  "
+          f"{r.seconds:.2f} s")
+    return 0
+
+
+def cmd_play(args) -> int:
+    from .tui import play_tui
+
+    play_tui(args.rules, args.huffing, args.level, args.white, args.black,
+             None if args.fen in (None, "start") else args.fen)
+    return 0
+
+
+def cmd_pdn(args) -> int:
+    from .pdn import read_pdn_games
+
+    with open(args.file, encoding="utf-8") as f:
+        games = read_pdn_games(f.read())
+    for i, g in enumerate(games, 1):
+        print(f"game {i}: {g.rules.option_text}, {len(g.moves)} moves, result {g.result}, "
+              f"final {g.position.fen()}")
+    return 0
+
+
+def cmd_match(args) -> int:
+    from .ai import match
+
+    res = match(args.rules, games=args.games, level=args.level,
+                opponent_depth=args.depth, seed=args.seed, verbose=args.verbose)
+    print(json.dumps(res, indent=1))
+    return 0
+
+
+def bench_dama(positions: int = 8, depth: int = 3, start_depth: int = 9, seed: int = 1,
+               print_fn=print):
+    """``tavli bench dama``: perft nodes/s, ours and pydraughts', and the ratio."""
+    from .bench import bench_dama as run
+
+    return run(positions=positions, depth=depth, start_depth=start_depth, seed=seed,
+               print_fn=print_fn)
+
+
+def cmd_bench(args) -> int:
+    bench_dama(args.positions, args.depth, args.start_depth, args.seed)
+    return 0
+
+
+def add_dama_commands(subparsers) -> argparse.ArgumentParser:
+    """Register ``dama`` and its subcommands on ``subparsers`` (from
+    ``parser.add_subparsers()``); each sets ``func`` to a function of ``args``."""
+    d = subparsers.add_parser("dama", help="Dama (draughts): moves, play, AI, PDN, bench")
+    sub = d.add_subparsers(dest="dama_command", metavar="DAMA_COMMAND")
+    d.set_defaults(func=lambda args: (d.print_help(), 2)[1])
+
+    def common(p, fen=True, fen_default=None):
+        if fen:
+            p.add_argument("fen", nargs="?" if fen_default else None, default=fen_default,
+                           help="a PDN FEN such as W:W21-32:B1-12, or 'start'")
+        p.add_argument("--rules", default="box", help=RULES_HELP)
+        p.add_argument("--no-huffing", dest="huffing", action="store_false", default=None,
+                       help="box rules: compulsory capture instead of huffing")
+
+    p = sub.add_parser("moves", help="list the legal moves")
+    common(p)
+    p.add_argument("--algebraic", action="store_true", help="c3-d4 instead of 22-18")
+    p.set_defaults(func=cmd_moves)
+
+    p = sub.add_parser("show", help="draw a position")
+    common(p)
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("perft", help="perft counts from a position")
+    common(p, fen_default="start")
+    p.add_argument("--depth", type=int, default=6)
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("hint", help="the AI's move for a position")
+    common(p)
+    p.add_argument("--level", default="default", help="1-4, default, full, depth:N, time:S")
+    p.set_defaults(func=cmd_hint)
+
+    p = sub.add_parser("play", help="play in the terminal")
+    common(p, fen_default="start")
+    p.add_argument("--level", default="default", help="AI level")
+    p.add_argument("--white", choices=["human", "ai"], default="human")
+    p.add_argument("--black", choices=["human", "ai"], default="ai")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("pdn", help="replay a PDN file")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_pdn)
+
+    p = sub.add_parser("match", help="the AI against plain depth-N minimax")
+    p.add_argument("--rules", default="box", help=RULES_HELP)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--level", default="full")
+    p.add_argument("--depth", type=int, default=4, help="the minimax player's depth")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--verbose", action="store_true")
+    p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("bench", help="perft speed, and the ratio against pydraughts")
+    add_bench_arguments(p)
+    p.set_defaults(func=cmd_bench)
+    return d
+
+
+def add_bench_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--positions", type=int, default=8, help="positions per rule set")
+    p.add_argument("--depth", type=int, default=3, help="perft depth on those positions")
+    p.add_argument("--start-depth", type=int, default=9, help="perft depth from the start")
+    p.add_argument("--seed", type=int, default=1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ..errors import TavliError
+
+    parser = argparse.ArgumentParser(prog="tavli")
+    sub = parser.add_subparsers(dest="command")
+    add_dama_commands(sub)
+    args = parser.parse_args(["dama", *(sys.argv[1:] if argv is None else argv)])
+    try:
+        return int(args.func(args) or 0)
+    except (TavliError, ValueError, OSError) as e:
+        print(f"tavli: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
