@@ -83,6 +83,8 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
             if not 3 <= len(parts) <= 3 + extra:
                 raise CliError(f"line {lineno}: expected '{usage}'")
             game, ptext, dtext = parts[:3]
+            if ptext == "-":
+                raise CliError(f"line {lineno}: POSITION cannot be '-' in batch mode")
             if game not in rules_cache:
                 rules_cache[game] = _rules(game, args.rule)
             pos = _read_position(game, ptext)

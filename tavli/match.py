@@ -42,8 +42,12 @@ class Match:
             self.rotation = (GAME_NAMES[game_code(v)],)
         self.variant = v if v == "tavli" else self.rotation[0]
         self.rules: dict[str, Rules] = {}
+        if rules is not None and not isinstance(rules, Mapping):
+            raise RuleError("match rules must map game names to rule options")
         for name in self.rotation:
             given = (rules or {}).get(name)
+            if given is not None and not isinstance(given, Rules | Mapping):
+                raise RuleError(f"rules for {name} must be rule options, not {given!r}")
             if isinstance(given, Rules):
                 if given.game_name != name:
                     raise RuleError(f"rules for {name} are for {given.game_name}")
