@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tavli import RecordError
+from tavli import Position, RecordError
 from tavli.cli import main
 from tavli.match import Match
 from tavli.record import load_record, match_record
@@ -50,4 +50,5 @@ def test_batch_rejects_stdin_position_and_goes_on(capsys, monkeypatch):
     assert "moves" in rows[0]
     assert list(rows[1]) == ["error"]
     assert [e["move"] for e in rows[2]["moves"]] == ["24/18"]
-    assert [e["move"] for e in rows[3]["moves"]] == ["24/20"]
+    assert [e["move"] for e in rows[3]["moves"]] == [
+        str(m) for m in Position.start("plakoto").legal_moves("11")]
