@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ..errors import GameOver
 from . import movegen as mg
 from .board import Position, _move_from_row, _with_text
 from .rules import DamaRules
@@ -450,6 +451,8 @@ class Searcher:
                history: list[Position] | None = None) -> SearchResult:
         """The best move for ``pos`` (which must have a legal move)."""
         pos = pos.with_rules(self.rules) if pos.rules != self.rules else pos
+        if pos.is_game_over():
+            raise GameOver("no legal move: the side to move has lost")
         max_depth, seconds = parse_level(level)
         ghist = np.array([zhash_pos(q) for q in (history or []) if q.turn == pos.turn
                           and q != pos], dtype=np.int64)
