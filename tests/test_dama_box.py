@@ -152,3 +152,47 @@ def test_italian_men_do_not_capture_kings_and_priorities():
 
 def test_russian_man_crowned_in_capture_goes_on():
     assert texts("W:Wd6:Be7,g7,h2", "russian", captures_only=True) == {"d6xf8xh6"}
+
+
+def _random_positions(n, seed, kings_only=False):
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        squares = rng.sample(range(32), rng.randint(3, 14))
+        masks = [0, 0, 0, 0]
+        for i, s in enumerate(squares):
+            white = i % 2 == 0
+            king = kings_only or rng.random() < 0.3 or (white and s < 4) or (not white and s >= 28)
+            masks[(0 if white else 2) + (1 if king else 0)] |= 1 << s
+        out.append(masks + [rng.randint(0, 1)])
+    return out
+
+
+def test_box_kings_are_russian_kings():
+    from tavli.dama.rules import DamaRules
+
+    box = DamaRules.for_name("box", huffing=False)
+    for wm, wk, bm, bk, turn in _random_positions(300, 11, kings_only=True):
+        a = Position(wm, wk, bm, bk, turn, box)
+        b = Position(wm, wk, bm, bk, turn, "russian")
+        assert {m.key() for m in a.legal_moves()} == {m.key() for m in b.legal_moves()}
+
+
+def test_huffing_adds_exactly_the_quiet_moves():
+    from tavli.dama.rules import DamaRules
+
+    strict = DamaRules.for_name("box", huffing=False)
+    for wm, wk, bm, bk, turn in _random_positions(300, 12):
+        free = Position(wm, wk, bm, bk, turn, "box").legal_moves()
+        forced = Position(wm, wk, bm, bk, turn, strict).legal_moves()
+        caps = {m.key() for m in free if m.captures}
+        assert caps == {m.key() for m in forced if m.captures}
+        quiet = [m for m in free if not m.captures]
+        if caps:
+            assert all(m.declined for m in quiet)
+            assert {m.key() for m in forced} == caps
+        else:
+            assert not any(m.declined for m in quiet)
+            assert {m.key() for m in forced} == {m.key() for m in quiet}
