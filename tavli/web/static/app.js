@@ -55,8 +55,10 @@ const S = {
   hints: null,
   review: null,
   reviewTurn: null,   // the review turn shown on the board
-  animating: null,    // {x, y, side} of a checker sliding
+  animating: null,    // {x, y, side} of a checker sliding or dragged
+  sliding: false,     // a checker of the player is sliding: clicks wait
   lastTo: [],         // viewer points where the last move of the opponent landed
+  aiMove: null,       // the AI's last move (text), until the player moves
   token: 0,           // increases whenever another game is loaded
 };
 
@@ -180,7 +182,7 @@ function moverSide() { return S.state ? SIDES.indexOf(S.state.mover) : 0; }
 
 function canPlayHere() {
   const st = S.state;
-  return st && !S.busy && !S.review && st.phase === "move" && !st.ai_to_act && !st.imported
+  return st && !S.busy && !S.sliding && !S.review && st.phase === "move" && !st.ai_to_act && !st.imported
     && st.legal_moves.length > 0;
 }
 
@@ -626,9 +628,7 @@ function statusText() {
     const o = last.opening[last.opening.length - 1];
     parts.push(`Opening throw: white ${o[0]}, black ${o[1]}.`);
   }
-  if (last && last.kind === "move" && st.players[last.side].type === "ai" && st.phase !== "over") {
-    parts.push(`The AI played ${last.move}.`);
-  }
+  if (S.aiMove && st.phase !== "over") parts.push(`The AI played ${S.aiMove}.`);
   if (st.phase === "over") {
     parts.push(st.message);
   } else if (st.phase === "opening") {
@@ -804,7 +804,10 @@ async function slide(side, from, to, ms) {
 async function showState(st) {
   const token = S.token;
   const last = st.last;
-  S.lastTo = [];
+  if (last && (last.kind === "move" || last.kind === "next")) {
+    S.lastTo = [];
+    S.aiMove = null;
+  }
   if (last && last.kind === "move" && last.before && st.players[last.side].type === "ai") {
     const side = SIDES.indexOf(last.side);
     S.state = {...st, dice: last.dice, turn: last.side, phase: "animating", legal_moves: []};
@@ -822,6 +825,7 @@ async function showState(st) {
     }
     S.lastTo = last.steps.filter((s) => s[1] !== 0).map((s) => toView(side, s[1]));
     S.lastTo = [...new Set(S.lastTo)];
+    S.aiMove = last.move;
     await sleep(200);
   }
   if (token !== S.token) return;
@@ -905,12 +909,19 @@ async function action(name, body) {
 async function playPath(path, animate) {
   const mover = moverSide();
   S.selected = null;
-  for (const [f, t] of path) {
-    if (animate) await slide(mover, f, t, 170);
-    else applyStep(S.sim, mover, f, t);
-    S.done.push([f, t]);
+  S.sliding = true;
+  document.body.dataset.busy = "1";
+  try {
+    for (const [f, t] of path) {
+      if (animate) await slide(mover, f, t, 170);
+      else applyStep(S.sim, mover, f, t);
+      S.done.push([f, t]);
+    }
+    S.groups.push(path.length);
+  } finally {
+    S.sliding = false;
+    document.body.dataset.busy = S.busy ? "1" : "0";
   }
-  S.groups.push(path.length);
   render();
 }
 
