@@ -87,3 +87,21 @@ def test_same_moves_as_pydraughts(rules):
     assert not mismatches, mismatches[:5]
     assert len(positions) >= 1000
     assert with_kings >= 500 and multi >= 100, (with_kings, multi)
+
+
+@pytest.mark.parametrize("rules", ["russian", "italian"])
+def test_move_texts_read_back_and_pydraughts_texts_are_understood(rules):
+    rng = random.Random(77)
+    for p in placed_positions(rules, 300, rng):
+        legal = p.legal_moves()
+        for m in legal:
+            assert p.find_move(str(m)).key() == m.key()
+            full = m.notation(p.rules, algebraic=True, full=True)
+            assert p.find_move(full).key() == m.key()
+        board = draughts.Board(rules, p.fen(algebraic=rules == "russian", ranges=False))
+        for mv in board.legal_moves():
+            text = mv.pdn_move
+            if rules == "russian":  # its numbers count from a1: use its square names
+                text = convert._number_to_algebraic(text, variant="russian")
+            ours = p.find_move(text)
+            assert len(ours.captures) == len(mv.captures or [])

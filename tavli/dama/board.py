@@ -373,6 +373,23 @@ def _with_text(moves: list[DamaMove], rules: DamaRules) -> list[DamaMove]:
     return out
 
 
+def _trajectory(mv: DamaMove, rules: DamaRules) -> list[int]:
+    """Every square the moving piece passes over or lands on after the start (an
+    intermediate square in a move's text may be any of them)."""
+    out = []
+    cur = mv.start
+    for nxt in mv.path or (mv.end,):
+        (r0, f0), (r1, f1) = square_coords(cur, rules), square_coords(nxt, rules)
+        dr = (r1 > r0) - (r1 < r0)
+        df = (f1 > f0) - (f1 < f0)
+        r, f = r0, f0
+        while (r, f) != (r1, f1) and dr and df:
+            r, f = r + dr, f + df
+            out.append(square_at(r, f, rules))
+        cur = nxt
+    return out
+
+
 _TOKEN = re.compile(r"[a-h][1-8]|\d+", re.I)
 
 
@@ -401,7 +418,7 @@ def match_move(text: str, legal: list[DamaMove], rules) -> DamaMove:
             continue
         mids = squares[1:-1]
         if mids:
-            it = iter(mv.path)
+            it = iter(_trajectory(mv, r))
             if not all(any(s == p for p in it) for s in mids):
                 continue
         cands.append(mv)
