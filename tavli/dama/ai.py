@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..errors import GameOver
+from ..errors import GameOver, RuleError
 from . import movegen as mg
 from .board import Position, _move_from_row, _with_text
 from .rules import DamaRules
@@ -394,11 +394,14 @@ def parse_level(level: str | int | None) -> tuple[int, float | None]:
     level = str(level).strip().lower()
     if level in LEVELS:
         return LEVELS[level]
-    if level.startswith("depth:"):
-        return int(level[6:]), None
-    if level.startswith("time:"):
-        return 64, float(level[5:])
-    raise ValueError(f"unknown Dama AI level {level!r} (1-4, default, full, depth:N, time:S)")
+    try:
+        if level.startswith("depth:"):
+            return max(1, int(level[6:])), None
+        if level.startswith("time:"):
+            return 64, max(0.01, float(level[5:]))
+    except ValueError:
+        pass
+    raise RuleError(f"unknown Dama AI level {level!r} (1-4, default, full, depth:N, time:S)")
 
 
 @dataclass
