@@ -298,3 +298,28 @@ def test_phone_layout_with_pinned_checkers(browser, server):
     assert box["width"] <= 390 and box["width"] > 300
     shot(page, "phone-plakoto-pinned")
     ctx.close()
+
+
+def test_playing_black_with_a_hint(page, server):
+    st = api(page, server, "POST", "/api/games",
+             {"variant": "portes", "seed": 9, "first": "white", "ai_side": "white"})
+    page.goto(f"{server}/#/game/{st['id']}")
+    st = until_my_move(page)  # the AI (white) moves first, then black rolls
+    assert st["turn"] == "black" and st["history"][0]["side"] == "white"
+    # black's home is drawn at the bottom right: black's point 1 is the bottom-right column
+    one = page.locator('.hit[data-b="1"]').bounding_box()
+    twelve = page.locator('.hit[data-b="12"]').bounding_box()
+    assert one["x"] > twelve["x"] and one["y"] > 300
+    page.click("#btn-hint")
+    page.wait_for_selector("#hints tr.hint")
+    idle(page)
+    rows = page.locator("#hints tr.hint")
+    assert rows.count() == min(12, len(st["legal_moves"]))
+    shot(page, "portes-as-black-hint")
+    best = rows.first.locator("td").nth(1).inner_text()
+    rows.first.click()
+    assert page.locator("#btn-confirm").is_enabled()
+    page.click("#btn-confirm")
+    st = until_my_move(page)
+    mine = [e for e in st["history"] if e.get("side") == "black" and "dice" in e]
+    assert mine[0]["move"] == best

@@ -414,8 +414,8 @@ function drawPoints(svg, labelSide) {
                    fill, stroke: "rgba(0,0,0,.35)", "stroke-width": 1, class: "point",
                    "data-view": v}, svg);
     const label = labelSide === S.viewer ? v : opp(S.sim.game, v);
-    const t = el("text", {x: x + PW / 2, y: top ? Y_TOP - 8 : Y_BOT + 18, "text-anchor": "middle",
-                          "font-size": 13, fill: COLORS.num}, svg);
+    const t = el("text", {x: x + PW / 2, y: top ? Y_TOP - 7 : Y_BOT + 19, "text-anchor": "middle",
+                          "font-size": 16, "font-weight": 600, fill: COLORS.num}, svg);
     t.textContent = String(label);
   }
 }
@@ -615,7 +615,10 @@ function playerName(side) {
 function statusText() {
   const st = S.state;
   if (!st) return "";
-  if (S.reviewTurn) return "";
+  if (S.review) {
+    return S.reviewTurn ? "Reviewing: the board shows the position before the roll."
+      : "Review: click a mistake or a point of the curve to see the position.";
+  }
   const human = (side) => st.players[side].type === "human";
   const solo = SIDES.filter(human).length === 1;
   const name = (side) => (solo ? (human(side) ? "You" : "The AI") : cap(side));
@@ -709,6 +712,7 @@ function renderPanel() {
     : st.history.length > 0;
   show("#btn-review", !S.busy && !S.review && turns && (st.phase === "over" || st.imported));
   show("#hints", !!S.hints && !S.review);
+  $("#autoroll-label").hidden = st.imported || st.finished;
   // history
   const h = $("#history");
   h.replaceChildren();
@@ -1080,13 +1084,12 @@ async function showHints() {
     table.innerHTML = "<thead><tr><th>#</th><th>move</th><th class='num'>equity</th>" +
       "<th class='num'>win</th></tr></thead>";
     const body = document.createElement("tbody");
-    const best = h.moves.length ? h.moves[0].equity : 0;
     h.moves.slice(0, 12).forEach((m, i) => {
       const tr = document.createElement("tr");
       tr.className = "hint";
       const eq = m.equity === null ? (m.score ?? 0).toFixed(3)
-        : (i === 0 ? (m.equity >= 0 ? "+" : "") + m.equity.toFixed(3)
-          : (m.equity - best).toFixed(3));
+        : (m.equity >= 0 ? "+" : "") + m.equity.toFixed(3);
+      if (m.ply !== undefined) tr.title = `valued at ${m.ply}-ply`;
       const win = m.win === undefined ? "" : `${(m.win * 100).toFixed(1)}%`;
       tr.innerHTML = `<td>${i + 1}</td><td></td><td class="num">${eq}</td>` +
         `<td class="num">${win}</td>`;
@@ -1164,7 +1167,8 @@ function drawReview() {
   // the chart: P(win) of the viewer before each roll
   const svg = $("#chart");
   svg.replaceChildren();
-  const cw = 600, ch = 220, L = 40, R = 10, T = 12, B = 24;
+  const cw = 320, ch = 170, L = 34, R = 8, T = 10, B = 22;
+  svg.setAttribute("viewBox", `0 0 ${cw} ${ch}`);
   const n = r.curve.length;
   const xOf = (i) => L + (n <= 1 ? 0 : (i * (cw - L - R)) / (n - 1));
   const yOf = (p) => T + (1 - p) * (ch - T - B);
@@ -1172,7 +1176,7 @@ function drawReview() {
   for (const p of [0, 0.25, 0.5, 0.75, 1]) {
     el("line", {x1: L, x2: cw - R, y1: yOf(p), y2: yOf(p), stroke: p === 0.5 ? "#999" : "#e3dccd",
                 "stroke-dasharray": p === 0.5 ? "5 4" : null}, svg);
-    const t = el("text", {x: L - 5, y: yOf(p) + 4, "text-anchor": "end", "font-size": 11,
+    const t = el("text", {x: L - 4, y: yOf(p) + 4, "text-anchor": "end", "font-size": 10,
                           fill: "#6f6459"}, svg);
     t.textContent = `${Math.round(p * 100)}%`;
   }
@@ -1186,12 +1190,12 @@ function drawReview() {
   });
   const val = (c) => (me === "white" ? c.white_win : 1 - c.white_win);
   const pts = r.curve.map((c, i) => `${xOf(i)},${yOf(val(c))}`).join(" ");
-  el("polyline", {points: pts, fill: "none", stroke: "#1f6f50", "stroke-width": 2.5,
+  el("polyline", {points: pts, fill: "none", stroke: "#1f6f50", "stroke-width": 2,
                   class: "curve"}, svg);
   const marks = new Map(r.mistakes.map((m) => [m.index, m]));
   r.curve.forEach((c, i) => {
     const m = marks.get(i);
-    const dot = el("circle", {cx: xOf(i), cy: yOf(val(c)), r: m ? 5 : 3,
+    const dot = el("circle", {cx: xOf(i), cy: yOf(val(c)), r: m ? 4 : 2.5,
                               fill: m ? "#b3261e" : "#1f6f50", class: "pt",
                               "data-index": i}, svg);
     const title = el("title", {}, dot);
@@ -1200,7 +1204,7 @@ function drawReview() {
       (m ? ` — ${m.mark}, best ${m.best}` : "");
     dot.addEventListener("click", () => showReviewTurn(i));
   });
-  const xl = el("text", {x: L, y: ch - 6, "font-size": 11, fill: "#6f6459"}, svg);
+  const xl = el("text", {x: L, y: ch - 6, "font-size": 10, fill: "#6f6459"}, svg);
   xl.textContent = `P(${me} wins) before each roll; red: mistakes`;
   // the mistakes
   const ol = $("#mistakes");
