@@ -323,3 +323,19 @@ def test_playing_black_with_a_hint(page, server):
     st = until_my_move(page)
     mine = [e for e in st["history"] if e.get("side") == "black" and "dice" in e]
     assert mine[0]["move"] == best
+
+
+def test_two_players_on_one_device(page, server):
+    start_from_dialog(page, server, "fevga", 1, opponent="human")
+    assert page.locator("#ng-side-label").is_hidden()
+    page.click("#btn-roll")
+    for _ in range(2):  # each side moves once, on the same board
+        st = until_my_move(page)
+        assert not st["ai_to_act"]
+        side = st["turn"]
+        click_move(page, st["legal_moves"][-1], side)
+        idle(page)
+    st = state(page)
+    assert {e["side"] for e in st["history"] if "dice" in e} == {"white", "black"}
+    assert st["players"]["white"]["type"] == st["players"]["black"]["type"] == "human"
+    shot(page, "fevga-two-players")

@@ -5,11 +5,12 @@ sends the player's choices, each checked by the engine. Every game or match live
 SQLite store (:mod:`tavli.web.store`), written after every action, so an unfinished game
 survives a restart of the server.
 
->>> from fastapi.testclient import TestClient
->>> client = TestClient(create_app(":memory:"))
->>> state = client.post("/api/games", json={"variant": "portes", "seed": 1}).json()
+>>> api = TavliApi(":memory:")
+>>> state = api.create(NewGame(variant="portes", seed=1))
 >>> state["phase"], state["game"], state["players"]["black"]["type"]
 ('opening', 'portes', 'ai')
+>>> api.roll(state["id"], Action())["phase"]
+'move'
 """
 
 from __future__ import annotations
@@ -437,6 +438,11 @@ class TavliApi:
             self.save(s)
         return self.state(s)
 
+    def get(self, game_id: str) -> dict[str, Any]:
+        s = self.session(game_id)
+        with s.lock:
+            return self.state(s)
+
     def list(self) -> list[dict[str, Any]]:
         out = []
         for row in self.store.list():
@@ -837,7 +843,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> dict[str, Any]:
-        return await call(lambda: api.state(api.session(game_id)))
+        return await call(api.get, game_id)
 
     @app.delete("/api/games/{game_id}", status_code=204)
     async def delete_game(game_id: str) -> Response:

@@ -678,7 +678,9 @@ function renderPanel() {
     row.dataset.side = SIDES[side];
     row.innerHTML = `<span class="disc ${SIDES[side]}"></span><span class="name"></span>` +
       `<span class="pips"></span>`;
-    row.querySelector(".name").textContent = `${playerName(side)} (${SIDES[side]})`;
+    const name = playerName(side);
+    row.querySelector(".name").textContent =
+      name.toLowerCase() === SIDES[side] ? name : `${name} (${SIDES[side]})`;
     row.querySelector(".pips").textContent = `pips ${S.sim ? pips(S.sim, side) : ""}`;
     pl.appendChild(row);
   }
