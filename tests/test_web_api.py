@@ -513,3 +513,36 @@ def test_web_refuses_terminal_options(capsys):
 
     assert cli.main(["play", "--resume", "saved.json"]) == 2
     assert "--tui" in capsys.readouterr().err
+
+
+def test_tavli_play_serves_and_prints_the_url(tmp_path):
+    import re
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    db = tmp_path / "sub" / "games.sqlite3"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from tavli.cli import main; sys.exit(main())",
+         "play", "--no-browser", "--port", "0", "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m, line
+        url = m.group(0)
+        for _ in range(100):
+            try:
+                page = urllib.request.urlopen(url, timeout=5).read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert "<svg id=\"board\"" in page
+        req = urllib.request.Request(url + "api/games", data=b'{"variant": "portes"}',
+                                     headers={"Content-Type": "application/json"})
+        assert json.load(urllib.request.urlopen(req, timeout=10))["game"] == "portes"
+        assert db.exists()
+    finally:
+        proc.terminate()
+        proc.wait(10)
