@@ -511,8 +511,9 @@ def test_tavli_play_routes_to_web_or_terminal(monkeypatch, capsys):
 def test_web_refuses_terminal_options(capsys):
     from tavli import cli
 
-    assert cli.main(["play", "--resume", "saved.json"]) == 2
-    assert "--tui" in capsys.readouterr().err
+    for opts in (["--resume", "saved.json"], ["--seed", "1"], ["--game", "plakoto"]):
+        assert cli.main(["play", *opts]) == 2
+        assert "--tui" in capsys.readouterr().err
 
 
 def test_tavli_play_serves_and_prints_the_url(tmp_path):
