@@ -829,8 +829,13 @@ async function showState(st) {
       renderBoard();
       await sleep(120);
     }
-    S.lastTo = last.steps.filter((s) => s[1] !== 0).map((s) => toView(side, s[1]));
-    S.lastTo = [...new Set(S.lastTo)];
+    // where checkers came to rest (not the points a checker only passed through)
+    const tos = last.steps.map((s) => s[1]);
+    for (const [f] of last.steps) {
+      const k = tos.indexOf(f);
+      if (k >= 0) tos.splice(k, 1);
+    }
+    S.lastTo = [...new Set(tos.filter((t) => t !== 0).map((t) => toView(side, t)))];
     S.aiMove = last.move;
     await sleep(200);
   }
