@@ -625,7 +625,7 @@ function statusText() {
   const parts = [];
   const last = st.last;
   if (last && last.kind === "pass") {
-    parts.push(`${name(last.side)} cannot move with ${last.dice[0]}-${last.dice[1]}: the turn passes.`);
+    parts.push(`${name(last.side)} cannot move with ${last.dice[0]}\u2011${last.dice[1]}: the turn passes.`);
   }
   if (last && last.kind === "opening" && st.phase === "move" && last.opening) {
     const o = last.opening[last.opening.length - 1];
@@ -646,8 +646,8 @@ function statusText() {
   } else if (st.phase === "move") {
     const who = solo ? "Your move" : `${cap(st.turn)} to move`;
     const d = st.dice;
-    if (completeMove()) parts.push(`${who} ${d[0]}-${d[1]}: confirm, or undo.`);
-    else parts.push(`${who} ${d[0]}-${d[1]}: click or drag a checker.`);
+    if (completeMove()) parts.push(`${who} ${d[0]}\u2011${d[1]}: confirm, or undo.`);
+    else parts.push(`${who} ${d[0]}\u2011${d[1]}: click or drag a checker.`);
   }
   return parts.join(" ");
 }
@@ -1247,7 +1247,7 @@ function showReviewTurn(i) {
   const b = $("#review-banner");
   b.hidden = false;
   const g = S.review.games.length > 1 ? `Game ${t.game}, t` : "T";
-  b.textContent = `${g}urn ${t.turn}: ${t.side} rolled ${t.dice[0]}-${t.dice[1]} and played ` +
+  b.textContent = `${g}urn ${t.turn}: ${t.side} rolled ${t.dice[0]}\u2011${t.dice[1]} and played ` +
     `${t.played || "(no move)"}` + (t.mark ? ` — ${t.mark}: best was ${t.best} ` +
     `(equity ${t.equity_best.toFixed(3)} against ${t.equity_played.toFixed(3)})` : "") +
     `. ${cap(t.side)} to move; P(white wins) ${(t.white_win * 100).toFixed(1)}%.`;
