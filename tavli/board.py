@@ -395,7 +395,13 @@ class Move:
     def notation(self) -> str:
         from .notation import format_steps
 
-        return format_steps(self.steps, self.before.game)
+        steps = self.steps
+        if self.before.game == PLAKOTO:
+            # mark only the pins that still hold when the turn ends (a pin made and
+            # released within the turn counts for nothing)
+            held = self.after.array[3 - self.before.turn]
+            steps = tuple((s, t, f and bool(held[25 - t])) for s, t, f in steps)
+        return format_steps(steps, self.before.game)
 
     def __str__(self) -> str:
         return self.notation

@@ -25,7 +25,7 @@ def _rules(game: str, options: list[str] | None):
     return Rules.for_game(game, options or [])
 
 
-def _read_position(game: str, text: str):
+def _read_position(game: str | None, text: str):
     from .ids import parse_position
 
     if text == "-":
@@ -98,33 +98,21 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from .ids import parse_position
     from .layout import GAME_ALIASES
 
-    game = args.game
-    text = args.position
-    if text is None:
-        if game is None or game.lower() in GAME_ALIASES:
-            if game is None:
-                raise CliError("usage: tavli show [GAME] POSITION [--json]")
-        else:
-            game, text = None, game
+    game, text = args.game, args.position
+    if text is None and game is not None and game.lower() not in GAME_ALIASES:
+        game, text = None, game  # tavli show POSITION
     if text is None:
         raise CliError("usage: tavli show [GAME] POSITION [--json]")
-    if game is None and text in ("start", "-"):
+    if game is None and text == "start":
         raise CliError("name the game: tavli show GAME start")
     if text == "-":
-        data = sys.stdin.read()
-        from .ids import parse_position
-
-        pos = parse_position(data, game)
+        pos = _read_position(game, text)  # the JSON document names its game
     else:
-        from .ids import parse_position
-
         pos = parse_position(text, game)
-    if args.json:
-        print(json.dumps(pos.to_json()))
-    else:
-        print(pos)
+    print(json.dumps(pos.to_json()) if args.json else pos)
     return 0
 
 
@@ -311,6 +299,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. `tavli moves ... | head`
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

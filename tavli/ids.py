@@ -252,7 +252,7 @@ def position_from_json(doc: Any) -> Position:
         raise ParseError("position document: 'id' does not match the checkers given")
     if "gnubg_id" in doc and doc["gnubg_id"] != derived.get("gnubg_id"):
         raise ParseError("position document: 'gnubg_id' does not match the checkers given")
-    for side, name in enumerate(SIDE_NAMES):
+    for name in SIDE_NAMES:
         for key in ("mother_pinned", "first_checker"):
             if key in doc[name] and doc[name][key] != derived[name].get(key):
                 raise ParseError(f"position document: {name}.{key} is "

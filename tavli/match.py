@@ -104,7 +104,7 @@ class Match:
         rules = self.rules[name]
         crawford = False
         if rules.cube and rules.crawford and not self._crawford_done:
-            if max(self.score) == self.target - 1:
+            if self.target > 1 and max(self.score) == self.target - 1:
                 crawford = True
                 self._crawford_done = True
         self.games.append(Game(rules, dice=self.dice_source, first=starter, match_play=True,

@@ -130,7 +130,7 @@ def _check(g: Game, doc: dict[str, Any], where: str) -> None:
                           f"{doc['position']}")
     res = doc.get("result")
     got = g.outcome.to_dict() if g.outcome else None
-    if res is not None and res != got:
+    if "result" in doc and res != got:
         raise RecordError(f"{where}: the record's result {res} differs from the replay's {got}")
 
 

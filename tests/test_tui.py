@@ -155,11 +155,11 @@ def test_end_of_input_quits_and_saves(monkeypatch, capsys, tmp_path):
     assert isinstance(load(path), Game)
 
 
-def test_without_tui_says_the_browser_app_is_missing(monkeypatch, capsys):
+def test_terminal_options_need_tui(monkeypatch, capsys):
+    # plain `tavli play` starts the browser app; options of the terminal mode say so
     rc, out, err = play(monkeypatch, capsys, ["--seed", "1"], ["quit"])
-    assert rc == 0
-    assert "browser app is not available yet" in err and "--tui" in err
-    assert "Match to 5 points: Portes → Plakoto → Fevga" in out
+    assert rc == 2
+    assert "--tui" in err
 
 
 def test_bot_against_bot_plays_a_game_to_the_end(monkeypatch, capsys, tmp_path):
