@@ -471,13 +471,13 @@ class Searcher:
                 left = seconds - (time.perf_counter() - t0)
                 if depth > 1 and left < 0.55 * seconds:
                     break
-                limit = max(2000, int(left * self.nps))
+                limit = max(2000, int(0.7 * left * self.nps))
             t = time.perf_counter()
             score, bi, n, aborted, nroot = self._run(pos, depth, limit, ghist)
             dt = time.perf_counter() - t
             nodes += n
             if dt > 0.02:
-                self.nps = 0.5 * self.nps + 0.5 * n / dt
+                self.nps = min(n / dt, 0.5 * self.nps + 0.5 * n / dt)
             if aborted and best is not None:
                 break
             row = self.buf[0, bi].copy()
