@@ -138,3 +138,16 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
             net.save(snap)
     print(file=out)
     return net
+
+
+def ship(source: str | Path, version: str, note: str = "") -> Path:
+    """Copy a checkpoint or snapshot into the package data as the shipped network of its
+    family, stamping ``version`` (and ``note``) into its metadata. Returns the path."""
+    from importlib import resources
+
+    net = Net.load(source)
+    fam = family_name(net.family)
+    net.meta.update(version=version, source=Path(source).name, note=note)
+    dest = Path(str(resources.files("tavli").joinpath("data", f"{fam}.npz")))
+    net.save(dest)
+    return dest
