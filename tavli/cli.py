@@ -131,6 +131,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bench_strength(args.players[0], args.players[1], game=args.game, games=args.games,
                        seed=args.seed, rules_options=args.rule)
         return 0
+    if args.what == "dama":
+        from .dama.cli import bench_dama
+
+        bench_dama(seed=args.seed)
+        return 0
     raise CliError(f"unknown benchmark {args.what!r}")
 
 
@@ -264,7 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.set_defaults(func=cmd_train)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["movegen", "strength"])
+    b.add_argument("what", choices=["movegen", "strength", "dama"])
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
                         "neural:0, greedy random, gnubg, net:FILE")
@@ -275,6 +280,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.set_defaults(func=cmd_bench)
+
+    from .dama.cli import add_dama_commands
+
+    add_dama_commands(sub)
 
     pl = sub.add_parser("play", help="play a game or match (--tui: in the terminal)")
     from .tui_args import add_play_arguments
