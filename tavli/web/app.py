@@ -899,6 +899,9 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
         return {"variants": list(VARIANTS), "levels": list(LEVELS),
                 "engines": {n: api.engine_name(i) for i, n in enumerate(GAME_NAMES)}}
 
+    from .dama_api import mount_dama
+
+    mount_dama(app, api.store)   # Dama (draughts): /api/dama, in the same SQLite file
     return app
 
 

@@ -1,0 +1,378 @@
+"""Dama (draughts) in the browser app: the HTTP API under ``/api/dama`` (docs/web.md).
+
+The server decides what is legal (:class:`tavli.dama.game.DamaGame`); the page only offers
+moves from the state's ``legal_moves``. Each game is a row of the table ``dama_games`` in
+the app's SQLite file (the rule set, the players and the list of plies played), written
+after every action, so a game survives a restart of the server.
+
+>>> api = DamaApi(Store(":memory:"))
+>>> st = api.create(NewDama(rules="russian", opponent="human"))
+>>> st["turn"], len(st["legal_moves"]), st["fen"]
+('white', 7, 'W:W21-32:B1-12')
+>>> api.move(st["id"], DamaMoveBody(move="22-18"))["turn"]
+'black'
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, ConfigDict
+
+from ..dama.board import BLACK, WHITE, DamaMove, square_coords
+from ..dama.game import DamaGame
+from ..errors import GameOver, IllegalMove, ParseError, RuleError, TavliError, WrongState
+from .store import Store
+
+SIDES = ("white", "black")
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS dama_games (
+    id       TEXT PRIMARY KEY,
+    rules    TEXT NOT NULL,            -- box, russian or italian
+    huffing  INTEGER NOT NULL,         -- 1: box rules with huffing
+    status   TEXT NOT NULL,            -- playing or over
+    created  REAL NOT NULL,
+    updated  REAL NOT NULL,
+    plies    TEXT NOT NULL,            -- JSON list: "22x13x6" (full landing squares) or "*22"
+    meta     TEXT NOT NULL             -- JSON: players
+);
+"""
+# the backgammon dialog's levels, read as Dama levels
+LEVEL_ALIASES = {"beginner": "1", "casual": "2", "intermediate": "3", "advanced": "4",
+                 "expert": "default", "worldclass": "full"}
+DAMA_LEVELS = ("1", "2", "3", "4", "default", "full")
+
+
+class DamaError(Exception):
+    """Answered as ``{"error": message, "code": code}`` with the HTTP ``status``."""
+
+    def __init__(self, status: int, message: str, code: str = "error") -> None:
+        super().__init__(message)
+        self.status, self.message, self.code = status, message, code
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewDama(_Body):
+    rules: Literal["box", "russian", "italian"] = "box"
+    huffing: bool | None = None
+    opponent: Literal["ai", "human"] = "ai"
+    level: str = "default"
+    ai_side: Literal["white", "black"] = "black"
+
+
+class DamaMoveBody(_Body):
+    move: str | None = None
+    path: list[int] | None = None
+    side: Literal["white", "black"] | None = None
+
+
+class HuffBody(_Body):
+    square: int | str
+    side: Literal["white", "black"] | None = None
+
+
+class SideBody(_Body):
+    side: Literal["white", "black"] | None = None
+
+
+def _err(e: TavliError) -> DamaError:
+    if isinstance(e, IllegalMove):
+        return DamaError(422, f"illegal move: {e}", "illegal_move")
+    if isinstance(e, GameOver):
+        return DamaError(409, str(e), "game_over")
+    if isinstance(e, WrongState):
+        return DamaError(409, str(e), "wrong_state")
+    if isinstance(e, ParseError | RuleError):
+        return DamaError(422, str(e), "invalid")
+    return DamaError(400, str(e), "error")
+
+
+def _move_json(m: DamaMove, rules) -> dict[str, Any]:
+    return {"notation": str(m), "full": m.notation(rules, full=True), "start": m.start,
+            "end": m.end, "path": [m.start, *(m.path or (m.end,))],
+            "captures": list(m.captures), "king": m.king, "promotes": m.promotes}
+
+
+class DamaSession:
+    def __init__(self, game_id: str, game: DamaGame, meta: dict[str, Any],
+                 created: float) -> None:
+        self.id, self.game, self.meta, self.created = game_id, game, meta, created
+        self.lock = threading.RLock()
+        self.last: dict[str, Any] | None = None
+
+
+class DamaApi:
+    """Dama games over the app's :class:`Store` (its SQLite file, table ``dama_games``)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        # the store's connection and lock: one file, one writer (":memory:" shares too)
+        self._db = store._db
+        self._dblock = store._lock
+        with self._dblock:
+            self._db.executescript(SCHEMA)
+        self.sessions: dict[str, DamaSession] = {}
+        self.lock = threading.RLock()
+        self._ai: dict[tuple, Any] = {}
+
+    # storage ---------------------------------------------------------------------------
+    def save(self, s: DamaSession) -> None:
+        g = s.game
+        plies = [f"*{p.huffed}" if p.move is None else p.move.notation(g.rules, full=True)
+                 for p in g.record]
+        row = (s.id, g.rules.name, int(g.rules.huffing), "over" if g.is_over() else "playing",
+               s.created, time.time(), json.dumps(plies), json.dumps(s.meta))
+        with self._dblock:
+            self._db.execute(
+                "INSERT INTO dama_games (id, rules, huffing, status, created, updated, plies, "
+                "meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+                "status=excluded.status, updated=excluded.updated, plies=excluded.plies, "
+                "meta=excluded.meta", row)
+
+    def session(self, game_id: str) -> DamaSession:
+        with self.lock:
+            s = self.sessions.get(game_id)
+            if s is not None:
+                return s
+            with self._dblock:
+                row = self._db.execute("SELECT * FROM dama_games WHERE id = ?",
+                                       (game_id,)).fetchone()
+            if row is None:
+                raise DamaError(404, f"no Dama game {game_id!r}", "not_found")
+            g = DamaGame(row["rules"], huffing=bool(row["huffing"]))
+            for ply in json.loads(row["plies"]):
+                if ply.startswith("*"):
+                    g.huff(int(ply[1:]))
+                else:
+                    g.play(ply)
+            s = DamaSession(game_id, g, json.loads(row["meta"]), row["created"])
+            self.sessions[game_id] = s
+            return s
+
+    def list(self) -> list[dict[str, Any]]:
+        with self._dblock:
+            rows = self._db.execute("SELECT id, rules, huffing, status, updated FROM dama_games "
+                                    "ORDER BY updated DESC LIMIT 200").fetchall()
+        return [dict(r) for r in rows]
+
+    # state -----------------------------------------------------------------------------
+    def state(self, s: DamaSession) -> dict[str, Any]:
+        g = s.game
+        p = g.position
+        r = g.rules
+        squares = []
+        for sq in range(1, 33):
+            ch = p.piece_at(sq)
+            rank, file = square_coords(sq, r)
+            squares.append({"square": sq, "rank": rank, "file": file,
+                            "piece": None if not ch else ("king" if ch.isupper() else "man"),
+                            "colour": None if not ch else ("white" if ch in "wW" else "black")})
+        turn = SIDES[g.turn]
+        over = g.is_over()
+        winner = g.winner()
+        players = s.meta["players"]
+        huff = g.huff_candidates if not over else []
+        return {
+            "id": s.id, "game": "dama", "rules": r.name, "huffing": r.huffing,
+            "rules_text": r.option_text, "italian_board": r.italian_board,
+            "compulsory": r.compulsory, "players": players, "fen": p.fen(),
+            "turn": turn, "to_act": None if over else players[turn]["type"],
+            "board": squares, "counts": {SIDES[c]: {"men": p.count(c)[0], "kings": p.count(c)[1]}
+                                         for c in (WHITE, BLACK)},
+            "legal_moves": [_move_json(m, r) for m in g.legal_moves()],
+            "huff": huff, "over": over, "result": g.result,
+            "winner": None if winner is None else SIDES[winner],
+            "reason": g.end_reason(), "plies": len(g.record),
+            "history": [{"side": SIDES[x.colour], "text": str(x)} for x in g.record],
+            "last": s.last,
+        }
+
+    # actions ---------------------------------------------------------------------------
+    def create(self, body: NewDama) -> dict[str, Any]:
+        level = LEVEL_ALIASES.get(body.level, body.level)
+        if level not in DAMA_LEVELS and not level.startswith(("depth:", "time:")):
+            raise DamaError(422, f"level: unknown Dama level {body.level!r} "
+                                 f"(choose {', '.join(DAMA_LEVELS)})", "invalid")
+        if body.huffing and body.rules != "box":
+            raise DamaError(422, "huffing belongs to the box rules", "invalid")
+        try:
+            g = DamaGame(body.rules, huffing=body.huffing)
+        except TavliError as e:
+            raise _err(e) from None
+        players = {side: {"type": "human"} for side in SIDES}
+        if body.opponent == "ai":
+            players[body.ai_side] = {"type": "ai", "level": level}
+        s = DamaSession(secrets.token_hex(6), g, {"players": players}, time.time())
+        with self.lock:
+            self.sessions[s.id] = s
+        self.save(s)
+        return self.state(s)
+
+    def get(self, game_id: str) -> dict[str, Any]:
+        s = self.session(game_id)
+        with s.lock:
+            return self.state(s)
+
+    def _act(self, game_id: str, fn, side: str | None, by_ai: bool = False) -> dict[str, Any]:
+        s = self.session(game_id)
+        with s.lock:
+            g = s.game
+            if g.is_over():
+                raise DamaError(409, f"the game is over ({g.result}, {g.end_reason()})",
+                                "game_over")
+            turn = SIDES[g.turn]
+            if side is not None and side != turn:
+                raise DamaError(409, f"it is {turn}'s turn, not {side}'s", "wrong_side")
+            kind = s.meta["players"][turn]["type"]
+            if by_ai and kind != "ai":
+                raise DamaError(409, f"{turn} is played by a person, not the AI", "wrong_side")
+            if not by_ai and kind == "ai":
+                raise DamaError(409, f"{turn} is played by the AI (POST .../ai)", "wrong_side")
+            try:
+                fn(s, turn)
+            except TavliError as e:
+                raise _err(e) from None
+            self.save(s)
+            return self.state(s)
+
+    def _last(self, s: DamaSession, side: str, mv: DamaMove, huffed: int | None = None,
+              by: str = "human") -> None:
+        s.last = {"kind": "move", "side": side, "by": by, "huffed": huffed,
+                  **_move_json(mv, s.game.rules)}
+
+    def move(self, game_id: str, body: DamaMoveBody) -> dict[str, Any]:
+        if (body.move is None) == (body.path is None):
+            raise DamaError(422, "give either move (text such as \"22-18\") or path "
+                                 "(the squares visited)", "invalid")
+
+        def do(s: DamaSession, turn: str) -> None:
+            g = s.game
+            mv: DamaMove | str
+            if body.path is not None:
+                found = [m for m in g.legal_moves()
+                         if [m.start, *(m.path or (m.end,))] == body.path]
+                if not found:
+                    raise IllegalMove(f"no legal move visits {body.path}")
+                mv = found[0]
+            else:
+                mv = body.move.strip()
+                if not mv or mv.startswith("*"):
+                    raise ParseError("a move such as 22-18 (huff with POST .../huff)")
+            played = g.play(mv)
+            self._last(s, turn, played)
+
+        return self._act(game_id, do, body.side)
+
+    def huff(self, game_id: str, body: HuffBody) -> dict[str, Any]:
+        def do(s: DamaSession, turn: str) -> None:
+            try:
+                sq = int(body.square)
+            except ValueError:
+                raise ParseError(f"square {body.square!r} is not a number 1..32") from None
+            if sq not in s.game.huff_candidates:
+                raise IllegalMove(f"square {sq} cannot be huffed now "
+                                  f"(candidates: {s.game.huff_candidates or 'none'})")
+            s.game.huff(sq)
+            s.last = {"kind": "huff", "side": turn, "by": "human", "huffed": sq}
+
+        return self._act(game_id, do, body.side)
+
+    def ai(self, game_id: str, body: SideBody) -> dict[str, Any]:
+        def do(s: DamaSession, turn: str) -> None:
+            from ..dama.ai import AIPlayer
+
+            g = s.game
+            level = s.meta["players"][turn].get("level", "default")
+            with self.lock:
+                key = (g.rules.name, g.rules.huffing, level)
+                player = self._ai.get(key)
+                if player is None:
+                    player = self._ai[key] = AIPlayer(g.rules, level)
+                mv = player.choose(g.position, g._positions)
+            huffed = mv.huff
+            played = g.play(mv)
+            self._last(s, turn, played, huffed, by="ai")
+
+        return self._act(game_id, do, body.side, by_ai=True)
+
+    def undo(self, game_id: str, body: SideBody) -> dict[str, Any]:
+        """Take back the last human move, with the AI's replies after it."""
+        s = self.session(game_id)
+        with s.lock:
+            g = s.game
+            players = s.meta["players"]
+            if not any(players[SIDES[p.colour]]["type"] == "human" for p in g.record):
+                raise DamaError(409, "nothing to undo", "wrong_state")
+            while g.record and players[SIDES[g.record[-1].colour]]["type"] == "ai":
+                g.undo()
+            # the human's ply (and a huff made just before it, by the same side)
+            colour = g.record[-1].colour
+            g.undo()
+            while g.record and g.record[-1].colour == colour and g.record[-1].move is None:
+                g.undo()
+            s.last = {"kind": "undo"}
+            self.save(s)
+            return self.state(s)
+
+
+def mount_dama(app: FastAPI, store: Store) -> DamaApi:
+    """Add the ``/api/dama`` routes to ``app``; the games live in ``store``'s file."""
+    api = DamaApi(store)
+    app.state.dama = api
+
+    @app.exception_handler(DamaError)
+    async def _dama_error(request: Request, exc: DamaError):
+        from fastapi.responses import JSONResponse
+
+        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
+
+    async def parse(request: Request, model: type[BaseModel], required: bool = False):
+        from .app import ApiError, _parse
+
+        try:
+            return _parse(await request.body(), model, required)
+        except ApiError as e:
+            raise DamaError(e.status, e.message, e.code) from None
+
+    @app.get("/api/dama")
+    async def list_dama() -> dict[str, Any]:
+        return {"games": await run_in_threadpool(api.list)}
+
+    @app.post("/api/dama", status_code=201)
+    async def new_dama(request: Request) -> dict[str, Any]:
+        return await run_in_threadpool(api.create, await parse(request, NewDama))
+
+    @app.get("/api/dama/{game_id}")
+    async def get_dama(game_id: str) -> dict[str, Any]:
+        return await run_in_threadpool(api.get, game_id)
+
+    @app.post("/api/dama/{game_id}/move")
+    async def move_dama(game_id: str, request: Request) -> dict[str, Any]:
+        return await run_in_threadpool(api.move, game_id,
+                                       await parse(request, DamaMoveBody, True))
+
+    @app.post("/api/dama/{game_id}/huff")
+    async def huff_dama(game_id: str, request: Request) -> dict[str, Any]:
+        return await run_in_threadpool(api.huff, game_id, await parse(request, HuffBody, True))
+
+    @app.post("/api/dama/{game_id}/ai")
+    async def ai_dama(game_id: str, request: Request) -> dict[str, Any]:
+        return await run_in_threadpool(api.ai, game_id, await parse(request, SideBody))
+
+    @app.post("/api/dama/{game_id}/undo")
+    async def undo_dama(game_id: str, request: Request) -> dict[str, Any]:
+        return await run_in_threadpool(api.undo, game_id, await parse(request, SideBody))
+
+    return api
+
+
+__all__ = ["DamaApi", "DamaError", "mount_dama", "NewDama", "DamaMoveBody"]
