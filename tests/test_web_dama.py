@@ -170,7 +170,6 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
 
-@pytest.mark.skip(reason="front end in progress")
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed")
 def test_browser_dama_game(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")

@@ -753,6 +753,7 @@ function setState(st) {
 
 async function loadGame(id, opts = {}) {
   S.token += 1;
+  if (window.dama) window.dama.leave();
   closeReview();
   setBusy(true);
   try {
@@ -1401,7 +1402,8 @@ function init() {
   render();
   const m = location.hash.match(/^#\/game\/([\w-]+)/);
   const id = m ? m[1] : localStorage.getItem("tavli.game");
-  if (id) loadGame(id);
+  if (location.hash.startsWith("#/dama/")) setBusy(false);   // dama.js loads it
+  else if (id) loadGame(id);
   else {
     setBusy(false);
     openNewDialog();

@@ -1,0 +1,532 @@
+/* Dama (draughts) in the browser: an 8x8 SVG board over the server's /api/dama.
+ *
+ * The server decides what is legal: the page only offers the moves of state.legal_moves
+ * (each with the path of squares visited and the squares captured) and sends the chosen
+ * path, which the server checks again. Loaded after app.js; takes over the page while a
+ * Dama game is shown (body[data-mode="dama"]).
+ */
+"use strict";
+
+(function () {
+  const NS = "http://www.w3.org/2000/svg";
+  const SQ = 50, M = 20, N = 8;
+  const D = {
+    state: null,      // the server's state
+    shown: null,      // the board drawn (list of 32 squares), may lag during animation
+    viewer: "white",  // the side drawn at the bottom
+    partial: [],      // squares clicked so far: [start, landing, landing...]
+    token: 0,
+    anim: null,       // {square, x, y} of the piece sliding
+    fading: [],       // squares whose captured pieces are fading
+  };
+  const q = (sel) => document.querySelector(sel);
+
+  function busy(b) { document.body.dataset.busy = b ? "1" : "0"; }
+  function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+  function say(text) {
+    const t = q("#toast");
+    t.textContent = text;
+    t.hidden = false;
+    clearTimeout(say.timer);
+    say.timer = setTimeout(() => { t.hidden = true; }, 5000);
+  }
+
+  async function call(method, path, body) {
+    const opts = {method, headers: {}};
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    const r = await fetch(path, opts);
+    let data = null;
+    try { data = await r.json(); } catch (e) { data = null; }
+    if (!r.ok) {
+      const err = new Error((data && data.error) || `${r.status} ${r.statusText}`);
+      err.status = r.status;
+      throw err;
+    }
+    return data;
+  }
+
+  function mk(tag, attrs, parent) {
+    const e = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  // --- geometry ---------------------------------------------------------------------------
+  function xy(rank, file) {
+    const flip = D.viewer === "black";
+    const col = flip ? 7 - file : file;
+    const row = flip ? rank : 7 - rank;
+    return [M + col * SQ + SQ / 2, M + row * SQ + SQ / 2];
+  }
+  function sqInfo(sq) { return D.state.board[sq - 1]; }
+  function sqXY(sq) { const b = sqInfo(sq); return xy(b.rank, b.file); }
+
+  // --- moves ------------------------------------------------------------------------------
+  function humanToAct() {
+    const st = D.state;
+    return st && !st.over && st.to_act === "human";
+  }
+  function prefixMoves() {
+    const p = D.partial;
+    return D.state.legal_moves.filter((m) => p.every((s, i) => m.path[i] === s));
+  }
+  function movable() {
+    if (!humanToAct()) return new Set();
+    return new Set(D.state.legal_moves.map((m) => m.start));
+  }
+  function capturedSoFar() {
+    if (D.partial.length < 2) return [];
+    const ms = prefixMoves();
+    return ms.length ? ms[0].captures.slice(0, D.partial.length - 1) : [];
+  }
+
+  // --- drawing ----------------------------------------------------------------------------
+  function drawPiece(g, x, y, colour, king, cls) {
+    const w = colour === "white";
+    const p = mk("g", {class: cls, transform: `translate(${x} ${y})`}, g);
+    mk("circle", {r: 20, cy: 2.5, fill: "rgba(0,0,0,.35)"}, p);
+    mk("circle", {r: 20, fill: w ? "#f6efe0" : "#26211d", stroke: w ? "#8a7457" : "#000",
+                  "stroke-width": 1.5}, p);
+    mk("circle", {r: 14, fill: "none", stroke: w ? "#cdbb9c" : "#54493f",
+                  "stroke-width": 2}, p);
+    mk("circle", {r: 8, fill: "none", stroke: w ? "#ddd0b8" : "#3d3530",
+                  "stroke-width": 1.2}, p);
+    if (king) {
+      mk("path", {d: "M-11 6 L-13 -7 L-6 -1 L0 -10 L6 -1 L13 -7 L11 6 Z",
+                  fill: "#e2b33c", stroke: "#7a5a10", "stroke-width": 1.3}, p);
+      for (const cx of [-13, 0, 13]) {
+        mk("circle", {cx, cy: cx ? -7 : -10, r: 2, fill: "#e2b33c", stroke: "#7a5a10",
+                      "stroke-width": .8}, p);
+      }
+    }
+    return p;
+  }
+
+  function render() {
+    const svg = q("#dama-board");
+    if (!svg || !D.state) return;
+    svg.textContent = "";
+    const st = D.state;
+    const board = D.shown || st.board;
+    mk("rect", {x: 0, y: 0, width: 440, height: 440, rx: 8, fill: "#5b3a21"}, svg);
+    for (let r = 0; r < N; r++) {
+      for (let f = 0; f < N; f++) {
+        const [x, y] = xy(r, f);
+        mk("rect", {x: x - SQ / 2, y: y - SQ / 2, width: SQ, height: SQ, fill: "#ecd9b4"}, svg);
+      }
+    }
+    const files = "abcdefgh";
+    for (let i = 0; i < N; i++) {
+      const [x] = xy(0, i);
+      const [, y] = xy(i, 0);
+      for (const yy of [M / 2 + 4, 440 - M / 2 + 4]) {
+        mk("text", {x, y: yy, "text-anchor": "middle", "font-size": 11, fill: "#ecd9b4"},
+           svg).textContent = files[i];
+      }
+      for (const xx of [M / 2, 440 - M / 2]) {
+        mk("text", {x: xx, y: y + 4, "text-anchor": "middle", "font-size": 11,
+                    fill: "#ecd9b4"}, svg).textContent = String(i + 1);
+      }
+    }
+    const last = st.last && st.last.kind === "move" && !D.anim ? st.last : null;
+    const lastSq = new Set(last ? last.path : []);
+    const capSo = new Set(capturedSoFar());
+    const can = movable();
+    const sel = D.partial.length ? D.partial[D.partial.length - 1] : null;
+    const huffable = new Set(humanToAct() ? st.huff : []);
+    // dark squares, numbers, last move
+    for (const b of board) {
+      const [x, y] = xy(b.rank, b.file);
+      mk("rect", {x: x - SQ / 2, y: y - SQ / 2, width: SQ, height: SQ,
+                  fill: lastSq.has(b.square) ? "#7d5a2e" : "#6b4a2b",
+                  class: "sq", "data-square": b.square}, svg);
+      mk("text", {x: x - SQ / 2 + 3, y: y - SQ / 2 + 10, "font-size": 8.5,
+                  fill: "#c9ad84"}, svg).textContent = String(b.square);
+    }
+    if (last) {
+      for (const c of last.captures) {
+        const [x, y] = sqXY(c);
+        mk("path", {d: `M${x - 9} ${y - 9} L${x + 9} ${y + 9} M${x + 9} ${y - 9} L${x - 9} ${y + 9}`,
+                    stroke: "#e0584a", "stroke-width": 3, "stroke-linecap": "round",
+                    opacity: .8}, svg);
+      }
+    }
+    // pieces
+    for (const b of board) {
+      if (!b.piece) continue;
+      if (D.anim && D.anim.square === b.square) continue;
+      const [x, y] = xy(b.rank, b.file);
+      let cls = `piece ${b.colour} ${b.piece}`;
+      if (can.has(b.square)) cls += " can";
+      if (huffable.has(b.square)) cls += " huffable";
+      const p = drawPiece(svg, x, y, b.colour, b.piece === "king", cls);
+      p.setAttribute("data-square", b.square);
+      if (capSo.has(b.square) || D.fading.includes(b.square)) p.setAttribute("opacity", ".35");
+      if (can.has(b.square) && !D.partial.length) {
+        mk("circle", {cx: x, cy: y, r: 22.5, fill: "none", stroke: "#58c48f",
+                      "stroke-width": 2.5, "pointer-events": "none"}, svg);
+      }
+      if (huffable.has(b.square)) {
+        mk("circle", {cx: x, cy: y, r: 23, fill: "none", stroke: "#ff8a1f",
+                      "stroke-width": 4, "stroke-dasharray": "6 4",
+                      "pointer-events": "none"}, svg);
+      }
+      if (capSo.has(b.square)) {
+        mk("path", {d: `M${x - 11} ${y - 11} L${x + 11} ${y + 11} M${x + 11} ${y - 11} L${x - 11} ${y + 11}`,
+                    stroke: "#d32f2f", "stroke-width": 4, "stroke-linecap": "round",
+                    "pointer-events": "none"}, svg);
+      }
+    }
+    // the selected piece's route and destinations
+    if (D.partial.length) {
+      const pts = D.partial.map(sqXY);
+      if (pts.length > 1) {
+        mk("polyline", {points: pts.map((p) => p.join(",")).join(" "), fill: "none",
+                        stroke: "#ffd000", "stroke-width": 4, "stroke-dasharray": "8 5",
+                        "pointer-events": "none"}, svg);
+      }
+      if (D.partial.length > 1) {
+        // the moving piece, drawn on its current landing square
+        const start = board[D.partial[0] - 1];
+        const [x, y] = pts[pts.length - 1];
+        drawPiece(svg, x, y, start.colour, start.piece === "king", "ghost")
+          .setAttribute("opacity", ".85");
+      }
+      const [sx, sy] = sqXY(sel);
+      mk("circle", {cx: sx, cy: sy, r: 23.5, fill: "none", stroke: "#ffd000",
+                    "stroke-width": 4, "pointer-events": "none"}, svg);
+      for (const d of destinations()) {
+        const [x, y] = sqXY(d);
+        const c = mk("circle", {cx: x, cy: y, r: 13, fill: "rgba(255,224,64,.6)",
+                                stroke: "#ffd83a", "stroke-width": 3,
+                                class: "dest", "data-square": d}, svg);
+        c.addEventListener("click", (e) => { e.stopPropagation(); clickDest(d); });
+      }
+    }
+    if (D.anim) {
+      const a = D.anim;
+      drawPiece(svg, a.x, a.y, a.colour, a.king, "piece moving");
+    }
+  }
+
+  function destinations() {
+    const n = D.partial.length;
+    const out = new Set();
+    for (const m of prefixMoves()) if (m.path.length > n) out.add(m.path[n]);
+    return [...out];
+  }
+
+  function renderPanel() {
+    const st = D.state;
+    if (!st) return;
+    const side = st.turn;
+    let text;
+    if (st.over) {
+      text = st.winner ? `${cap(st.winner)} wins (${st.result}): ${st.reason}.`
+        : `Drawn (${st.result}): ${st.reason}.`;
+    } else if (st.to_act === "ai") {
+      text = `${cap(side)} (AI) is thinking…`;
+    } else {
+      const caps = st.legal_moves.some((m) => m.captures.length);
+      text = `${cap(side)} to move` + (caps && st.compulsory ? ": a capture is compulsory." : ".");
+      if (st.huff.length) text += " You may huff first (orange).";
+    }
+    q("#dama-status").textContent = text;
+    const pl = q("#dama-players");
+    pl.textContent = "";
+    for (const s of ["white", "black"]) {
+      const p = st.players[s];
+      const div = document.createElement("div");
+      div.className = "player" + (!st.over && st.turn === s ? " to-act" : "");
+      const disc = document.createElement("span");
+      disc.className = `disc ${s}`;
+      const name = document.createElement("span");
+      name.className = "name";
+      name.textContent = `${cap(s)}: ` + (p.type === "ai" ? `AI (level ${p.level})` : "player");
+      const cnt = document.createElement("span");
+      cnt.className = "pips";
+      const c = st.counts[s];
+      cnt.textContent = `${c.men} men, ${c.kings} kings`;
+      div.append(disc, name, cnt);
+      pl.appendChild(div);
+    }
+    const rulesLine = document.createElement("div");
+    rulesLine.className = "opt";
+    rulesLine.textContent = `Rules: ${st.rules_text}`;
+    pl.appendChild(rulesLine);
+    // huffing
+    const hb = q("#dama-huff");
+    hb.textContent = "";
+    hb.hidden = !(humanToAct() && st.huff.length);
+    if (!hb.hidden) {
+      hb.append("The opponent declined a capture: you may huff (remove) ");
+      for (const s of st.huff) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = `the piece on ${s}`;
+        b.addEventListener("click", () => huff(s));
+        hb.appendChild(b);
+      }
+      hb.append(" or just move.");
+    }
+    // the selected piece's moves as a list (multi-captures: pick the whole move)
+    const cb = q("#dama-choices");
+    cb.textContent = "";
+    const ms = D.partial.length ? prefixMoves() : [];
+    cb.hidden = ms.length < 2 && !(ms.length === 1 && ms[0].captures.length > 1);
+    if (!cb.hidden) {
+      cb.append("Moves: ");
+      for (const m of ms) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = m.full;
+        b.className = "choice";
+        b.addEventListener("click", () => send(m));
+        cb.appendChild(b);
+      }
+    }
+    const cp = q("#dama-captures");
+    const last = st.last;
+    cp.textContent = last && last.kind === "move" && last.captures.length
+      ? `${cap(last.side)} captured ${last.captures.length}: ${last.full} ` +
+        `(x ${last.captures.join(", ")})` : "";
+    const h = q("#dama-history");
+    h.textContent = "";
+    for (const ply of st.history) {
+      const li = document.createElement("li");
+      li.textContent = ply.text;
+      li.className = ply.side;
+      h.appendChild(li);
+    }
+    h.scrollTop = h.scrollHeight;
+    q("#dama-undo").disabled = st.plies === 0;
+  }
+
+  function cap(s) { return s[0].toUpperCase() + s.slice(1); }
+
+  // --- actions ----------------------------------------------------------------------------
+  function clickBoard(evt) {
+    if (document.body.dataset.busy === "1" || !humanToAct()) return;
+    const g = evt.target.closest("[data-square]");
+    if (!g) { D.partial = []; draw(); return; }
+    const sq = Number(g.getAttribute("data-square"));
+    if (g.classList.contains("huffable")) { huff(sq); return; }
+    if (D.partial.length && destinations().includes(sq)) { clickDest(sq); return; }
+    if (movable().has(sq)) D.partial = D.partial[0] === sq && D.partial.length === 1 ? [] : [sq];
+    else D.partial = [];
+    draw();
+  }
+
+  function clickDest(sq) {
+    D.partial.push(sq);
+    const ms = prefixMoves();
+    const exact = ms.filter((m) => m.path.length === D.partial.length);
+    const longer = ms.filter((m) => m.path.length > D.partial.length);
+    if (exact.length === 1 && !longer.length) { send(exact[0]); return; }
+    draw();
+  }
+
+  async function send(m) {
+    const tok = D.token;
+    busy(true);
+    try {
+      const st = await call("POST", `/api/dama/${D.state.id}/move`, {path: m.path});
+      D.partial = [];
+      if (tok !== D.token) return;
+      await show(st, 220);
+    } catch (e) {
+      D.partial = [];
+      say(e.message);
+      draw();
+    } finally {
+      busy(false);
+    }
+    proceed();
+  }
+
+  async function huff(sq) {
+    busy(true);
+    try {
+      const st = await call("POST", `/api/dama/${D.state.id}/huff`, {square: sq});
+      D.partial = [];
+      D.state = st;
+      D.shown = null;
+      draw();
+    } catch (e) {
+      say(e.message);
+    } finally {
+      busy(false);
+    }
+  }
+
+  async function undo() {
+    busy(true);
+    try {
+      D.partial = [];
+      D.state = await call("POST", `/api/dama/${D.state.id}/undo`, {});
+      D.shown = null;
+      draw();
+    } catch (e) {
+      say(e.message);
+    } finally {
+      busy(false);
+    }
+  }
+
+  /** Show a new state; when its last ply is a move, slide the piece along its path from
+   * the board drawn now, fading the captured pieces as they are jumped. */
+  async function show(st, ms) {
+    const before = (D.state && D.state.board) ? D.state.board.map((b) => ({...b})) : null;
+    const last = st.last;
+    D.state = st;
+    if (before && last && last.kind === "move" && before[last.start - 1].piece) {
+      if (last.huffed) before[last.huffed - 1].piece = null;
+      D.shown = before;
+      const piece = before[last.start - 1];
+      D.anim = {square: last.start, colour: piece.colour, king: piece.piece === "king",
+                x: 0, y: 0};
+      D.fading = [];
+      for (let i = 1; i < last.path.length; i++) {
+        const [x0, y0] = sqXY(last.path[i - 1]);
+        const [x1, y1] = sqXY(last.path[i]);
+        const t0 = performance.now();
+        for (;;) {
+          const t = Math.min(1, (performance.now() - t0) / ms);
+          const e = t < .5 ? 2 * t * t : 1 - 2 * (1 - t) * (1 - t);
+          D.anim.x = x0 + (x1 - x0) * e;
+          D.anim.y = y0 + (y1 - y0) * e;
+          render();
+          if (t >= 1) break;
+          await new Promise((r) => requestAnimationFrame(r));
+        }
+        if (last.captures[i - 1]) D.fading.push(last.captures[i - 1]);
+        await sleep(60);
+      }
+    }
+    D.anim = null;
+    D.fading = [];
+    D.shown = null;
+    draw();
+  }
+
+  async function proceed() {
+    const st = D.state;
+    if (!st || st.over || st.to_act !== "ai") return;
+    const tok = D.token;
+    busy(true);
+    try {
+      await sleep(250);
+      const next = await call("POST", `/api/dama/${st.id}/ai`, {});
+      if (tok !== D.token) return;
+      await show(next, 320);
+    } catch (e) {
+      say(e.message);
+    } finally {
+      busy(false);
+    }
+    if (tok === D.token) proceed();
+  }
+
+  function draw() { render(); renderPanel(); }
+
+  // --- the page ---------------------------------------------------------------------------
+  function enter() {
+    document.body.dataset.mode = "dama";
+    q("#dama-view").hidden = false;
+    q("#title").textContent = "Dama";
+  }
+
+  function leave() {
+    D.token += 1;
+    D.state = null;
+    document.body.dataset.mode = "tavli";
+    q("#dama-view").hidden = true;
+  }
+
+  async function load(id) {
+    D.token += 1;
+    busy(true);
+    try {
+      const st = await call("GET", `/api/dama/${encodeURIComponent(id)}`);
+      start(st);
+    } catch (e) {
+      say(e.message);
+      if (e.status === 404) history.replaceState(null, "", "#");
+    } finally {
+      busy(false);
+    }
+    proceed();
+  }
+
+  function start(st) {
+    enter();
+    D.state = st;
+    D.partial = [];
+    D.shown = null;
+    const ps = st.players;
+    D.viewer = ps.white.type === "ai" && ps.black.type === "human" ? "black" : "white";
+    if (location.hash !== `#/dama/${st.id}`) history.replaceState(null, "", `#/dama/${st.id}`);
+    draw();
+  }
+
+  function syncDialog() {
+    const dama = q("#ng-variant").value === "dama";
+    q("#ng-dama-label").hidden = !dama;
+    q("#ng-points-label").hidden = dama;
+    q("#ng-first-label").hidden = dama;
+  }
+
+  async function submit(evt) {
+    if (evt.target.id !== "form-new" || q("#ng-variant").value !== "dama") return;
+    evt.preventDefault();
+    evt.stopImmediatePropagation();
+    const r = q("#ng-dama-rules").value;
+    const body = {rules: r === "box-compulsory" ? "box" : r};
+    if (r === "box-compulsory") body.huffing = false;
+    const opp = q("#ng-opponent").value;
+    if (opp === "human") body.opponent = "human";
+    else {
+      body.opponent = "ai";
+      body.level = opp.split(":")[1];
+      body.ai_side = q("#ng-side").value === "white" ? "black" : "white";
+    }
+    busy(true);
+    try {
+      const st = await call("POST", "/api/dama", body);
+      q("#dlg-new").close();
+      D.token += 1;
+      start(st);
+    } catch (e) {
+      say(e.message);
+    } finally {
+      busy(false);
+    }
+    proceed();
+  }
+
+  function init() {
+    document.addEventListener("submit", submit, true);
+    q("#ng-variant").addEventListener("change", syncDialog);
+    q("#btn-new").addEventListener("click", syncDialog);
+    q("#dama-board").addEventListener("click", clickBoard);
+    q("#dama-undo").addEventListener("click", undo);
+    window.addEventListener("hashchange", () => {
+      const m = location.hash.match(/^#\/dama\/([\w-]+)/);
+      if (m && (!D.state || D.state.id !== m[1])) load(m[1]);
+    });
+    syncDialog();
+    const m = location.hash.match(/^#\/dama\/([\w-]+)/);
+    if (m) {
+      const d = q("#dlg-new");
+      if (d.open) d.close();
+      load(m[1]);
+    }
+    window.dama = {state: () => D.state, leave, load, D};
+  }
+
+  init();
+})();
