@@ -170,52 +170,112 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed")
-def test_browser_dama_game(tmp_path):
+@pytest.fixture(scope="module")
+def web(tmp_path_factory):
+    """(base URL, browser) of a real server on a free port and headless chromium."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed")
     sync_api = pytest.importorskip("playwright.sync_api")
     uvicorn = pytest.importorskip("uvicorn")
+    db = tmp_path_factory.mktemp("dama") / "g.sqlite3"
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(tmp_path / "g.sqlite3"), host="127.0.0.1",
-                                        port=port, log_level="warning"))
+    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port,
+                                        log_level="warning"))
     t = threading.Thread(target=srv.run, daemon=True)
     t.start()
     for _ in range(200):
         if srv.started:
             break
         time.sleep(0.05)
-    base = f"http://127.0.0.1:{port}"
     ARTIFACTS.mkdir(exist_ok=True)
-    errors: list[str] = []
     try:
         with sync_api.sync_playwright() as p:
             b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                   args=["--no-sandbox", "--disable-gpu"])
-            pg = b.new_page(viewport={"width": 1280, "height": 820})
-            pg.set_default_timeout(20000)
-            pg.on("pageerror", lambda e: errors.append(str(e)))
-            pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            pg.goto(base + "/")
-            pg.wait_for_selector("#dlg-new[open]")
-            pg.select_option("#ng-variant", "dama")
-            pg.select_option("#ng-dama-rules", "russian")
-            pg.select_option("#ng-opponent", "ai:beginner")
-            pg.click("#ng-start")
-            pg.wait_for_selector("#dama-board .piece[data-square='22']")
-            pg.click("#dama-board .piece[data-square='22']")
-            pg.wait_for_selector("#dama-board .dest[data-square='18']")
-            pg.click("#dama-board .dest[data-square='18']")
-            # the AI replies: white to move again, two plies in the list
-            pg.wait_for_function("document.querySelectorAll('#dama-history li').length >= 2"
-                                 " && document.body.dataset.busy !== '1'")
-            pg.wait_for_selector("#dama-board .piece[data-square='18'].white")
-            pg.click("#dama-board .piece[data-square='18']")   # show its destinations
-            pg.screenshot(path=str(ARTIFACTS / "dama-board.png"))
-            st = pg.evaluate("window.dama.state()")
-            assert st["plies"] == 2 and st["turn"] == "white"
+            yield f"http://127.0.0.1:{port}", b
             b.close()
     finally:
         srv.should_exit = True
         t.join(5)
+
+
+@pytest.fixture
+def page(web):
+    base, b = web
+    ctx = b.new_context(viewport={"width": 1280, "height": 820})
+    pg = ctx.new_page()
+    pg.set_default_timeout(20000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.base = base
+    yield pg
+    ctx.close()
     assert errors == [], errors
+
+
+def idle(pg):
+    pg.wait_for_function("document.body.dataset.busy !== '1'")
+
+
+def test_browser_dama_game(page):
+    pg = page
+    pg.goto(pg.base + "/")
+    pg.wait_for_selector("#dlg-new[open]")
+    pg.select_option("#ng-variant", "dama")
+    assert pg.is_visible("#ng-dama-rules") and not pg.is_visible("#ng-points")
+    pg.select_option("#ng-dama-rules", "russian")
+    pg.select_option("#ng-opponent", "ai:beginner")
+    pg.click("#ng-start")
+    pg.wait_for_selector("#dama-board .piece[data-square='22']")
+    assert not pg.is_visible("#board")
+    pg.click("#dama-board .piece[data-square='22']")
+    pg.wait_for_selector("#dama-board .dest[data-square='18']")
+    assert pg.locator("#dama-board .dest").count() == 2          # 22-17, 22-18
+    pg.click("#dama-board .dest[data-square='18']")
+    # the AI replies: white to move again, two plies in the list
+    pg.wait_for_function("window.dama.state().plies === 2"
+                         " && document.body.dataset.busy !== '1'")
+    assert pg.locator("#dama-history li").count() == 2
+    pg.wait_for_selector("#dama-board .piece[data-square='18'].white")
+    st = pg.evaluate("window.dama.state()")
+    assert st["turn"] == "white" and st["fen"].startswith("W:")
+    pg.click("#dama-board .piece[data-square='18']")   # show its destinations
+    pg.screenshot(path=str(ARTIFACTS / "dama-board.png"))
+    # a reload resumes the game
+    pg.reload()
+    pg.wait_for_selector("#dama-board .piece[data-square='18'].white")
+    idle(pg)
+    assert pg.evaluate("window.dama.state().plies") == 2
+
+
+def test_browser_dama_huff_and_capture(page):
+    pg = page
+    r = pg.request.post(pg.base + "/api/dama", data={"rules": "box", "opponent": "human"})
+    gid = r.json()["id"]
+    for mv in ("22-18", "11-15", "24-20"):           # white declines 18x11
+        assert pg.request.post(f"{pg.base}/api/dama/{gid}/move", data={"move": mv}).ok
+    pg.goto(f"{pg.base}/#/dama/{gid}")
+    pg.wait_for_selector("#dama-board .piece.huffable[data-square='18']")
+    assert pg.is_visible("#dama-huff")
+    pg.screenshot(path=str(ARTIFACTS / "dama-huff.png"))
+    pg.click("#dama-board .piece.huffable[data-square='18']")
+    pg.wait_for_function("window.dama.state().huff.length === 0")
+    idle(pg)
+    assert pg.evaluate("window.dama.state().board[17].piece") is None
+    # black moves 15-19, white must/may capture 23x16 by clicking the landing square
+    pg.click("#dama-board .piece[data-square='15']")
+    pg.click("#dama-board .dest[data-square='19']")
+    pg.wait_for_function("window.dama.state().turn === 'white'")
+    idle(pg)
+    pg.click("#dama-board .piece[data-square='23']")
+    pg.wait_for_selector("#dama-board .dest[data-square='16']")
+    pg.click("#dama-board .dest[data-square='16']")
+    pg.wait_for_function("window.dama.state().turn === 'black'")
+    idle(pg)
+    st = pg.evaluate("window.dama.state()")
+    assert st["last"]["captures"] == [19] and st["counts"]["black"]["men"] == 11
+    assert "captured" in pg.inner_text("#dama-captures")
+    assert pg.locator("#dama-history li").count() >= 4

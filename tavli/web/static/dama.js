@@ -199,6 +199,16 @@
       const [sx, sy] = sqXY(sel);
       mk("circle", {cx: sx, cy: sy, r: 23.5, fill: "none", stroke: "#ffd000",
                     "stroke-width": 4, "pointer-events": "none"}, svg);
+      const n = D.partial.length;
+      for (const m of prefixMoves()) {
+        // the piece each next landing would take: a red dashed ring
+        const c = m.path.length > n ? m.captures[n - 1] : undefined;
+        if (c === undefined) continue;
+        const [x, y] = sqXY(c);
+        mk("circle", {cx: x, cy: y, r: 23, fill: "none", stroke: "#e53935",
+                      "stroke-width": 3, "stroke-dasharray": "5 4",
+                      "pointer-events": "none"}, svg);
+      }
       for (const d of destinations()) {
         const [x, y] = sqXY(d);
         const c = mk("circle", {cx: x, cy: y, r: 13, fill: "rgba(255,224,64,.6)",
@@ -296,10 +306,23 @@
         `(x ${last.captures.join(", ")})` : "";
     const h = q("#dama-history");
     h.textContent = "";
+    let pending = "", n = 0;
     for (const ply of st.history) {
+      if (ply.text.startsWith("*")) { pending = `${ply.text} `; continue; }  // a huff
       const li = document.createElement("li");
-      li.textContent = ply.text;
+      li.textContent = pending + ply.text;
+      pending = "";
       li.className = ply.side;
+      if (ply.side === "white") n += 1;
+      li.dataset.n = n;
+      if (ply.side === "black" && !h.children.length) {
+        const gap = document.createElement("li");
+        gap.className = "white";
+        gap.dataset.n = 1;
+        gap.textContent = "…";
+        h.appendChild(gap);
+        n = 1;
+      }
       h.appendChild(li);
     }
     h.scrollTop = h.scrollHeight;
