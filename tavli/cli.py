@@ -191,7 +191,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     from .ai.train import train
 
     train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
-          check_every=args.check_every, check_pairs=args.check_pairs)
+          check_every=args.check_every, check_pairs=args.check_pairs,
+          start_from=args.start_from)
     return 0
 
 
@@ -262,6 +263,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--run", default=None, help="run folder (default runs/FAMILY)")
     t.add_argument("--hidden", type=int, default=80, help="hidden units of a new network")
     t.add_argument("--seed", type=int, default=None)
+    t.add_argument("--from", dest="start_from", default=None, metavar="FILE",
+                   help="a new run starts from these weights (e.g. tavli/data/plakoto.npz) "
+                        "instead of random ones")
     t.add_argument("--check-every", type=int, default=50_000,
                    help="games between strength checks (written to log.jsonl)")
     t.add_argument("--check-pairs", type=int, default=1000,

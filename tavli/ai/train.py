@@ -76,8 +76,11 @@ def strength(net_a: Net | None, kind_a: int, net_b: Net | None, kind_b: int, rul
 
 def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: int = 80,
           chunk: int = 1000, check_every: int = 20_000, check_pairs: int = 500,
-          seed: int | None = None, out=None) -> Net:
-    """Train (or resume) the network of ``game``'s family up to ``games`` games in total."""
+          seed: int | None = None, out=None, start_from: str | Path | None = None) -> Net:
+    """Train (or resume) the network of ``game``'s family up to ``games`` games in total.
+
+    A new run starts from random weights, or from the weights file ``start_from`` (e.g.
+    the shipped network) with the games it has already played."""
     out = out or sys.stdout
     family = family_name(game)
     run = Path(run_dir or Path("runs") / family)
@@ -91,8 +94,15 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         net = Net.load(ckpt)
         print(f"resuming {family} from {net.games} games", file=out)
     else:
-        net = Net.random(g, hidden=hidden, seed=seed)
-        net.meta.update(games=0, seed=seed if seed is not None else 0)
+        if start_from is not None:
+            net = Net.load(start_from)
+            if family_name(net.family) != family:
+                raise ValueError(f"{start_from} is not a {family} network")
+            print(f"starting {family} from {start_from} ({net.games} games)", file=out)
+        else:
+            net = Net.random(g, hidden=hidden, seed=seed)
+            net.meta.update(games=0)
+        net.meta.setdefault("seed", seed if seed is not None else 0)
         net.save(first)
         net.save(ckpt)
     initial = Net.load(first) if first.exists() else None
