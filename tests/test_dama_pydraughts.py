@@ -6,12 +6,11 @@ numbers, which are ours)."""
 
 import random
 
+import draughts  # noqa: E402
+import draughts.convert as convert  # noqa: E402
 import pytest
 
 from tavli.dama.board import Position, parse_square
-
-draughts = pytest.importorskip("draughts")
-convert = pytest.importorskip("draughts.convert")
 
 N_PLAY = 700
 N_PLACED = 800

@@ -13,14 +13,13 @@ is possible, which counts here as no move.
 
 from __future__ import annotations
 
+import gnubg_nn  # noqa: E402
 import numpy as np
 import pytest
 
 from tavli.bench import gnubg_board, sample_positions
 from tavli.board import Position
 from tavli.rules import Rules
-
-gnubg_nn = pytest.importorskip("gnubg_nn")
 
 GNUBG_VERSION = "1.1.0a11"
 N_POSITIONS = 2400

@@ -7,9 +7,6 @@ import warnings
 
 import pytest
 
-pytest.importorskip("fastapi")
-pytest.importorskip("httpx")
-
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient

@@ -11,9 +11,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("fastapi")
-pytest.importorskip("httpx")
-
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
@@ -173,10 +170,9 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 @pytest.fixture(scope="module")
 def web(tmp_path_factory):
     """(base URL, browser) of a real server on a free port and headless chromium."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    uvicorn = pytest.importorskip("uvicorn")
+    assert Path(CHROMIUM).exists(), "Debian's chromium is needed (.ci/run installs it)"
+    import playwright.sync_api as sync_api
+    import uvicorn
     db = tmp_path_factory.mktemp("dama") / "g.sqlite3"
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -13,10 +13,9 @@ import threading
 import time
 from pathlib import Path
 
+import playwright.sync_api as sync_api  # noqa: E402
 import pytest
-
-sync_api = pytest.importorskip("playwright.sync_api")
-uvicorn = pytest.importorskip("uvicorn")
+import uvicorn  # noqa: E402
 
 from tavli.board import Position  # noqa: E402
 from tavli.game import Game  # noqa: E402
@@ -29,7 +28,7 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed")
+assert Path(CHROMIUM).exists(), "Debian's chromium is needed (.ci/run installs it)"
 
 
 @pytest.fixture(scope="module")
