@@ -18,16 +18,6 @@ from tavli.record import game_record, load_record
 from tavli.web.app import create_app
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-def client(db):
-    return TestClient(create_app(db))
-
-
 def new(client, **body):
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text

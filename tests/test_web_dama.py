@@ -18,16 +18,6 @@ with warnings.catch_warnings():
 from tavli.web.app import create_app  # noqa: E402
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-def client(db):
-    return TestClient(create_app(db))
-
-
 def new(client, **body):
     r = client.post("/api/dama", json=body)
     assert r.status_code == 201, r.text
