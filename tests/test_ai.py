@@ -133,7 +133,8 @@ def test_training_improves_a_tiny_net_against_random():
     ws = Workspace()
     stats = np.zeros(4)
     g, mh, q, p = rules.kernel_flags()
-    train_games(net.W1, net.b1, net.W2, net.b2, g, mh, q, p, False, 300, 0.1, 1, ws.buf,
+    start = np.array(Position.start("fevga").array)
+    train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, False, 300, 0.1, 1, ws.buf,
                 ws.table, stats)
     assert stats[0] == 300
     after = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)

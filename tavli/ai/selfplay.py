@@ -114,24 +114,11 @@ def terminal(b, mover, game, count_bg, tgt):
 
 
 @njit(cache=True)
-def _start(st, game):
-    st[:, :] = 0
-    if game == PORTES or game == BACKGAMMON:
-        for s in range(2):
-            st[s, 24] = 2
-            st[s, 13] = 5
-            st[s, 8] = 3
-            st[s, 6] = 5
-    else:
-        st[0, 24] = 15
-        st[1, 24] = 15
-
-
-@njit(cache=True)
-def train_games(W1, b1, W2, b2, game, must_higher, quarter, prime, count_bg, n_games,
+def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_bg, n_games,
                 alpha, seed, buf, table, stats):
-    """Play ``n_games`` of greedy 0-ply self-play, updating the weights by TD(0) after
-    every turn. ``stats`` (float64[4]) receives games, total plies, white points, draws."""
+    """Play ``n_games`` of greedy 0-ply self-play from the board array ``start``, updating
+    the weights by TD(0) after every turn. ``stats`` (float64[4]) receives games, total
+    plies, white points, draws."""
     np.random.seed(seed)
     family = PORTES if game == BACKGAMMON else game
     n_in = W1.shape[0]
@@ -150,7 +137,7 @@ def train_games(W1, b1, W2, b2, game, must_higher, quarter, prime, count_bg, n_g
     sf = st.reshape(104)
     outp = table.shape[0] - buf.shape[0]
     for _g in range(n_games):
-        _start(st, game)
+        st[:, :] = start
         me = np.random.randint(0, 2)
         encode(sf, me, family, x)
         forward(W1, b1, W2, b2, x, n_in, h, y)
@@ -239,11 +226,12 @@ def _choose(kind, W1, b1, W2, b2, pubw, st, me, n, buf, table, game, family, cou
 
 
 @njit(cache=True)
-def play_games(kind_a, W1a, b1a, W2a, b2a, kind_b, W1b, b1b, W2b, b2b, pubw, game,
+def play_games(kind_a, W1a, b1a, W2a, b2a, kind_b, W1b, b1b, W2b, b2b, pubw, start, game,
                must_higher, quarter, prime, count_bg, n_pairs, seed, buf, table, results):
-    """Duplicate-dice games between players A and B: each dice sequence is played twice,
-    A as white then B as white, white starting. ``results[k]`` gets A's points (money
-    scoring, no cube; 0 for a draw) for game ``k`` (2 ``n_pairs`` games)."""
+    """Duplicate-dice games between players A and B from the board array ``start``: each
+    dice sequence is played twice, A as white then B as white, white starting.
+    ``results[k]`` gets A's points (money scoring, no cube; 0 for a draw) for game ``k``
+    (2 ``n_pairs`` games)."""
     family = PORTES if game == BACKGAMMON else game
     xa = np.zeros(W1a.shape[0], dtype=np.float32)
     ha = np.zeros(b1a.shape[0], dtype=np.float32)
@@ -261,7 +249,7 @@ def play_games(kind_a, W1a, b1a, W2a, b2a, kind_b, W1b, b1b, W2b, b2b, pubw, gam
             dice[k, 1] = np.random.randint(1, 7)
         for swap in range(2):
             np.random.seed(seed + 7919 * pair + swap + 1)  # random players only
-            _start(st, game)
+            st[:, :] = start
             me = 0
             res = 0.0
             for ply in range(dice.shape[0]):
@@ -284,3 +272,22 @@ def play_games(kind_a, W1a, b1a, W2a, b2a, kind_b, W1b, b1b, W2b, b2b, pubw, gam
                         break
                 me = 1 - me
             results[2 * pair + swap] = res
+
+
+def compiled_match(net_a, kind_a: int, net_b, kind_b: int, rules, pairs: int, seed: int,
+                   ws=None) -> np.ndarray:
+    """A's points in ``2 pairs`` duplicate-dice games (money scoring, no cube) between two
+    compiled players (``NET`` with its network, ``PUBEVAL`` or ``RANDOM``)."""
+    from ..board import Position
+    from ..movegen import Workspace
+    from .net import Net
+
+    ws = ws or Workspace()
+    a = net_a or net_b or Net.random(rules.game, hidden=2, seed=0)
+    b = net_b or net_a or a
+    game, mh, q, p = rules.kernel_flags()
+    res = np.zeros(2 * pairs)
+    play_games(kind_a, a.W1, a.b1, a.W2, a.b2, kind_b, b.W1, b.b1, b.W2, b.b2,
+               pubeval_weights(), np.array(Position.start(game).array), game, mh, q, p,
+               bool(rules.backgammons), pairs, seed, ws.buf, ws.table, res)
+    return res

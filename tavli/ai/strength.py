@@ -150,25 +150,11 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
     b = parse_player(b_text, rules)
     pairs = max(1, games // 2)
     if a.compiled is not None and b.compiled is not None:
-        from ..movegen import Workspace
-        from .selfplay import play_games, pubeval_weights
+        from .selfplay import compiled_match
 
-        res = np.zeros(2 * pairs)
-        ws = Workspace()
-        na = a.net or b.net or _dummy(rules)
-        nb = b.net or a.net or _dummy(rules)
-        g, mh, q, p = rules.kernel_flags()
-        play_games(a.compiled, na.W1, na.b1, na.W2, na.b2, b.compiled, nb.W1, nb.b1,
-                   nb.W2, nb.b2, pubeval_weights(), g, mh, q, p, bool(rules.backgammons),
-                   pairs, seed, ws.buf, ws.table, res)
+        res = compiled_match(a.net, a.compiled, b.net, b.compiled, rules, pairs, seed)
         return Result(len(res), res)
     return Result(2 * pairs, _python_games(_as_player(a), _as_player(b), rules, pairs, seed))
-
-
-def _dummy(rules: Rules):
-    from .net import Net
-
-    return Net.random(rules.game, hidden=2, seed=0)
 
 
 def _as_player(spec: Spec):

@@ -24,13 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..layout import BACKGAMMON, FEVGA, GAME_NAMES, PLAKOTO, game_code
+from ..board import Position
+from ..layout import BACKGAMMON, GAME_NAMES, game_code
 from ..movegen import Workspace
 from ..rules import Rules
 from .net import Net
-from .selfplay import NET, PUBEVAL, RANDOM, play_games, pubeval_weights, train_games
-
-FAMILY_GAME = {0: BACKGAMMON, PLAKOTO: PLAKOTO, FEVGA: FEVGA}
+from .selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games
 
 
 def family_name(game: str | int) -> str:
@@ -60,15 +59,7 @@ class Match:
 def strength(net_a: Net | None, kind_a: int, net_b: Net | None, kind_b: int, rules: Rules,
              pairs: int, seed: int, ws: Workspace | None = None) -> Match:
     """Duplicate-dice games (money scoring, no cube) between two compiled players."""
-    ws = ws or Workspace()
-    dummy = net_a or net_b or Net.random(rules.game, hidden=2, seed=0)
-    a = net_a or dummy
-    b = net_b or dummy
-    game, mh, q, p = rules.kernel_flags()
-    res = np.zeros(2 * pairs)
-    play_games(kind_a, a.W1, a.b1, a.W2, a.b2, kind_b, b.W1, b.b1, b.W2, b.b2,
-               pubeval_weights(), game, mh, q, p, rules.backgammons or game == BACKGAMMON,
-               pairs, seed, ws.buf, ws.table, res)
+    res = compiled_match(net_a, kind_a, net_b, kind_b, rules, pairs, seed, ws)
     n = len(res)
     return Match(float(res.mean()), float(res.std(ddof=1) / math.sqrt(n)),
                  float((res > 0).mean()), n)
@@ -108,6 +99,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     initial = Net.load(first) if first.exists() else None
     ws = Workspace()
     stats = np.zeros(4)
+    start = np.array(Position.start(g).array)
     t0 = time.time()
     done0 = net.games
     next_check = (net.games // check_every + 1) * check_every
@@ -116,7 +108,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         alpha = alpha_schedule(net.games)
         base_seed = int(net.meta.get("seed", 0)) * 1_000_003 + net.games
         stats[:] = 0
-        train_games(net.W1, net.b1, net.W2, net.b2, g, mh, q, p, count_bg, n, alpha,
+        train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, count_bg, n, alpha,
                     base_seed % (2**31), ws.buf, ws.table, stats)
         net.meta["games"] = net.games + n
         net.meta["alpha"] = alpha
