@@ -1,10 +1,21 @@
-"""Fixtures shared by the browser app's tests."""
+"""Fixtures shared by the browser app's tests: a test client, a real server on a free
+port and Debian's chromium driven by Playwright."""
 
 from __future__ import annotations
 
+import shutil
+import socket
+import threading
+import time
 import warnings
+from pathlib import Path
 
 import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).parent / "artifacts"  # screenshots (not in git)
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture
@@ -22,3 +33,40 @@ def client(db):
     from tavli.web.app import create_app
 
     return TestClient(create_app(db))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """Base URL of the app served by uvicorn on a free 127.0.0.1 port, fresh database."""
+    import uvicorn
+
+    from tavli.web.app import create_app
+
+    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port,
+                                        log_level="warning"))
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    t.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian chromium (``.ci/run`` installs it; no browser is downloaded)."""
+    import playwright.sync_api as sync_api
+
+    assert Path(CHROMIUM).exists(), "Debian's chromium is needed (.ci/run installs it)"
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
-import socket
-import threading
-import time
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -153,38 +148,13 @@ def test_resume_after_restart(db):
 
 # --- the browser -------------------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).parent / "artifacts"
+from conftest import ARTIFACTS  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def web(tmp_path_factory):
-    """(base URL, browser) of a real server on a free port and headless chromium."""
-    assert Path(CHROMIUM).exists(), "Debian's chromium is needed (.ci/run installs it)"
-    import playwright.sync_api as sync_api
-    import uvicorn
-    db = tmp_path_factory.mktemp("dama") / "g.sqlite3"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    ARTIFACTS.mkdir(exist_ok=True)
-    try:
-        with sync_api.sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                  args=["--no-sandbox", "--disable-gpu"])
-            yield f"http://127.0.0.1:{port}", b
-            b.close()
-    finally:
-        srv.should_exit = True
-        t.join(5)
+def web(server, browser):
+    """(base URL, browser): the shared server and chromium fixtures of conftest.py."""
+    return server, browser
 
 
 @pytest.fixture

@@ -1,62 +1,20 @@
 """The browser app end to end: a real server, Debian's chromium driven by Playwright.
 
 Screenshots of the key screens are kept in tests/artifacts/ (not in git).
-Skipped when Playwright or chromium is missing (``.ci/run`` installs chromium).
+Needs Debian's chromium (``.ci/run`` installs it); the fixtures are in conftest.py.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import socket
-import threading
-import time
-from pathlib import Path
 
-import playwright.sync_api as sync_api  # noqa: E402
 import pytest
-import uvicorn  # noqa: E402
+from conftest import ARTIFACTS  # noqa: E402
 
 from tavli.board import Position  # noqa: E402
 from tavli.game import Game  # noqa: E402
 from tavli.players import GreedyPlayer, RandomPlayer, play_game  # noqa: E402
 from tavli.record import game_record  # noqa: E402
-from tavli.web.app import create_app  # noqa: E402
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).parent / "artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-assert Path(CHROMIUM).exists(), "Debian's chromium is needed (.ci/run installs it)"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    t.join(5)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
