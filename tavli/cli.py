@@ -128,8 +128,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if len(args.players) != 2:
             raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
                            "[--games N]")
+        if args.jobs < 1:
+            raise CliError("--jobs must be 1 or more")
         bench_strength(args.players[0], args.players[1], game=args.game, games=args.games,
-                       seed=args.seed, rules_options=args.rule)
+                       seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
+                       progress=sys.stderr if args.log else None)
         return 0
     if args.what == "dama":
         from .dama.cli import bench_dama
@@ -283,6 +286,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="strength: games (an even number: dice are played twice)")
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
+    b.add_argument("--log", metavar="FILE",
+                   help="strength: append each dice pair's result to FILE and resume from "
+                        "it (for long runs: search levels, gnubg, greedy)")
+    b.add_argument("--jobs", type=int, default=1,
+                   help="strength: processes for games played through Python")
     b.set_defaults(func=cmd_bench)
 
     from .dama.cli import add_dama_commands

@@ -22,7 +22,7 @@ from .selfplay import terminal
 
 ROLLS = np.array([(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)],
                  dtype=np.int64)
-REPLY_KEEP = 3  # replies per roll valued at 1-ply inside a 2-ply evaluation
+REPLY_KEEP = 1  # replies per roll valued at 1-ply inside a 2-ply evaluation
 
 
 @njit(cache=True)

@@ -11,10 +11,15 @@ scoring without the cube. Players are named:
 
 When both players are compiled (a network at 0-ply without noise, pubeval, random) the
 games run inside one Numba call; otherwise in Python through :func:`tavli.players.play_game`.
+
+Long runs (a search level against another takes seconds a game) take ``--log FILE``: each
+pair's result is appended to the file as it finishes, a rerun with the same arguments
+plays only the pairs still missing, and ``--jobs N`` plays pairs in N processes.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import sys
@@ -123,38 +128,153 @@ class Result:
         return p, 1.96 * math.sqrt(max(p * (1 - p), 1e-12) / n)
 
 
-def _python_games(a, b, rules: Rules, pairs: int, seed: int) -> np.ndarray:
+def _pair_seq(seed: int, k: int) -> list[int]:
+    rng = random.Random(seed + k)
+    return [rng.randint(1, 6) for _ in range(8000)]
+
+
+def _reseed(player, n: int) -> None:
+    """Players that draw random numbers start each game from a seed of their own, so that
+    a pair's games do not depend on which pairs were played before (resume, ``jobs``)."""
+    rng = getattr(player, "rng", None)
+    if isinstance(rng, random.Random):
+        player.rng = random.Random(n)
+    elif isinstance(rng, np.random.Generator):
+        player.rng = np.random.default_rng(n)
+
+
+def _play_pair(a, b, rules: Rules, seed: int, k: int) -> tuple[float, float]:
+    """A's points in the two games of pair ``k`` (same dice, seats swapped)."""
     from ..dice import ScriptedDice
     from ..game import Game
     from ..players import play_game
 
-    out = np.zeros(2 * pairs)
-    for k in range(pairs):
-        rng = random.Random(seed + k)
-        seq = [rng.randint(1, 6) for _ in range(8000)]
-        for swap in range(2):
-            players = (a, b) if swap == 0 else (b, a)
-            g = Game(rules, dice=ScriptedDice(seq), first=0)
-            o = play_game(g, players)
-            white = 0 if o.winner is None else (o.points if o.winner == 0 else -o.points)
-            out[2 * k + swap] = white if swap == 0 else -white
-    return out
+    seq = _pair_seq(seed, k)
+    pts = []
+    for swap in range(2):
+        players = (a, b) if swap == 0 else (b, a)
+        _reseed(a, (seed * 100_003 + k) * 4 + 2 * swap)
+        _reseed(b, (seed * 100_003 + k) * 4 + 2 * swap + 1)
+        g = Game(rules, dice=ScriptedDice(seq), first=0)
+        o = play_game(g, players)
+        white = 0 if o.winner is None else (o.points if o.winner == 0 else -o.points)
+        pts.append(float(white if swap == 0 else -white))
+    return pts[0], pts[1]
+
+
+_WORKER: dict = {}
+
+
+def _worker_init(a_text: str, b_text: str, game: str, rules_options: list[str],
+                 seed: int) -> None:
+    rules = _match_rules(game, rules_options)
+    _WORKER.update(a=_as_player(parse_player(a_text, rules)),
+                   b=_as_player(parse_player(b_text, rules)), rules=rules, seed=seed)
+
+
+def _worker_pair(k: int) -> tuple[int, tuple[float, float]]:
+    w = _WORKER
+    return k, _play_pair(w["a"], w["b"], w["rules"], w["seed"], k)
+
+
+def _match_rules(game: str, rules_options: list[str] | None) -> Rules:
+    rules = Rules.for_game(game, rules_options or [])
+    return rules.with_options({"cube": False}) if rules.cube else rules
+
+
+class MatchLog:
+    """A strength run's results, one JSON line per dice pair after a header line naming
+    the match, so that a long run can stop and resume (``--log FILE``)."""
+
+    def __init__(self, path, header: dict) -> None:
+        from pathlib import Path
+
+        self.path = Path(path)
+        self.header = header
+        self.done: dict[int, tuple[float, float]] = {}
+        if self.path.exists() and self.path.stat().st_size > 0:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+            try:
+                first = json.loads(lines[0])
+            except ValueError:
+                raise RuleError(f"{self.path} is not a strength log") from None
+            if first != header:
+                raise RuleError(f"{self.path} logs another match ({lines[0]}); "
+                                "use another --log file")
+            for ln in lines[1:]:
+                try:
+                    e = json.loads(ln)
+                    self.done[int(e["pair"])] = (float(e["a_points"][0]),
+                                                 float(e["a_points"][1]))
+                except (ValueError, KeyError, IndexError, TypeError):
+                    continue  # a line cut short when a run was stopped
+            if lines and not self.path.read_text(encoding="utf-8").endswith("\n"):
+                with open(self.path, "a", encoding="utf-8") as f:
+                    f.write("\n")
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+
+    def add(self, k: int, pts: tuple[float, float]) -> None:
+        self.done[k] = pts
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"pair": k, "a_points": list(pts)}) + "\n")
 
 
 def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int = 10000,
-                 seed: int = 1, rules_options: list[str] | None = None) -> Result:
-    rules = Rules.for_game(game, rules_options or [])
-    if rules.cube:
-        rules = rules.with_options({"cube": False})
+                 seed: int = 1, rules_options: list[str] | None = None, log=None,
+                 jobs: int = 1, progress=None) -> Result:
+    """A's points per game over ``games`` duplicate-dice games. With ``log`` (a path) the
+    results of each pair are appended to that file and a rerun plays only the missing
+    pairs; ``jobs`` > 1 plays Python-driven games in that many processes."""
+    rules = _match_rules(game, rules_options)
     a = parse_player(a_text, rules)
     b = parse_player(b_text, rules)
     pairs = max(1, games // 2)
+    mlog = None
+    if log is not None:
+        mlog = MatchLog(log, {"players": [a_text, b_text], "game": game, "seed": seed,
+                              "rules": list(rules_options or [])})
     if a.compiled is not None and b.compiled is not None:
         from .selfplay import compiled_match
 
         res = compiled_match(a.net, a.compiled, b.net, b.compiled, rules, pairs, seed)
+        if mlog is not None:
+            for k in range(pairs):
+                if k not in mlog.done:
+                    mlog.add(k, (float(res[2 * k]), float(res[2 * k + 1])))
         return Result(len(res), res)
-    return Result(2 * pairs, _python_games(_as_player(a), _as_player(b), rules, pairs, seed))
+    done: dict[int, tuple[float, float]] = dict(mlog.done) if mlog else {}
+    todo = [k for k in range(pairs) if k not in done]
+    t0 = time.time()
+
+    def record(k: int, pts: tuple[float, float]) -> None:
+        done[k] = pts
+        if mlog is not None:
+            mlog.add(k, pts)
+        if progress is not None:
+            n = sum(1 for j in range(pairs) if j in done)
+            v = np.array([p for j in range(pairs) if j in done for p in done[j]])
+            rate = (len(done) - (pairs - len(todo))) / max(1e-9, time.time() - t0)
+            print(f"\r{2 * n}/{2 * pairs} games  {v.mean():+.3f} ppg  "
+                  f"{2 * rate * 60:.1f} games/min", end="", file=progress, flush=True)
+
+    if jobs > 1 and len(todo) > 1:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        with ctx.Pool(jobs, _worker_init,
+                      (a_text, b_text, game, list(rules_options or []), seed)) as pool:
+            for k, pts in pool.imap_unordered(_worker_pair, todo):
+                record(k, pts)
+    else:
+        pa, pb = _as_player(a), _as_player(b)
+        for k in todo:
+            record(k, _play_pair(pa, pb, rules, seed, k))
+    if progress is not None and todo:
+        print(file=progress)
+    res = np.array([p for k in range(pairs) for p in done[k]])
+    return Result(len(res), res)
 
 
 def _as_player(spec: Spec):
@@ -165,11 +285,12 @@ def _as_player(spec: Spec):
 
 def bench_strength(a_text: str, b_text: str, game: str = "backgammon", games: int = 10000,
                    seed: int = 1, rules_options: list[str] | None = None,
-                   out=None) -> Result:
+                   out=None, log=None, jobs: int = 1, progress=None) -> Result:
     """Play and print: games, A's win rate with a 95% interval, points per game ± SE."""
     out = out or sys.stdout
     t0 = time.time()
-    r = run_strength(a_text, b_text, game, games, seed, rules_options)
+    r = run_strength(a_text, b_text, game, games, seed, rules_options, log=log, jobs=jobs,
+                     progress=progress)
     dt = time.time() - t0
     p, hw = r.win_rate()
     print(f"{a_text} vs {b_text}: {game}, {r.games} games (duplicate dice, seed {seed}, "
