@@ -2,8 +2,8 @@
 
 ``V0(p)``: the network's outputs for the side to move in ``p``. ``V1(p)``: the average,
 over the 21 rolls (weighted 1/36 and 2/36), of the outputs after the side to move plays
-its best move by 0-ply. ``V2(p)``: the same with replies chosen and valued by 1-ply,
-where only the best few replies by 0-ply are looked at (move filtering, as gnubg does).
+its best move by 0-ply. ``V2(p)``: per roll, the reply chosen by 0-ply is valued by
+1-ply (``REPLY_KEEP`` replies per roll; gnubg's inner nodes also choose by 0-ply).
 A move is valued by the outputs of its after-position seen from the mover's side.
 
 All outputs are the five probabilities of :mod:`tavli.ai.net`, from the mover's view.
@@ -75,8 +75,8 @@ def v1(W1, b1, W2, b2, st, side, game, must_higher, quarter, prime, count_bg, bu
 @njit(cache=True)
 def v2(W1, b1, W2, b2, st, side, game, must_higher, quarter, prime, count_bg, buf, table,
        buf2, table2, x, h, tmp, cand, best, acc, acc1, st2, scores, idx):
-    """2-ply outputs for ``side`` to move in ``st``: per roll, the best few replies by
-    0-ply are re-valued by 1-ply (``v1``) and the best of those is played."""
+    """2-ply outputs for ``side`` to move in ``st``: per roll, the best ``REPLY_KEEP``
+    replies by 0-ply are re-valued by 1-ply (``v1``) and the best of those is played."""
     family = PORTES if game == BACKGAMMON else game
     outp = table.shape[0] - buf.shape[0]
     opp = 1 - side
