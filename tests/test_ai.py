@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 
@@ -152,6 +153,23 @@ def test_train_command_resumes_from_checkpoint(tmp_path, capsys):
     again = train("fevga", 300, tmp_path, chunk=100, check_every=1000, check_pairs=10)
     assert again.games == 300
     assert "resuming fevga from 200 games" in capsys.readouterr().out
+
+
+def test_train_half_life_sets_the_step_size_and_is_kept(tmp_path):
+    from tavli.ai.train import alpha_schedule, train
+
+    net = train("plakoto", 200, tmp_path, hidden=4, chunk=100, check_every=1000,
+                check_pairs=10, seed=2, half_life=100, out=io.StringIO())
+    assert net.meta["half_life"] == 100
+    assert net.meta["alpha"] == pytest.approx(alpha_schedule(100, half_life=100))
+    assert alpha_schedule(100, half_life=100) == pytest.approx(0.05)
+    assert alpha_schedule(10**6, half_life=100) == 0.01  # the floor
+    again = train("plakoto", 300, tmp_path, chunk=100, check_every=1000, check_pairs=10,
+                  out=io.StringIO())
+    assert again.meta["half_life"] == 100
+    assert again.meta["alpha"] == pytest.approx(0.025)
+    with pytest.raises(ValueError):
+        train("plakoto", 400, tmp_path / "x", half_life=0, out=io.StringIO())
 
 
 def test_levels():
