@@ -235,3 +235,33 @@ def test_browser_dama_huff_and_capture(page):
     assert st["last"]["captures"] == [19] and st["counts"]["black"]["men"] == 11
     assert "captured" in pg.inner_text("#dama-captures")
     assert pg.locator("#dama-history li").count() >= 4
+
+
+def test_games_list_shows_dama_games_and_opens_them(page):
+    pg = page
+    r = pg.request.post(pg.base + "/api/dama", data={"rules": "italian", "opponent": "human"})
+    gid = r.json()["id"]
+    assert pg.request.post(f"{pg.base}/api/dama/{gid}/move", data={"move": "21-17"}).ok
+    r = pg.request.post(pg.base + "/api/games", data={"variant": "fevga",
+                                                      "opponent": "human"})
+    tid = r.json()["id"]
+    pg.goto(pg.base + "/")
+    pg.wait_for_selector("#dlg-new[open]")
+    pg.click("#ng-cancel")
+    pg.click("#btn-games")
+    pg.wait_for_selector(f"#games-table tr[data-kind='dama'][data-id='{gid}']")
+    row = pg.locator(f"#games-table tr[data-id='{gid}']")
+    assert "Dama (Italian rules)" in row.inner_text()
+    assert pg.locator(f"#games-table tr[data-kind='tavli'][data-id='{tid}']").count() == 1
+    pg.screenshot(path=str(ARTIFACTS / "games-list-with-dama.png"))
+    row.locator("button.open").click()
+    pg.wait_for_function(f"window.dama.state() && window.dama.state().id === '{gid}'")
+    idle(pg)
+    assert pg.evaluate("window.dama.state().plies") == 1
+    assert pg.is_visible("#dama-board") and not pg.is_visible("#board")
+    # and back to the backgammon-family game from the same list
+    pg.click("#btn-games")
+    pg.locator(f"#games-table tr[data-id='{tid}'] button.open").click()
+    pg.wait_for_selector("#board", state="visible")
+    idle(pg)
+    assert not pg.is_visible("#dama-board")

@@ -1301,10 +1301,17 @@ async function openGames() {
   const body = d.querySelector("tbody");
   body.replaceChildren();
   try {
-    const list = await api("GET", "/api/games");
-    for (const g of list.games) {
+    const [list, damaList] = await Promise.all([
+      api("GET", "/api/games"), api("GET", "/api/dama")]);
+    const rows = list.games.map((g) => ({...g, kind: "tavli"})).concat(
+      damaList.games.map((g) => ({
+        id: g.id, kind: "dama", status: g.status, updated: g.updated, score: null,
+        title: `Dama (${g.rules[0].toUpperCase()}${g.rules.slice(1)} rules${g.huffing ? ", huffing" : ""})`})));
+    rows.sort((a, b) => b.updated - a.updated);
+    for (const g of rows) {
       const tr = document.createElement("tr");
       tr.dataset.id = g.id;
+      tr.dataset.kind = g.kind;
       const when = new Date(g.updated * 1000).toLocaleString();
       const score = g.score ? `${g.score[0]}–${g.score[1]}` : "";
       tr.innerHTML = "<td></td><td></td><td></td><td></td><td class='acts'></td>";
@@ -1316,6 +1323,16 @@ async function openGames() {
       const open = document.createElement("button");
       open.textContent = g.status === "playing" ? "Resume" : "Open";
       open.className = "open";
+      if (g.kind === "dama") {
+        open.addEventListener("click", () => {
+          d.close();
+          closeReview();
+          location.hash = `#/dama/${g.id}`;   // dama.js loads it
+        });
+        acts.append(open);
+        body.appendChild(tr);
+        continue;
+      }
       open.addEventListener("click", () => { d.close(); loadGame(g.id, {review: true}); });
       const review = document.createElement("button");
       review.textContent = "Review";
@@ -1333,7 +1350,7 @@ async function openGames() {
       acts.append(open, review, exp);
       body.appendChild(tr);
     }
-    if (!list.games.length) {
+    if (!rows.length) {
       const tr = document.createElement("tr");
       tr.innerHTML = "<td colspan='5'>No games yet.</td>";
       body.appendChild(tr);
