@@ -196,7 +196,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
               check_every=args.check_every, check_pairs=args.check_pairs,
-              start_from=args.start_from, half_life=args.half_life)
+              start_from=args.start_from, half_life=args.half_life, floor=args.floor)
     except ValueError as e:
         raise CliError(str(e)) from None
     return 0
@@ -273,8 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a new run starts from these weights (e.g. tavli/data/plakoto.npz) "
                         "instead of random ones")
     t.add_argument("--half-life", type=int, default=None, metavar="GAMES",
-                   help="the step size (0.1 at the start, 0.01 at least) halves every GAMES "
+                   help="the step size (0.1 at the start) halves every GAMES "
                         "games (default 300,000; kept by a resumed run)")
+    t.add_argument("--floor", type=float, default=None, metavar="ALPHA",
+                   help="the smallest step size (default 0.01; kept by a resumed run)")
     t.add_argument("--check-every", type=int, default=50_000,
                    help="games between strength checks (written to log.jsonl)")
     t.add_argument("--check-pairs", type=int, default=1000,

@@ -166,10 +166,18 @@ def test_train_half_life_sets_the_step_size_and_is_kept(tmp_path):
     assert alpha_schedule(10**6, half_life=100) == 0.01  # the floor
     again = train("plakoto", 300, tmp_path, chunk=100, check_every=1000, check_pairs=10,
                   out=io.StringIO())
-    assert again.meta["half_life"] == 100
+    assert again.meta["half_life"] == 100 and again.meta["floor"] == 0.01
     assert again.meta["alpha"] == pytest.approx(0.025)
+    # a lower floor given to a resumed run is kept from then on
+    more = train("plakoto", 800, tmp_path, chunk=100, check_every=1000, check_pairs=10,
+                 floor=0.002, out=io.StringIO())
+    assert more.meta["floor"] == 0.002
+    assert more.meta["alpha"] == pytest.approx(alpha_schedule(700, half_life=100, floor=0.002))
+    assert more.meta["alpha"] < 0.01
     with pytest.raises(ValueError):
         train("plakoto", 400, tmp_path / "x", half_life=0, out=io.StringIO())
+    with pytest.raises(ValueError):
+        train("plakoto", 400, tmp_path / "y", floor=0.0, out=io.StringIO())
 
 
 def test_levels():

@@ -44,9 +44,10 @@ def training_rules(family: str) -> Rules:
 
 
 HALF_LIFE = 300_000
+FLOOR = 0.01
 
 
-def alpha_schedule(games: int, alpha0: float = 0.1, floor: float = 0.01,
+def alpha_schedule(games: int, alpha0: float = 0.1, floor: float = FLOOR,
                    half_life: int = HALF_LIFE) -> float:
     """The TD step size after ``games`` games: halves every ``half_life`` games, down to
     ``floor``."""
@@ -73,16 +74,18 @@ def strength(net_a: Net | None, kind_a: int, net_b: Net | None, kind_b: int, rul
 def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: int = 80,
           chunk: int = 1000, check_every: int = 20_000, check_pairs: int = 500,
           seed: int | None = None, out=None, start_from: str | Path | None = None,
-          half_life: int | None = None) -> Net:
+          half_life: int | None = None, floor: float | None = None) -> Net:
     """Train (or resume) the network of ``game``'s family up to ``games`` games in total.
 
     A new run starts from random weights, or from the weights file ``start_from`` (e.g.
     the shipped network) with the games it has already played. The step size halves
-    every ``half_life`` games (kept in the run's metadata: a resumed run keeps its own,
-    unless a new value is given)."""
+    every ``half_life`` games down to ``floor`` (both kept in the run's metadata: a resumed
+    run keeps its own, unless a new value is given)."""
     out = out or sys.stdout
     if half_life is not None and half_life < 1:
         raise ValueError("the half-life must be at least 1 game")
+    if floor is not None and not 0 < floor <= 1:
+        raise ValueError("the step-size floor must be in (0, 1]")
     family = family_name(game)
     run = Path(run_dir or Path("runs") / family)
     run.mkdir(parents=True, exist_ok=True)
@@ -95,6 +98,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         net = Net.load(ckpt)
         if half_life is not None:
             net.meta["half_life"] = half_life
+        if floor is not None:
+            net.meta["floor"] = floor
         print(f"resuming {family} from {net.games} games", file=out)
     else:
         if start_from is not None:
@@ -107,6 +112,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
             net.meta.update(games=0)
         net.meta.setdefault("seed", seed if seed is not None else 0)
         net.meta["half_life"] = half_life or HALF_LIFE
+        net.meta["floor"] = floor or FLOOR
         net.save(first)
         net.save(ckpt)
     initial = Net.load(first) if first.exists() else None
@@ -118,7 +124,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     next_check = (net.games // check_every + 1) * check_every
     while net.games < games:
         n = min(chunk, games - net.games)
-        alpha = alpha_schedule(net.games, half_life=int(net.meta.get("half_life", HALF_LIFE)))
+        alpha = alpha_schedule(net.games, half_life=int(net.meta.get("half_life", HALF_LIFE)),
+                               floor=float(net.meta.get("floor", FLOOR)))
         base_seed = int(net.meta.get("seed", 0)) * 1_000_003 + net.games
         stats[:] = 0
         train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, count_bg, n, alpha,
