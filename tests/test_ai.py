@@ -50,6 +50,26 @@ def test_plakoto_encoder_sees_pins_and_mother():
     assert list(mother[3:]) == [pytest.approx(1 / 15), 1.0, 1.0]
 
 
+def test_plakoto_encoder_exposure_held_points_and_contact():
+    # my blot on 20 is 6 pips from his checker on his 11 (my 14), and that blot of his is
+    # 6 pips from mine: 17 rolls of 36 each way
+    p = Position.from_points("plakoto", {20: 1, 6: 14}, {11: 1, 1: 14}, turn=0)
+    x = encode_position(p)[-11:]
+    share = 17 / 36
+    assert list(x[:5]) == pytest.approx([share, share * 20 / 24, 0.0, 1 / 6, 1 / 6])
+    assert list(x[5:10]) == pytest.approx([share, share * 11 / 24, 0.0, 1 / 6, 1 / 6])
+    assert x[10] == 1.0
+    # pinned: neither blot is exposed any more, and the pinner holds the point
+    q = Position.from_points("plakoto", {14: 1, 20: 1, 6: 13}, {11: 1, 1: 14}, turn=0,
+                             pinned=[(1, 11)])
+    y = encode_position(q)[-11:]
+    assert y[5] == 0.0 and y[8] == pytest.approx(1 / 6)     # his blot is pinned
+    assert y[3] == pytest.approx(2 / 6)                     # my 6 and 14 are held
+    assert y[0] == 0.0                                      # he cannot move to hit mine
+    race = Position.from_points("plakoto", {3: 15}, {2: 15}, turn=0)
+    assert encode_position(race)[-1] == 0.0
+
+
 def test_network_shapes_save_load(tmp_path):
     net = Net.random(PLAKOTO, hidden=16, seed=3)
     assert net.W1.shape == (n_inputs(PLAKOTO), 16) and net.W2.shape == (16, 5)

@@ -15,7 +15,11 @@ Features:
   contact; pip difference.
 * Plakoto: pin flags per point (mine and the opponent's), the mother checkers (how many
   left on the 24-point, the mother alone, the mother pinned), pip count, blots exposed to
-  direct shots, home-board points, longest prime, pinned and pinning counts.
+  direct shots, home-board points, longest prime, pinned and pinning counts; per side,
+  the blots' exposure (the share of the 36 rolls that let an opposing checker land on
+  each free blot, summed, and weighted by how far back the blot stands), the lone
+  mother's exposure, points held (two or more checkers, or a pinned opposing checker)
+  and the longest run of them; contact.
 * Fevga: pip count, first checker locked, not yet started, points held, longest run of
   held points, starting-quarter points held, mobility per die (1..6), trapped by a prime;
   pip difference.
@@ -30,7 +34,7 @@ from ..layout import BACKGAMMON, FEVGA, PLAKOTO, PORTES
 
 N_RAW = 192
 N_PORTES = N_RAW + 4 + 16 + 2
-N_PLAKOTO = N_RAW + 2 + 48 + 6 + 14 + 1
+N_PLAKOTO = N_RAW + 2 + 48 + 6 + 14 + 1 + 11
 N_FEVGA = N_RAW + 2 + 24 + 2 + 1
 
 
@@ -202,7 +206,86 @@ def encode_plakoto(b, me, x):
         x[k + 6] = pinning / 3.0
         k += 7
     x[k] = (_pips(b, me) - _pips(b, op)) / 100.0
+    k += 1
+    for side in (me, op):
+        e, ew, em = _plakoto_exposure(b, side)
+        held, run = _plakoto_held(b, side)
+        x[k] = e
+        x[k + 1] = ew
+        x[k + 2] = em
+        x[k + 3] = held / 6.0
+        x[k + 4] = run / 6.0
+        k += 5
+    x[k] = 1.0 if _contact(b) else 0.0
     return N_PLAKOTO
+
+
+# rolls of the 36 that move one checker exactly d pips (1..12), blocks ignored
+_SHOT_ROLLS = np.array([0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3], dtype=np.float64)
+
+
+@njit(cache=True)
+def _plakoto_exposure(b, side):
+    """For ``side``'s free blots (alone, not pinned, no opposing checker under them):
+    the summed share of the 36 rolls that bring an unpinned opposing checker onto each,
+    the same weighted by the blot's point / 24, and that share for a lone mother."""
+    r = side * 26
+    o = (1 - side) * 26
+    total = 0.0
+    weighted = 0.0
+    mother = 0.0
+    for p in range(1, 25):
+        if b[r + p] != 1 or b[52 + r + p] == 1:
+            continue
+        q0 = 25 - p
+        if b[o + q0] > 0:
+            continue
+        rolls = 0.0
+        for q in range(q0 + 1, min(q0 + 12, 24) + 1):
+            if b[o + q] > 0 and b[52 + o + q] == 0:
+                rolls += _SHOT_ROLLS[q - q0]
+        share = min(rolls, 36.0) / 36.0
+        total += share
+        weighted += share * p / 24.0
+        if p == 24:
+            mother = share
+    return total, weighted, mother
+
+
+@njit(cache=True)
+def _plakoto_held(b, side):
+    """Points ``side`` holds (two or more checkers, or one pinning an opposing checker)
+    and the longest run of them."""
+    r = side * 26
+    o = (1 - side) * 26
+    held = 0
+    best = 0
+    run = 0
+    for p in range(1, 25):
+        if b[r + p] >= 2 or (b[r + p] >= 1 and b[52 + o + 25 - p] == 1):
+            held += 1
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return held, best
+
+
+@njit(cache=True)
+def _contact(b):
+    """Some checker still has to pass an opposing one (Portes/Plakoto geometry)."""
+    far0 = 0
+    for p in range(24, 0, -1):
+        if b[p] > 0:
+            far0 = p
+            break
+    far1 = 0
+    for p in range(24, 0, -1):
+        if b[26 + p] > 0:
+            far1 = p
+            break
+    return far0 + far1 > 25
 
 
 @njit(cache=True, inline="always")
