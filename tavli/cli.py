@@ -196,7 +196,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
               check_every=args.check_every, check_pairs=args.check_pairs,
-              start_from=args.start_from, half_life=args.half_life, floor=args.floor)
+              start_from=args.start_from, half_life=args.half_life, floor=args.floor,
+              explore=args.explore)
     except ValueError as e:
         raise CliError(str(e)) from None
     return 0
@@ -277,6 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "games (default 300,000; kept by a resumed run)")
     t.add_argument("--floor", type=float, default=None, metavar="ALPHA",
                    help="the smallest step size (default 0.01; kept by a resumed run)")
+    t.add_argument("--explore", type=float, default=None, metavar="SHARE",
+                   help="share of self-play turns played at random (default 0; kept by a "
+                        "resumed run)")
     t.add_argument("--check-every", type=int, default=50_000,
                    help="games between strength checks (written to log.jsonl)")
     t.add_argument("--check-pairs", type=int, default=1000,

@@ -162,6 +162,33 @@ def test_training_improves_a_tiny_net_against_random():
     assert after.points_per_game > before.points_per_game + 0.2
 
 
+def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
+    from tavli.ai.selfplay import train_games
+    from tavli.ai.train import train
+    from tavli.movegen import Workspace
+
+    rules = Rules.for_game("plakoto")
+    g, mh, q, p = rules.kernel_flags()
+    start = np.array(Position.start("plakoto").array)
+    ws = Workspace()
+    runs = {}
+    for explore in (0.0, 0.0, 0.5):
+        net = Net.random(PLAKOTO, hidden=4, seed=5)
+        stats = np.zeros(4)
+        train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, False, 20, 0.05, 3,
+                    ws.buf, ws.table, stats, explore)
+        assert stats[0] == 20
+        runs.setdefault(explore, []).append((stats.copy(), net.W1.copy()))
+    (s0, w0), (s1, w1) = runs[0.0]
+    assert np.array_equal(s0, s1) and np.array_equal(w0, w1)  # deterministic
+    assert not np.array_equal(runs[0.5][0][1], w0)
+    net = train("plakoto", 100, tmp_path, hidden=4, chunk=50, check_every=1000,
+                check_pairs=10, seed=1, explore=0.1, out=io.StringIO())
+    assert net.meta["explore"] == 0.1
+    with pytest.raises(ValueError):
+        train("plakoto", 100, tmp_path / "z", explore=1.0, out=io.StringIO())
+
+
 def test_train_command_resumes_from_checkpoint(tmp_path, capsys):
     from tavli.ai.train import train
 

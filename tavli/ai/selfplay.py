@@ -115,10 +115,12 @@ def terminal(b, mover, game, count_bg, tgt):
 
 @njit(cache=True)
 def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_bg, n_games,
-                alpha, seed, buf, table, stats):
+                alpha, seed, buf, table, stats, explore=0.0):
     """Play ``n_games`` of greedy 0-ply self-play from the board array ``start``, updating
-    the weights by TD(0) after every turn. ``stats`` (float64[4]) receives games, total
-    plies, white points, draws."""
+    the weights by TD(0) after every turn. With ``explore`` > 0 a turn plays a uniformly
+    random legal move with that probability (and learns toward its outcome), so that
+    positions greedy play avoids are seen too. ``stats`` (float64[4]) receives games,
+    total plies, white points, draws."""
     np.random.seed(seed)
     family = PORTES if game == BACKGAMMON else game
     n_in = W1.shape[0]
@@ -178,6 +180,17 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
                         flip(yc, tb)
                         for k in range(n_in):
                             xb[k] = xc[k]
+            if explore > 0.0 and n > 1 and np.random.random() < explore:
+                i = table[outp + np.random.randint(0, n)]
+                bi = i
+                done = terminal(buf[i], me, game, count_bg, tgt)
+                if not np.isnan(done):
+                    for k in range(N_OUT):
+                        tb[k] = tgt[k]
+                else:
+                    encode(buf[i], op, family, xb)
+                    forward(W1, b1, W2, b2, xb, n_in, hc, yc)
+                    flip(yc, tb)
             td_update(W1, b1, W2, b2, x, n_in, h, y, tb, alpha, dh)
             if bi >= 0:
                 for k in range(104):

@@ -74,18 +74,22 @@ def strength(net_a: Net | None, kind_a: int, net_b: Net | None, kind_b: int, rul
 def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: int = 80,
           chunk: int = 1000, check_every: int = 20_000, check_pairs: int = 500,
           seed: int | None = None, out=None, start_from: str | Path | None = None,
-          half_life: int | None = None, floor: float | None = None) -> Net:
+          half_life: int | None = None, floor: float | None = None,
+          explore: float | None = None) -> Net:
     """Train (or resume) the network of ``game``'s family up to ``games`` games in total.
 
     A new run starts from random weights, or from the weights file ``start_from`` (e.g.
     the shipped network) with the games it has already played. The step size halves
-    every ``half_life`` games down to ``floor`` (both kept in the run's metadata: a resumed
-    run keeps its own, unless a new value is given)."""
+    every ``half_life`` games down to ``floor``; ``explore`` is the share of turns played at
+    random (all three kept in the run's metadata: a resumed run keeps its own, unless a
+    new value is given)."""
     out = out or sys.stdout
     if half_life is not None and half_life < 1:
         raise ValueError("the half-life must be at least 1 game")
     if floor is not None and not 0 < floor <= 1:
         raise ValueError("the step-size floor must be in (0, 1]")
+    if explore is not None and not 0 <= explore < 1:
+        raise ValueError("the exploration share must be in [0, 1)")
     family = family_name(game)
     run = Path(run_dir or Path("runs") / family)
     run.mkdir(parents=True, exist_ok=True)
@@ -100,6 +104,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
             net.meta["half_life"] = half_life
         if floor is not None:
             net.meta["floor"] = floor
+        if explore is not None:
+            net.meta["explore"] = explore
         print(f"resuming {family} from {net.games} games", file=out)
     else:
         if start_from is not None:
@@ -113,6 +119,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         net.meta.setdefault("seed", seed if seed is not None else 0)
         net.meta["half_life"] = half_life or HALF_LIFE
         net.meta["floor"] = floor or FLOOR
+        net.meta["explore"] = explore or 0.0
         net.save(first)
         net.save(ckpt)
     initial = Net.load(first) if first.exists() else None
@@ -129,7 +136,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         base_seed = int(net.meta.get("seed", 0)) * 1_000_003 + net.games
         stats[:] = 0
         train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, count_bg, n, alpha,
-                    base_seed % (2**31), ws.buf, ws.table, stats)
+                    base_seed % (2**31), ws.buf, ws.table, stats,
+                    float(net.meta.get("explore", 0.0)))
         net.meta["games"] = net.games + n
         net.meta["alpha"] = alpha
         net.save(ckpt)
