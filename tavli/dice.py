@@ -13,6 +13,10 @@ from collections.abc import Iterable, Iterator
 
 from .errors import RecordError
 
+# How many of the 36 rolls move one checker exactly d pips (index d = 1..12; 0 unused),
+# blocked points ignored: the chance of a shot at distance d is SHOT_ROLLS[d] / 36.
+SHOT_ROLLS = (0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3)
+
 
 class DiceSource:
     """Dice from ``random.Random(seed)``, a given ``rng`` (anything with ``randint``), or

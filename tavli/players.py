@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .dice import SHOT_ROLLS
 from .layout import BACKGAMMON, FEVGA, OFF, PLAKOTO, opponent_point
 
 if TYPE_CHECKING:
@@ -103,8 +104,7 @@ class EvaluatorPlayer(Player):
 
 # --- the greedy heuristic -----------------------------------------------------------------
 
-# Number of the 36 rolls that hit a blot at distance d (1..12), ignoring blocks.
-_SHOT_ROLLS = np.array([0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3], dtype=np.float64)
+_SHOT_ROLLS = np.array(SHOT_ROLLS, dtype=np.float64)
 
 
 def _shot_matrix() -> np.ndarray:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..dice import SHOT_ROLLS
 from ..layout import BACKGAMMON, FEVGA, PLAKOTO, PORTES
 
 N_RAW = 192
@@ -87,6 +88,31 @@ def _longest_run(b, side, minimum):
     return best
 
 
+@njit(cache=True, inline="always")
+def _free_blot(b, r, o, p, plakoto):
+    """Is ``side``'s (row offset ``r``) point ``p`` a blot the opponent (``o``) can land
+    on? In Plakoto not when it is pinned or holds a pinned opposing checker."""
+    if b[r + p] != 1:
+        return False
+    return not (plakoto and (b[o + 25 - p] > 0 or b[52 + r + p] == 1))
+
+
+@njit(cache=True)
+def _shots_at(b, r, o, p, lo, hi, plakoto, weights):
+    """Opposing checkers (bar included) ``lo..hi`` pips behind point ``p``, each counted
+    ``weights[distance]``; a pinned checker (Plakoto) does not shoot."""
+    q0 = 25 - p  # the point in the opponent's numbering
+    total = 0.0
+    for q in range(q0 + lo, min(q0 + hi, 25) + 1):
+        if b[o + q] > 0 and not (plakoto and b[52 + o + q] == 1):
+            total += weights[q - q0]
+    return total
+
+
+_ONES = np.ones(13, dtype=np.float64)
+_SHOT_ROLLS = np.array(SHOT_ROLLS, dtype=np.float64)
+
+
 @njit(cache=True)
 def _shooters(b, side, lo, hi, plakoto):
     """Opposing points (bar included) ``lo..hi`` pips behind each blot of ``side``."""
@@ -94,15 +120,25 @@ def _shooters(b, side, lo, hi, plakoto):
     o = (1 - side) * 26
     total = 0
     for p in range(1, 25):
-        if b[r + p] != 1:
-            continue
-        q0 = 25 - p  # the blot's point in the opponent's numbering
-        if plakoto and (b[o + q0] > 0 or b[52 + r + p] == 1):
-            continue  # I pin a checker here, or I am pinned: no landing for him
-        for q in range(q0 + lo, min(q0 + hi, 25) + 1):
-            if b[o + q] > 0 and not (plakoto and b[52 + o + q] == 1):
-                total += 1
+        if _free_blot(b, r, o, p, plakoto):
+            total += int(_shots_at(b, r, o, p, lo, hi, plakoto, _ONES))
     return total
+
+
+@njit(cache=True)
+def is_contact(b):
+    """Some checker still has to pass an opposing one (Portes/Plakoto geometry)."""
+    far0 = 0
+    for p in range(25, 0, -1):
+        if b[p] > 0:
+            far0 = p
+            break
+    far1 = 0
+    for p in range(25, 0, -1):
+        if b[26 + p] > 0:
+            far1 = p
+            break
+    return far0 + far1 > 25
 
 
 @njit(cache=True)
@@ -119,18 +155,7 @@ def encode_portes(b, me, x):
         k += 2
     pm = _pips(b, me)
     po = _pips(b, op)
-    # contact: some checker of mine still has to pass some checker of his
-    mine_far = 0
-    for p in range(25, 0, -1):
-        if b[me * 26 + p] > 0:
-            mine_far = p
-            break
-    his_far = 0
-    for p in range(25, 0, -1):
-        if b[op * 26 + p] > 0:
-            his_far = p
-            break
-    contact = mine_far + his_far > 25
+    contact = is_contact(b)
     for side in (me, op):
         r = side * 26
         blots = 0
@@ -216,12 +241,8 @@ def encode_plakoto(b, me, x):
         x[k + 3] = held / 6.0
         x[k + 4] = run / 6.0
         k += 5
-    x[k] = 1.0 if _contact(b) else 0.0
+    x[k] = 1.0 if is_contact(b) else 0.0
     return N_PLAKOTO
-
-
-# rolls of the 36 that move one checker exactly d pips (1..12), blocks ignored
-_SHOT_ROLLS = np.array([0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3], dtype=np.float64)
 
 
 @njit(cache=True)
@@ -235,16 +256,9 @@ def _plakoto_exposure(b, side):
     weighted = 0.0
     mother = 0.0
     for p in range(1, 25):
-        if b[r + p] != 1 or b[52 + r + p] == 1:
+        if not _free_blot(b, r, o, p, True):
             continue
-        q0 = 25 - p
-        if b[o + q0] > 0:
-            continue
-        rolls = 0.0
-        for q in range(q0 + 1, min(q0 + 12, 24) + 1):
-            if b[o + q] > 0 and b[52 + o + q] == 0:
-                rolls += _SHOT_ROLLS[q - q0]
-        share = min(rolls, 36.0) / 36.0
+        share = min(_shots_at(b, r, o, p, 1, 12, True, _SHOT_ROLLS), 36.0) / 36.0
         total += share
         weighted += share * p / 24.0
         if p == 24:
@@ -270,22 +284,6 @@ def _plakoto_held(b, side):
         else:
             run = 0
     return held, best
-
-
-@njit(cache=True)
-def _contact(b):
-    """Some checker still has to pass an opposing one (Portes/Plakoto geometry)."""
-    far0 = 0
-    for p in range(24, 0, -1):
-        if b[p] > 0:
-            far0 = p
-            break
-    far1 = 0
-    for p in range(24, 0, -1):
-        if b[26 + p] > 0:
-            far1 = p
-            break
-    return far0 + far1 > 25
 
 
 @njit(cache=True, inline="always")

@@ -202,7 +202,8 @@ class PubevalPlayer(Player):
     name = "pubeval"
 
     def choose_move(self, position: Position, dice: Dice, moves, rules: Rules):
-        from .selfplay import is_contact, pubeval_score
+        from .encode import is_contact
+        from .selfplay import pubeval_score
 
         if family_of(rules.game) != 0:
             raise RuleError("pubeval plays Portes and backgammon only")

@@ -18,7 +18,7 @@ from numba import njit
 
 from ..layout import BACKGAMMON, PLAKOTO, PORTES
 from ..movegen import generate
-from .encode import encode
+from .encode import encode, is_contact
 from .net import N_OUT, flip, forward, money_equity, td_update
 
 NET = 0
@@ -30,22 +30,6 @@ def pubeval_weights() -> np.ndarray:
     """``float64[2, 122]``: row 0 the race weights, row 1 the contact weights."""
     data = json.loads(resources.files("tavli").joinpath("data", "pubeval.json").read_text())
     return np.array([data["race"], data["contact"]], dtype=np.float64)
-
-
-@njit(cache=True)
-def is_contact(b):
-    """Some checker still has to pass an opposing one (Portes geometry)."""
-    far0 = 0
-    for p in range(25, 0, -1):
-        if b[p] > 0:
-            far0 = p
-            break
-    far1 = 0
-    for p in range(25, 0, -1):
-        if b[26 + p] > 0:
-            far1 = p
-            break
-    return far0 + far1 > 25
 
 
 @njit(cache=True)
@@ -158,7 +142,11 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
                 forward(W1, b1, W2, b2, xb, n_in, hc, yc)
                 flip(yc, tb)
             else:
-                for j in range(n):
+                j0, j1 = 0, n
+                if explore > 0.0 and n > 1 and np.random.random() < explore:
+                    j0 = np.random.randint(0, n)  # a random move: value only that one
+                    j1 = j0 + 1
+                for j in range(j0, j1):
                     i = table[outp + j]
                     pts = terminal(buf[i], me, game, count_bg, tgt)
                     if not np.isnan(pts):
@@ -180,17 +168,6 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
                         flip(yc, tb)
                         for k in range(n_in):
                             xb[k] = xc[k]
-            if explore > 0.0 and n > 1 and np.random.random() < explore:
-                i = table[outp + np.random.randint(0, n)]
-                bi = i
-                done = terminal(buf[i], me, game, count_bg, tgt)
-                if not np.isnan(done):
-                    for k in range(N_OUT):
-                        tb[k] = tgt[k]
-                else:
-                    encode(buf[i], op, family, xb)
-                    forward(W1, b1, W2, b2, xb, n_in, hc, yc)
-                    flip(yc, tb)
             td_update(W1, b1, W2, b2, x, n_in, h, y, tb, alpha, dh)
             if bi >= 0:
                 for k in range(104):

@@ -192,8 +192,9 @@ class MatchLog:
         self.path = Path(path)
         self.header = header
         self.done: dict[int, tuple[float, float]] = {}
-        if self.path.exists() and self.path.stat().st_size > 0:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
+        text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
+        if text:
+            lines = text.splitlines()
             try:
                 first = json.loads(lines[0])
             except ValueError:
@@ -208,7 +209,7 @@ class MatchLog:
                                                  float(e["a_points"][1]))
                 except (ValueError, KeyError, IndexError, TypeError):
                     continue  # a line cut short when a run was stopped
-            if lines and not self.path.read_text(encoding="utf-8").endswith("\n"):
+            if not text.endswith("\n"):
                 with open(self.path, "a", encoding="utf-8") as f:
                     f.write("\n")
         else:
@@ -244,19 +245,20 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
                 if k not in mlog.done:
                     mlog.add(k, (float(res[2 * k]), float(res[2 * k + 1])))
         return Result(len(res), res)
-    done: dict[int, tuple[float, float]] = dict(mlog.done) if mlog else {}
+    done = {k: v for k, v in (mlog.done if mlog else {}).items() if k < pairs}
     todo = [k for k in range(pairs) if k not in done]
+    total = sum(sum(v) for v in done.values())
     t0 = time.time()
 
     def record(k: int, pts: tuple[float, float]) -> None:
+        nonlocal total
         done[k] = pts
+        total += sum(pts)
         if mlog is not None:
             mlog.add(k, pts)
         if progress is not None:
-            n = sum(1 for j in range(pairs) if j in done)
-            v = np.array([p for j in range(pairs) if j in done for p in done[j]])
             rate = (len(done) - (pairs - len(todo))) / max(1e-9, time.time() - t0)
-            print(f"\r{2 * n}/{2 * pairs} games  {v.mean():+.3f} ppg  "
+            print(f"\r{2 * len(done)}/{2 * pairs} games  {total / (2 * len(done)):+.3f} ppg  "
                   f"{2 * rate * 60:.1f} games/min", end="", file=progress, flush=True)
 
     if jobs > 1 and len(todo) > 1:

@@ -45,6 +45,8 @@ def training_rules(family: str) -> Rules:
 
 HALF_LIFE = 300_000
 FLOOR = 0.01
+# a run's schedule settings (kept in its metadata) and their defaults
+SETTINGS = {"half_life": HALF_LIFE, "floor": FLOOR, "explore": 0.0}
 
 
 def alpha_schedule(games: int, alpha0: float = 0.1, floor: float = FLOOR,
@@ -90,6 +92,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         raise ValueError("the step-size floor must be in (0, 1]")
     if explore is not None and not 0 <= explore < 1:
         raise ValueError("the exploration share must be in [0, 1)")
+    given = {k: v for k, v in (("half_life", half_life), ("floor", floor),
+                                ("explore", explore)) if v is not None}
     family = family_name(game)
     run = Path(run_dir or Path("runs") / family)
     run.mkdir(parents=True, exist_ok=True)
@@ -100,12 +104,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     count_bg = rules.backgammons
     if ckpt.exists():
         net = Net.load(ckpt)
-        if half_life is not None:
-            net.meta["half_life"] = half_life
-        if floor is not None:
-            net.meta["floor"] = floor
-        if explore is not None:
-            net.meta["explore"] = explore
+        net.meta.update(given)
         print(f"resuming {family} from {net.games} games", file=out)
     else:
         if start_from is not None:
@@ -117,9 +116,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
             net = Net.random(g, hidden=hidden, seed=seed)
             net.meta.update(games=0)
         net.meta.setdefault("seed", seed if seed is not None else 0)
-        net.meta["half_life"] = half_life or HALF_LIFE
-        net.meta["floor"] = floor or FLOOR
-        net.meta["explore"] = explore or 0.0
+        net.meta.update(SETTINGS, **given)
         net.save(first)
         net.save(ckpt)
     initial = Net.load(first) if first.exists() else None
@@ -131,13 +128,14 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     next_check = (net.games // check_every + 1) * check_every
     while net.games < games:
         n = min(chunk, games - net.games)
-        alpha = alpha_schedule(net.games, half_life=int(net.meta.get("half_life", HALF_LIFE)),
-                               floor=float(net.meta.get("floor", FLOOR)))
+        cfg = {**SETTINGS, **net.meta}  # runs from before these settings: the defaults
+        alpha = alpha_schedule(net.games, half_life=int(cfg["half_life"]),
+                               floor=float(cfg["floor"]))
         base_seed = int(net.meta.get("seed", 0)) * 1_000_003 + net.games
         stats[:] = 0
         train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, count_bg, n, alpha,
                     base_seed % (2**31), ws.buf, ws.table, stats,
-                    float(net.meta.get("explore", 0.0)))
+                    float(cfg["explore"]))
         net.meta["games"] = net.games + n
         net.meta["alpha"] = alpha
         net.save(ckpt)

@@ -22,31 +22,9 @@
   const q = (sel) => document.querySelector(sel);
 
   function busy(b) { document.body.dataset.busy = b ? "1" : "0"; }
-  function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
-  function say(text) {
-    const t = q("#toast");
-    t.textContent = text;
-    t.hidden = false;
-    clearTimeout(say.timer);
-    say.timer = setTimeout(() => { t.hidden = true; }, 5000);
-  }
-
-  async function call(method, path, body) {
-    const opts = {method, headers: {}};
-    if (body !== undefined) {
-      opts.headers["Content-Type"] = "application/json";
-      opts.body = JSON.stringify(body);
-    }
-    const r = await fetch(path, opts);
-    let data = null;
-    try { data = await r.json(); } catch (e) { data = null; }
-    if (!r.ok) {
-      const err = new Error((data && data.error) || `${r.status} ${r.statusText}`);
-      err.status = r.status;
-      throw err;
-    }
-    return data;
-  }
+  // app.js (loaded first) provides the fetch wrapper, the toast and sleep
+  const call = api;
+  const say = toast;
 
   function mk(tag, attrs, parent) {
     const e = document.createElementNS(NS, tag);
