@@ -19,6 +19,8 @@ def test_duplicate_dice_pairs_are_deterministic():
     assert a.games == 6
     assert np.array_equal(a.points, b.points)
     assert a.ppg > 0  # the heuristic beats random play
+    p = a.points
+    assert a.share == p[p > 0].sum() / np.abs(p).sum()
 
 
 def test_log_records_each_pair_and_resumes(tmp_path, monkeypatch):
@@ -92,6 +94,6 @@ def test_cli_bench_strength_with_log(tmp_path, capsys):
                  "--log", str(log)]) == 0
     out = capsys.readouterr().out
     assert "greedy vs random: plakoto, 4 games" in out
-    assert "win rate" in out
+    assert "win rate" in out and "share of points 100.0%" in out
     assert len(log.read_text().splitlines()) == 3
     assert main(["bench", "strength", "greedy", "random", "--jobs", "0"]) != 0

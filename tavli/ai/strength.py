@@ -121,6 +121,12 @@ class Result:
     def draws(self) -> int:
         return int((self.points == 0).sum())
 
+    @property
+    def share(self) -> float:
+        """A's share of all points played (points won / points won and lost)."""
+        total = float(np.abs(self.points).sum())
+        return float(self.points[self.points > 0].sum()) / total if total else 0.5
+
     def win_rate(self) -> tuple[float, float]:
         """Share of games won and its 95% half-width (draws count half)."""
         n = len(self.points)
@@ -299,7 +305,8 @@ def bench_strength(a_text: str, b_text: str, game: str = "backgammon", games: in
           f"no cube), {dt:.1f} s", file=out)
     print(f"  {a_text} wins {r.wins}, loses {r.games - r.wins - r.draws}, draws {r.draws}",
           file=out)
-    print(f"  win rate {100 * p:.1f}% ± {100 * hw:.1f}% (95%)", file=out)
+    print(f"  win rate {100 * p:.1f}% ± {100 * hw:.1f}% (95%); "
+          f"share of points {100 * r.share:.1f}%", file=out)
     print(f"  points per game {r.ppg:+.3f} ± {r.se:.3f} (1 SE); "
           f"95% interval [{r.ppg - 1.96 * r.se:+.3f}, {r.ppg + 1.96 * r.se:+.3f}]", file=out)
     return r
