@@ -197,7 +197,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
               check_every=args.check_every, check_pairs=args.check_pairs,
               start_from=args.start_from, half_life=args.half_life, floor=args.floor,
-              explore=args.explore)
+              explore=args.explore, lam=args.lam)
     except ValueError as e:
         raise CliError(str(e)) from None
     return 0
@@ -280,6 +280,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the smallest step size (default 0.01; kept by a resumed run)")
     t.add_argument("--explore", type=float, default=None, metavar="SHARE",
                    help="share of self-play turns played at random (default 0; kept by a "
+                        "resumed run)")
+    t.add_argument("--lambda", dest="lam", type=float, default=None, metavar="L",
+                   help="TD(lambda)'s lambda in [0, 1) (default 0: TD(0); kept by a "
                         "resumed run)")
     t.add_argument("--check-every", type=int, default=50_000,
                    help="games between strength checks (written to log.jsonl)")

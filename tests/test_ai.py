@@ -144,7 +144,8 @@ def test_pubeval_matches_gnubg_choice():
     assert checked > 100
 
 
-def test_training_improves_a_tiny_net_against_random():
+@pytest.mark.parametrize(("lam", "games"), [(0.0, 300), (0.7, 1000)])
+def test_training_improves_a_tiny_net_against_random(lam, games):
     rules = Rules.for_game("fevga")
     net = Net.random(FEVGA, hidden=8, seed=7)
     before = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
@@ -155,9 +156,9 @@ def test_training_improves_a_tiny_net_against_random():
     stats = np.zeros(4)
     g, mh, q, p = rules.kernel_flags()
     start = np.array(Position.start("fevga").array)
-    train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, False, 300, 0.1, 1, ws.buf,
-                ws.table, stats)
-    assert stats[0] == 300
+    train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, False, games, 0.1, 1,
+                ws.buf, ws.table, stats, 0.0, lam)
+    assert stats[0] == games
     after = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
     assert after.points_per_game > before.points_per_game + 0.2
 
@@ -187,6 +188,43 @@ def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
     assert net.meta["explore"] == 0.1
     with pytest.raises(ValueError):
         train("plakoto", 100, tmp_path / "z", explore=1.0, out=io.StringIO())
+
+
+def test_lambda_returns_mix_later_targets_from_each_movers_view(tmp_path):
+    from tavli.ai.net import flip
+    from tavli.ai.selfplay import _lambda_updates
+    from tavli.ai.train import train
+
+    net = Net.random(PLAKOTO, hidden=4, seed=5)
+    rng = np.random.default_rng(0)
+    xs = rng.random((4, net.W1.shape[0])).astype(np.float32)
+    ts = rng.random((4, 5)).astype(np.float32)
+    lam = 0.6
+    # expected: G3 = t3 (the result), Gt = (1 - lam) t_t + lam flip(G_{t+1})
+    want = ts.astype(np.float64).copy()
+    for t in (2, 1, 0):
+        f = np.empty(5, dtype=np.float32)
+        flip(want[t + 1].astype(np.float32), f)
+        want[t] = (1 - lam) * want[t] + lam * f
+    w1 = net.W1.copy()
+    h, y, dh, tmp = (np.zeros(4, np.float32), np.zeros(5, np.float32),
+                     np.zeros(4, np.float32), np.zeros(5, np.float32))
+    _lambda_updates(net.W1, net.b1, net.W2, net.b2, xs, ts, 4, lam, 0.0, h, y, dh, tmp)
+    assert np.allclose(ts, want, atol=1e-6)
+    assert np.array_equal(net.W1, w1)  # step size 0: targets only
+    _lambda_updates(net.W1, net.b1, net.W2, net.b2, xs, ts, 4, lam, 0.1, h, y, dh, tmp)
+    assert not np.array_equal(net.W1, w1)
+    # TD(0) and TD(lambda) runs differ; lambda is kept in the run
+    a = train("plakoto", 100, tmp_path / "a", hidden=4, chunk=50, check_every=1000,
+              check_pairs=10, seed=1, out=io.StringIO())
+    b = train("plakoto", 100, tmp_path / "b", hidden=4, chunk=50, check_every=1000,
+              check_pairs=10, seed=1, lam=0.7, out=io.StringIO())
+    assert a.meta["lambda"] == 0.0 and b.meta["lambda"] == 0.7
+    assert not np.array_equal(a.W1, b.W1)
+    assert train("plakoto", 150, tmp_path / "b", chunk=50, check_every=1000, check_pairs=10,
+                 out=io.StringIO()).meta["lambda"] == 0.7
+    with pytest.raises(ValueError):
+        train("plakoto", 100, tmp_path / "c", lam=1.0, out=io.StringIO())
 
 
 def test_train_command_resumes_from_checkpoint(tmp_path, capsys):

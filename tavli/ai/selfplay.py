@@ -99,12 +99,16 @@ def terminal(b, mover, game, count_bg, tgt):
 
 @njit(cache=True)
 def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_bg, n_games,
-                alpha, seed, buf, table, stats, explore=0.0):
+                alpha, seed, buf, table, stats, explore=0.0, lam=0.0):
     """Play ``n_games`` of greedy 0-ply self-play from the board array ``start``, updating
-    the weights by TD(0) after every turn. With ``explore`` > 0 a turn plays a uniformly
-    random legal move with that probability (and learns toward its outcome), so that
-    positions greedy play avoids are seen too. ``stats`` (float64[4]) receives games,
-    total plies, white points, draws."""
+    the weights by TD(``lam``). With ``lam`` = 0 (TD(0)) each position moves toward the
+    evaluation of the next one right after the turn. With ``lam`` > 0 the updates come at
+    the end of the game, each position moving toward its lambda-return (the next
+    position's evaluation, weighted ``1 - lam``, mixed with the next position's own return,
+    weighted ``lam``: the offline "forward view" of TD(lambda), as cheap as TD(0)).
+    With ``explore`` > 0 a turn plays a uniformly random legal move with that probability
+    (and learns toward its outcome), so that positions greedy play avoids are seen too.
+    ``stats`` (float64[4]) receives games, total plies, white points, draws."""
     np.random.seed(seed)
     family = PORTES if game == BACKGAMMON else game
     n_in = W1.shape[0]
@@ -122,6 +126,10 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
     st = np.zeros((4, 26), dtype=np.int8)
     sf = st.reshape(104)
     outp = table.shape[0] - buf.shape[0]
+    max_plies = 3000
+    keep = max_plies + 2 if lam > 0.0 else 1
+    xs = np.zeros((keep, n_in), dtype=np.float32)  # TD(lambda): the game's positions
+    ts = np.zeros((keep, N_OUT), dtype=np.float32)  # ... and their targets
     for _g in range(n_games):
         st[:, :] = start
         me = np.random.randint(0, 2)
@@ -168,11 +176,19 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
                         flip(yc, tb)
                         for k in range(n_in):
                             xb[k] = xc[k]
-            td_update(W1, b1, W2, b2, x, n_in, h, y, tb, alpha, dh)
+            if lam > 0.0:
+                for k in range(n_in):
+                    xs[plies - 1, k] = x[k]
+                for k in range(N_OUT):
+                    ts[plies - 1, k] = tb[k]
+            else:
+                td_update(W1, b1, W2, b2, x, n_in, h, y, tb, alpha, dh)
             if bi >= 0:
                 for k in range(104):
                     sf[k] = buf[bi, k]
-            if not np.isnan(done) or plies > 3000:
+            if not np.isnan(done) or plies > max_plies:
+                if lam > 0.0:
+                    _lambda_updates(W1, b1, W2, b2, xs, ts, plies, lam, alpha, h, y, dh, tb)
                 stats[0] += 1
                 stats[1] += plies
                 if not np.isnan(done):
@@ -184,6 +200,21 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
             for k in range(n_in):
                 x[k] = xb[k]
             forward(W1, b1, W2, b2, x, n_in, h, y)
+
+
+@njit(cache=True)
+def _lambda_updates(W1, b1, W2, b2, xs, ts, plies, lam, alpha, h, y, dh, tmp):
+    """End of a TD(lambda) game: turn the one-step targets ``ts[:plies]`` into
+    lambda-returns (each from its own mover's view, so the next one is flipped), then move
+    each position ``xs[t]`` toward its return."""
+    n_in = xs.shape[1]
+    for t in range(plies - 2, -1, -1):
+        flip(ts[t + 1], tmp)
+        for k in range(N_OUT):
+            ts[t, k] = (1.0 - lam) * ts[t, k] + lam * tmp[k]
+    for t in range(plies):
+        forward(W1, b1, W2, b2, xs[t], n_in, h, y)
+        td_update(W1, b1, W2, b2, xs[t], n_in, h, y, ts[t], alpha, dh)
 
 
 @njit(cache=True)

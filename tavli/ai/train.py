@@ -1,4 +1,4 @@
-"""TD(0) self-play training, resumable from a checkpoint, with a periodic strength check.
+"""TD(lambda) self-play training, resumable from a checkpoint, with a periodic strength check.
 
 ``tavli train GAME`` keeps its state in a run folder (default ``runs/<family>/``):
 
@@ -10,7 +10,8 @@
 
 Training runs the compiled self-play of :mod:`tavli.ai.selfplay`: both sides play the
 greedy 0-ply move of the same network and the network moves its output for each position
-toward that of the next (the final result at the end).
+toward that of the next (the final result at the end): TD(0), or with ``--lambda`` toward
+the lambda-return (a decaying mix of all later evaluations and the result).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def training_rules(family: str) -> Rules:
 HALF_LIFE = 300_000
 FLOOR = 0.01
 # a run's schedule settings (kept in its metadata) and their defaults
-SETTINGS = {"half_life": HALF_LIFE, "floor": FLOOR, "explore": 0.0}
+SETTINGS = {"half_life": HALF_LIFE, "floor": FLOOR, "explore": 0.0, "lambda": 0.0}
 
 
 def alpha_schedule(games: int, alpha0: float = 0.1, floor: float = FLOOR,
@@ -77,14 +78,14 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
           chunk: int = 1000, check_every: int = 20_000, check_pairs: int = 500,
           seed: int | None = None, out=None, start_from: str | Path | None = None,
           half_life: int | None = None, floor: float | None = None,
-          explore: float | None = None) -> Net:
+          explore: float | None = None, lam: float | None = None) -> Net:
     """Train (or resume) the network of ``game``'s family up to ``games`` games in total.
 
     A new run starts from random weights, or from the weights file ``start_from`` (e.g.
     the shipped network) with the games it has already played. The step size halves
     every ``half_life`` games down to ``floor``; ``explore`` is the share of turns played at
-    random (all three kept in the run's metadata: a resumed run keeps its own, unless a
-    new value is given)."""
+    random; ``lam`` is TD's lambda (0: TD(0)). All four are kept in the run's metadata: a
+    resumed run keeps its own, unless a new value is given."""
     out = out or sys.stdout
     if half_life is not None and half_life < 1:
         raise ValueError("the half-life must be at least 1 game")
@@ -92,8 +93,10 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         raise ValueError("the step-size floor must be in (0, 1]")
     if explore is not None and not 0 <= explore < 1:
         raise ValueError("the exploration share must be in [0, 1)")
+    if lam is not None and not 0 <= lam < 1:
+        raise ValueError("lambda must be in [0, 1)")
     given = {k: v for k, v in (("half_life", half_life), ("floor", floor),
-                                ("explore", explore)) if v is not None}
+                                ("explore", explore), ("lambda", lam)) if v is not None}
     family = family_name(game)
     run = Path(run_dir or Path("runs") / family)
     run.mkdir(parents=True, exist_ok=True)
@@ -135,7 +138,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         stats[:] = 0
         train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, count_bg, n, alpha,
                     base_seed % (2**31), ws.buf, ws.table, stats,
-                    float(cfg["explore"]))
+                    float(cfg["explore"]), float(cfg["lambda"]))
         net.meta["games"] = net.games + n
         net.meta["alpha"] = alpha
         net.save(ckpt)
