@@ -235,6 +235,8 @@ def test_train_command_resumes_from_checkpoint(tmp_path, capsys):
     assert net.games == 200
     log = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert log[-1]["games"] == 200 and "vs_random" in log[-1]
+    vg = log[-1]["vs_greedy"]
+    assert vg["games"] == 10 and 0 <= vg["win"] <= 1 and 0 <= vg["share"] <= 1
     again = train("fevga", 300, tmp_path, chunk=100, check_every=1000, check_pairs=10)
     assert again.games == 300
     assert "resuming fevga from 200 games" in capsys.readouterr().out

@@ -168,6 +168,11 @@ def _play_pair(a, b, rules: Rules, seed: int, k: int) -> tuple[float, float]:
     return pts[0], pts[1]
 
 
+def play_pairs(a, b, rules: Rules, pairs: int, seed: int) -> np.ndarray:
+    """A's points in ``2 pairs`` duplicate-dice games between two Python players."""
+    return np.array([p for k in range(pairs) for p in _play_pair(a, b, rules, seed, k)])
+
+
 _WORKER: dict = {}
 
 

@@ -5,8 +5,9 @@
 * ``checkpoint.npz`` — the weights with the games played so far (written atomically after
   every chunk, so an interrupted run loses at most one chunk);
 * ``log.jsonl`` — one JSON line per strength check: games trained, points per game and
-  win rate against fixed opponents (pubeval for Portes/backgammon, the random player and
-  the first checkpoint of the run for every family), games per second.
+  win rate against fixed opponents (pubeval for Portes/backgammon, the greedy heuristic
+  for Plakoto and Fevga with half the check's pairs, the random player and the first
+  checkpoint of the run for every family), games per second.
 
 Training runs the compiled self-play of :mod:`tavli.ai.selfplay`: both sides play the
 greedy 0-ply move of the same network and the network moves its output for each position
@@ -158,6 +159,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
             m = strength(net, NET, None, RANDOM, rules, check_pairs // 5, seed_eval, ws)
             entry["vs_random"] = {"ppg": round(m.points_per_game, 3),
                                   "win": round(m.win_rate, 3)}
+            if family != "portes":
+                entry["vs_greedy"] = _vs_greedy(net, rules, check_pairs // 2, seed_eval)
             if initial is not None:
                 m = strength(net, NET, initial, NET, rules, check_pairs // 5, seed_eval, ws)
                 entry["vs_initial"] = {"ppg": round(m.points_per_game, 3),
@@ -169,6 +172,20 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
             net.save(snap)
     print(file=out)
     return net
+
+
+def _vs_greedy(net: Net, rules: Rules, pairs: int, seed: int) -> dict:
+    """The net at 0-ply against the greedy heuristic (played in Python: about 30 games a
+    second)."""
+    from ..players import GreedyPlayer
+    from .players import NeuralPlayer
+    from .strength import play_pairs
+
+    res = play_pairs(NeuralPlayer(0, net=net), GreedyPlayer(), rules, max(1, pairs), seed)
+    won = float(res[res > 0].sum())
+    total = float(np.abs(res).sum())
+    return {"ppg": round(float(res.mean()), 3), "win": round(float((res > 0).mean()), 3),
+            "share": round(won / total if total else 0.5, 3), "games": len(res)}
 
 
 def ship(source: str | Path, version: str, note: str = "") -> Path:
