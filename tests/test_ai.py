@@ -54,7 +54,7 @@ def test_plakoto_encoder_exposure_held_points_and_contact():
     # my blot on 20 is 6 pips from his checker on his 11 (my 14), and that blot of his is
     # 6 pips from mine: 17 rolls of 36 each way
     p = Position.from_points("plakoto", {20: 1, 6: 14}, {11: 1, 1: 14}, turn=0)
-    x = encode_position(p)[-11:]
+    x = encode_position(p)[-17:-6]
     share = 17 / 36
     assert list(x[:5]) == pytest.approx([share, share * 20 / 24, 0.0, 1 / 6, 1 / 6])
     assert list(x[5:10]) == pytest.approx([share, share * 11 / 24, 0.0, 1 / 6, 1 / 6])
@@ -62,12 +62,28 @@ def test_plakoto_encoder_exposure_held_points_and_contact():
     # pinned: neither blot is exposed any more, and the pinner holds the point
     q = Position.from_points("plakoto", {14: 1, 20: 1, 6: 13}, {11: 1, 1: 14}, turn=0,
                              pinned=[(1, 11)])
-    y = encode_position(q)[-11:]
+    y = encode_position(q)[-17:-6]
     assert y[5] == 0.0 and y[8] == pytest.approx(1 / 6)     # his blot is pinned
     assert y[3] == pytest.approx(2 / 6)                     # my 6 and 14 are held
     assert y[0] == 0.0                                      # he cannot move to hit mine
     race = Position.from_points("plakoto", {3: 15}, {2: 15}, turn=0)
-    assert encode_position(race)[-1] == 0.0
+    assert encode_position(race)[-7] == 0.0
+
+
+def test_plakoto_encoder_pin_rolls_respect_blocked_points():
+    # my blot on 20 (his 5), his checker on his 11: any 6, 5-1, 4-2, 3-3, 2-2 pin it
+    p = Position.from_points("plakoto", {20: 1, 6: 14}, {11: 1, 1: 14}, turn=0)
+    x = encode_position(p)[-6:]
+    assert list(x[:3]) == pytest.approx([17 / 36, 0.0, 17 / 36 * 20 / 24])
+    # my point 17 (his 8) made: 3-3 must stop there, so it no longer pins
+    q = Position.from_points("plakoto", {20: 1, 17: 2, 6: 12}, {11: 1, 1: 14}, turn=0)
+    assert encode_position(q)[-6] == pytest.approx(16 / 36)
+    # a lone mother (my 24, his 1) four pips in front of his checkers: 4s, 3-1, 2-2, 1-1
+    m = Position.from_points("plakoto", {24: 1, 6: 14}, {5: 15}, turn=0)
+    assert list(encode_position(m)[-6:-3]) == pytest.approx([15 / 36, 15 / 36, 15 / 36])
+    # seen from his side (him to move) the same numbers come second
+    m1 = Position.from_points("plakoto", {24: 1, 6: 14}, {5: 15}, turn=1)
+    assert list(encode_position(m1)[-6:]) == pytest.approx([0, 0, 0] + [15 / 36] * 3)
 
 
 def test_network_shapes_save_load(tmp_path):

@@ -19,7 +19,9 @@ Features:
   the blots' exposure (the share of the 36 rolls that let an opposing checker land on
   each free blot, summed, and weighted by how far back the blot stands), the lone
   mother's exposure, points held (two or more checkers, or a pinned opposing checker)
-  and the longest run of them; contact.
+  and the longest run of them; contact; per side, over the opponent's 36 rolls (blocked
+  points in between respected): the share that pin some free blot, the share that pin
+  the lone mother, and the expected depth of the deepest blot pinned.
 * Fevga: pip count, first checker locked, not yet started, points held, longest run of
   held points, starting-quarter points held, mobility per die (1..6), trapped by a prime;
   pip difference.
@@ -35,7 +37,7 @@ from ..layout import BACKGAMMON, FEVGA, PLAKOTO, PORTES
 
 N_RAW = 192
 N_PORTES = N_RAW + 4 + 16 + 2
-N_PLAKOTO = N_RAW + 2 + 48 + 6 + 14 + 1 + 11
+N_PLAKOTO = N_RAW + 2 + 48 + 6 + 14 + 1 + 11 + 6
 N_FEVGA = N_RAW + 2 + 24 + 2 + 1
 
 
@@ -242,7 +244,80 @@ def encode_plakoto(b, me, x):
         x[k + 4] = run / 6.0
         k += 5
     x[k] = 1.0 if is_contact(b) else 0.0
+    k += 1
+    for side in (me, op):
+        p_any, p_mother, loss = _plakoto_pin_rolls(b, side)
+        x[k] = p_any
+        x[k + 1] = p_mother
+        x[k + 2] = loss
+        k += 3
     return N_PLAKOTO
+
+
+@njit(cache=True)
+def _plakoto_pin_rolls(b, side):
+    """Over the opponent's 36 rolls, for ``side``'s free blots: the share of rolls that pin
+    at least one (a checker landing with one die, or with both when a point in between
+    is open to it), the share that pin the lone mother, and the expected point / 24 of
+    the farthest-back blot that can be pinned."""
+    r = side * 26
+    o = (1 - side) * 26
+    # in the opponent's numbering: blots at t, its movable checkers, points open to it
+    blots = np.zeros(15, dtype=np.int64)
+    nb = 0
+    for p in range(24, 0, -1):
+        if _free_blot(b, r, o, p, True) and nb < 15:
+            blots[nb] = 25 - p
+            nb += 1
+    if nb == 0:
+        return 0.0, 0.0, 0.0
+    shooter = np.zeros(25, dtype=np.bool_)
+    open_ = np.zeros(25, dtype=np.bool_)
+    for q in range(1, 25):
+        shooter[q] = b[o + q] > 0 and b[52 + o + q] == 0
+        mine = b[r + 25 - q]
+        open_[q] = mine <= 1 and b[52 + o + q] == 0
+    mother_t = 1 if (b[r + 24] == 1 and _free_blot(b, r, o, 24, True)) else 0
+    p_any = 0.0
+    p_mother = 0.0
+    loss = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            w = 1.0 if d1 == d2 else 2.0
+            hit_any = False
+            deepest = 0  # my point of the farthest-back pinnable blot
+            for i in range(nb):
+                t = blots[i]
+                ok = False
+                if d1 == d2:
+                    q = t
+                    for _j in range(4):
+                        q += d1
+                        if q > 24:
+                            break
+                        if shooter[q]:
+                            ok = True
+                            break
+                        if not open_[q]:
+                            break
+                else:
+                    if t + d1 <= 24 and shooter[t + d1]:
+                        ok = True
+                    elif t + d2 <= 24 and shooter[t + d2]:
+                        ok = True
+                    elif t + d1 + d2 <= 24 and shooter[t + d1 + d2] and (
+                            open_[t + d1] or open_[t + d2]):
+                        ok = True
+                if ok:
+                    hit_any = True
+                    if 25 - t > deepest:
+                        deepest = 25 - t
+                    if t == mother_t:
+                        p_mother += w
+            if hit_any:
+                p_any += w
+                loss += w * deepest / 24.0
+    return p_any / 36.0, p_mother / 36.0, loss / 36.0
 
 
 @njit(cache=True)
