@@ -284,10 +284,12 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--lambda", dest="lam", type=float, default=None, metavar="L",
                    help="TD(lambda)'s lambda in [0, 1) (default 0: TD(0); kept by a "
                         "resumed run)")
-    t.add_argument("--check-every", type=int, default=50_000,
-                   help="games between strength checks (written to log.jsonl)")
-    t.add_argument("--check-pairs", type=int, default=1000,
-                   help="duplicate-dice game pairs per strength check")
+    t.add_argument("--check-every", type=int, default=None, metavar="GAMES",
+                   help="games between strength checks, written to log.jsonl (default "
+                        "50,000; kept by a resumed run)")
+    t.add_argument("--check-pairs", type=int, default=None, metavar="PAIRS",
+                   help="duplicate-dice game pairs per strength check (default 1,000; "
+                        "kept by a resumed run)")
     t.set_defaults(func=cmd_train)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")

@@ -267,9 +267,12 @@ def test_train_half_life_sets_the_step_size_and_is_kept(tmp_path):
     assert net.meta["alpha"] == pytest.approx(alpha_schedule(100, half_life=100))
     assert alpha_schedule(100, half_life=100) == pytest.approx(0.05)
     assert alpha_schedule(10**6, half_life=100) == 0.01  # the floor
-    again = train("plakoto", 300, tmp_path, chunk=100, check_every=1000, check_pairs=10,
-                  out=io.StringIO())
+    again = train("plakoto", 300, tmp_path, chunk=100, out=io.StringIO())
     assert again.meta["half_life"] == 100 and again.meta["floor"] == 0.01
+    # the check settings are kept too (the check at the end played 10 pairs, not 1,000)
+    assert again.meta["check_every"] == 1000 and again.meta["check_pairs"] == 10
+    last = json.loads((tmp_path / "log.jsonl").read_text().splitlines()[-1])
+    assert last["games"] == 300 and last["vs_greedy"]["games"] == 10
     assert again.meta["alpha"] == pytest.approx(0.025)
     # a lower floor given to a resumed run is kept from then on
     more = train("plakoto", 800, tmp_path, chunk=100, check_every=1000, check_pairs=10,
@@ -281,6 +284,8 @@ def test_train_half_life_sets_the_step_size_and_is_kept(tmp_path):
         train("plakoto", 400, tmp_path / "x", half_life=0, out=io.StringIO())
     with pytest.raises(ValueError):
         train("plakoto", 400, tmp_path / "y", floor=0.0, out=io.StringIO())
+    with pytest.raises(ValueError):
+        train("plakoto", 400, tmp_path / "w", check_every=0, out=io.StringIO())
 
 
 def test_levels():

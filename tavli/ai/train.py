@@ -48,7 +48,8 @@ def training_rules(family: str) -> Rules:
 HALF_LIFE = 300_000
 FLOOR = 0.01
 # a run's schedule settings (kept in its metadata) and their defaults
-SETTINGS = {"half_life": HALF_LIFE, "floor": FLOOR, "explore": 0.0, "lambda": 0.0}
+SETTINGS = {"half_life": HALF_LIFE, "floor": FLOOR, "explore": 0.0, "lambda": 0.0,
+            "check_every": 50_000, "check_pairs": 1000}
 
 
 def alpha_schedule(games: int, alpha0: float = 0.1, floor: float = FLOOR,
@@ -76,7 +77,7 @@ def strength(net_a: Net | None, kind_a: int, net_b: Net | None, kind_b: int, rul
 
 
 def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: int = 80,
-          chunk: int = 1000, check_every: int = 20_000, check_pairs: int = 500,
+          chunk: int = 1000, check_every: int | None = None, check_pairs: int | None = None,
           seed: int | None = None, out=None, start_from: str | Path | None = None,
           half_life: int | None = None, floor: float | None = None,
           explore: float | None = None, lam: float | None = None) -> Net:
@@ -85,7 +86,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     A new run starts from random weights, or from the weights file ``start_from`` (e.g.
     the shipped network) with the games it has already played. The step size halves
     every ``half_life`` games down to ``floor``; ``explore`` is the share of turns played at
-    random; ``lam`` is TD's lambda (0: TD(0)). All four are kept in the run's metadata: a
+    random; ``lam`` is TD's lambda (0: TD(0)). A strength check every ``check_every``
+    games plays ``check_pairs`` pairs of games. All six are kept in the run's metadata: a
     resumed run keeps its own, unless a new value is given."""
     out = out or sys.stdout
     if half_life is not None and half_life < 1:
@@ -96,8 +98,14 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         raise ValueError("the exploration share must be in [0, 1)")
     if lam is not None and not 0 <= lam < 1:
         raise ValueError("lambda must be in [0, 1)")
+    if check_every is not None and check_every < 1:
+        raise ValueError("--check-every must be at least 1 game")
+    if check_pairs is not None and check_pairs < 5:
+        raise ValueError("--check-pairs must be at least 5")
     given = {k: v for k, v in (("half_life", half_life), ("floor", floor),
-                                ("explore", explore), ("lambda", lam)) if v is not None}
+                                ("explore", explore), ("lambda", lam),
+                                ("check_every", check_every), ("check_pairs", check_pairs))
+             if v is not None}
     family = family_name(game)
     run = Path(run_dir or Path("runs") / family)
     run.mkdir(parents=True, exist_ok=True)
@@ -129,10 +137,12 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     start = np.array(Position.start(g).array)
     t0 = time.time()
     done0 = net.games
+    cfg = {**SETTINGS, **net.meta}  # runs from before a setting existed: its default
+    check_every = int(cfg["check_every"])
+    check_pairs = int(cfg["check_pairs"])
     next_check = (net.games // check_every + 1) * check_every
     while net.games < games:
         n = min(chunk, games - net.games)
-        cfg = {**SETTINGS, **net.meta}  # runs from before these settings: the defaults
         alpha = alpha_schedule(net.games, half_life=int(cfg["half_life"]),
                                floor=float(cfg["floor"]))
         base_seed = int(net.meta.get("seed", 0)) * 1_000_003 + net.games
