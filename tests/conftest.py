@@ -12,6 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from tavli._numba_cache import refresh
+
+refresh()  # compiled kernels from before an edit of a module they call would be stale
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"  # screenshots (not in git)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
