@@ -169,13 +169,17 @@ def cmd_hint(args: argparse.Namespace) -> int:
         print(f"no legal move with {dice[0]}-{dice[1]}: the turn passes")
         return 0
     best = entries[0]["equity"]
+    # the probabilities the scoring in force counts (no backgammon columns without them)
+    cols = [("win", "win"), ("w g", "win_gammon"), ("w bg", "win_backgammon"),
+            ("l g", "lose_gammon"), ("l bg", "lose_backgammon")]
+    if not rules.backgammons:
+        cols = [c for c in cols if "backgammon" not in c[1]]
     print(f"{'#':>3} {'move':28s} {'ply':>3} {'equity':>8} {'diff':>7}  "
-          f"{'win':>5} {'w g':>5} {'w bg':>5} {'l g':>5} {'l bg':>5}")
+          + " ".join(f"{label:>5}" for label, _ in cols))
     for i, e in enumerate(entries, 1):
         diff = "" if i == 1 else f"{e['equity'] - best:+.3f}"
         print(f"{i:3d} {e['move']:28s} {e['ply']:3d} {e['equity']:+8.3f} {diff:>7}  "
-              f"{e['win']:5.3f} {e['win_gammon']:5.3f} {e['win_backgammon']:5.3f} "
-              f"{e['lose_gammon']:5.3f} {e['lose_backgammon']:5.3f}")
+              + " ".join(f"{e[key]:5.3f}" for _, key in cols))
     return 0
 
 

@@ -351,3 +351,12 @@ def test_hint_cli_json_and_batch(capsys, monkeypatch):
     assert lines[0]["moves"][0]["move"] == "8/5 6/5"
     assert [m["move"] for m in lines[1]["moves"]] == ["24/18"]
     assert "error" in lines[2]
+    # text: backgammon probabilities only where the scoring counts backgammons
+    assert main(["hint", "backgammon", "start", "--dice", "31", "--level", "0"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert "w bg" in text[0] and text[1].split()[1:3] == ["8/5", "6/5"]
+    assert len(text[1].split()) == 1 + 2 + 1 + 1 + 5  # rank, move, ply, equity, 5 figures
+    assert main(["hint", "plakoto", "start", "--dice", "31", "--level", "0"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert "w bg" not in text[0] and "l g" in text[0]
+    assert len(text[1].split()) == 1 + 2 + 1 + 1 + 3  # win, win gammon, lose gammon
