@@ -201,7 +201,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
               check_every=args.check_every, check_pairs=args.check_pairs,
               start_from=args.start_from, half_life=args.half_life, floor=args.floor,
-              explore=args.explore, lam=args.lam)
+              explore=args.explore, lam=args.lam, targets=args.targets)
     except ValueError as e:
         raise CliError(str(e)) from None
     return 0
@@ -288,6 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--lambda", dest="lam", type=float, default=None, metavar="L",
                    help="TD(lambda)'s lambda in [0, 1) (default 0: TD(0); kept by a "
                         "resumed run)")
+    t.add_argument("--targets", choices=("td", "ply1"), default=None,
+                   help="td: learn toward the roll played (default); ply1: toward the mean "
+                        "over the 21 rolls (about 20x slower; kept by a resumed run)")
     t.add_argument("--check-every", type=int, default=None, metavar="GAMES",
                    help="games between strength checks, written to log.jsonl (default "
                         "50,000; kept by a resumed run)")

@@ -206,6 +206,32 @@ def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
         train("plakoto", 100, tmp_path / "z", explore=1.0, out=io.StringIO())
 
 
+def test_one_ply_targets_improve_a_tiny_net_and_are_kept(tmp_path):
+    from tavli.ai.selfplay import train_games_ply1
+    from tavli.ai.train import train
+    from tavli.movegen import Workspace
+
+    rules = Rules.for_game("fevga")
+    net = Net.random(FEVGA, hidden=8, seed=7)
+    before = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
+    ws = Workspace()
+    stats = np.zeros(4)
+    g, mh, q, p = rules.kernel_flags()
+    start = np.array(Position.start("fevga").array)
+    train_games_ply1(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, False, 200, 0.1, 1,
+                     ws.buf, ws.table, stats)
+    assert stats[0] == 200 and stats[1] > 200 * 20
+    after = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
+    assert after.points_per_game > before.points_per_game + 0.2
+    run = train("plakoto", 20, tmp_path, hidden=4, chunk=10, check_every=1000,
+                check_pairs=10, seed=1, targets="ply1", out=io.StringIO())
+    assert run.meta["targets"] == "ply1" and run.games == 20
+    with pytest.raises(ValueError):
+        train("plakoto", 20, tmp_path / "b", targets="ply2", out=io.StringIO())
+    with pytest.raises(ValueError):
+        train("plakoto", 20, tmp_path / "c", targets="ply1", lam=0.5, out=io.StringIO())
+
+
 def test_lambda_returns_mix_later_targets_from_each_movers_view(tmp_path):
     from tavli.ai.net import flip
     from tavli.ai.selfplay import _lambda_updates

@@ -31,7 +31,7 @@ from ..layout import BACKGAMMON, GAME_NAMES, game_code
 from ..movegen import Workspace
 from ..rules import Rules
 from .net import Net
-from .selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games
+from .selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games, train_games_ply1
 
 
 def family_name(game: str | int) -> str:
@@ -49,7 +49,8 @@ HALF_LIFE = 300_000
 FLOOR = 0.01
 # a run's schedule settings (kept in its metadata) and their defaults
 SETTINGS = {"half_life": HALF_LIFE, "floor": FLOOR, "explore": 0.0, "lambda": 0.0,
-            "check_every": 50_000, "check_pairs": 1000}
+            "targets": "td", "check_every": 50_000, "check_pairs": 1000}
+TARGETS = ("td", "ply1")
 
 
 def alpha_schedule(games: int, alpha0: float = 0.1, floor: float = FLOOR,
@@ -80,15 +81,18 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
           chunk: int = 1000, check_every: int | None = None, check_pairs: int | None = None,
           seed: int | None = None, out=None, start_from: str | Path | None = None,
           half_life: int | None = None, floor: float | None = None,
-          explore: float | None = None, lam: float | None = None) -> Net:
+          explore: float | None = None, lam: float | None = None,
+          targets: str | None = None) -> Net:
     """Train (or resume) the network of ``game``'s family up to ``games`` games in total.
 
     A new run starts from random weights, or from the weights file ``start_from`` (e.g.
     the shipped network) with the games it has already played. The step size halves
     every ``half_life`` games down to ``floor``; ``explore`` is the share of turns played at
-    random; ``lam`` is TD's lambda (0: TD(0)). A strength check every ``check_every``
-    games plays ``check_pairs`` pairs of games. All six are kept in the run's metadata: a
-    resumed run keeps its own, unless a new value is given."""
+    random; ``lam`` is TD's lambda (0: TD(0)); ``targets`` "ply1" moves each position
+    toward its 1-ply value (the mean over the 21 rolls) instead of the roll played (no
+    lambda or exploration then; about 20 times slower). A strength check every
+    ``check_every`` games plays ``check_pairs`` pairs of games. All seven are kept in the
+    run's metadata: a resumed run keeps its own, unless a new value is given."""
     out = out or sys.stdout
     if half_life is not None and half_life < 1:
         raise ValueError("the half-life must be at least 1 game")
@@ -102,8 +106,10 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         raise ValueError("--check-every must be at least 1 game")
     if check_pairs is not None and check_pairs < 5:
         raise ValueError("--check-pairs must be at least 5")
+    if targets is not None and targets not in TARGETS:
+        raise ValueError(f"targets must be one of {', '.join(TARGETS)}")
     given = {k: v for k, v in (("half_life", half_life), ("floor", floor),
-                                ("explore", explore), ("lambda", lam),
+                                ("explore", explore), ("lambda", lam), ("targets", targets),
                                 ("check_every", check_every), ("check_pairs", check_pairs))
              if v is not None}
     family = family_name(game)
@@ -138,6 +144,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     t0 = time.time()
     done0 = net.games
     cfg = {**SETTINGS, **net.meta}  # runs from before a setting existed: its default
+    if cfg["targets"] == "ply1" and (float(cfg["lambda"]) > 0 or float(cfg["explore"]) > 0):
+        raise ValueError("1-ply targets go without lambda and exploration")
     check_every = int(cfg["check_every"])
     check_pairs = int(cfg["check_pairs"])
     next_check = (net.games // check_every + 1) * check_every
@@ -147,9 +155,13 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
                                floor=float(cfg["floor"]))
         base_seed = int(net.meta.get("seed", 0)) * 1_000_003 + net.games
         stats[:] = 0
-        train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, count_bg, n, alpha,
-                    base_seed % (2**31), ws.buf, ws.table, stats,
-                    float(cfg["explore"]), float(cfg["lambda"]))
+        if cfg["targets"] == "ply1":
+            train_games_ply1(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, count_bg, n,
+                             alpha, base_seed % (2**31), ws.buf, ws.table, stats)
+        else:
+            train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, count_bg, n,
+                        alpha, base_seed % (2**31), ws.buf, ws.table, stats,
+                        float(cfg["explore"]), float(cfg["lambda"]))
         net.meta["games"] = net.games + n
         net.meta["alpha"] = alpha
         net.save(ckpt)
