@@ -18,7 +18,6 @@ import hashlib
 from pathlib import Path
 
 ROOT = Path(__file__).parent
-STAMP = ROOT / "__pycache__" / "numba-sources.stamp"
 
 
 def sources_stamp(root: Path = ROOT) -> str:

@@ -288,7 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--lambda", dest="lam", type=float, default=None, metavar="L",
                    help="TD(lambda)'s lambda in [0, 1) (default 0: TD(0); kept by a "
                         "resumed run)")
-    t.add_argument("--targets", choices=("td", "ply1"), default=None,
+    t.add_argument("--targets", default=None, metavar="td|ply1",
                    help="td: learn toward the roll played (default); ply1: toward the mean "
                         "over the 21 rolls (about 20x slower; kept by a resumed run)")
     t.add_argument("--check-every", type=int, default=None, metavar="GAMES",

@@ -160,21 +160,26 @@ def test_pubeval_matches_gnubg_choice():
     assert checked > 100
 
 
-@pytest.mark.parametrize(("lam", "games"), [(0.0, 300), (0.7, 1000)])
-def test_training_improves_a_tiny_net_against_random(lam, games):
+@pytest.mark.parametrize(("targets", "lam", "games"),
+                         [("td", 0.0, 300), ("td", 0.7, 1000), ("ply1", 0.0, 200)])
+def test_training_improves_a_tiny_net_against_random(targets, lam, games):
     rules = Rules.for_game("fevga")
     net = Net.random(FEVGA, hidden=8, seed=7)
     before = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
-    from tavli.ai.selfplay import train_games
+    from tavli.ai.selfplay import train_games, train_games_ply1
     from tavli.movegen import Workspace
 
     ws = Workspace()
     stats = np.zeros(4)
     g, mh, q, p = rules.kernel_flags()
     start = np.array(Position.start("fevga").array)
-    train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, False, games, 0.1, 1,
-                ws.buf, ws.table, stats, 0.0, lam)
-    assert stats[0] == games
+    args = (net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, False, games, 0.1, 1,
+            ws.buf, ws.table, stats)
+    if targets == "ply1":
+        train_games_ply1(*args)
+    else:
+        train_games(*args, 0.0, lam)
+    assert stats[0] == games and stats[1] > 20 * games
     after = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
     assert after.points_per_game > before.points_per_game + 0.2
 
@@ -206,23 +211,9 @@ def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
         train("plakoto", 100, tmp_path / "z", explore=1.0, out=io.StringIO())
 
 
-def test_one_ply_targets_improve_a_tiny_net_and_are_kept(tmp_path):
-    from tavli.ai.selfplay import train_games_ply1
+def test_one_ply_targets_are_kept_by_the_run(tmp_path):
     from tavli.ai.train import train
-    from tavli.movegen import Workspace
 
-    rules = Rules.for_game("fevga")
-    net = Net.random(FEVGA, hidden=8, seed=7)
-    before = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
-    ws = Workspace()
-    stats = np.zeros(4)
-    g, mh, q, p = rules.kernel_flags()
-    start = np.array(Position.start("fevga").array)
-    train_games_ply1(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, False, 200, 0.1, 1,
-                     ws.buf, ws.table, stats)
-    assert stats[0] == 200 and stats[1] > 200 * 20
-    after = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
-    assert after.points_per_game > before.points_per_game + 0.2
     run = train("plakoto", 20, tmp_path, hidden=4, chunk=10, check_every=1000,
                 check_pairs=10, seed=1, targets="ply1", out=io.StringIO())
     assert run.meta["targets"] == "ply1" and run.games == 20

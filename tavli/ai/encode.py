@@ -275,9 +275,8 @@ def _plakoto_pin_rolls(b, side):
     open_ = np.zeros(25, dtype=np.bool_)
     for q in range(1, 25):
         shooter[q] = b[o + q] > 0 and b[52 + o + q] == 0
-        mine = b[r + 25 - q]
-        open_[q] = mine <= 1 and b[52 + o + q] == 0
-    mother_t = 1 if (b[r + 24] == 1 and _free_blot(b, r, o, 24, True)) else 0
+        open_[q] = b[r + 25 - q] <= 1 and b[52 + o + q] == 0
+    mother_t = 1 if _free_blot(b, r, o, 24, True) else 0  # a lone mother (his point 1)
     p_any = 0.0
     p_mother = 0.0
     loss = 0.0

@@ -97,6 +97,60 @@ def terminal(b, mover, game, count_bg, tgt):
     return np.nan
 
 
+MAX_PLIES = 3000  # a training game this long is cut off (never seen in practice)
+
+
+@njit(cache=True)
+def _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, game, family, count_bg, xc, hc, yc,
+               tgt, tb, xb):
+    """The best of the generated moves ``j0 .. j1 - 1`` for ``me`` (a move that ends the
+    game first, else the one worst for the opponent by his money equity): returns its
+    record index in ``buf`` (-1 if none) and its points if it ends the game (NaN if not);
+    writes its outputs from ``me``'s view into ``tb`` and its inputs (the opponent to
+    move) into ``xb``."""
+    outp = table.shape[0] - buf.shape[0]
+    n_in = W1.shape[0]
+    op = 1 - me
+    best = -1e9
+    bi = -1
+    done = np.nan
+    for j in range(j0, j1):
+        i = table[outp + j]
+        pts = terminal(buf[i], me, game, count_bg, tgt)
+        if not np.isnan(pts):
+            e = pts + 100.0  # a won game beats any evaluation
+            if e > best:
+                best = e
+                bi = i
+                done = pts
+                for k in range(N_OUT):
+                    tb[k] = tgt[k]
+            continue
+        encode(buf[i], op, family, xc)
+        forward(W1, b1, W2, b2, xc, n_in, hc, yc)
+        e = -money_equity(yc, count_bg)
+        if e > best:
+            best = e
+            bi = i
+            done = np.nan
+            flip(yc, tb)
+            for k in range(n_in):
+                xb[k] = xc[k]
+    return bi, done
+
+
+@njit(cache=True)
+def _count_game(stats, done, plies, me):
+    """Add a finished game to ``stats``: games, plies, white points, draws (``done`` is the
+    last mover's points, NaN for a game cut off)."""
+    stats[0] += 1
+    stats[1] += plies
+    if not np.isnan(done):
+        stats[2] += done if me == 0 else -done
+        if done == 0.0:
+            stats[3] += 1
+
+
 @njit(cache=True)
 def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_bg, n_games,
                 alpha, seed, buf, table, stats, explore=0.0, lam=0.0):
@@ -125,9 +179,7 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
     tb = np.zeros(N_OUT, dtype=np.float32)
     st = np.zeros((4, 26), dtype=np.int8)
     sf = st.reshape(104)
-    outp = table.shape[0] - buf.shape[0]
-    max_plies = 3000
-    keep = max_plies + 2 if lam > 0.0 else 1
+    keep = MAX_PLIES + 2 if lam > 0.0 else 1
     xs = np.zeros((keep, n_in), dtype=np.float32)  # TD(lambda): the game's positions
     ts = np.zeros((keep, N_OUT), dtype=np.float32)  # ... and their targets
     for _g in range(n_games):
@@ -142,7 +194,6 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
             d2 = np.random.randint(1, 7)
             n = generate(st, me, d1, d2, game, must_higher, quarter, prime, buf, table)
             op = 1 - me
-            best = -1e9
             bi = -1
             done = np.nan
             if n <= 0:
@@ -154,28 +205,8 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
                 if explore > 0.0 and n > 1 and np.random.random() < explore:
                     j0 = np.random.randint(0, n)  # a random move: value only that one
                     j1 = j0 + 1
-                for j in range(j0, j1):
-                    i = table[outp + j]
-                    pts = terminal(buf[i], me, game, count_bg, tgt)
-                    if not np.isnan(pts):
-                        e = pts + 100.0  # a won game beats any evaluation
-                        if e > best:
-                            best = e
-                            bi = i
-                            done = pts
-                            for k in range(N_OUT):
-                                tb[k] = tgt[k]
-                        continue
-                    encode(buf[i], op, family, xc)
-                    forward(W1, b1, W2, b2, xc, n_in, hc, yc)
-                    e = -money_equity(yc, count_bg)
-                    if e > best:
-                        best = e
-                        bi = i
-                        done = np.nan
-                        flip(yc, tb)
-                        for k in range(n_in):
-                            xb[k] = xc[k]
+                bi, done = _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, game, family,
+                                      count_bg, xc, hc, yc, tgt, tb, xb)
             if lam > 0.0:
                 for k in range(n_in):
                     xs[plies - 1, k] = x[k]
@@ -186,15 +217,10 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
             if bi >= 0:
                 for k in range(104):
                     sf[k] = buf[bi, k]
-            if not np.isnan(done) or plies > max_plies:
+            if not np.isnan(done) or plies > MAX_PLIES:
                 if lam > 0.0:
                     _lambda_updates(W1, b1, W2, b2, xs, ts, plies, lam, alpha, h, y, dh, tb)
-                stats[0] += 1
-                stats[1] += plies
-                if not np.isnan(done):
-                    stats[2] += done if me == 0 else -done
-                    if done == 0.0:
-                        stats[3] += 1
+                _count_game(stats, done, plies, me)
                 break
             me = op
             for k in range(n_in):
@@ -215,6 +241,7 @@ def train_games_ply1(W1, b1, W2, b2, start, game, must_higher, quarter, prime, c
     H = b1.shape[0]
     x = np.zeros(n_in, dtype=np.float32)
     xc = np.zeros(n_in, dtype=np.float32)
+    xb = np.zeros(n_in, dtype=np.float32)  # scratch: the best move's inputs (unused here)
     h = np.zeros(H, dtype=np.float32)
     hc = np.zeros(H, dtype=np.float32)
     dh = np.zeros(H, dtype=np.float32)
@@ -226,7 +253,6 @@ def train_games_ply1(W1, b1, W2, b2, start, game, must_higher, quarter, prime, c
     nxt = np.zeros(104, dtype=np.int8)
     st = np.zeros((4, 26), dtype=np.int8)
     sf = st.reshape(104)
-    outp = table.shape[0] - buf.shape[0]
     for _g in range(n_games):
         st[:, :] = start
         me = np.random.randint(0, 2)
@@ -246,33 +272,15 @@ def train_games_ply1(W1, b1, W2, b2, start, game, must_higher, quarter, prime, c
                 for c in range(a, 7):
                     w = 1.0 if a == c else 2.0
                     n = generate(st, me, a, c, game, must_higher, quarter, prime, buf, table)
-                    best = -1e9
                     bi = -1
                     pts_best = np.nan
                     if n <= 0:
                         encode(sf, op, family, xc)
                         forward(W1, b1, W2, b2, xc, n_in, hc, yc)
                         flip(yc, tr)
-                    for j in range(max(n, 0)):
-                        i = table[outp + j]
-                        pts = terminal(buf[i], me, game, count_bg, tgt)
-                        if not np.isnan(pts):
-                            e = pts + 100.0
-                            if e > best:
-                                best = e
-                                bi = i
-                                pts_best = pts
-                                for k in range(N_OUT):
-                                    tr[k] = tgt[k]
-                            continue
-                        encode(buf[i], op, family, xc)
-                        forward(W1, b1, W2, b2, xc, n_in, hc, yc)
-                        e = -money_equity(yc, count_bg)
-                        if e > best:
-                            best = e
-                            bi = i
-                            pts_best = np.nan
-                            flip(yc, tr)
+                    else:
+                        bi, pts_best = _best_move(W1, b1, W2, b2, buf, table, 0, n, me, game,
+                                                  family, count_bg, xc, hc, yc, tgt, tr, xb)
                     for k in range(N_OUT):
                         acc[k] += w * tr[k]
                     if a == r1 and c == r2 and bi >= 0:
@@ -288,13 +296,8 @@ def train_games_ply1(W1, b1, W2, b2, start, game, must_higher, quarter, prime, c
             if moved:
                 for k in range(104):
                     sf[k] = nxt[k]
-            if not np.isnan(done) or plies > 3000:
-                stats[0] += 1
-                stats[1] += plies
-                if not np.isnan(done):
-                    stats[2] += done if me == 0 else -done
-                    if done == 0.0:
-                        stats[3] += 1
+            if not np.isnan(done) or plies > MAX_PLIES:
+                _count_game(stats, done, plies, me)
                 break
             me = op
 

@@ -201,13 +201,12 @@ def _vs_greedy(net: Net, rules: Rules, pairs: int, seed: int) -> dict:
     second)."""
     from ..players import GreedyPlayer
     from .players import NeuralPlayer
-    from .strength import play_pairs
+    from .strength import Result, play_pairs
 
     res = play_pairs(NeuralPlayer(0, net=net), GreedyPlayer(), rules, max(1, pairs), seed)
-    won = float(res[res > 0].sum())
-    total = float(np.abs(res).sum())
-    return {"ppg": round(float(res.mean()), 3), "win": round(float((res > 0).mean()), 3),
-            "share": round(won / total if total else 0.5, 3), "games": len(res)}
+    r = Result(len(res), res)
+    return {"ppg": round(r.ppg, 3), "win": round(r.wins / r.games, 3),
+            "share": round(r.share, 3), "games": r.games}
 
 
 def ship(source: str | Path, version: str, note: str = "") -> Path:
