@@ -201,7 +201,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
               check_every=args.check_every, check_pairs=args.check_pairs,
               start_from=args.start_from, half_life=args.half_life, floor=args.floor,
-              explore=args.explore, lam=args.lam, targets=args.targets)
+              explore=args.explore, lam=args.lam, targets=args.targets,
+              alpha0=args.alpha0)
     except ValueError as e:
         raise CliError(str(e)) from None
     return 0
@@ -277,9 +278,11 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--from", dest="start_from", default=None, metavar="FILE",
                    help="a new run starts from these weights (e.g. tavli/data/plakoto.npz) "
                         "instead of random ones")
+    t.add_argument("--alpha", dest="alpha0", type=float, default=None, metavar="ALPHA",
+                   help="the step size at the start (default 0.1; kept by a resumed run)")
     t.add_argument("--half-life", type=int, default=None, metavar="GAMES",
-                   help="the step size (0.1 at the start) halves every GAMES "
-                        "games (default 300,000; kept by a resumed run)")
+                   help="the step size halves every GAMES games (default 300,000; kept "
+                        "by a resumed run)")
     t.add_argument("--floor", type=float, default=None, metavar="ALPHA",
                    help="the smallest step size (default 0.01; kept by a resumed run)")
     t.add_argument("--explore", type=float, default=None, metavar="SHARE",

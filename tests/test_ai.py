@@ -305,6 +305,23 @@ def test_train_half_life_sets_the_step_size_and_is_kept(tmp_path):
         train("plakoto", 400, tmp_path / "w", check_every=0, out=io.StringIO())
 
 
+def test_train_initial_step_size_is_kept(tmp_path):
+    from tavli.ai.train import alpha_schedule, train
+
+    net = train("plakoto", 200, tmp_path, hidden=4, chunk=100, check_every=1000,
+                check_pairs=10, seed=2, half_life=100, alpha0=0.04, out=io.StringIO())
+    assert net.meta["alpha0"] == 0.04
+    assert net.meta["alpha"] == pytest.approx(0.02)  # 100 games in: one half-life
+    again = train("plakoto", 300, tmp_path, chunk=100, out=io.StringIO())
+    assert again.meta["alpha0"] == 0.04
+    assert again.meta["alpha"] == pytest.approx(alpha_schedule(200, 0.04, half_life=100))
+    assert again.meta["alpha"] == pytest.approx(0.01)
+    for bad in (0.0, -0.1, 1.5):
+        with pytest.raises(ValueError):
+            train("plakoto", 400, tmp_path / "z", alpha0=bad, out=io.StringIO())
+        assert not (tmp_path / "z").exists()
+
+
 def test_levels():
     assert parse_level(None) == (1, 0.0)
     assert parse_level("worldclass") == (2, 0.0) and parse_level("2") == (2, 0.0)

@@ -48,12 +48,13 @@ def training_rules(family: str) -> Rules:
 HALF_LIFE = 300_000
 FLOOR = 0.01
 # a run's schedule settings (kept in its metadata) and their defaults
-SETTINGS = {"half_life": HALF_LIFE, "floor": FLOOR, "explore": 0.0, "lambda": 0.0,
+ALPHA0 = 0.1
+SETTINGS = {"alpha0": ALPHA0, "half_life": HALF_LIFE, "floor": FLOOR, "explore": 0.0, "lambda": 0.0,
             "targets": "td", "check_every": 50_000, "check_pairs": 1000}
 TARGETS = ("td", "ply1")
 
 
-def alpha_schedule(games: int, alpha0: float = 0.1, floor: float = FLOOR,
+def alpha_schedule(games: int, alpha0: float = ALPHA0, floor: float = FLOOR,
                    half_life: int = HALF_LIFE) -> float:
     """The TD step size after ``games`` games: halves every ``half_life`` games, down to
     ``floor``."""
@@ -82,20 +83,23 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
           seed: int | None = None, out=None, start_from: str | Path | None = None,
           half_life: int | None = None, floor: float | None = None,
           explore: float | None = None, lam: float | None = None,
-          targets: str | None = None) -> Net:
+          targets: str | None = None, alpha0: float | None = None) -> Net:
     """Train (or resume) the network of ``game``'s family up to ``games`` games in total.
 
     A new run starts from random weights, or from the weights file ``start_from`` (e.g.
-    the shipped network) with the games it has already played. The step size halves
-    every ``half_life`` games down to ``floor``; ``explore`` is the share of turns played at
-    random; ``lam`` is TD's lambda (0: TD(0)); ``targets`` "ply1" moves each position
-    toward its 1-ply value (the mean over the 21 rolls) instead of the roll played (no
-    lambda or exploration then; about 20 times slower). A strength check every
-    ``check_every`` games plays ``check_pairs`` pairs of games. All seven are kept in the
-    run's metadata: a resumed run keeps its own, unless a new value is given."""
+    the shipped network) with the games it has already played. The step size starts at
+    ``alpha0`` and halves every ``half_life`` games down to ``floor``; ``explore`` is the
+    share of turns played at random; ``lam`` is TD's lambda (0: TD(0)); ``targets``
+    "ply1" moves each position toward its 1-ply value (the mean over the 21 rolls)
+    instead of the roll played (no lambda or exploration then; about 20 times slower). A
+    strength check every ``check_every`` games plays ``check_pairs`` pairs of games. All
+    eight are kept in the run's metadata: a resumed run keeps its own, unless a new value
+    is given."""
     out = out or sys.stdout
     if half_life is not None and half_life < 1:
         raise ValueError("the half-life must be at least 1 game")
+    if alpha0 is not None and not 0 < alpha0 <= 1:
+        raise ValueError("the initial step size must be in (0, 1]")
     if floor is not None and not 0 < floor <= 1:
         raise ValueError("the step-size floor must be in (0, 1]")
     if explore is not None and not 0 <= explore < 1:
@@ -108,7 +112,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         raise ValueError("--check-pairs must be at least 5")
     if targets is not None and targets not in TARGETS:
         raise ValueError(f"targets must be one of {', '.join(TARGETS)}")
-    given = {k: v for k, v in (("half_life", half_life), ("floor", floor),
+    given = {k: v for k, v in (("alpha0", alpha0), ("half_life", half_life), ("floor", floor),
                                 ("explore", explore), ("lambda", lam), ("targets", targets),
                                 ("check_every", check_every), ("check_pairs", check_pairs))
              if v is not None}
@@ -151,8 +155,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     next_check = (net.games // check_every + 1) * check_every
     while net.games < games:
         n = min(chunk, games - net.games)
-        alpha = alpha_schedule(net.games, half_life=int(cfg["half_life"]),
-                               floor=float(cfg["floor"]))
+        alpha = alpha_schedule(net.games, float(cfg["alpha0"]),
+                               half_life=int(cfg["half_life"]), floor=float(cfg["floor"]))
         base_seed = int(net.meta.get("seed", 0)) * 1_000_003 + net.games
         stats[:] = 0
         if cfg["targets"] == "ply1":
