@@ -140,6 +140,28 @@ def _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, game, family, count_bg, x
 
 
 @njit(cache=True)
+def _play_roll(W1, b1, W2, b2, st, me, d1, d2, game, must_higher, quarter, prime, family,
+               count_bg, explore, buf, table, xc, hc, yc, tgt, tb, xb):
+    """The turn of ``me`` with the roll ``d1``-``d2`` in the board array ``st``: the best
+    move by :func:`_best_move` (with probability ``explore`` a random legal one instead).
+    Returns ``(record index in buf, points if it ends the game)``; ``(-1, NaN)`` when no
+    move is legal, and then ``tb``/``xb`` describe the unchanged position with the
+    opponent to move."""
+    n = generate(st, me, d1, d2, game, must_higher, quarter, prime, buf, table)
+    if n <= 0:
+        encode(st.reshape(104), 1 - me, family, xb)
+        forward(W1, b1, W2, b2, xb, W1.shape[0], hc, yc)
+        flip(yc, tb)
+        return -1, np.nan
+    j0, j1 = 0, n
+    if explore > 0.0 and n > 1 and np.random.random() < explore:
+        j0 = np.random.randint(0, n)  # a random move: value only that one
+        j1 = j0 + 1
+    return _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, game, family, count_bg, xc, hc,
+                      yc, tgt, tb, xb)
+
+
+@njit(cache=True)
 def _count_game(stats, done, plies, me):
     """Add a finished game to ``stats``: games, plies, white points, draws (``done`` is the
     last mover's points, NaN for a game cut off)."""
@@ -192,21 +214,9 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
             plies += 1
             d1 = np.random.randint(1, 7)
             d2 = np.random.randint(1, 7)
-            n = generate(st, me, d1, d2, game, must_higher, quarter, prime, buf, table)
-            op = 1 - me
-            bi = -1
-            done = np.nan
-            if n <= 0:
-                encode(sf, op, family, xb)
-                forward(W1, b1, W2, b2, xb, n_in, hc, yc)
-                flip(yc, tb)
-            else:
-                j0, j1 = 0, n
-                if explore > 0.0 and n > 1 and np.random.random() < explore:
-                    j0 = np.random.randint(0, n)  # a random move: value only that one
-                    j1 = j0 + 1
-                bi, done = _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, game, family,
-                                      count_bg, xc, hc, yc, tgt, tb, xb)
+            bi, done = _play_roll(W1, b1, W2, b2, st, me, d1, d2, game, must_higher, quarter,
+                                  prime, family, count_bg, explore, buf, table, xc, hc, yc,
+                                  tgt, tb, xb)
             if lam > 0.0:
                 for k in range(n_in):
                     xs[plies - 1, k] = x[k]
@@ -222,7 +232,7 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
                     _lambda_updates(W1, b1, W2, b2, xs, ts, plies, lam, alpha, h, y, dh, tb)
                 _count_game(stats, done, plies, me)
                 break
-            me = op
+            me = 1 - me
             for k in range(n_in):
                 x[k] = xb[k]
             forward(W1, b1, W2, b2, x, n_in, h, y)
@@ -263,7 +273,6 @@ def train_games_ply1(W1, b1, W2, b2, start, game, must_higher, quarter, prime, c
             r2 = np.random.randint(1, 7)
             if r1 > r2:
                 r1, r2 = r2, r1
-            op = 1 - me
             for k in range(N_OUT):
                 acc[k] = 0.0
             done = np.nan
@@ -271,16 +280,9 @@ def train_games_ply1(W1, b1, W2, b2, start, game, must_higher, quarter, prime, c
             for a in range(1, 7):
                 for c in range(a, 7):
                     w = 1.0 if a == c else 2.0
-                    n = generate(st, me, a, c, game, must_higher, quarter, prime, buf, table)
-                    bi = -1
-                    pts_best = np.nan
-                    if n <= 0:
-                        encode(sf, op, family, xc)
-                        forward(W1, b1, W2, b2, xc, n_in, hc, yc)
-                        flip(yc, tr)
-                    else:
-                        bi, pts_best = _best_move(W1, b1, W2, b2, buf, table, 0, n, me, game,
-                                                  family, count_bg, xc, hc, yc, tgt, tr, xb)
+                    bi, pts_best = _play_roll(W1, b1, W2, b2, st, me, a, c, game, must_higher,
+                                              quarter, prime, family, count_bg, 0.0, buf,
+                                              table, xc, hc, yc, tgt, tr, xb)
                     for k in range(N_OUT):
                         acc[k] += w * tr[k]
                     if a == r1 and c == r2 and bi >= 0:
@@ -299,7 +301,7 @@ def train_games_ply1(W1, b1, W2, b2, start, game, must_higher, quarter, prime, c
             if not np.isnan(done) or plies > MAX_PLIES:
                 _count_game(stats, done, plies, me)
                 break
-            me = op
+            me = 1 - me
 
 
 @njit(cache=True)
