@@ -16,6 +16,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from tavli.ai.encode import is_contact
 from tavli.ai.players import Analyzer
 from tavli.game import Game
 from tavli.rules import Rules
@@ -27,15 +28,13 @@ def buckets(pos) -> list[str]:
     me, op = a[mover], a[1 - mover]
     mine_pinned = int(a[2 + mover].sum())
     his_pinned = int(a[3 - mover].sum())
-    far_me = max([p for p in range(1, 25) if me[p] > 0], default=0)
-    far_op = max([p for p in range(1, 25) if op[p] > 0], default=0)
-    if far_me + far_op <= 25:
+    if not is_contact(np.ascontiguousarray(a).reshape(104)):
         phase = "race"
     else:
         phase = "opening" if me[24] >= 10 or op[24] >= 10 else "middle"
     return ["all", f"phase:{phase}", f"mine pinned:{min(mine_pinned, 2)}",
             f"his pinned:{min(his_pinned, 2)}", f"bearing off:{bool(me[7:25].sum() == 0)}",
-            f"lone mother:{bool(me[24] == 1 and a[2 + mover][24] == 0)}",
+            f"lone mother:{bool(me[24] == 1 and not pos.mother_pinned(mover))}",
             f"mine on 24:{min(int(me[24]), 3)}"]
 
 
