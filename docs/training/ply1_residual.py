@@ -23,19 +23,17 @@ from tavli.rules import Rules
 
 
 def buckets(pos) -> list[str]:
-    a = np.asarray(pos.array)
     mover = pos.turn
-    me, op = a[mover], a[1 - mover]
-    mine_pinned = int(a[2 + mover].sum())
-    his_pinned = int(a[3 - mover].sum())
-    if not is_contact(np.ascontiguousarray(a).reshape(104)):
+    me, op = pos.points(mover), pos.points(1 - mover)
+    if not is_contact(np.ascontiguousarray(pos.array).reshape(104)):
         phase = "race"
     else:
         phase = "opening" if me[24] >= 10 or op[24] >= 10 else "middle"
-    return ["all", f"phase:{phase}", f"mine pinned:{min(mine_pinned, 2)}",
-            f"his pinned:{min(his_pinned, 2)}", f"bearing off:{bool(me[7:25].sum() == 0)}",
-            f"lone mother:{bool(me[24] == 1 and not pos.mother_pinned(mover))}",
-            f"mine on 24:{min(int(me[24]), 3)}"]
+    return ["all", f"phase:{phase}", f"mine pinned:{min(len(pos.pinned(mover)), 2)}",
+            f"his pinned:{min(len(pos.pinned(1 - mover)), 2)}",
+            f"bearing off:{sum(me[7:]) == 0}",
+            f"lone mother:{me[24] == 1 and not pos.mother_pinned(mover)}",
+            f"mine on 24:{min(me[24], 3)}"]
 
 
 def main(games: int, seed: int) -> None:
@@ -55,8 +53,9 @@ def main(games: int, seed: int) -> None:
                 continue
             r0 = an.rank(g.position, moves, 0)
             r1 = an.rank(g.position, moves, 1)
-            at1 = {str(r.move): r.equity for r in r1 if r.ply == 1}
-            loss = r1[0].equity - at1.get(str(r0[0].move), r1[0].equity)
+            # 1-ply values its filter's candidates, which always include 0-ply's best
+            at1 = {r.move: r.equity for r in r1 if r.ply == 1}
+            loss = r1[0].equity - at1[r0[0].move]
             for k in buckets(g.position):
                 s = stats[k]
                 s[0] += 1
