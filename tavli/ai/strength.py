@@ -135,7 +135,10 @@ class Result:
 
 
 def _pair_seq(seed: int, k: int) -> list[int]:
-    rng = random.Random(seed + k)
+    """The dice of pair ``k`` (see :func:`~tavli.ai.selfplay.pair_seed_base`)."""
+    from .selfplay import pair_seed_base
+
+    rng = random.Random((pair_seed_base(seed) + k) % 4294967296)
     return [rng.randint(1, 6) for _ in range(8000)]
 
 
