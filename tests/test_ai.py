@@ -165,7 +165,8 @@ def test_pubeval_matches_gnubg_choice():
 def test_training_improves_a_tiny_net_against_random(targets, lam, games):
     rules = Rules.for_game("fevga")
     net = Net.random(FEVGA, hidden=8, seed=7)
-    before = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
+    # 800 games a side of the comparison: about 0.045 points a standard error, on the same dice
+    before = strength(net, NET, None, RANDOM, rules, pairs=400, seed=99)
     from tavli.ai.selfplay import train_games, train_games_ply1
     from tavli.movegen import Workspace
 
@@ -180,8 +181,8 @@ def test_training_improves_a_tiny_net_against_random(targets, lam, games):
     else:
         train_games(*args, 0.0, lam)
     assert stats[0] == games and stats[1] > 20 * games
-    after = strength(net, NET, None, RANDOM, rules, pairs=60, seed=99)
-    assert after.points_per_game > before.points_per_game + 0.2
+    after = strength(net, NET, None, RANDOM, rules, pairs=400, seed=99)
+    assert after.points_per_game > before.points_per_game + 0.15
 
 
 def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
