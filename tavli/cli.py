@@ -11,6 +11,8 @@ import json
 import sys
 from typing import Any
 
+from .argtypes import seed_arg
+
 GAMES = ("portes", "plakoto", "fevga", "backgammon")
 EXIT_USAGE = 2
 
@@ -274,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="total games to reach (default 1,000,000)")
     t.add_argument("--run", default=None, help="run folder (default runs/FAMILY)")
     t.add_argument("--hidden", type=int, default=80, help="hidden units of a new network")
-    t.add_argument("--seed", type=int, default=None)
+    t.add_argument("--seed", type=seed_arg, default=None)
     t.add_argument("--from", dest="start_from", default=None, metavar="FILE",
                    help="a new run starts from these weights (e.g. tavli/data/plakoto.npz) "
                         "instead of random ones")
@@ -311,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--game", default="backgammon", help="strength: the game")
     b.add_argument("--games", type=int, default=10000,
                    help="strength: games (an even number: dice are played twice)")
-    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--seed", type=seed_arg, default=1)
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.add_argument("--log", metavar="FILE",
                    help="strength: append each dice pair's result to FILE and resume from "

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from .argtypes import seed_arg
+
 
 def add_play_arguments(p: argparse.ArgumentParser, rule_help: str) -> None:
     p.add_argument("--tui", action="store_true",
@@ -32,7 +34,7 @@ def add_play_arguments(p: argparse.ArgumentParser, rule_help: str) -> None:
     p.add_argument("--white", default=None,
                    help="who plays white: human (default), random or greedy "
                         "(two bots play on their own)")
-    p.add_argument("--seed", type=int, default=None, help="seed the dice (reproducible)")
+    p.add_argument("--seed", type=seed_arg, default=None, help="seed the dice (reproducible)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="save the game/match to FILE after every move")
     p.add_argument("--resume", metavar="FILE", default=None,

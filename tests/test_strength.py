@@ -115,3 +115,19 @@ def test_cli_bench_strength_with_log(tmp_path, capsys):
     assert "win rate" in out and "share of points 100.0%" in out
     assert len(log.read_text().splitlines()) == 3
     assert main(["bench", "strength", "greedy", "random", "--jobs", "0"]) != 0
+
+
+@pytest.mark.parametrize("argv", [
+    ["bench", "strength", "greedy", "random", "--game", "plakoto", "--games", "2", "--seed", "-5"],
+    ["bench", "movegen", "--seed", "x"],
+    ["train", "plakoto", "--games", "1", "--seed", str(2**32)],
+    ["dama", "bench", "--seed", "-1"],
+    ["play", "--tui", "--seed", "-2"],
+])
+def test_bad_seeds_are_refused_with_a_message(argv, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    assert "a seed is a whole number from 0 to 4294967295" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # nothing started, nothing written

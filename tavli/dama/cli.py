@@ -21,6 +21,8 @@ import json
 import sys
 import time
 
+from ..argtypes import seed_arg
+
 RULES_HELP = "rule set: box (default), russian, italian"
 
 
@@ -167,7 +169,7 @@ def add_dama_commands(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--level", default="full")
     p.add_argument("--depth", type=int, default=4, help="the minimax player's depth")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=seed_arg, default=1)
     p.add_argument("--verbose", action="store_true")
     p.set_defaults(func=cmd_match)
 
@@ -181,7 +183,7 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--positions", type=int, default=8, help="positions per rule set")
     p.add_argument("--depth", type=int, default=3, help="perft depth on those positions")
     p.add_argument("--start-depth", type=int, default=9, help="perft depth from the start")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=seed_arg, default=1)
 
 
 def main(argv: list[str] | None = None) -> int:
