@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from .argtypes import seed_arg
+from .argtypes import at_least, seed_arg
 
 GAMES = ("portes", "plakoto", "fevga", "backgammon")
 EXIT_USAGE = 2
@@ -130,8 +130,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if len(args.players) != 2:
             raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
                            "[--games N]")
-        if args.jobs < 1:
-            raise CliError("--jobs must be 1 or more")
         bench_strength(args.players[0], args.players[1], game=args.game, games=args.games,
                        seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
                        progress=sys.stderr if args.log else None)
@@ -272,10 +270,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("train", help="train a network by self-play (resumable)")
     t.add_argument("game", help="portes|backgammon (one network), plakoto or fevga")
-    t.add_argument("--games", type=int, default=1_000_000,
+    t.add_argument("--games", type=at_least(1), default=1_000_000,
                    help="total games to reach (default 1,000,000)")
     t.add_argument("--run", default=None, help="run folder (default runs/FAMILY)")
-    t.add_argument("--hidden", type=int, default=80, help="hidden units of a new network")
+    t.add_argument("--hidden", type=at_least(1), default=80,
+                   help="hidden units of a new network")
     t.add_argument("--seed", type=seed_arg, default=None)
     t.add_argument("--from", dest="start_from", default=None, metavar="FILE",
                    help="a new run starts from these weights (e.g. tavli/data/plakoto.npz) "
@@ -309,16 +308,17 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
                         "neural:0, greedy random, gnubg, net:FILE")
-    b.add_argument("--positions", type=int, default=12000, help="movegen: positions")
+    b.add_argument("--positions", type=at_least(4), default=12000,
+                   help="movegen: positions")
     b.add_argument("--game", default="backgammon", help="strength: the game")
-    b.add_argument("--games", type=int, default=10000,
+    b.add_argument("--games", type=at_least(2), default=10000,
                    help="strength: games (an even number: dice are played twice)")
     b.add_argument("--seed", type=seed_arg, default=1)
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.add_argument("--log", metavar="FILE",
                    help="strength: append each dice pair's result to FILE and resume from "
                         "it (for long runs: search levels, gnubg, greedy)")
-    b.add_argument("--jobs", type=int, default=1,
+    b.add_argument("--jobs", type=at_least(1), default=1,
                    help="strength: processes for games played through Python")
     b.set_defaults(func=cmd_bench)
 

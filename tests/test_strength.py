@@ -114,7 +114,9 @@ def test_cli_bench_strength_with_log(tmp_path, capsys):
     assert "greedy vs random: plakoto, 4 games" in out
     assert "win rate" in out and "share of points 100.0%" in out
     assert len(log.read_text().splitlines()) == 3
-    assert main(["bench", "strength", "greedy", "random", "--jobs", "0"]) != 0
+    with pytest.raises(SystemExit) as e:
+        main(["bench", "strength", "greedy", "random", "--jobs", "0"])
+    assert e.value.code == 2
 
 
 @pytest.mark.parametrize("argv", [
@@ -131,3 +133,24 @@ def test_bad_seeds_are_refused_with_a_message(argv, tmp_path, monkeypatch, capsy
     assert e.value.code == 2
     assert "a seed is a whole number from 0 to 4294967295" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []  # nothing started, nothing written
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["bench", "strength", "greedy", "random", "--games", "0"],
+     "argument --games: a whole number of at least 2 is needed, got '0'"),
+    (["bench", "strength", "greedy", "random", "--games", "-4"], "argument --games: a whole"),
+    (["bench", "strength", "greedy", "random", "--jobs", "x"], "argument --jobs: a whole number"),
+    (["bench", "movegen", "--positions", "-5"], "argument --positions: a whole number of at least"),
+    (["train", "plakoto", "--games", "-1"], "argument --games: a whole number of at least 1"),
+    (["train", "plakoto", "--hidden", "0"], "argument --hidden: a whole number"),
+    (["dama", "perft", "--depth", "-2"], "argument --depth: a whole number of at least 1"),
+    (["dama", "match", "--games", "0"], "argument --games: a whole number of at least 1"),
+    (["dama", "bench", "--start-depth", "0"], "argument --start-depth: a whole number"),
+])
+def test_bad_counts_are_refused_with_a_message(argv, message, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    assert message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # no run folder, no output file

@@ -21,7 +21,7 @@ import json
 import sys
 import time
 
-from ..argtypes import seed_arg
+from ..argtypes import at_least, seed_arg
 
 RULES_HELP = "rule set: box (default), russian, italian"
 
@@ -145,7 +145,7 @@ def add_dama_commands(subparsers) -> argparse.ArgumentParser:
 
     p = sub.add_parser("perft", help="perft counts from a position")
     common(p, fen_default="start")
-    p.add_argument("--depth", type=int, default=6)
+    p.add_argument("--depth", type=at_least(1), default=6)
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("hint", help="the AI's move for a position")
@@ -166,9 +166,9 @@ def add_dama_commands(subparsers) -> argparse.ArgumentParser:
 
     p = sub.add_parser("match", help="the AI against plain depth-N minimax")
     p.add_argument("--rules", default="box", help=RULES_HELP)
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--games", type=at_least(1), default=100)
     p.add_argument("--level", default="full")
-    p.add_argument("--depth", type=int, default=4, help="the minimax player's depth")
+    p.add_argument("--depth", type=at_least(1), default=4, help="the minimax player's depth")
     p.add_argument("--seed", type=seed_arg, default=1)
     p.add_argument("--verbose", action="store_true")
     p.set_defaults(func=cmd_match)
@@ -180,9 +180,9 @@ def add_dama_commands(subparsers) -> argparse.ArgumentParser:
 
 
 def add_bench_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--positions", type=int, default=8, help="positions per rule set")
-    p.add_argument("--depth", type=int, default=3, help="perft depth on those positions")
-    p.add_argument("--start-depth", type=int, default=9, help="perft depth from the start")
+    p.add_argument("--positions", type=at_least(1), default=8, help="positions per rule set")
+    p.add_argument("--depth", type=at_least(1), default=3, help="perft depth on those positions")
+    p.add_argument("--start-depth", type=at_least(1), default=9, help="perft depth from the start")
     p.add_argument("--seed", type=seed_arg, default=1)
 
 
