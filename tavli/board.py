@@ -50,7 +50,7 @@ def parse_dice(dice: str | Sequence[int]) -> Dice:
     """
     if isinstance(dice, str):
         digits = [c for c in dice.strip() if c not in " -,/x"]
-        if len(digits) != 2 or not all(c.isdigit() for c in digits):
+        if len(digits) != 2 or not all(c in "0123456789" for c in digits):
             raise ParseError(f"dice must be two digits 1-6 such as 31 or 3-1, got {dice!r}")
         vals = (int(digits[0]), int(digits[1]))
     else:

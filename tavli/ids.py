@@ -152,7 +152,7 @@ def parse_position(text: str, game: str | int | None = None) -> Position:
     if text.startswith("{"):
         try:
             doc = json.loads(text)
-        except json.JSONDecodeError as e:
+        except (ValueError, RecursionError) as e:  # huge numbers, deep nesting too
             raise ParseError(f"position document is not valid JSON: {e}") from None
         pos = position_from_json(doc)
     elif text.lower() == "start":

@@ -111,6 +111,9 @@ def parse_move(text: str) -> list[list[int]]:
         if not 1 <= n <= 4:
             raise ParseError(f"{tok!r}: a repeat count must be 1-4")
         paths.extend([list(pts) for _ in range(n)])
+        if sum(len(q) - 1 for q in paths) > 4:  # each hop takes at least one die
+            raise ParseError(f"{text.strip()[:60]!r}: a move has at most four steps "
+                             "(one per die; four with a double)")
     return paths
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -141,11 +142,11 @@ def load_record(data: dict[str, Any] | str) -> Game | Match:
     if isinstance(data, str):
         try:
             data = json.loads(data)
-        except json.JSONDecodeError as e:
+        except (ValueError, RecursionError) as e:  # huge numbers, deep nesting too
             raise RecordError(f"the record is not valid JSON: {e}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f"not a tavli record (expected \"format\": \"{FORMAT}\")")
-    if data.get("version") != VERSION:
+    if type(data.get("version")) is not int or data.get("version") != VERSION:
         raise RecordError(f"unsupported record version {data.get('version')!r}")
     games = data.get("games")
     if not isinstance(games, list) or not games:
@@ -174,9 +175,11 @@ def load_record(data: dict[str, Any] | str) -> Game | Match:
         start = Position.from_id(gd["start"]) if gd.get("start") else None
         if start is not None and first is not None:
             start = Position(start.game, start.array, _side(first))
+        crawford = gd.get("crawford", False)
+        if not isinstance(crawford, bool):
+            raise RecordError(f"game 1: crawford must be true or false, got {crawford!r}")
         g = Game(rules, dice=dice, position=start,
-                 first=None if first is None else _side(first),
-                 crawford=bool(gd.get("crawford", False)))
+                 first=None if first is None else _side(first), crawford=crawford)
         _replay_game_doc(g, gd, feed, "game 1")
         return g
     except RecordError:
@@ -224,14 +227,23 @@ class _FeedDice(ScriptedDice):
 
 
 def save(obj: Game | Match | dict[str, Any], path: str | os.PathLike[str]) -> None:
-    """Write a record atomically: the old file stays intact until the new one is complete."""
+    """Write a record atomically: the old file stays intact until the new one is complete.
+    A symbolic link is followed (the file it names is updated) and an existing file keeps
+    its permissions; a new one gets the usual ones (0666 less the umask)."""
     data = obj if isinstance(obj, dict) else record_of(obj)
-    path = Path(path)
+    path = Path(os.path.realpath(path))
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        mode = 0o666 & ~mask
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1)
             f.write("\n")
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -269,7 +270,7 @@ def _move_marks(move: Move | None) -> set[int]:
     for tok in str(move).split():
         ends = re.findall(r"\d+|bar|off", tok.split("(")[0])
         for p in (ends[0], ends[-1]):
-            if p.isdigit() and 1 <= int(p) <= 24:
+            if p.isascii() and p.isdigit() and len(p) < 3 and 1 <= int(p) <= 24:
                 pts.add(int(p) if side == 0 else opponent_point(game, int(p)))
     return pts
 
@@ -483,6 +484,9 @@ class Session:
             if path is None:
                 self.error("no file to save to: type save FILE (or start with --save FILE)")
                 return True
+            if not _same_file(path, self.save_path) and path.exists():
+                self.error(f"{path} exists: choose another name (it was not changed)")
+                return True
             try:
                 self.save(path, quiet=False)
             except OSError as e:
@@ -586,7 +590,7 @@ class Session:
                 if cube:
                     return
                 continue
-            if line.isdigit():
+            if line.isascii() and line.isdigit() and len(line) < 10:
                 k = int(line)
                 if not 1 <= k <= len(moves):
                     self.error(f"no move number {k}: choose 1-{len(moves)}, or type a move")
@@ -784,6 +788,20 @@ def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
                  seed=args.seed), args.seed
 
 
+def _same_file(a: Path | None, b: Path | None) -> bool:
+    return a is not None and b is not None and os.path.realpath(a) == os.path.realpath(b)
+
+
+def _refuse_overwrite(path: Path, resumed: Path | None) -> None:
+    """``--save FILE`` never replaces a file the user already has (another saved game,
+    notes): only the game being resumed may be saved over."""
+    from .cli import CliError
+
+    if path.exists() and not _same_file(path, resumed):
+        raise CliError(f"{path} exists: continue that game with --resume {path}, or save to "
+                       "another file (nothing was changed)")
+
+
 def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[str, Any]]:
     from .cli import CliError
     from .errors import TavliError
@@ -799,7 +817,8 @@ def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[st
     try:
         obj = load(path)
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (TavliError, ValueError, TypeError, KeyError, AttributeError, OSError) as e:
+    except (TavliError, ValueError, TypeError, KeyError, AttributeError, OSError,
+            RecursionError) as e:
         raise CliError(f"cannot resume from {path}: {e}") from None
     settings = data.get("tui") if isinstance(data.get("tui"), dict) else {}
     seed = args.seed if args.seed is not None else data.get("seed")
@@ -843,6 +862,8 @@ def run(args: argparse.Namespace) -> int:
     pseed = None if seed is None else seed + 1
     players = [_make_player(white, pseed, "--white"),
                _make_player(black, None if pseed is None else pseed + 1, "--opponent")]
+    if save_path is not None and args.save:
+        _refuse_overwrite(save_path, Path(args.resume) if args.resume else None)
     session = Session(console, obj, players, save_path, seed)
     if save_path is not None:
         try:

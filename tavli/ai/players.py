@@ -70,14 +70,16 @@ def has_shipped_net(game: int) -> bool:
 def parse_level(level: str | int | None) -> tuple[int, float]:
     if level is None:
         return LEVELS[DEFAULT_LEVEL]
-    if isinstance(level, int) or (isinstance(level, str) and level.isdigit()):
+    if isinstance(level, int) or (isinstance(level, str) and level.isascii() and level.isdigit()
+                                   and len(level) < 10):
         ply = int(level)
         if ply not in (0, 1, 2):
             raise RuleError(f"ply must be 0, 1 or 2, not {level}")
         return ply, 0.0
     key = str(level).strip().lower().replace("-", "").replace("_", "").replace(" ", "")
     if key not in LEVELS:
-        raise RuleError(f"unknown level {level!r}: one of {', '.join(LEVELS)} or a ply 0-2")
+        raise RuleError(f"unknown level {str(level)[:40]!r}: one of {', '.join(LEVELS)} "
+                        "or a ply 0-2")
     return LEVELS[key]
 
 

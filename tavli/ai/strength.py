@@ -206,12 +206,15 @@ class MatchLog:
         self.path = Path(path)
         self.header = header
         self.done: dict[int, tuple[float, float]] = {}
-        text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
+        try:
+            text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
+        except (OSError, ValueError) as e:
+            raise RuleError(f"cannot read the strength log {self.path}: {e}") from None
         if text:
             lines = text.splitlines()
             try:
                 first = json.loads(lines[0])
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise RuleError(f"{self.path} is not a strength log") from None
             if first != header:
                 raise RuleError(f"{self.path} logs another match ({lines[0]}); "
@@ -221,14 +224,17 @@ class MatchLog:
                     e = json.loads(ln)
                     self.done[int(e["pair"])] = (float(e["a_points"][0]),
                                                  float(e["a_points"][1]))
-                except (ValueError, KeyError, IndexError, TypeError):
+                except (ValueError, KeyError, IndexError, TypeError, RecursionError):
                     continue  # a line cut short when a run was stopped
             if not text.endswith("\n"):
                 with open(self.path, "a", encoding="utf-8") as f:
                     f.write("\n")
         else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+            except OSError as e:
+                raise RuleError(f"cannot write the strength log {self.path}: {e}") from None
 
     def add(self, k: int, pts: tuple[float, float]) -> None:
         self.done[k] = pts

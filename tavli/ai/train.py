@@ -118,7 +118,10 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
              if v is not None}
     family = family_name(game)
     run = Path(run_dir or Path("runs") / family)
-    run.mkdir(parents=True, exist_ok=True)
+    try:
+        run.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"cannot use {run} as the run folder: {e.strerror or e}") from None
     ckpt = run / "checkpoint.npz"
     first = run / "initial.npz"
     rules = training_rules(family)

@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -116,7 +117,7 @@ def _parse(raw: bytes, model: type[BaseModel], required: bool) -> Any:
         return model()
     try:
         data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+    except (ValueError, RecursionError) as e:  # also huge numbers, deep nesting
         raise ApiError(400, f"malformed JSON: {e}", "malformed_json") from None
     if not isinstance(data, dict):
         raise ApiError(422, "the body must be a JSON object", "invalid")
@@ -235,7 +236,7 @@ def _point(v: int | str) -> int:
             return 25
         if key == "off":
             return 0
-        if key.isdigit():
+        if key.isascii() and key.isdigit() and len(key) < 10:
             v = int(key)
         else:
             raise ApiError(422, f"a step point must be 0-25, 'bar' or 'off', got {v!r}",
@@ -814,6 +815,13 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
 
+    @app.exception_handler(RequestValidationError)
+    async def _query_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        where = ", ".join(".".join(str(x) for x in e.get("loc", ())) + ": " + str(e.get("msg"))
+                          for e in exc.errors())
+        return JSONResponse({"error": f"invalid request: {where}", "code": "invalid"},
+                            status_code=422)
+
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         msg = "not found" if exc.status_code == 404 else str(exc.detail)
@@ -888,7 +896,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
         raw = await request.body()
         try:
             data = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        except (ValueError, RecursionError) as e:  # also huge numbers, deep nesting
             raise ApiError(400, f"malformed JSON: {e}", "malformed_json") from None
         return await call(api.import_record, data)
 

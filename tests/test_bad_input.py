@@ -1,0 +1,170 @@
+"""Bad input found by a bug hunt: non-ASCII digits, huge or deeply nested JSON, over-long
+moves, files a save must not replace, bad paths. Each gets a clear error and changes
+nothing."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+import warnings
+
+import pytest
+
+from tavli.ai.players import parse_level
+from tavli.board import Position, parse_dice
+from tavli.cli import main
+from tavli.errors import ParseError, RecordError, RuleError
+from tavli.game import Game
+from tavli.ids import parse_position
+from tavli.notation import parse_move
+from tavli.record import game_record, load, load_record, save
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+DEEP = '{"game": ' + "[" * 100_000 + "]" * 100_000 + "}"
+HUGE = "9" * 5000
+
+
+def test_superscript_digits_are_not_numbers():
+    with pytest.raises(ParseError, match="dice must be two digits"):
+        parse_dice("²1")
+    with pytest.raises(RuleError, match="unknown level"):
+        parse_level("²")
+    with pytest.raises(RuleError) as e:
+        parse_level("1" * 5000)
+    assert len(str(e.value)) < 200  # the message does not echo the whole input
+    assert parse_level("2") == (2, 0.0)
+
+
+def test_moves_of_more_than_four_steps_are_refused_at_once():
+    pos = Position.start("backgammon")
+    t = time.perf_counter()
+    for text in ["6/5 " * 36, "13/11 " * 40, "24/18 " * 5000, "13/7(4) 8/2"]:
+        with pytest.raises(ParseError, match="at most four steps"):
+            parse_move(text)
+        with pytest.raises(ParseError):
+            pos.find_move(text, (1, 1))
+    assert time.perf_counter() - t < 5  # once over a minute
+    assert len(parse_move("24/20*/16/12/8")) == 1
+    assert str(pos.find_move("13/7(2) 8/2(2)", (6, 6))) == "13/7(2) 8/2(2)"
+
+
+def test_huge_numbers_and_deep_nesting_in_json():
+    with pytest.raises(ParseError, match="not valid JSON"):
+        parse_position(DEEP)
+    with pytest.raises(ParseError, match="not valid JSON"):
+        parse_position('{"game": "portes", "turn": ' + HUGE + "}")
+    with pytest.raises(RecordError, match="not valid JSON"):
+        load_record(DEEP)
+    with pytest.raises(RecordError, match="not valid JSON"):
+        load_record('{"format": "tavli-record", "version": ' + HUGE + "}")
+
+
+def test_record_fields_are_typed():
+    g = Game("backgammon", seed=2)
+    g.roll()
+    g.play(g.legal_moves()[0])
+    rec = game_record(g)
+    assert load_record(json.dumps(rec)).position == g.position
+    with pytest.raises(RecordError, match="version"):
+        load_record(json.dumps({**rec, "version": True}))
+    bad = json.loads(json.dumps(rec))
+    bad["games"][0]["crawford"] = "no"
+    with pytest.raises(RecordError, match="crawford must be true or false"):
+        load_record(json.dumps(bad))
+
+
+def test_save_keeps_permissions_and_follows_links(tmp_path):
+    g = Game("plakoto", seed=1)
+    real = tmp_path / "real"
+    real.mkdir()
+    target = real / "saved.json"
+    save(g, target)
+    os.chmod(target, 0o644)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    g.roll()
+    g.play(g.legal_moves()[0])
+    save(g, link)
+    assert link.is_symlink()  # still a link, and the file it names has the new game
+    assert load(target).position == g.position
+    assert oct(os.stat(target).st_mode & 0o777) == oct(0o644)
+
+
+def tui(monkeypatch, capsys, args, lines=()):
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{x}\n" for x in lines)))
+    rc = main(["play", "--tui", *args])
+    return rc, *capsys.readouterr()
+
+
+def test_save_never_replaces_another_file(monkeypatch, capsys, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    rc, out, err = tui(monkeypatch, capsys, ["--game", "fevga", "--points", "1", "--seed", "1",
+                                             "--save", str(notes)], ["quit"])
+    assert rc == 2 and "exists" in err and "--resume" in err
+    assert notes.read_text() == "my notes\n"
+    # saving over the game being resumed is how resuming works
+    kept = tmp_path / "kept.json"
+    rc, out, err = tui(monkeypatch, capsys, ["--game", "portes", "--points", "1", "--seed", "1",
+                                             "--opponent", "human", "--save", str(kept)],
+                       ["quit"])
+    assert rc == 0, err
+    rc, out, err = tui(monkeypatch, capsys, ["--resume", str(kept), "--save", str(kept)],
+                       ["quit"])
+    assert rc == 0, err
+    # and the in-game save command refuses another existing file too
+    before = kept.read_text()
+    rc, out, err = tui(monkeypatch, capsys, ["--game", "portes", "--points", "1", "--seed", "2",
+                                             "--opponent", "human"],
+                       [f"save {notes}", f"save {kept}", "quit"])
+    assert rc == 0, err
+    assert out.count("exists: choose another name") == 2
+    assert notes.read_text() == "my notes\n" and kept.read_text() == before
+
+
+def test_bad_paths_for_runs_and_logs(tmp_path, capsys):
+    f = tmp_path / "runfile"
+    f.write_text("x")
+    assert main(["train", "portes", "--games", "1", "--run", str(f)]) == 2
+    assert "cannot use" in capsys.readouterr().err
+    binlog = tmp_path / "bin.dat"
+    binlog.write_bytes(b"\xff\xfe")
+    for log in (tmp_path, binlog):
+        assert main(["bench", "strength", "random", "random", "--games", "2",
+                     "--log", str(log)]) == 2
+        assert "cannot read the strength log" in capsys.readouterr().err
+    assert binlog.read_bytes() == b"\xff\xfe"
+
+
+def test_web_answers_4xx_to_the_same_input():
+    from tavli.web.app import create_app
+
+    client = TestClient(create_app(":memory:"))
+    r = client.post("/api/games", json={"level": "²"})
+    assert r.status_code == 422 and "unknown level" in r.json()["error"]
+    for raw in ('{"seed": ' + HUGE + "}", DEEP):
+        r = client.post("/api/games", content=raw, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["code"] == "malformed_json"
+        r = client.post("/api/records", content=raw,
+                        headers={"content-type": "application/json"})
+        assert r.status_code == 400
+    st = client.post("/api/games", json={"variant": "backgammon", "opponent": "human",
+                                         "seed": 2, "first": "white"}).json()
+    gid = st["id"]
+    r = client.get(f"/api/games/{gid}/record", params={"download": "maybe"})
+    assert r.status_code == 422 and "download" in r.json()["error"]
+    st = client.post(f"/api/games/{gid}/roll").json()
+    before = client.get(f"/api/games/{gid}").json()
+    r = client.post(f"/api/games/{gid}/move", json={"steps": [["²", "off"]]})
+    assert r.status_code == 422 and "step point" in r.json()["error"]
+    t = time.perf_counter()
+    r = client.post(f"/api/games/{gid}/move", json={"move": "6/5 " * 36})
+    assert r.status_code == 422 and time.perf_counter() - t < 5
+    r = client.get(f"/api/games/{gid}/hint", params={"level": "²"})
+    assert r.status_code == 422
+    assert client.get(f"/api/games/{gid}").json() == before
