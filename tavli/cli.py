@@ -7,6 +7,7 @@ Heavy modules (NumPy, the compiled generator) are imported inside the commands s
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from typing import Any
@@ -342,6 +343,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     from .errors import TavliError
 
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # bytes that are not text in the locale's encoding reach the parsers as U+FFFD (and
+        # are reported as bad input) instead of stopping the program with a traceback
+        sys.stdin.reconfigure(errors="replace")
     try:
         return int(args.func(args) or 0)
     except (TavliError, CliError) as e:

@@ -168,3 +168,17 @@ def test_web_answers_4xx_to_the_same_input():
     r = client.get(f"/api/games/{gid}/hint", params={"level": "²"})
     assert r.status_code == 422
     assert client.get(f"/api/games/{gid}").json() == before
+
+
+def test_bytes_that_are_not_text_on_stdin_are_bad_lines():
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}  # strict decoding, as a desktop locale
+    r = subprocess.run([sys.executable, "-m", "tavli.cli", "moves", "--batch"],
+                       input=b"portes start 31\n\xff\nportes start 21\n", capture_output=True,
+                       env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(x) for x in r.stdout.decode().splitlines()]
+    assert len(lines) == 3 and "error" in lines[1]
+    assert "moves" in lines[0] and "moves" in lines[2]
