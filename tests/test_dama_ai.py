@@ -5,9 +5,19 @@ import time
 
 import pytest
 
-from tavli.dama.ai import AIPlayer, MinimaxPlayer, Searcher, match, parse_level, static_eval
+from tavli.dama.ai import (
+    MAX_DEPTH,
+    MAX_SECONDS,
+    AIPlayer,
+    MinimaxPlayer,
+    Searcher,
+    match,
+    parse_level,
+    static_eval,
+)
 from tavli.dama.board import Position
 from tavli.dama.game import DamaGame
+from tavli.errors import RuleError
 
 RULES = ["box", "russian", "italian"]
 
@@ -32,6 +42,28 @@ def test_levels():
     assert parse_level("time:0.25") == (64, 0.25)
     with pytest.raises(ValueError):
         parse_level("grandmaster")
+
+
+@pytest.mark.parametrize("level", ["time:inf", "time:nan", "time:-1", "time:0", "time:601",
+                                   "time:1e400", "depth:0", "depth:-3", "depth:21",
+                                   "depth:99999", "depth:" + "9" * 5000, "depth:\u00b2",
+                                   "depth:x", "time:", "depth:", "time:\u0661"])
+def test_bad_levels_are_refused(level):
+    with pytest.raises(RuleError) as e:
+        parse_level(level)
+    assert len(str(e.value)) < 250
+    with pytest.raises(RuleError):
+        AIPlayer("russian", level)  # at once, not at the first move
+
+
+def test_level_limits():
+    assert parse_level(f"depth:{MAX_DEPTH}") == (MAX_DEPTH, None)
+    assert parse_level(" Time:600 ") == (64, MAX_SECONDS)
+    assert parse_level("time:0.001") == (64, 0.01)
+    with pytest.raises(RuleError):
+        MinimaxPlayer("russian", MAX_DEPTH + 1)
+    with pytest.raises(RuleError):
+        match("russian", games=1, level="time:inf")
 
 
 def test_wins_material_with_a_shot():

@@ -1,9 +1,13 @@
 """The ``dama`` commands, terminal play and the benchmark."""
 
 import argparse
+import io
 
+import pytest
+
+from tavli.cli import main as tavli_main
 from tavli.dama.bench import bench_dama
-from tavli.dama.cli import add_dama_commands, main
+from tavli.dama.cli import MAX_PERFT_DEPTH, add_dama_commands, main
 from tavli.dama.tui import play_tui
 
 
@@ -62,3 +66,63 @@ def test_bench_prints_ratio():
     if "ratio" in res["russian"]:
         assert res["russian"]["counts_agree"] and res["italian"]["counts_agree"]
     assert len(lines) == 4
+
+
+def tavli_error(capsys, *argv):
+    """Run ``tavli dama ...`` (the main command, which reports only tavli's own errors)
+    and return its one-line error message."""
+    assert tavli_main(["dama", *argv]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == ""
+    lines = cap.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tavli: error: "), cap.err
+    return lines[0]
+
+
+def test_non_ascii_digits_and_huge_numbers(capsys, tmp_path):
+    assert "cannot read square '²'" in tavli_error(capsys, "show", "W:W\u00b2:B1")
+    assert "not 1..32" in tavli_error(capsys, "moves", "W:W1-99999:B1")
+    f = tmp_path / "g.pdn"
+    f.write_text('[FEN "W:W\u00b2:B1"]\n\n*\n', encoding="utf-8")
+    assert "bad FEN tag" in tavli_error(capsys, "pdn", str(f))
+    f.write_text('[Rules "box"]\n\n1. *\u00b2 22-18 *\n', encoding="utf-8")
+    assert "move 1 (huff ² before 22-18)" in tavli_error(capsys, "pdn", str(f))
+    f.write_text("1. " + "9" * 5000 + "-18 *\n", encoding="utf-8")
+    assert len(tavli_error(capsys, "pdn", str(f))) < 200
+
+
+def test_unreadable_pdn_files(capsys, tmp_path):
+    assert tavli_error(capsys, "pdn", str(tmp_path / "none.pdn")) == (
+        f"tavli: error: cannot read {tmp_path / 'none.pdn'}: No such file or directory")
+    assert tavli_error(capsys, "pdn", str(tmp_path)) == (
+        f"tavli: error: cannot read {tmp_path}: Is a directory")
+    bad = tmp_path / "bad.pdn"
+    bad.write_bytes(b'[Event "\xff\xfe"]\n')
+    assert tavli_error(capsys, "pdn", str(bad)).startswith(
+        f"tavli: error: cannot read {bad}: not UTF-8 text")
+
+
+def test_bad_numbering_in_pdn(capsys, tmp_path):
+    f = tmp_path / "g.pdn"
+    for text, msg in [('[GameType "25,W,8,8,NX,0"]\n\n1. 22-18 *\n', "'NX' must be N0"),
+                      ('[GameType "25,W,8,8,N0,0"]\n\n1. 33-29 *\n', "move 1 (33-29)"),
+                      ('[GameType "25,W,8,8,N0,0"]\n[FEN "W:WK33:B1"]\n\n*\n', "bad FEN"),
+                      ('[GameType "25,W,8,8,N0,0"]\n\n{huff 40} 1. 10-14 *\n', "huff 40")]:
+        f.write_text(text, encoding="utf-8")
+        assert msg in tavli_error(capsys, "pdn", str(f))
+
+
+def test_perft_depth_is_capped(capsys):
+    assert tavli_error(capsys, "perft", "--depth", "100000000000", "start") == (
+        f"tavli: error: --depth: perft goes to depth {MAX_PERFT_DEPTH} at most, "
+        f"got 100000000000")
+    assert tavli_error(capsys, "match", "--depth", "21", "--games", "1").startswith(
+        "tavli: error: --depth: the minimax player searches to depth 20 at most")
+
+
+@pytest.mark.parametrize("command", [["play"], ["play", "--white", "ai"], ["hint", "start"],
+                                     ["match", "--games", "1"]])
+@pytest.mark.parametrize("level", ["zzz", "time:inf", "depth:0", "depth:99999"])
+def test_level_checked_before_anything_starts(capsys, monkeypatch, command, level):
+    monkeypatch.setattr("sys.stdin", io.StringIO("22-18\nresign\n"))
+    assert "Dama AI level" in tavli_error(capsys, *command, "--level", level)

@@ -2,8 +2,9 @@
 
 import pytest
 
+from tavli.dama.board import Position
 from tavli.dama.game import DamaGame
-from tavli.errors import GameOver, WrongState
+from tavli.errors import GameOver, ParseError, WrongState
 
 
 def test_undo_restores_everything():
@@ -72,3 +73,36 @@ def test_resign_and_agreement():
     g = DamaGame()
     g.agree_draw()
     assert g.result == "1/2-1/2"
+
+
+BIG = "9" * 5000
+
+
+@pytest.mark.parametrize("fen", ["W:W\u00b2:B1", "W:W\u0662\u0662:B1", "W:W1-99999:B1",
+                                 f"W:W{BIG}:B1", "W:W5-1:B12", "W:W0:B1", "W:WK33:B1"])
+def test_bad_fen_squares_are_parse_errors(fen):
+    with pytest.raises(ParseError) as e:
+        Position.from_fen(fen)
+    assert "square" in str(e.value) or "range" in str(e.value)
+    assert len(str(e.value)) < 200  # a 5000-digit number is not echoed whole
+
+
+@pytest.mark.parametrize("move", [f"{BIG}-18", "\u00b22-18", "*\u00b2 22-18", f"*{BIG} 22-18",
+                                  "\u0662\u0662-\u0661\u0668"])
+def test_bad_move_squares_are_parse_errors_and_change_nothing(move):
+    g = DamaGame("box")
+    with pytest.raises(ParseError):
+        g.play(move)
+    assert g.record == [] and g.position == Position.start("box")
+    assert [str(m) for m in g.legal_moves()][0] == "21-17"
+
+
+def test_huff_by_square_text():
+    g = DamaGame("box", start="W:Wc3,g3:Bd4,h8")
+    g.play("g3-h4")
+    for bad in ("\u00b2", BIG, "x"):
+        with pytest.raises(ParseError):
+            g.huff(bad)
+    assert g.huff_candidates == [22]
+    g.huff("c3")
+    assert g.position.count(0) == (1, 0)

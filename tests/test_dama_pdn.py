@@ -100,3 +100,42 @@ def test_pydraughts_interchange(variant):
     for m in back.moves:
         bb.push(draughts.Move(bb, pdn_move=m))
     assert bb.fen == b.fen
+
+
+N0 = '[GameType "25,W,8,8,N0,0"]\n'
+
+
+@pytest.mark.parametrize("text,where", [
+    ('[FEN "W:W\u00b2:B1"]\n\n*\n', "FEN"),
+    ('[Rules "box"]\n\n1. *\u00b2 22-18 *\n', "huff"),
+    ('1. ' + "9" * 5000 + '-18 *\n', "move 1"),
+    ('[GameType "25,W,8,8,NX,0"]\n\n1. 22-18 *\n', "NX"),
+    ('[GameType "25,W,8,8,N7,0"]\n\n1. 22-18 *\n', "N7"),
+    (N0 + '\n1. 33-29 *\n', "move 1 (33-29)"),
+    (N0 + '\n1. ' + "9" * 5000 + '-18 *\n', "move 1"),
+    (N0 + '\n{huff 40} 1. 10-14 *\n', "huff 40"),
+    (N0 + '\n1. *\u00b2 10-14 *\n', "huff"),
+    (N0 + '[FEN "W:W40:B1"]\n\n*\n', "FEN"),
+    (N0 + '[FEN "W:W0:B1"]\n\n*\n', "FEN"),
+    (N0 + '[FEN "W:WK33:B1"]\n\n*\n', "FEN"),
+    (N0 + '[FEN "W:W1-99999:B1"]\n\n*\n', "FEN"),
+    (N0 + '[FEN "W:W1-' + "9" * 5000 + ':B1"]\n\n*\n', "FEN"),
+    (N0 + '[FEN "W:W5-1:B12"]\n\n*\n', "FEN"),
+    (N0 + '[FEN "W:W\u00b2:B1"]\n\n*\n', "FEN"),
+])
+def test_bad_squares_and_numberings_are_record_errors(text, where):
+    with pytest.raises(RecordError) as e:
+        read_pdn_games(text)
+    assert where in str(e.value) and len(str(e.value)) < 300
+
+
+def test_other_numbering_fen_and_huff():
+    # N0 (square 1 on a1): 1-4 is our 29-32, 29-32 is our 1-4; the FEN may be quoted
+    # and end with a period, fields may have spaces, as from_fen allows
+    g = read_pdn(N0 + '[FEN "W:W1-4, K5:B 29-32."]\n\n*\n')
+    assert g.start.fen() == "W:WK25,29-32:B1-4"
+    # box: W:Wc3,g3:Bd4,h8 in N0; White's g3-h4 declines c3xe5, Black huffs c3
+    box = ('[Rules "box"]\n[GameType "25,W,8,8,N0,0"]\n[FEN "W:W10,12:B14,32"]\n\n'
+           '1. 12-16 {huff 10} 14-11 *\n')
+    g = read_pdn(box)
+    assert [str(p) for p in g.record] == ["24-20", "*22", "18-23"]

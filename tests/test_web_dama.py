@@ -265,3 +265,46 @@ def test_games_list_shows_dama_games_and_opens_them(page):
     pg.wait_for_selector("#board", state="visible")
     idle(pg)
     assert not pg.is_visible("#dama-board")
+
+
+@pytest.mark.parametrize("level", ["depth:x", "depth:0", "depth:99999", "time:inf",
+                                   "time:nan", "time:-1", "time:601", "depth:\u00b2"])
+def test_bad_level_refused_at_create(client, level):
+    before = client.get("/api/dama").json()["games"]
+    r = client.post("/api/dama", json={"level": level, "ai_side": "white"})
+    assert r.status_code == 422, r.text
+    assert r.json()["code"] == "invalid" and "level" in r.json()["error"]
+    assert client.get("/api/dama").json()["games"] == before
+
+
+def test_good_levels_play(client):
+    st = new(client, rules="russian", level=" Depth:2 ", ai_side="white")
+    assert st["players"]["white"] == {"type": "ai", "level": "depth:2"}
+    st = post(client, st["id"], "ai")
+    assert st["turn"] == "black" and st["last"]["by"] == "ai"
+    st = new(client, rules="russian", level="time:0.05", ai_side="white")
+    assert post(client, st["id"], "ai")["turn"] == "black"
+
+
+@pytest.mark.parametrize("move", ["9" * 5000 + "-18", "\u00b22-18", "22\u00b2-18",
+                                  "\u0662\u0662-\u0661\u0668", "22-" + "1" * 5000])
+def test_non_ascii_and_huge_squares_in_moves_are_422(client, move):
+    st = new(client, rules="box", opponent="human")
+    r = client.post(f"/api/dama/{st['id']}/move", json={"move": move})
+    assert r.status_code == 422, r.text
+    assert r.json()["code"] == "invalid" and len(r.json()["error"]) < 200
+    assert client.get(f"/api/dama/{st['id']}").json()["plies"] == 0
+
+
+def test_huff_square_text(client):
+    st = new(client, rules="box", opponent="human")
+    s = client.app.state.dama.session(st["id"])
+    from tavli.dama.game import DamaGame
+
+    s.game = DamaGame("box", start="W:Wc3,g3:Bd4,h8")
+    post(client, st["id"], "move", {"move": "g3-h4"})
+    for bad in ("\u00b2", "9" * 5000, "zz"):
+        r = client.post(f"/api/dama/{st['id']}/huff", json={"square": bad})
+        assert r.status_code == 422 and r.json()["code"] == "invalid", r.text
+    st = post(client, st["id"], "huff", {"square": "c3"})
+    assert st["history"][-1]["text"] == "*22"

@@ -15,7 +15,9 @@ over captures and a hand-made evaluation, compiled with Numba (``cache=True``).
   while the opponent has no king, centre squares, mobility (free squares in front of
   men, squares a king can reach), and a bonus for trading when ahead.
 * **Levels** (:data:`LEVELS`): ``1`` depth 2, ``2`` depth 4, ``3`` depth 6, ``4`` depth 8,
-  ``default`` 0.5 s a move, ``full`` 1 s a move; or ``depth:N`` / ``time:S``.
+  ``default`` 0.5 s a move, ``full`` 1 s a move; or ``depth:N`` (N from 1 to
+  :data:`MAX_DEPTH`, 20) / ``time:S`` (S seconds, more than 0, at most :data:`MAX_SECONDS`,
+  600).
   The Python driver runs one compiled search per depth and stops when the next one
   would not fit the time (a node budget aborts a search that runs over).
 
@@ -25,6 +27,7 @@ no quiescence) with a material-only evaluation, ties broken at random.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -33,7 +36,7 @@ from numba import njit
 
 from ..errors import GameOver, RuleError
 from . import movegen as mg
-from .board import Position, _move_from_row, _with_text
+from .board import Position, _move_from_row, _with_text, shown
 from .rules import DamaRules
 
 INF = 1_000_000
@@ -387,21 +390,48 @@ LEVELS: dict[str, tuple[int, float | None]] = {
 }
 
 
+MAX_DEPTH = 20  # depth:N; a fixed-depth search grows ~8x per 2 plies (depth 12: seconds)
+MAX_SECONDS = 600.0  # time:S
+LEVEL_HELP = (f"1-4, default, full, depth:N with N from 1 to {MAX_DEPTH}, or time:S with S "
+              f"seconds, more than 0 and at most {MAX_SECONDS:g}")
+
+
 def parse_level(level: str | int | None) -> tuple[int, float | None]:
-    """``(max depth, seconds or None)`` for a level name, ``depth:N`` or ``time:S``."""
+    """``(max depth, seconds or None)`` for a level name, ``depth:N`` (``1 <= N <=``
+    :data:`MAX_DEPTH`) or ``time:S`` (``0 < S <=`` :data:`MAX_SECONDS`; at least 0.01 s
+    is used). Anything else raises :class:`~tavli.errors.RuleError`.
+
+    >>> parse_level("depth:7"), parse_level("time:2.5")
+    ((7, None), (64, 2.5))
+    >>> parse_level("time:inf")
+    Traceback (most recent call last):
+    ...
+    tavli.errors.RuleError: Dama AI level 'time:inf': the time must be more than 0 and at most 600 seconds
+    """  # noqa: E501
     if level is None:
         level = "default"
-    level = str(level).strip().lower()
-    if level in LEVELS:
-        return LEVELS[level]
-    try:
-        if level.startswith("depth:"):
-            return max(1, int(level[6:])), None
-        if level.startswith("time:"):
-            return 64, max(0.01, float(level[5:]))
-    except ValueError:
-        pass
-    raise RuleError(f"unknown Dama AI level {level!r} (1-4, default, full, depth:N, time:S)")
+    text = str(level).strip().lower()
+    if text in LEVELS:
+        return LEVELS[text]
+    kind, colon, value = text.partition(":")
+    value = value.strip()
+    if colon and kind == "depth" and value.isascii() and value.isdigit():
+        depth = int(value) if len(value) <= 6 else 0
+        if 1 <= depth <= MAX_DEPTH:
+            return depth, None
+        raise RuleError(f"Dama AI level {shown(text)}: the depth must be from 1 to "
+                        f"{MAX_DEPTH}")
+    if colon and kind == "time" and value.isascii() and len(value) <= 30:
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = None
+        if seconds is not None:
+            if not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+                raise RuleError(f"Dama AI level {shown(text)}: the time must be more than 0 "
+                                f"and at most {MAX_SECONDS:g} seconds")
+            return 64, max(0.01, seconds)
+    raise RuleError(f"unknown Dama AI level {shown(text)} ({LEVEL_HELP})")
 
 
 @dataclass
@@ -517,6 +547,7 @@ class AIPlayer:
 
     def __init__(self, rules="box", level: str | int | None = "default") -> None:
         self.rules = DamaRules.for_name(rules)
+        parse_level(level)  # a bad level is an error now, not at the first move
         self.level = level
         self.searcher = Searcher(self.rules)
         self.last: SearchResult | None = None
@@ -533,6 +564,9 @@ class MinimaxPlayer:
 
     def __init__(self, rules="box", depth: int = 4, seed: int | None = None) -> None:
         self.rules = DamaRules.for_name(rules)
+        if not (isinstance(depth, int) and 1 <= depth <= MAX_DEPTH):
+            raise RuleError(f"the minimax player's depth must be from 1 to {MAX_DEPTH}, "
+                            f"got {depth!r}")
         self.depth = depth
         self.searcher = Searcher(self.rules, tt_bits=4, material_only=True, plain=True)
         self.rng = np.random.default_rng(seed)

@@ -72,21 +72,34 @@ def square_name(square: int, rules="box", algebraic: bool = False) -> str:
     return f"{FILES[file]}{rank + 1}"
 
 
+MAX_DIGITS = 6  # longer numbers are never a square (nor read with int())
+
+
+def shown(text: str, limit: int = 24) -> str:
+    """``repr(text)``, shortened to ``limit`` characters and ``...`` for error messages."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
+
+
 def parse_square(text: str, rules="box") -> int:
     """Square number from ``"22"`` or ``"c3"``.
 
     >>> parse_square("c3", "russian"), parse_square("22", "russian")
     (22, 22)
+    >>> parse_square("2\u00b2")
+    Traceback (most recent call last):
+    ...
+    tavli.errors.ParseError: cannot read square '2²' (a number 1..32 or a name such as c3)
     """
     t = text.strip().lower()
-    if t.isdigit():
-        n = int(t)
+    if t.isascii() and t.isdigit():
+        n = int(t) if len(t) <= MAX_DIGITS else 0
         if 1 <= n <= 32:
             return n
-        raise ParseError(f"square {text!r} is not 1..32")
+        raise ParseError(f"square {shown(text)} is not 1..32")
     m = re.fullmatch(r"([a-h])([1-8])", t)
     if not m:
-        raise ParseError(f"cannot read square {text!r}")
+        raise ParseError(f"cannot read square {shown(text)} (a number 1..32 or a name "
+                         f"such as c3)")
     sq = square_at(int(m.group(2)) - 1, FILES.index(m.group(1)), rules)
     if sq is None:
         raise ParseError(f"{text} is a light square on the {_rules(rules).name} board")
@@ -214,13 +227,13 @@ class Position:
         text = fen.strip().strip('"').rstrip(".")
         parts = [p.strip() for p in text.split(":") if p.strip()]
         if not parts or parts[0].upper() not in ("W", "B"):
-            raise ParseError(f"FEN {fen!r} must start with W or B (side to move)")
+            raise ParseError(f"FEN {shown(fen, 60)} must start with W or B (side to move)")
         turn = WHITE if parts[0].upper() == "W" else BLACK
         masks = {"W": [0, 0], "B": [0, 0]}
         for part in parts[1:]:
             colour = part[0].upper()
             if colour not in masks:
-                raise ParseError(f"FEN field {part!r} must start with W or B")
+                raise ParseError(f"FEN field {shown(part)} must start with W or B")
             for item in part[1:].split(","):
                 item = item.strip()
                 if not item:
@@ -231,6 +244,8 @@ class Position:
                 if "-" in item:
                     a, b = item.split("-", 1)
                     lo, hi = parse_square(a, r), parse_square(b, r)
+                    if lo > hi:
+                        raise ParseError(f"FEN range {shown(item)} runs backwards")
                     squares = range(lo, hi + 1)
                 else:
                     squares = [parse_square(item, r)]
@@ -390,7 +405,7 @@ def _trajectory(mv: DamaMove, rules: DamaRules) -> list[int]:
     return out
 
 
-_TOKEN = re.compile(r"[a-h][1-8]|\d+", re.I)
+_TOKEN = re.compile(r"[a-h][1-8]|[0-9]+", re.I)
 
 
 def match_move(text: str, legal: list[DamaMove], rules) -> DamaMove:
@@ -398,8 +413,11 @@ def match_move(text: str, legal: list[DamaMove], rules) -> DamaMove:
     :class:`ParseError`."""
     r = _rules(rules)
     t = text.strip()
+    if any(c.isnumeric() and not c.isascii() for c in t):
+        raise ParseError(f"cannot read move {shown(text)}: squares are written with the "
+                         f"digits 0-9")
     huff = None
-    m = re.match(r"^(?:\*|huff\s+)([a-h][1-8]|\d+)\s*[,;]?\s*(.*)$", t, re.I)
+    m = re.match(r"^(?:\*|huff\s+)([a-h][1-8]|[0-9]+)\s*[,;]?\s*(.*)$", t, re.I)
     if m:
         huff = parse_square(m.group(1), r)
         t = m.group(2)
@@ -407,7 +425,7 @@ def match_move(text: str, legal: list[DamaMove], rules) -> DamaMove:
     capture = "x" in body
     toks = _TOKEN.findall(body)
     if len(toks) < 2:
-        raise ParseError(f"cannot read move {text!r} (e.g. 22-18, 22x13, c3-d4)")
+        raise ParseError(f"cannot read move {shown(text)} (e.g. 22-18, 22x13, c3-d4)")
     squares = [parse_square(s, r) for s in toks]
     cands = []
     for mv in legal:

@@ -22,8 +22,21 @@ import sys
 import time
 
 from ..argtypes import at_least, seed_arg
+from ..errors import RecordError, TavliError
 
 RULES_HELP = "rule set: box (default), russian, italian"
+MAX_PERFT_DEPTH = 20  # perft(12) from the start already takes minutes
+
+
+class OptionError(TavliError, ValueError):
+    """An option value out of its range (reported as ``tavli: error: ...``)."""
+
+
+def _check_level(level: str) -> None:
+    """Raise :class:`~tavli.errors.RuleError` for a level the AI does not know."""
+    from .ai import parse_level
+
+    parse_level(level)
 
 
 def _position(text: str, rules: str, huffing: bool | None):
@@ -54,6 +67,9 @@ def cmd_show(args) -> int:
 def cmd_perft(args) -> int:
     from . import movegen as mg
 
+    if args.depth > MAX_PERFT_DEPTH:
+        raise OptionError(f"--depth: perft goes to depth {MAX_PERFT_DEPTH} at most, "
+                          f"got {args.depth}")
     pos = _position(args.fen, args.rules, args.huffing)
     buf = mg.new_buffer(args.depth + 1)
     for d in range(1, args.depth + 1):
@@ -67,6 +83,7 @@ def cmd_perft(args) -> int:
 def cmd_hint(args) -> int:
     from .ai import Searcher
 
+    _check_level(args.level)
     pos = _position(args.fen, args.rules, args.huffing)
     if pos.is_game_over():
         print("no legal move: the side to move has lost")
@@ -80,6 +97,7 @@ def cmd_hint(args) -> int:
 def cmd_play(args) -> int:
     from .tui import play_tui
 
+    _check_level(args.level)
     play_tui(args.rules, args.huffing, args.level, args.white, args.black,
              None if args.fen in (None, "start") else args.fen)
     return 0
@@ -88,8 +106,14 @@ def cmd_play(args) -> int:
 def cmd_pdn(args) -> int:
     from .pdn import read_pdn_games
 
-    with open(args.file, encoding="utf-8") as f:
-        games = read_pdn_games(f.read())
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise RecordError(f"cannot read {args.file}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise RecordError(f"cannot read {args.file}: not UTF-8 text ({e})") from None
+    games = read_pdn_games(text)
     for i, g in enumerate(games, 1):
         print(f"game {i}: {g.rules.option_text}, {len(g.moves)} moves, result {g.result}, "
               f"final {g.position.fen()}")
@@ -97,8 +121,12 @@ def cmd_pdn(args) -> int:
 
 
 def cmd_match(args) -> int:
-    from .ai import match
+    from .ai import MAX_DEPTH, match
 
+    _check_level(args.level)
+    if args.depth > MAX_DEPTH:
+        raise OptionError(f"--depth: the minimax player searches to depth {MAX_DEPTH} at "
+                          f"most, got {args.depth}")
     res = match(args.rules, games=args.games, level=args.level,
                 opponent_depth=args.depth, seed=args.seed, verbose=args.verbose)
     print(json.dumps(res, indent=1))
@@ -145,7 +173,8 @@ def add_dama_commands(subparsers) -> argparse.ArgumentParser:
 
     p = sub.add_parser("perft", help="perft counts from a position")
     common(p, fen_default="start")
-    p.add_argument("--depth", type=at_least(1), default=6)
+    p.add_argument("--depth", type=at_least(1), default=6,
+                   help=f"deepest perft, 1 to {MAX_PERFT_DEPTH}")
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("hint", help="the AI's move for a position")
@@ -155,7 +184,7 @@ def add_dama_commands(subparsers) -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play in the terminal")
     common(p, fen_default="start")
-    p.add_argument("--level", default="default", help="AI level")
+    p.add_argument("--level", default="default", help="AI level (as for hint)")
     p.add_argument("--white", choices=["human", "ai"], default="human")
     p.add_argument("--black", choices=["human", "ai"], default="ai")
     p.set_defaults(func=cmd_play)
@@ -168,7 +197,8 @@ def add_dama_commands(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--rules", default="box", help=RULES_HELP)
     p.add_argument("--games", type=at_least(1), default=100)
     p.add_argument("--level", default="full")
-    p.add_argument("--depth", type=at_least(1), default=4, help="the minimax player's depth")
+    p.add_argument("--depth", type=at_least(1), default=4,
+                   help="the minimax player's depth (at most 20)")
     p.add_argument("--seed", type=seed_arg, default=1)
     p.add_argument("--verbose", action="store_true")
     p.set_defaults(func=cmd_match)
@@ -187,8 +217,6 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..errors import TavliError
-
     parser = argparse.ArgumentParser(prog="tavli")
     sub = parser.add_subparsers(dest="command")
     add_dama_commands(sub)

@@ -110,7 +110,7 @@ class DamaGame:
         """Remove the opponent's piece on ``square`` (one of :attr:`huff_candidates`)."""
         if self.is_over():
             raise GameOver("the game is over")
-        sq = int(square)
+        sq = parse_square(square, self.rules) if isinstance(square, str) else int(square)
         if sq not in self.huff_candidates:
             raise WrongState(f"square {sq} cannot be huffed now "
                              f"(candidates: {self.huff_candidates or 'none'})")

@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError, RecordError, TavliError
-from .board import Position, square_at
+from .board import Position, shown, square_at
 from .game import DamaGame
 from .rules import DamaRules
 
@@ -169,15 +169,22 @@ def _rules_from_tags(tags: dict[str, str]) -> DamaRules:
 
 
 def _numbering(tags: dict[str, str], rules: DamaRules):
-    """A function mapping the file's square numbers to ours (None: ours)."""
+    """A function mapping the file's square numbers (texts of ASCII digits) to ours
+    (None: ours). A number that is no square of the file's numbering raises
+    :class:`~tavli.errors.ParseError`; a notation field that is ``N`` and a character
+    other than 0..3 raises :class:`~tavli.errors.RecordError`."""
     parts = tags.get("GameType", "").split(",")
     if len(parts) < 5:
         return None
     code = parts[4].strip().upper()
     if not code.startswith("N") or len(code) < 2 or code[1] == "2":
         return None
+    if len(code) != 2 or code[1] not in "0123":
+        raise RecordError(f"GameType {shown(tags['GameType'])}: numeric notation "
+                          f"{shown(parts[4].strip())} must be N0, N1, N2 or N3 (the corner "
+                          f"of square 1)")
     corner = int(code[1])
-    table = {}
+    table: dict[int, int] = {}
     k = 1
     ranks = range(8) if corner in (0, 1) else range(7, -1, -1)
     for rank in ranks:
@@ -187,13 +194,20 @@ def _numbering(tags: dict[str, str], rules: DamaRules):
             if s is not None:
                 table[k] = s
                 k += 1
-    return lambda n: table[n]
+
+    def conv(digits: str) -> int:
+        n = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 6 else 0
+        if n not in table:
+            raise ParseError(f"square {shown(digits)} is not 1..32 (numbering {code})")
+        return table[n]
+
+    return conv
 
 
 def _renumber(text: str, conv) -> str:
-    if conv is None or not re.fullmatch(r"[\dx:\-]+", text):
+    if conv is None or not re.fullmatch(r"[0-9x:\-]+", text):
         return text
-    return re.sub(r"\d+", lambda m: str(conv(int(m.group()))), text)
+    return re.sub(r"[0-9]+", lambda m: str(conv(m.group())), text)
 
 
 def read_pdn(text: str) -> DamaGame:
@@ -227,36 +241,39 @@ def read_pdn_games(text: str) -> list[DamaGame]:
             try:
                 start = Position.from_fen(_renumber_fen(tags["FEN"], conv), rules)
             except TavliError as e:
-                raise RecordError(f"bad FEN tag {tags['FEN']!r}: {e}") from e
+                raise RecordError(f"bad FEN tag {shown(tags['FEN'], 60)}: {e}") from e
         game = DamaGame(rules, start=start)
         game.tags = tags  # type: ignore[attr-defined]
         moves = " ".join(body)
-        moves = re.sub(r"\{\s*huff\s+([a-h][1-8]|\d+)\s*\}", r" *\1 ", moves, flags=re.I)
+        moves = re.sub(r"\{\s*huff\s+([a-h][1-8]|[0-9]+)\s*\}", r" *\1 ", moves, flags=re.I)
         moves = re.sub(r"\{[^}]*\}", " ", moves)
         while True:
             new = re.sub(r"\([^()]*\)", " ", moves)
             if new == moves:
                 break
             moves = new
-        moves = re.sub(r"\$\d+", " ", moves)
+        moves = re.sub(r"\$[0-9]+", " ", moves)
         pending_huff = None
         for tok in moves.split():
             tok = tok.rstrip("!?")
             if tok in _RESULTS:
                 break
-            tok = re.sub(r"^\d+\.(\.\.)?", "", tok)
+            tok = re.sub(r"^[0-9]+\.(\.\.)?", "", tok)
             if not tok or tok.startswith(";"):
                 continue
             if tok.startswith("*") and len(tok) > 1:
                 pending_huff = tok[1:]
                 continue
+            what = tok
             try:
                 if pending_huff is not None:
+                    what = f"huff {pending_huff} before {tok}"
                     game.huff(_square(pending_huff, rules, conv))
                     pending_huff = None
+                    what = tok
                 game.play(_renumber(tok, conv))
-            except (TavliError, ParseError) as e:
-                raise RecordError(f"move {len(game.moves) + 1} ({tok}): {e}") from e
+            except TavliError as e:
+                raise RecordError(f"move {len(game.moves) + 1} ({_clip(what, 40)}): {e}") from e
         out.append(game)
     return out
 
@@ -264,26 +281,44 @@ def read_pdn_games(text: str) -> list[DamaGame]:
 def _square(text: str, rules: DamaRules, conv) -> int:
     from .board import parse_square
 
-    if text.isdigit() and conv is not None:
-        return conv(int(text))
+    if conv is not None and text.isascii() and text.isdigit():
+        return conv(text)
     return parse_square(text, rules)
 
 
+def _clip(text: str, limit: int = 30) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} chars)"
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
 def _renumber_fen(fen: str, conv) -> str:
+    """The FEN with the file's square numbers turned into ours (a range of the file's
+    numbering becomes the list of its squares)."""
     if conv is None:
         return fen
-    head, *fields = fen.split(":")
+    head, *fields = fen.strip().strip('"').rstrip(".").split(":")
     out = [head]
-    for f in fields:
+    for f in (f.strip() for f in fields):
+        if not f:
+            continue
         items = []
         for item in f[1:].split(","):
+            item = item.strip()
             king = item[:1].upper() == "K"
             body = item[1:] if king else item
-            if "-" in body and body.replace("-", "").isdigit():
-                a, b = (int(x) for x in body.split("-"))
-                items.extend(("K" if king else "") + str(conv(n)) for n in range(a, b + 1))
-            elif body.isdigit():
-                items.append(("K" if king else "") + str(conv(int(body))))
+            a, dash, b = body.partition("-")
+            if dash and _digits(a) and _digits(b):
+                for end in (a, b):  # both ends must be squares of the file's numbering
+                    conv(end)
+                if int(a) > int(b):
+                    raise ParseError(f"FEN range {shown(item)} runs backwards")
+                items.extend(("K" if king else "") + str(conv(str(n)))
+                             for n in range(int(a), int(b) + 1))
+            elif _digits(body):
+                items.append(("K" if king else "") + str(conv(body)))
             else:
                 items.append(item)
         out.append(f[0] + ",".join(items))

@@ -25,7 +25,7 @@ from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict
 
-from ..dama.board import BLACK, WHITE, DamaMove, square_coords
+from ..dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
 from ..dama.game import DamaGame
 from ..errors import GameOver, IllegalMove, ParseError, RuleError, TavliError, WrongState
 from .store import Store
@@ -198,10 +198,14 @@ class DamaApi:
 
     # actions ---------------------------------------------------------------------------
     def create(self, body: NewDama) -> dict[str, Any]:
-        level = LEVEL_ALIASES.get(body.level, body.level)
-        if level not in DAMA_LEVELS and not level.startswith(("depth:", "time:")):
-            raise DamaError(422, f"level: unknown Dama level {body.level!r} "
-                                 f"(choose {', '.join(DAMA_LEVELS)})", "invalid")
+        from ..dama.ai import parse_level
+
+        level = body.level.strip().lower()
+        level = LEVEL_ALIASES.get(level, level)
+        try:
+            parse_level(level)  # the level is used at every AI move: refuse a bad one now
+        except RuleError as e:
+            raise DamaError(422, f"level: {e}", "invalid") from None
         if body.huffing and body.rules != "box":
             raise DamaError(422, "huffing belongs to the box rules", "invalid")
         try:
@@ -274,10 +278,10 @@ class DamaApi:
 
     def huff(self, game_id: str, body: HuffBody) -> dict[str, Any]:
         def do(s: DamaSession, turn: str) -> None:
-            try:
-                sq = int(body.square)
-            except ValueError:
-                raise ParseError(f"square {body.square!r} is not a number 1..32") from None
+            if isinstance(body.square, str):
+                sq = parse_square(body.square, s.game.rules)
+            else:
+                sq = body.square
             if sq not in s.game.huff_candidates:
                 raise IllegalMove(f"square {sq} cannot be huffed now "
                                   f"(candidates: {s.game.huff_candidates or 'none'})")
