@@ -46,7 +46,6 @@ CREATE TABLE IF NOT EXISTS dama_games (
 # the backgammon dialog's levels, read as Dama levels
 LEVEL_ALIASES = {"beginner": "1", "casual": "2", "intermediate": "3", "advanced": "4",
                  "expert": "default", "worldclass": "full"}
-DAMA_LEVELS = ("1", "2", "3", "4", "default", "full")
 
 
 class DamaError(Exception):
