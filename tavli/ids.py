@@ -113,7 +113,12 @@ def parse_tavli_id(text: str) -> Position:
             mask = int.from_bytes(data[11 + 3 * side: 14 + 3 * side], "little")
             for p in range(1, 25):
                 arr[2 + side, p] = (mask >> (p - 1)) & 1
-    return Position(game, arr.astype(np.int8), turn)
+    pos = Position(game, arr.astype(np.int8), turn)
+    canonical = position_id(pos)
+    if canonical != text:  # unused bits set: one position, one ID
+        raise ParseError(f"{text!r} is not a canonical position ID (unused bits are set); "
+                         f"this position's ID is {canonical}")
+    return pos
 
 
 def gnubg_position_id(pos: Position) -> str:

@@ -182,3 +182,13 @@ def test_bytes_that_are_not_text_on_stdin_are_bad_lines():
     lines = [json.loads(x) for x in r.stdout.decode().splitlines()]
     assert len(lines) == 3 and "error" in lines[1]
     assert "moves" in lines[0] and "moves" in lines[2]
+
+
+def test_position_ids_with_unused_bits_set_are_refused():
+    good = Position.start("portes").id()
+    assert parse_position(good) == Position.start("portes")
+    last = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    # the last character carries unused low bits: flip one of them
+    bad = good[:-1] + last[last.index(good[-1]) ^ 1]
+    with pytest.raises(ParseError, match=f"not a canonical position ID.*{good}"):
+        parse_position(bad)
