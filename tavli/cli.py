@@ -84,17 +84,20 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
         try:
             parts = line.split()
             if not 3 <= len(parts) <= 3 + extra:
-                raise CliError(f"line {lineno}: expected '{usage}'")
+                raise CliError(f"expected '{usage}'")
             game, ptext, dtext = parts[:3]
             if ptext == "-":
-                raise CliError(f"line {lineno}: POSITION cannot be '-' in batch mode")
+                raise CliError("POSITION cannot be '-' in batch mode")
             if game not in rules_cache:
                 rules_cache[game] = _rules(game, args.rule)
             pos = _read_position(game, ptext)
             out: dict[str, Any] = {"moves": entries(pos, parse_dice(dtext), rules_cache[game],
                                                     parts[3:])}
         except (TavliError, CliError) as e:
-            out = {"error": str(e)}
+            msg = str(e)
+            if len(msg) > 300:  # a message quoting a huge line
+                msg = msg[:297] + "..."
+            out = {"error": f"line {lineno}: {msg}"}
         sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
     return 0

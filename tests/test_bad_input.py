@@ -192,3 +192,10 @@ def test_position_ids_with_unused_bits_set_are_refused():
     bad = good[:-1] + last[last.index(good[-1]) ^ 1]
     with pytest.raises(ParseError, match=f"not a canonical position ID.*{good}"):
         parse_position(bad)
+
+
+def test_batch_errors_quote_a_huge_line_briefly(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("portes " + "A" * 1_000_000 + " 31\n"))
+    assert main(["moves", "--batch"]) == 0
+    err = json.loads(capsys.readouterr().out)["error"]
+    assert err.startswith("line 1: ") and len(err) < 400

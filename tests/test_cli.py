@@ -157,6 +157,9 @@ def test_batch(capsys, monkeypatch):
     for k in (2, 3, 4, 5):
         assert list(rows[k]) == ["error"] and isinstance(rows[k]["error"], str)
     assert "chess" in rows[3]["error"] and "71" in rows[4]["error"]
+    # every error names its input line (blank and comment lines count)
+    assert [rows[k]["error"].split(":")[0] for k in (2, 3, 4, 5)] == [
+        "line 5", "line 6", "line 7", "line 8"]
     assert rows[6] == {"moves": expected_entries(PINNED, "41")}
     assert rows[7] == {"moves": []}
 
