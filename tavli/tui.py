@@ -851,6 +851,9 @@ def run(args: argparse.Namespace) -> int:
         pass
     console = Console(highlight=False)
     settings: dict[str, Any] = {}
+    for opt in ("resume", "save"):
+        if getattr(args, opt, None) == "":
+            raise CliError(f"--{opt} needs a file name")
     if args.resume:
         obj, seed, settings = _resume(args)
         save_path = Path(args.save or args.resume)

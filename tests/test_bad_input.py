@@ -199,3 +199,11 @@ def test_batch_errors_quote_a_huge_line_briefly(capsys, monkeypatch):
     assert main(["moves", "--batch"]) == 0
     err = json.loads(capsys.readouterr().out)["error"]
     assert err.startswith("line 1: ") and len(err) < 400
+
+
+@pytest.mark.parametrize("opt", ["--resume", "--save"])
+def test_empty_file_names_are_refused(opt, monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = tui(monkeypatch, capsys, ["--seed", "1", opt, ""], ["quit"])
+    assert rc == 2 and f"{opt} needs a file name" in err
+    assert list(tmp_path.iterdir()) == []
