@@ -270,7 +270,7 @@ def _move_marks(move: Move | None) -> set[int]:
     for tok in str(move).split():
         ends = re.findall(r"\d+|bar|off", tok.split("(")[0])
         for p in (ends[0], ends[-1]):
-            if p.isascii() and p.isdigit() and len(p) < 3 and 1 <= int(p) <= 24:
+            if p.isdigit() and 1 <= int(p) <= 24:
                 pts.add(int(p) if side == 0 else opponent_point(game, int(p)))
     return pts
 
@@ -484,7 +484,7 @@ class Session:
             if path is None:
                 self.error("no file to save to: type save FILE (or start with --save FILE)")
                 return True
-            if not _same_file(path, self.save_path) and path.exists():
+            if _replaces_another_file(path, self.save_path):
                 self.error(f"{path} exists: choose another name (it was not changed)")
                 return True
             try:
@@ -788,18 +788,11 @@ def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
                  seed=args.seed), args.seed
 
 
-def _same_file(a: Path | None, b: Path | None) -> bool:
-    return a is not None and b is not None and os.path.realpath(a) == os.path.realpath(b)
-
-
-def _refuse_overwrite(path: Path, resumed: Path | None) -> None:
-    """``--save FILE`` never replaces a file the user already has (another saved game,
-    notes): only the game being resumed may be saved over."""
-    from .cli import CliError
-
-    if path.exists() and not _same_file(path, resumed):
-        raise CliError(f"{path} exists: continue that game with --resume {path}, or save to "
-                       "another file (nothing was changed)")
+def _replaces_another_file(path: Path, own: Path | None) -> bool:
+    """Saving to ``path`` would replace a file the user already has (another saved game,
+    notes): only the game's own file (``own``, the one resumed or saved to) may be."""
+    same = own is not None and os.path.realpath(path) == os.path.realpath(own)
+    return path.exists() and not same
 
 
 def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[str, Any]]:
@@ -865,8 +858,10 @@ def run(args: argparse.Namespace) -> int:
     pseed = None if seed is None else seed + 1
     players = [_make_player(white, pseed, "--white"),
                _make_player(black, None if pseed is None else pseed + 1, "--opponent")]
-    if save_path is not None and args.save:
-        _refuse_overwrite(save_path, Path(args.resume) if args.resume else None)
+    if save_path is not None and args.save and _replaces_another_file(
+            save_path, Path(args.resume) if args.resume else None):
+        raise CliError(f"{save_path} exists: continue that game with --resume {save_path}, "
+                       "or save to another file (nothing was changed)")
     session = Session(console, obj, players, save_path, seed)
     if save_path is not None:
         try:

@@ -117,7 +117,7 @@ def test_perft_depth_is_capped(capsys):
         f"tavli: error: --depth: perft goes to depth {MAX_PERFT_DEPTH} at most, "
         f"got 100000000000")
     assert tavli_error(capsys, "match", "--depth", "21", "--games", "1").startswith(
-        "tavli: error: --depth: the minimax player searches to depth 20 at most")
+        "tavli: error: the minimax player's depth must be from 1 to 20, got 21")
 
 
 @pytest.mark.parametrize("command", [["play"], ["play", "--white", "ai"], ["hint", "start"],

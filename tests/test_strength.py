@@ -131,7 +131,8 @@ def test_bad_seeds_are_refused_with_a_message(argv, tmp_path, monkeypatch, capsy
     with pytest.raises(SystemExit) as e:
         main(argv)
     assert e.value.code == 2
-    assert "a seed is a whole number from 0 to 4294967295" in capsys.readouterr().err
+    assert "argument --seed: a whole number from 0 to 4294967295 is needed" in \
+        capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []  # nothing started, nothing written
 
 

@@ -32,13 +32,6 @@ class OptionError(TavliError, ValueError):
     """An option value out of its range (reported as ``tavli: error: ...``)."""
 
 
-def _check_level(level: str) -> None:
-    """Raise :class:`~tavli.errors.RuleError` for a level the AI does not know."""
-    from .ai import parse_level
-
-    parse_level(level)
-
-
 def _position(text: str, rules: str, huffing: bool | None):
     from .board import Position
     from .rules import DamaRules
@@ -81,9 +74,9 @@ def cmd_perft(args) -> int:
 
 
 def cmd_hint(args) -> int:
-    from .ai import Searcher
+    from .ai import Searcher, parse_level
 
-    _check_level(args.level)
+    parse_level(args.level)  # a bad level is an error before the position is read
     pos = _position(args.fen, args.rules, args.huffing)
     if pos.is_game_over():
         print("no legal move: the side to move has lost")
@@ -97,7 +90,6 @@ def cmd_hint(args) -> int:
 def cmd_play(args) -> int:
     from .tui import play_tui
 
-    _check_level(args.level)
     play_tui(args.rules, args.huffing, args.level, args.white, args.black,
              None if args.fen in (None, "start") else args.fen)
     return 0
@@ -121,12 +113,9 @@ def cmd_pdn(args) -> int:
 
 
 def cmd_match(args) -> int:
-    from .ai import MAX_DEPTH, match
+    from .ai import match
 
-    _check_level(args.level)
-    if args.depth > MAX_DEPTH:
-        raise OptionError(f"--depth: the minimax player searches to depth {MAX_DEPTH} at "
-                          f"most, got {args.depth}")
+    # its players refuse a bad level or depth before the first game
     res = match(args.rules, games=args.games, level=args.level,
                 opponent_depth=args.depth, seed=args.seed, verbose=args.verbose)
     print(json.dumps(res, indent=1))

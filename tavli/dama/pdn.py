@@ -196,7 +196,7 @@ def _numbering(tags: dict[str, str], rules: DamaRules):
                 k += 1
 
     def conv(digits: str) -> int:
-        n = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 6 else 0
+        n = int(digits) if _digits(digits) and len(digits) <= 6 else 0
         if n not in table:
             raise ParseError(f"square {shown(digits)} is not 1..32 (numbering {code})")
         return table[n]
@@ -281,7 +281,7 @@ def read_pdn_games(text: str) -> list[DamaGame]:
 def _square(text: str, rules: DamaRules, conv) -> int:
     from .board import parse_square
 
-    if conv is not None and text.isascii() and text.isdigit():
+    if conv is not None and _digits(text):
         return conv(text)
     return parse_square(text, rules)
 
