@@ -212,6 +212,32 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_distill(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .ai import distill
+
+    out = Path(args.out)
+    if out.exists():
+        raise CliError(f"{out} exists: name a new file (nothing is overwritten)")
+    if not out.parent.is_dir():
+        raise CliError(f"no folder {out.parent} for {out}")
+    try:
+        if args.step == "label":
+            teacher = distill.load_teacher(args.teacher)
+            data = distill.label(teacher, args.games, args.seed, args.keep, args.every,
+                                 args.limit)
+            data.save(out)
+            print(f"{len(data.boards)} positions from {data.games} games -> {out}")
+        else:
+            init = distill.load_teacher(args.init)
+            data = [distill.Labelled.load(f) for f in args.data]
+            distill.fit(init, data, args.hidden, args.epochs, out, lr=args.lr)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "tui", False):
         from . import tui
@@ -306,6 +332,31 @@ def build_parser() -> argparse.ArgumentParser:
                    help="duplicate-dice game pairs per strength check (default 1,000; "
                         "kept by a resumed run)")
     t.set_defaults(func=cmd_train)
+
+    d = sub.add_parser("distill", help="teach a network its own 1-ply lookahead")
+    dsub = d.add_subparsers(dest="step", metavar="STEP", required=True)
+    dl = dsub.add_parser("label", help="label self-play positions with a net's 1-ply outputs")
+    dl.add_argument("teacher", help="the teacher's weights (e.g. tavli/data/plakoto.npz)")
+    dl.add_argument("out", help="the labels file to write (.npz, a new file)")
+    dl.add_argument("--games", type=at_least(1), required=True, help="self-play games")
+    dl.add_argument("--seed", type=seed_arg, required=True)
+    dl.add_argument("--keep", type=at_least(0), default=6,
+                    help="candidates labelled per sampled turn (0: the positions played; "
+                         "default 6)")
+    dl.add_argument("--every", type=float, default=0.25, metavar="SHARE",
+                    help="share of turns sampled (default 0.25)")
+    dl.add_argument("--limit", type=at_least(1), default=None, metavar="N",
+                    help="stop at N positions")
+    dl.set_defaults(func=cmd_distill)
+    df = dsub.add_parser("fit", help="fit a student to labels, from a net's weights")
+    df.add_argument("init", help="the weights the student starts from (the teacher)")
+    df.add_argument("out", help="the student's weights file to write (a new file)")
+    df.add_argument("data", nargs="+", help="labels files from `tavli distill label`")
+    df.add_argument("--hidden", type=at_least(1), default=320, help="hidden units "
+                    "(default 320; the first ones start as the teacher's)")
+    df.add_argument("--epochs", type=at_least(1), default=80, help="passes (default 80)")
+    df.add_argument("--lr", type=float, default=1e-3, help="Adam's step size (default 0.001)")
+    df.set_defaults(func=cmd_distill)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
     b.add_argument("what", choices=["movegen", "strength", "dama"])

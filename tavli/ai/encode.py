@@ -450,6 +450,14 @@ def encode_position(position) -> np.ndarray:
     return x
 
 
-def family_of(game: int) -> int:
-    """The rule family (network) of a game: Portes and backgammon share one."""
+def family_of(game: int | str) -> int:
+    """The rule family (network) of a game, by code or name: Portes and backgammon share
+    one.
+
+    >>> family_of("backgammon") == PORTES, family_of("tapa") == PLAKOTO
+    (True, True)
+    """
+    from ..layout import game_code
+
+    game = game_code(int(game) if isinstance(game, np.integer) else game)
     return PORTES if game in (PORTES, BACKGAMMON) else game

@@ -1,0 +1,349 @@
+"""Distillation: teach a network its teacher's 1-ply lookahead (``tavli distill``).
+
+TD self-play moves each position toward the next one; its end point is a fixed point that
+more games, width or inputs did not move for Plakoto (docs/ai.md). Distillation instead
+fits a student, by supervised learning, to the teacher's **1-ply** outputs (the mean over
+the 21 rolls of the outputs after the best 0-ply reply), so that the student at 0-ply
+chooses more like the teacher at 1-ply. Two steps:
+
+* :func:`label` plays 0-ply self-play games of the teacher and labels positions with the
+  teacher's 1-ply outputs: either the positions played (``keep`` = 0, each before its
+  roll, sampled with probability ``every``), or on a sampled turn the ``keep`` best
+  after-positions by 0-ply, the candidates a 0-ply player chooses between (about 2.5 ms
+  a label on one core for Plakoto).
+* :func:`fit` trains a one-hidden-layer student on the labels (cross-entropy on the five
+  outputs, Adam, a cosine step size, batches of 512), starting from the teacher's weights
+  (the student's first hidden units; any further ones start small and random), and
+  writes the student after every epoch.
+
+>>> net = Net.random("plakoto", hidden=4, seed=1)
+>>> data = label(net, games=2, seed=1, keep=2, every=0.5, limit=30)
+>>> data.boards.shape, data.labels.shape
+((30, 104), (30, 5))
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from ..board import Position
+from ..errors import TavliError
+from ..layout import BACKGAMMON, PORTES
+from ..movegen import Workspace, generate
+from .encode import encode
+from .net import N_OUT, Net, NetError
+from .search import _after_value, v1
+from .selfplay import MAX_PLIES, _play_roll
+from .train import family_name, training_rules
+
+
+class DistillError(TavliError):
+    """Labels that cannot be read or do not fit the network."""
+
+
+@dataclass
+class Labelled:
+    """Positions (flat boards, side to move) with the teacher's 1-ply outputs."""
+
+    boards: np.ndarray  # int8[N, 104]
+    sides: np.ndarray  # int8[N]
+    labels: np.ndarray  # float32[N, 5]
+    games: int  # self-play games they come from
+    family: str
+
+    def save(self, path: str | Path) -> None:
+        """Write as .npz (atomically)."""
+        path = Path(path)
+        buf = io.BytesIO()
+        np.savez_compressed(buf, boards=self.boards, sides=self.sides, labels=self.labels,
+                            games=self.games, family=self.family)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(buf.getvalue())
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Labelled:
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                d = cls(np.asarray(z["boards"], np.int8), np.asarray(z["sides"], np.int8),
+                        np.asarray(z["labels"], np.float32), int(z["games"]),
+                        str(z["family"]))
+        except (OSError, KeyError, ValueError, EOFError) as e:
+            raise DistillError(f"cannot read labels {path}: {e}") from None
+        n = len(d.boards)
+        if (d.boards.shape != (n, 104) or d.sides.shape != (n,)
+                or d.labels.shape != (n, N_OUT)):
+            raise DistillError(f"labels {path}: arrays of the wrong shape")
+        return d
+
+
+@njit(cache=True)
+def _label_played(W1, b1, W2, b2, start, game, mh, q, p, count_bg, n_games, seed, every,
+                  buf, table, buf2, table2, boards, sides, labels):
+    """Positions played in 0-ply self-play (before the roll), each kept with probability
+    ``every`` and labelled with its 1-ply outputs. Returns (positions, games played)."""
+    np.random.seed(seed)
+    family = PORTES if game == BACKGAMMON else game
+    n_in = W1.shape[0]
+    H = b1.shape[0]
+    xc = np.zeros(n_in, dtype=np.float32)
+    xb = np.zeros(n_in, dtype=np.float32)
+    hc = np.zeros(H, dtype=np.float32)
+    yc = np.zeros(N_OUT, dtype=np.float32)
+    tgt = np.zeros(N_OUT, dtype=np.float32)
+    tb = np.zeros(N_OUT, dtype=np.float32)
+    tmp = np.zeros(N_OUT, dtype=np.float32)
+    cand = np.zeros(N_OUT, dtype=np.float32)
+    best = np.zeros(N_OUT, dtype=np.float32)
+    acc = np.zeros(N_OUT, dtype=np.float32)
+    st = np.zeros((4, 26), dtype=np.int8)
+    lab = np.zeros((4, 26), dtype=np.int8)
+    sf = st.reshape(104)
+    n = 0
+    cap = boards.shape[0]
+    for g in range(n_games):
+        st[:, :] = start
+        me = np.random.randint(0, 2)
+        plies = 0
+        while True:
+            plies += 1
+            if n < cap and np.random.random() < every:
+                lab[:, :] = st
+                v1(W1, b1, W2, b2, lab, me, game, mh, q, p, count_bg, buf2, table2, xc, hc,
+                   tmp, cand, best, acc)
+                for k in range(104):
+                    boards[n, k] = sf[k]
+                sides[n] = me
+                for k in range(N_OUT):
+                    labels[n, k] = acc[k]
+                n += 1
+            d1 = np.random.randint(1, 7)
+            d2 = np.random.randint(1, 7)
+            bi, done = _play_roll(W1, b1, W2, b2, st, me, d1, d2, game, mh, q, p, family,
+                                  count_bg, 0.0, buf, table, xc, hc, yc, tgt, tb, xb)
+            if bi >= 0:
+                for k in range(104):
+                    sf[k] = buf[bi, k]
+            if not np.isnan(done) or plies > MAX_PLIES:
+                break
+            me = 1 - me
+        if n >= cap:
+            return n, g + 1
+    return n, n_games
+
+
+@njit(cache=True)
+def _label_candidates(W1, b1, W2, b2, start, game, mh, q, p, count_bg, n_games, seed, keep,
+                      every, buf, table, buf2, table2, boards, sides, labels):
+    """On a turn with a choice, sampled with probability ``every``: the ``keep`` best
+    after-positions by 0-ply, each labelled with its 1-ply outputs for the opponent to
+    move; play goes on with the 0-ply best. Returns (positions, games played)."""
+    np.random.seed(seed)
+    family = PORTES if game == BACKGAMMON else game
+    n_in = W1.shape[0]
+    H = b1.shape[0]
+    x = np.zeros(n_in, dtype=np.float32)
+    h = np.zeros(H, dtype=np.float32)
+    tmp = np.zeros(N_OUT, dtype=np.float32)
+    cand = np.zeros(N_OUT, dtype=np.float32)
+    best = np.zeros(N_OUT, dtype=np.float32)
+    acc = np.zeros(N_OUT, dtype=np.float32)
+    scores = np.zeros(buf.shape[0], dtype=np.float64)
+    st = np.zeros((4, 26), dtype=np.int8)
+    lab = np.zeros((4, 26), dtype=np.int8)
+    sf = st.reshape(104)
+    lf = lab.reshape(104)
+    outp = table.shape[0] - buf.shape[0]
+    n = 0
+    cap = boards.shape[0]
+    for g in range(n_games):
+        st[:, :] = start
+        me = np.random.randint(0, 2)
+        plies = 0
+        while True:
+            plies += 1
+            d1 = np.random.randint(1, 7)
+            d2 = np.random.randint(1, 7)
+            m = generate(st, me, d1, d2, game, mh, q, p, buf, table)
+            if m <= 0:
+                if plies > MAX_PLIES:
+                    break
+                me = 1 - me
+                continue
+            for j in range(m):
+                scores[j] = _after_value(W1, b1, W2, b2, buf[table[outp + j]], me, game,
+                                         family, count_bg, x, h, tmp, cand)
+            order = np.argsort(-scores[:m])
+            if m > 1 and np.random.random() < every:
+                for jj in range(min(keep, m)):
+                    if n >= cap or scores[order[jj]] > 500.0:  # full, or a game won
+                        continue
+                    i = table[outp + order[jj]]
+                    for k in range(104):
+                        lf[k] = buf[i, k]
+                    v1(W1, b1, W2, b2, lab, 1 - me, game, mh, q, p, count_bg, buf2, table2,
+                       x, h, tmp, cand, best, acc)
+                    for k in range(104):
+                        boards[n, k] = lf[k]
+                    sides[n] = 1 - me
+                    for k in range(N_OUT):
+                        labels[n, k] = acc[k]
+                    n += 1
+            i = table[outp + order[0]]
+            if scores[order[0]] > 500.0 or plies > MAX_PLIES:
+                break
+            for k in range(104):
+                sf[k] = buf[i, k]
+            me = 1 - me
+        if n >= cap:
+            return n, g + 1
+    return n, n_games
+
+
+def label(teacher: Net, games: int, seed: int, keep: int = 6, every: float = 0.25,
+          limit: int | None = None) -> Labelled:
+    """Label positions from ``games`` 0-ply self-play games of ``teacher`` (stopping early
+    at ``limit`` positions) with its 1-ply outputs: the played positions when ``keep`` is
+    0, else the ``keep`` best candidates of a sampled turn. ``every`` is the share of
+    positions (turns) sampled."""
+    if games < 1 or keep < 0 or not 0 < every <= 1:
+        raise ValueError("label needs games >= 1, keep >= 0 and 0 < every <= 1")
+    family = family_name(teacher.family)
+    rules = training_rules(family)
+    g, mh, q, p = rules.kernel_flags()
+    if limit is None:
+        limit = int(games * 80 * every * max(1, keep))
+    if limit < 1:
+        raise ValueError("the position limit must be at least 1")
+    boards = np.zeros((limit, 104), dtype=np.int8)
+    sides = np.zeros(limit, dtype=np.int8)
+    labels = np.zeros((limit, N_OUT), dtype=np.float32)
+    ws, ws2 = Workspace(8192, 16384), Workspace(8192, 16384)
+    start = np.array(Position.start(g).array)
+    t = teacher
+    common = (t.W1, t.b1, t.W2, t.b2, start, g, mh, q, p, bool(rules.backgammons), games,
+              seed % 2**32)
+    if keep == 0:
+        n, played = _label_played(*common, every, ws.buf, ws.table, ws2.buf, ws2.table,
+                                  boards, sides, labels)
+    else:
+        n, played = _label_candidates(*common, keep, every, ws.buf, ws.table, ws2.buf,
+                                      ws2.table, boards, sides, labels)
+    return Labelled(boards[:n].copy(), sides[:n].copy(), labels[:n].copy(), int(played),
+                    family)
+
+
+@njit(cache=True)
+def _encode_all(boards, sides, family, X):
+    for k in range(boards.shape[0]):
+        encode(boards[k], sides[k], family, X[k])
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+
+def _equity(y: np.ndarray) -> np.ndarray:
+    return 2 * y[:, 0] - 1 + y[:, 1] - y[:, 3] + y[:, 2] - y[:, 4]
+
+
+def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Path,
+        *, lr: float = 1e-3, batch: int = 512, seed: int = 5, log=None) -> Net:
+    """Train a student of ``hidden`` units on ``data``, starting from ``init``'s weights,
+    for ``epochs`` passes; the student is written to ``out`` after every epoch and
+    returned. A twentieth of the positions (at most 20,000) is held out, and after every
+    epoch the mean absolute equity error on it is printed to ``log``."""
+    log = log or sys.stdout
+    if hidden < 1 or epochs < 1 or batch < 1 or not 0 < lr < 1:
+        raise ValueError("fit needs hidden, epochs and batch >= 1 and 0 < lr < 1")
+    family = family_name(init.family)
+    for d in data:
+        if d.family != family:
+            raise DistillError(f"labels of {d.family} positions for a {family} network")
+    boards = np.concatenate([d.boards for d in data])
+    sides = np.concatenate([d.sides for d in data]).astype(np.int64)
+    T = np.concatenate([d.labels for d in data])
+    games = sum(d.games for d in data)
+    n_in = init.W1.shape[0]
+    X = np.zeros((len(boards), n_in), dtype=np.float32)
+    _encode_all(boards, sides, init.family, X)
+    rng = np.random.default_rng(seed)
+    perm = rng.permutation(len(X))
+    nv = min(20000, len(X) // 10)
+    if len(X) - nv < batch:
+        raise DistillError(f"{len(X)} positions are too few for batches of {batch}")
+    Xv, Tv = X[perm[:nv]], T[perm[:nv]]
+    X, T = X[perm[nv:]], T[perm[nv:]]
+    print(f"{len(X)} positions to fit, {nv} held out, from {games} games", file=log,
+          flush=True)
+
+    W1 = rng.normal(0, 0.02, (n_in, hidden)).astype(np.float32)
+    b1 = np.zeros(hidden, np.float32)
+    W2 = rng.normal(0, 0.02, (hidden, N_OUT)).astype(np.float32)
+    b2 = init.b2.copy()
+    k = min(init.hidden, hidden)
+    W1[:, :k] = init.W1[:, :k]
+    b1[:k] = init.b1[:k]
+    W2[:k] = init.W2[:k]
+    params = [W1, b1, W2, b2]
+    m = [np.zeros_like(a) for a in params]
+    v = [np.zeros_like(a) for a in params]
+
+    def forward(Xb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h = _sigmoid(Xb @ W1 + b1)
+        return h, _sigmoid(h @ W2 + b2)
+
+    def held_out_error() -> float:
+        if nv == 0:
+            return float("nan")
+        return float(np.abs(_equity(forward(Xv)[1]) - _equity(Tv)).mean())
+
+    print(f"start: held-out equity error {held_out_error():.5f}", file=log, flush=True)
+    meta = dict(init.meta, games=init.games + games, version="distilled",
+                note=f"distilled from a {init.games}-game net on {len(X)} positions of "
+                     f"{games} games, {hidden} hidden units, {epochs} epochs")
+    student = Net(init.family, W1, b1, W2, b2, meta)
+    n_batches = len(X) // batch
+    total = epochs * n_batches
+    step = 0
+    t0 = time.time()
+    for ep in range(epochs):
+        order = rng.permutation(len(X))
+        for bi in range(n_batches):
+            idx = order[bi * batch:(bi + 1) * batch]
+            Xb, Tb = X[idx], T[idx]
+            h, y = forward(Xb)
+            d2 = (y - Tb) / batch  # cross-entropy through the sigmoid
+            dh = (d2 @ W2.T) * h * (1 - h)
+            grads = (Xb.T @ dh, dh.sum(0), h.T @ d2, d2.sum(0))
+            step += 1
+            rate = lr * 0.5 * (1 + np.cos(np.pi * step / total))
+            for a, g, mm, vv in zip(params, grads, m, v, strict=True):
+                mm *= 0.9
+                mm += 0.1 * g
+                vv *= 0.999
+                vv += 0.001 * g * g
+                a -= rate * (mm / (1 - 0.9 ** step)) / (np.sqrt(vv / (1 - 0.999 ** step))
+                                                        + 1e-8)
+        student = Net(init.family, W1, b1, W2, b2, dict(meta, epochs_done=ep + 1))
+        student.save(out)
+        print(f"epoch {ep + 1}/{epochs} ({time.time() - t0:.0f} s): held-out equity error "
+              f"{held_out_error():.5f}", file=log, flush=True)
+    return student
+
+
+def load_teacher(path: str | Path) -> Net:
+    try:
+        return Net.load(path)
+    except NetError as e:
+        raise DistillError(str(e)) from None
