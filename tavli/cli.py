@@ -216,6 +216,7 @@ def cmd_distill(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .ai import distill
+    from .ai.net import Net
 
     out = Path(args.out)
     if out.exists():
@@ -224,13 +225,13 @@ def cmd_distill(args: argparse.Namespace) -> int:
         raise CliError(f"no folder {out.parent} for {out}")
     try:
         if args.step == "label":
-            teacher = distill.load_teacher(args.teacher)
+            teacher = Net.load(args.teacher)
             data = distill.label(teacher, args.games, args.seed, args.keep, args.every,
                                  args.limit)
             data.save(out)
             print(f"{len(data.boards)} positions from {data.games} games -> {out}")
         else:
-            init = distill.load_teacher(args.init)
+            init = Net.load(args.init)
             data = [distill.Labelled.load(f) for f in args.data]
             distill.fit(init, data, args.hidden, args.epochs, out, lr=args.lr)
     except ValueError as e:

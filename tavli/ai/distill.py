@@ -24,10 +24,7 @@ chooses more like the teacher at 1-ply. Two steps:
 
 from __future__ import annotations
 
-import io
-import os
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +37,7 @@ from ..errors import TavliError
 from ..layout import BACKGAMMON, PORTES
 from ..movegen import Workspace, generate
 from .encode import encode
-from .net import N_OUT, Net, NetError
+from .net import N_OUT, Net, equity, write_npz
 from .search import _after_value, v1
 from .selfplay import MAX_PLIES, _play_roll
 from .train import family_name, training_rules
@@ -62,14 +59,8 @@ class Labelled:
 
     def save(self, path: str | Path) -> None:
         """Write as .npz (atomically)."""
-        path = Path(path)
-        buf = io.BytesIO()
-        np.savez_compressed(buf, boards=self.boards, sides=self.sides, labels=self.labels,
-                            games=self.games, family=self.family)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(buf.getvalue())
-        os.replace(tmp, path)
+        write_npz(path, boards=self.boards, sides=self.sides, labels=self.labels,
+                  games=self.games, family=self.family)
 
     @classmethod
     def load(cls, path: str | Path) -> Labelled:
@@ -85,6 +76,22 @@ class Labelled:
                 or d.labels.shape != (n, N_OUT)):
             raise DistillError(f"labels {path}: arrays of the wrong shape")
         return d
+
+
+@njit(cache=True)
+def _add_label(W1, b1, W2, b2, board, side, game, mh, q, p, count_bg, buf, table, lab, x, h,
+               tmp, cand, best, acc, boards, sides, labels, n):
+    """Row ``n`` of the labels: the flat ``board`` (its first 104 values) with ``side`` to
+    move and its 1-ply outputs (``lab`` is a board array to search from)."""
+    lf = lab.reshape(104)
+    for k in range(104):
+        lf[k] = board[k]
+        boards[n, k] = board[k]
+    sides[n] = side
+    v1(W1, b1, W2, b2, lab, side, game, mh, q, p, count_bg, buf, table, x, h, tmp, cand, best,
+       acc)
+    for k in range(N_OUT):
+        labels[n, k] = acc[k]
 
 
 @njit(cache=True)
@@ -118,14 +125,8 @@ def _label_played(W1, b1, W2, b2, start, game, mh, q, p, count_bg, n_games, seed
         while True:
             plies += 1
             if n < cap and np.random.random() < every:
-                lab[:, :] = st
-                v1(W1, b1, W2, b2, lab, me, game, mh, q, p, count_bg, buf2, table2, xc, hc,
-                   tmp, cand, best, acc)
-                for k in range(104):
-                    boards[n, k] = sf[k]
-                sides[n] = me
-                for k in range(N_OUT):
-                    labels[n, k] = acc[k]
+                _add_label(W1, b1, W2, b2, sf, me, game, mh, q, p, count_bg, buf2, table2,
+                           lab, xc, hc, tmp, cand, best, acc, boards, sides, labels, n)
                 n += 1
             d1 = np.random.randint(1, 7)
             d2 = np.random.randint(1, 7)
@@ -162,7 +163,6 @@ def _label_candidates(W1, b1, W2, b2, start, game, mh, q, p, count_bg, n_games, 
     st = np.zeros((4, 26), dtype=np.int8)
     lab = np.zeros((4, 26), dtype=np.int8)
     sf = st.reshape(104)
-    lf = lab.reshape(104)
     outp = table.shape[0] - buf.shape[0]
     n = 0
     cap = boards.shape[0]
@@ -188,16 +188,9 @@ def _label_candidates(W1, b1, W2, b2, start, game, mh, q, p, count_bg, n_games, 
                 for jj in range(min(keep, m)):
                     if n >= cap or scores[order[jj]] > 500.0:  # full, or a game won
                         continue
-                    i = table[outp + order[jj]]
-                    for k in range(104):
-                        lf[k] = buf[i, k]
-                    v1(W1, b1, W2, b2, lab, 1 - me, game, mh, q, p, count_bg, buf2, table2,
-                       x, h, tmp, cand, best, acc)
-                    for k in range(104):
-                        boards[n, k] = lf[k]
-                    sides[n] = 1 - me
-                    for k in range(N_OUT):
-                        labels[n, k] = acc[k]
+                    _add_label(W1, b1, W2, b2, buf[table[outp + order[jj]]], 1 - me, game,
+                               mh, q, p, count_bg, buf2, table2, lab, x, h, tmp, cand, best,
+                               acc, boards, sides, labels, n)
                     n += 1
             i = table[outp + order[0]]
             if scores[order[0]] > 500.0 or plies > MAX_PLIES:
@@ -253,15 +246,11 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
 
-def _equity(y: np.ndarray) -> np.ndarray:
-    return 2 * y[:, 0] - 1 + y[:, 1] - y[:, 3] + y[:, 2] - y[:, 4]
-
-
 def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Path,
         *, lr: float = 1e-3, batch: int = 512, seed: int = 5, log=None) -> Net:
     """Train a student of ``hidden`` units on ``data``, starting from ``init``'s weights,
     for ``epochs`` passes; the student is written to ``out`` after every epoch and
-    returned. A twentieth of the positions (at most 20,000) is held out, and after every
+    returned. A tenth of the positions (at most 20,000) is held out, and after every
     epoch the mean absolute equity error on it is printed to ``log``."""
     log = log or sys.stdout
     if hidden < 1 or epochs < 1 or batch < 1 or not 0 < lr < 1:
@@ -304,15 +293,12 @@ def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Pa
         return h, _sigmoid(h @ W2 + b2)
 
     def held_out_error() -> float:
-        if nv == 0:
-            return float("nan")
-        return float(np.abs(_equity(forward(Xv)[1]) - _equity(Tv)).mean())
+        return float(np.abs(equity(forward(Xv)[1]) - equity(Tv)).mean())
 
     print(f"start: held-out equity error {held_out_error():.5f}", file=log, flush=True)
     meta = dict(init.meta, games=init.games + games, version="distilled",
                 note=f"distilled from a {init.games}-game net on {len(X)} positions of "
                      f"{games} games, {hidden} hidden units, {epochs} epochs")
-    student = Net(init.family, W1, b1, W2, b2, meta)
     n_batches = len(X) // batch
     total = epochs * n_batches
     step = 0
@@ -341,9 +327,3 @@ def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Pa
               f"{held_out_error():.5f}", file=log, flush=True)
     return student
 
-
-def load_teacher(path: str | Path) -> Net:
-    try:
-        return Net.load(path)
-    except NetError as e:
-        raise DistillError(str(e)) from None

@@ -175,18 +175,9 @@ class Net:
     # --- files --------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
         """Write the weights (atomically) as .npz with metadata."""
-        import os
-        import tempfile
-
-        path = Path(path)
-        buf = io.BytesIO()
         meta = dict(self.meta, family=GAME_NAMES[self.family], hidden=self.hidden)
-        np.savez_compressed(buf, W1=self.W1, b1=self.b1, W2=self.W2, b2=self.b2,
-                            meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(buf.getvalue())
-        os.replace(tmp, path)
+        write_npz(path, W1=self.W1, b1=self.b1, W2=self.W2, b2=self.b2,
+                  meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
 
     @classmethod
     def load(cls, path: str | Path) -> Net:
@@ -201,6 +192,20 @@ class Net:
             raise
         except (OSError, KeyError, ValueError) as e:
             raise NetError(f"cannot read network weights {path}: {e}") from None
+
+
+def write_npz(path: str | Path, **arrays) -> None:
+    """Write ``arrays`` as a compressed .npz file, atomically (a temporary file renamed)."""
+    import os
+    import tempfile
+
+    path = Path(path)
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    with os.fdopen(fd, "wb") as f:
+        f.write(buf.getvalue())
+    os.replace(tmp, path)
 
 
 def equity(y: np.ndarray, count_bg: bool = True) -> np.ndarray | float:
