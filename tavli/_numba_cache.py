@@ -4,9 +4,11 @@ Numba checks only the file that defines a compiled function: a kernel that calls
 functions of another module (the self-play loop calls the encoders, the network and the
 move generator) keeps its cached machine code after that other module changes. For a
 fresh install this never matters (every file is new); in a working copy it does.
-:func:`refresh` compares a stamp of every source file of the package (path, size, time)
-with the one saved at the last call and, when they differ, deletes the cached kernels
-so that they compile again. The test suite calls it first (``tests/conftest.py``).
+:func:`refresh` compares a stamp of the source files compiled code can depend on (every
+module that imports Numba, and every package module those import, transitively: path,
+size, time) with the one saved at the last call and, when they differ, deletes the cached
+kernels so that they compile again. Editing a module no kernel reaches (the web app, the
+terminal UI) keeps the cache. The test suite calls it first (``tests/conftest.py``).
 
 >>> len(sources_stamp())  # a SHA-256 in hex
 64
@@ -14,16 +16,57 @@ so that they compile again. The test suite calls it first (``tests/conftest.py``
 
 from __future__ import annotations
 
+import ast
 import hashlib
 from pathlib import Path
 
 ROOT = Path(__file__).parent
 
 
+def _imports(path: Path, root: Path) -> set[Path]:
+    """The package modules ``path`` imports relatively (``from .x import y``, ``from . import
+    x``), as files under ``root``."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    out: set[Path] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or not node.level:
+            continue
+        base = path.parent
+        for _ in range(node.level - 1):
+            base = base.parent
+        parts = node.module.split(".") if node.module else []
+        stems = [parts] if parts else [[a.name] for a in node.names]
+        if parts:
+            stems += [parts + [a.name] for a in node.names]
+        for stem in stems:
+            for cand in (base.joinpath(*stem).with_suffix(".py"),
+                         base.joinpath(*stem, "__init__.py")):
+                if cand.is_file() and root in cand.parents:
+                    out.add(cand)
+    return out
+
+
+def kernel_sources(root: Path = ROOT) -> list[Path]:
+    """The ``.py`` files compiled code can depend on: those that mention ``numba`` and the
+    package modules they import, transitively."""
+    todo = [p for p in root.rglob("*.py") if "numba" in p.read_text(encoding="utf-8")]
+    seen: set[Path] = set()
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        todo.extend(_imports(p, root) - seen)
+    return sorted(seen)
+
+
 def sources_stamp(root: Path = ROOT) -> str:
-    """A digest of the package's ``.py`` files: relative path, size and modification time."""
+    """A digest of :func:`kernel_sources`: relative path, size and modification time."""
     h = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
+    for path in kernel_sources(root):
         st = path.stat()
         h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
