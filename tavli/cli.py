@@ -50,6 +50,7 @@ def _move_entries(pos, dice, rules) -> list[dict[str, Any]]:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     from .board import parse_dice
+    from .dice import dice_text
 
     if args.batch:
         return _batch(args, 0, lambda pos, dice, rules, _extra: _move_entries(pos, dice, rules))
@@ -62,7 +63,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"moves": entries}))
     elif not entries:
-        print(f"no legal move with {dice[0]}-{dice[1]}: the turn passes")
+        print(f"no legal move with {dice_text(dice)}: the turn passes")
     else:
         for e in entries:
             print(e["move"])
@@ -156,6 +157,7 @@ def _hint_entries(pos, dice, rules, level) -> list[dict[str, Any]]:
 
 def cmd_hint(args: argparse.Namespace) -> int:
     from .board import parse_dice
+    from .dice import dice_text
 
     if args.batch:
         return _batch(args, 1, lambda pos, dice, rules, extra: _hint_entries(
@@ -170,7 +172,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         print(json.dumps({"moves": entries}))
         return 0
     if not entries:
-        print(f"no legal move with {dice[0]}-{dice[1]}: the turn passes")
+        print(f"no legal move with {dice_text(dice)}: the turn passes")
         return 0
     best = entries[0]["equity"]
     # the probabilities the scoring in force counts (no backgammon columns without them)

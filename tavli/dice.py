@@ -18,6 +18,16 @@ from .errors import RecordError
 SHOT_ROLLS = (0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3)
 
 
+def dice_text(dice: Iterable[int]) -> str:
+    """A roll as players and gnubg write it: the higher die first.
+
+    >>> dice_text((1, 3)), dice_text([6, 6])
+    ('3-1', '6-6')
+    """
+    a, b = dice
+    return f"{max(a, b)}-{min(a, b)}"
+
+
 class DiceSource:
     """Dice from ``random.Random(seed)``, a given ``rng`` (anything with ``randint``), or
     ``random.SystemRandom()`` when neither is given."""

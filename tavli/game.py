@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Dice, Move, Position
-from .dice import DiceSource
+from .dice import DiceSource, dice_text
 from .errors import GameOver, IllegalMove, WrongState
 from .layout import BACKGAMMON, CHECKERS, OFF, PLAKOTO, PORTES, SIDE_NAMES
 from .rules import Rules
@@ -209,7 +209,7 @@ class Game:
         legal = self.legal_moves()
         if move is None or (isinstance(move, str) and not move.strip()):
             if legal:
-                raise IllegalMove(f"a move is possible with {self.dice[0]}-{self.dice[1]}, "
+                raise IllegalMove(f"a move is possible with {dice_text(self.dice)}, "
                                   "so the turn cannot be passed")
             chosen = None
         else:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .dice import dice_text
 from .errors import IllegalMove, ParseError
 from .layout import PLAKOTO
 
@@ -180,7 +181,7 @@ def match_move(pos: Position, text: str, dice: Dice, rules: Rules) -> Move:
         raise IllegalMove(f"{text.strip()} is ambiguous: write {options}")
     if found:
         return next(iter(found.values()))
-    dtext = f"{dice[0]}-{dice[1]}"
+    dtext = dice_text(dice)
     if not legal:
         raise IllegalMove(f"no legal move with {dtext}: the turn passes")
     if finals:
