@@ -24,12 +24,14 @@ from .layout import BACKGAMMON, CHECKERS, OFF, PLAKOTO, PORTES, SIDE_NAMES
 from .rules import Rules
 
 MAX_CUBE = 64
+#: what a resignation concedes: points before the cube
+RESIGN_POINTS = {"single": 1, "gammon": 2, "backgammon": 3}
 
 
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: ``winner`` (None for a draw), ``points`` won (cube included) and
-    ``kind``: single, gammon, backgammon, mother, draw or drop."""
+    ``kind``: single, gammon, backgammon, mother, draw, drop or resign."""
 
     winner: int | None
     points: int
@@ -275,6 +277,37 @@ class Game:
         if self.phase != "double":
             raise WrongState("there is no double to answer")
         self.events.append({"side": SIDE_NAMES[1 - self.position.turn], what: True})
+
+    # --- resigning ------------------------------------------------------------------------
+    def resign_values(self) -> list[str]:
+        """What a resignation may concede here: ``single`` always; ``gammon`` and
+        ``backgammon`` where the scoring counts them (not under Jacoby with the cube in
+        the middle)."""
+        if self.rules.jacoby and not self.match_play and self.cube_value == 1:
+            return ["single"]
+        values = ["single", "gammon"]
+        if self.rules.backgammons and self.rules.game in (PORTES, BACKGAMMON):
+            values.append("backgammon")
+        return values
+
+    def resign(self, side: int, value: str = "single") -> None:
+        """``side`` gives up the game, conceding ``value`` (see :meth:`resign_values`)
+        times the cube. Dice thrown and not played are kept in the record."""
+        self._check_live()
+        if side not in (0, 1):
+            raise WrongState(f"side must be 0 (white) or 1 (black), not {side!r}")
+        if value not in self.resign_values():
+            raise IllegalMove(f"a resignation concedes {' or '.join(self.resign_values())}, "
+                              f"not {str(value)[:20]!r}")
+        ev: dict[str, Any] = {"side": SIDE_NAMES[side], "resign": value}
+        # without the re-roll, the opening throw is the first roll (already recorded)
+        opening_dice = (not self.rules.opening_reroll
+                        and any("opening" in e for e in self.events)
+                        and not any("dice" in e for e in self.events))
+        if self.phase == "move" and self.dice is not None and not opening_dice:
+            ev["rolled"] = list(self.dice)
+        self.events.append(ev)
+        self._finish(1 - side, RESIGN_POINTS[value], "resign")
 
     def _finish(self, winner: int | None, points: int, kind: str) -> None:
         if winner is not None and kind in ("gammon", "backgammon") and self.rules.jacoby \

@@ -117,6 +117,16 @@ def _replay_events(g: Game, events: list[Any], dice_feed: list[int], where: str)
                 g.beaver()
             elif "drop" in ev:
                 g.drop()
+            elif "resign" in ev:
+                if g.phase == "opening" and dice_feed:
+                    g.opening_throw()  # the recorded opening throw came first
+                rolled = ev.get("rolled")
+                if rolled is not None:
+                    if not (isinstance(rolled, list) and len(rolled) == 2):
+                        raise RecordError(f"{at}: rolled must be two dice")
+                    dice_feed.extend(rolled)
+                    g.roll()
+                g.resign(_side(ev.get("side")), ev["resign"])
             else:
                 raise RecordError(f"{at}: unknown event {ev!r}")
         except RecordError:

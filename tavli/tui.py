@@ -8,7 +8,8 @@ side against a bot; in hot-seat play, the side to act), so a move is typed exact
 the numbers read.
 
 Input is read with ``console.input`` (standard input), one line at a time: a move in
-notation (``24/18 13/11``) or its number in the list, or a command (``help``). End of
+notation (``24/18 13/11``) or its number in the list, or a command (``help``). A move is
+shown on the board and played when confirmed with Enter (``undo`` takes it back). End of
 input quits cleanly; with ``--save`` the game is saved after every action.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from .dice import DiceSource
+from .dice import DiceSource, dice_text
 from .layout import FEVGA, GAME_NAMES, PLAKOTO, SIDE_NAMES, opponent_point
 
 if TYPE_CHECKING:
@@ -46,25 +48,35 @@ HALF_ROWS = 5
 CW = 3                     # width of a point column
 TRAY_W = 5
 MOVES_SHOWN = 12
+HINTS_SHOWN = 5
 BOARD_W = 1 + CW * 12 + TRAY_W + 8    # the board's width on screen, margin included
 PANEL_W = 2 + 28                        # the text beside it
 
 HELP = """\
 Type a move in notation with your own point numbers (those printed on the board):
 24/18 13/11, bar/22*, 6/off, 8/4(2); or type the move's number in the list.
+The move is shown on the board: Enter plays it, undo takes it back (or type another).
 Commands:
   moves          list every legal move
+  hint           the AI's best moves for your roll, with their equities
+  undo           take back the move you entered (before you confirm it)
   board          draw the board again
   double         offer the doubling cube (backgammon, before rolling)
   take, drop     answer a double
+  resign [V]     give up the game (V: single, gammon or backgammon where they count)
   save [FILE]    save the game (to FILE, or the --save file)
   quit           stop playing (the game is saved first when --save is on)
   help           this text
 End of input (Ctrl-D) quits like 'quit'."""
+CONFIRM = ("", "y", "yes", "ok", "confirm", "play")
 
 
 class _Quit(Exception):
     """The user asked to stop (quit, end of input, Ctrl-C)."""
+
+
+class _Resigned(Exception):
+    """The game ended by resignation (the turn in progress is over)."""
 
 
 # --- the board --------------------------------------------------------------------------
@@ -206,10 +218,11 @@ class BoardView:
             if not with_dice or dice is None:
                 return Text(" " * half_w, style=felt)
             style = DICE_STYLE[dice_side or 0]
+            high, low = max(dice), min(dice)
             body = Text()
-            body.append(f" {dice[0]} ", style=style)
+            body.append(f" {high} ", style=style)
             body.append("  ", style=felt)
-            body.append(f" {dice[1]} ", style=style)
+            body.append(f" {low} ", style=style)
             pad = half_w - len(body)
             t = Text(" " * (pad // 2), style=felt)
             t.append_text(body)
@@ -302,8 +315,24 @@ class Session:
         return m.game if m is not None else self.obj  # type: ignore[return-value]
 
     def player_name(self, side: int) -> str:
+        """The player as the save file and the command line name it (``neural:expert``)."""
         p = self.players[side]
         return "human" if p is None else p.name
+
+    def player_label(self, side: int, long: bool = False) -> str:
+        """Who plays ``side`` in this game, for people: the AI and its level, or the
+        greedy heuristic where no trained network ships for the game."""
+        from .ai.players import LevelPlayer
+
+        p = self.players[side]
+        if not isinstance(p, LevelPlayer):
+            return self.player_name(side)
+        if p.engine(self.game.rules.game) is p.neural:
+            return f"neural AI, level {p.level}" if long else f"neural, {p.level}"
+        if long:
+            return (f"greedy AI: no trained network for {self.game.rules.game_name} "
+                    "is installed")
+        return "greedy (no net)"
 
     def humans(self) -> list[int]:
         return [s for s in (0, 1) if self.players[s] is None]
@@ -378,8 +407,8 @@ class Session:
             t.append(f"{SIDE_NAMES[side]:<6}", style="bold" if g.turn == side else "")
             t.append(f" pips {pos.pip_count(side):>3}  off {pos.off(side):>2}")
             lines.append(t)
-        who = self.player_name
-        lines.append(Text(f"  {who(0)} vs {who(1)}", style="dim"))
+        for side in (0, 1):
+            lines.append(Text(f"  {SIDE_NAMES[side]}: {self.player_label(side)}", style="dim"))
         lines.append(Text(""))
         if final or g.is_over:
             out = g.outcome
@@ -393,7 +422,7 @@ class Session:
                      "double": "to take or drop"}[g.phase]
             lines.append(Text(f"{SIDE_NAMES[side]} {doing}", style="bold"))
             if g.phase == "move" and g.dice is not None:
-                lines.append(Text(f"dice {g.dice[0]}-{g.dice[1]}"))
+                lines.append(Text(f"dice {dice_text(g.dice)}"))
         if g.rules.cube:
             owner = "centred" if g.cube_owner is None else f"{SIDE_NAMES[g.cube_owner]}'s"
             lines.append(Text(f"cube {g.cube_value} ({owner})"))
@@ -404,13 +433,15 @@ class Session:
             lines.append(Text("both sides run the same way", style="dim"))
         return lines
 
-    def draw(self, final: bool = False) -> None:
+    def draw(self, final: bool = False, preview: Move | None = None) -> None:
+        """The board and the panel; ``preview``: a move entered but not yet confirmed,
+        drawn as played (with its points highlighted)."""
         g = self.game
-        pos = g.position
+        pos = g.position if preview is None else preview.after
         cube = (g.cube_value, g.cube_owner) if g.rules.cube else None
         dice = g.dice if g.phase == "move" else None
-        board = self.view.lines(pos, self.viewer(), dice, pos.turn, cube,
-                                _move_marks(self.last_move))
+        board = self.view.lines(pos, self.viewer(), dice, g.position.turn, cube,
+                                _move_marks(self.last_move if preview is None else preview))
         panel = self.panel(final)
         side_by_side = (self.console.width or 80) >= BOARD_W + PANEL_W
         # beside the board, the panel starts on the frame's first line; below it on a
@@ -476,6 +507,19 @@ class Session:
                 self.say("No moves to list now.")
             self.list_moves(moves)
             return True
+        if cmd == "hint":
+            self.hint()
+            return True
+        if cmd in ("undo", "u"):
+            self.error("nothing to take back: undo takes back a move you entered, before "
+                       "you confirm it with Enter")
+            return True
+        if cmd == "resign":
+            if len(words) > 2:
+                self.error("usage: resign [single|gammon|backgammon]")
+                return True
+            self.resign(words[1].lower() if len(words) == 2 else None)
+            return True
         if cmd == "save":
             if len(words) > 2:
                 self.error("usage: save [FILE]")
@@ -497,6 +541,87 @@ class Session:
                 self.say("From now on the game is saved there after every move.", "dim")
             return True
         return False
+
+    def hint(self) -> None:
+        """The best moves of the roll as the AI ranks them (``tavli hint``'s ranking)."""
+        from .ai.players import DEFAULT_LEVEL, LEVELS, rank_moves
+
+        g = self.game
+        if g.phase != "move" or g.dice is None:
+            self.error("a hint ranks the moves of a roll: roll the dice first")
+            return
+        moves = g.legal_moves()
+        if not moves:
+            self.say(f"No legal move with {dice_text(g.dice)}: the turn passes.")
+            return
+        engine, ranked = rank_moves(g.rules, g.position, moves, DEFAULT_LEVEL)
+        number = {str(m): k for k, m in enumerate(moves, 1)}
+        if engine == "neural":
+            ply = LEVELS[DEFAULT_LEVEL][0]
+            self.say(f"Hint for {dice_text(g.dice)} (neural AI, {ply}-ply; cubeless "
+                     "equity, best first):", "bold")
+        else:
+            self.say(f"Hint for {dice_text(g.dice)} (greedy heuristic: no trained network "
+                     f"for {g.rules.game_name} is installed; score, best first):", "bold")
+        shown = ranked[:HINTS_SHOWN]
+        w = max(len(str(m)) for m, _ in shown)
+        for m, value in shown:
+            self.say(f"  {number[str(m)]:>3}. {str(m):<{w}}  {value:+.3f}")
+        if len(ranked) > len(shown):
+            self.say(f"     ({len(ranked) - len(shown)} more moves rank lower)", "dim")
+
+    def resign(self, value: str | None) -> None:
+        """The side to act gives up the game, if the opponent accepts what is offered
+        (a computer player judges, a human is asked)."""
+        from .ai.players import accepts_resignation
+        from .game import RESIGN_POINTS
+
+        g = self.game
+        if g.is_over:
+            self.error("the game is over")
+            return
+        side = g.turn
+        other = 1 - side
+        values = g.resign_values()
+
+        def worth(v: str) -> str:
+            n = RESIGN_POINTS[v] * g.cube_value
+            return f"{n} point{'s' if n != 1 else ''}"
+
+        if value is None:  # ask, so that a slip of the keyboard loses nothing
+            me = _side_label(side, self.disc)
+            if len(values) == 1:
+                line = self.ask(f"{me}: resign the game, giving {SIDE_NAMES[other]} "
+                                f"{worth('single')}? yes or no > ").lower()
+            else:
+                kinds = " or ".join(f"{'a ' + v if v != 'single' else 'the game'} "
+                                    f"({worth(v)})" for v in values)
+                line = self.ask(f"{me}: resign {kinds}? {', '.join(values)} or no > ").lower()
+            value = "single" if line in ("y", "yes") else line
+            if value in ("", "n", "no"):
+                self.say("Play goes on.", "dim")
+                return
+        if value not in values:
+            self.error(f"resign {' or '.join(values)} here, not {value[:20]!r} "
+                       "(play goes on)")
+            return
+        offer = f"{SIDE_NAMES[side]} resigns {'the game' if value == 'single' else 'a ' + value}"
+        opponent = self.players[other]
+        if opponent is None:
+            line = self.ask(f"{offer}. {_side_label(other, self.disc)}: accept and win "
+                            f"{worth(value)}? yes or no > ")
+            accepted = line.lower() in ("y", "yes")
+        else:
+            accepted = accepts_resignation(g, side, value)
+        if not accepted:
+            who = "" if opponent is None else f" ({opponent.name})"
+            self.say(f"{offer}; {SIDE_NAMES[other]}{who} declines: play goes on.", "bold")
+            return
+        g.resign(side, value)
+        self.last_move = None
+        self.autosave()
+        self.say(f"{offer}; {SIDE_NAMES[other]} accepts and wins {worth(value)}.", "bold")
+        raise _Resigned
 
     def cube_command(self, cmd: str) -> bool | None:
         """double/take/drop/beaver: True when it was done, False when the engine refused
@@ -560,9 +685,29 @@ class Session:
             if done is None:
                 self.error(f"{line!r}: type take or drop")
 
-    def human_move(self) -> None:
+    def entered_move(self, line: str) -> Move | None:
+        """The legal move ``line`` names (in notation, or its number in the list), or
+        None once the reason it names none is shown."""
         from .errors import TavliError
 
+        g = self.game
+        moves = g.legal_moves()
+        if line.isascii() and line.isdigit() and len(line) < 10:
+            k = int(line)
+            if not 1 <= k <= len(moves):
+                self.error(f"no move number {k}: choose 1-{len(moves)}, or type a move")
+                return None
+            return moves[k - 1]
+        assert g.dice is not None
+        try:
+            return g.position.find_move(line, g.dice, g.rules)
+        except TavliError as e:
+            self.error(str(e))
+            return None
+
+    def human_move(self) -> None:
+        """The human's turn: a move is entered, shown on the board, and played once
+        confirmed with Enter (``undo`` takes it back; another move replaces it)."""
         g = self.game
         moves = g.legal_moves()
         side = g.turn
@@ -570,43 +715,54 @@ class Session:
         assert dice is not None
         if not moves:
             self.draw()
-            self.say(f"{SIDE_NAMES[side]} rolls {dice[0]}-{dice[1]} and cannot move: "
+            self.say(f"{SIDE_NAMES[side]} rolls {dice_text(dice)} and cannot move: "
                      "the turn passes.", "yellow")
             g.play(None)
             self.last_move = None
             self.autosave()
             return
-        self.draw()
-        self.say(f"Legal moves ({len(moves)}):", "dim")
-        self.list_moves(moves, MOVES_SHOWN)
+
+        def show() -> None:
+            self.draw()
+            self.say(f"Legal moves ({len(moves)}):", "dim")
+            self.list_moves(moves, MOVES_SHOWN)
+
+        show()
+        pending: Move | None = None
         while True:
-            line = self.ask(f"{_side_label(side, self.disc)} to play {dice[0]}-{dice[1]} > ")
-            if not line:
-                continue
+            if pending is None:
+                line = self.ask(f"{_side_label(side, self.disc)} to play {dice_text(dice)} > ")
+                if not line:
+                    continue
+            else:
+                line = self.ask(f"Enter plays {pending}; undo takes it back > ")
+            low = line.lower()
+            if pending is not None:
+                if low in CONFIRM:
+                    played = g.play(pending)
+                    self.last_move = played
+                    self.autosave()
+                    self.say(f"{SIDE_NAMES[side]} plays {played}.")
+                    return
+                if low in ("undo", "u"):
+                    pending = None
+                    self.say("Taken back.", "dim")
+                    show()
+                    continue
+                if low in ("board", "b"):
+                    self.draw(preview=pending)
+                    continue
             if self.command(line):
                 continue
-            cube = self.cube_command(line.lower())
+            cube = self.cube_command(low)
             if cube is not None:
                 if cube:
                     return
                 continue
-            if line.isascii() and line.isdigit() and len(line) < 10:
-                k = int(line)
-                if not 1 <= k <= len(moves):
-                    self.error(f"no move number {k}: choose 1-{len(moves)}, or type a move")
-                    continue
-                chosen: Move | str = moves[k - 1]
-            else:
-                chosen = line
-            try:
-                played = g.play(chosen)
-            except TavliError as e:
-                self.error(str(e))
-                continue
-            self.last_move = played
-            self.autosave()
-            self.say(f"{SIDE_NAMES[side]} plays {played}.")
-            return
+            chosen = self.entered_move(line)
+            if chosen is not None:
+                pending = chosen
+                self.draw(preview=chosen)
 
     def bot_act(self, player: Player) -> None:
         from .players import act
@@ -618,14 +774,14 @@ class Session:
         self.autosave()
         if kind == "move":
             self.last_move = value
-            text = f"{who} rolls {value.dice[0]}-{value.dice[1]}: {value}"
+            text = f"{who} rolls {dice_text(value.dice)}: {value}"
             viewer = self.viewer()
             if self.humans() and viewer != side:
                 text += f"   (your points {_translate(value)})"
             self.say(text)
         elif kind == "pass":
             self.last_move = None
-            self.say(f"{who} rolls {value[0]}-{value[1]} and cannot move: the turn passes.")
+            self.say(f"{who} rolls {dice_text(value)} and cannot move: the turn passes.")
         elif kind == "double":
             self.say(f"{who} doubles to {value}.", "bold")
         elif kind in ("take", "beaver"):
@@ -687,38 +843,68 @@ class Session:
                     self.opening()
                     continue
                 player = self.players[g.turn]
-                if player is not None:
-                    self.bot_act(player)
-                elif g.phase == "roll":
-                    self.human_roll()
-                elif g.phase == "double":
-                    self.human_answer()
-                else:
-                    self.human_move()
+                try:
+                    if player is not None:
+                        self.bot_act(player)
+                    elif g.phase == "roll":
+                        self.human_roll()
+                    elif g.phase == "double":
+                        self.human_answer()
+                    else:
+                        self.human_move()
+                except _Resigned:
+                    continue
         except _Quit:
             if self.save_path is not None:
                 self.autosave()
                 self.say(f"Saved to {self.save_path}; resume with: "
-                         f"tavli play --resume {self.save_path}")
+                         f"{resume_command(self.save_path)}")
             self.say("Bye.")
             return 0
 
 
 # --- setting up ---------------------------------------------------------------------------
 
-def _make_player(name: str | None, seed: int | None, what: str) -> Player | None:
-    """None for a human, else the computer player :func:`tavli.players.get_player` names."""
+def resume_command(path: Path) -> str:
+    """The command line that continues the game saved in ``path``."""
+    return f"tavli play --tui --resume {shlex.quote(str(path))}"
+
+
+def player_choices() -> str:
+    from .ai.players import DEFAULT_LEVEL, LEVELS
+
+    return (f"human, random, greedy, neural (level {DEFAULT_LEVEL}), neural:LEVEL or a "
+            f"LEVEL: {', '.join(LEVELS)}")
+
+
+def make_player(name: str | None, seed: int | None, what: str) -> Player | None:
+    """None for a human, else the computer player ``name`` names: ``random``, ``greedy``,
+    ``neural`` (the AI at the default level), ``neural:LEVEL`` or a bare level name
+    (see :data:`tavli.ai.players.LEVELS`; a ply 0-2 too). CliError for another name."""
+    from .ai.players import DEFAULT_LEVEL, LEVELS, LevelPlayer
     from .cli import CliError
     from .errors import TavliError
     from .players import get_player
 
     key = (name or "human").strip().lower()
+    bare = key.replace("-", "").replace("_", "").replace(" ", "")
     if key == "human":
         return None
-    try:
+    if key in ("random", "greedy"):
         return get_player(key, seed)
+    if key == "neural":
+        level = DEFAULT_LEVEL
+    elif key.startswith("neural:"):
+        level = key.split(":", 1)[1]
+    elif bare in LEVELS:
+        level = bare
+    else:
+        raise CliError(f"{what}: unknown player {str(name)[:40]!r}: choose "
+                       f"{player_choices()}")
+    try:
+        return LevelPlayer(level, seed=seed)
     except TavliError as e:
-        raise CliError(f"{what}: {e} (or human)") from None
+        raise CliError(f"{what}: {e}") from None
 
 
 def _match_rules(rotation: tuple[str, ...], items: list[str]) -> dict[str, Any]:
@@ -761,6 +947,8 @@ def _dice_used(docs: list[Any], games: list[Game]) -> int:
                 if not (first and opened and not g.rules.opening_reroll):
                     n += 2
                 first = False
+            elif isinstance(ev.get("rolled"), list):  # a resignation with dice out
+                n += 2
         if isinstance(doc, dict) and isinstance(doc.get("pending_dice"), list):
             n += 2
     return n
@@ -854,10 +1042,17 @@ def run(args: argparse.Namespace) -> int:
         obj, seed = _new(args)
         save_path = Path(args.save) if args.save else None
     white = getattr(args, "white", None) or settings.get("white") or "human"
-    black = args.opponent or settings.get("black") or "greedy"
+    black = args.opponent or settings.get("black") or "neural"
     pseed = None if seed is None else seed + 1
-    players = [_make_player(white, pseed, "--white"),
-               _make_player(black, None if pseed is None else pseed + 1, "--opponent")]
+
+    def what(option: str, given: str | None, side: str) -> str:
+        return option if given or not args.resume else f"the {side} player saved in " \
+            f"{args.resume}"
+
+    players = [make_player(white, pseed, what("--white", getattr(args, "white", None),
+                                              "white")),
+               make_player(black, None if pseed is None else pseed + 1,
+                           what("--opponent", args.opponent, "black"))]
     if save_path is not None and args.save and _replaces_another_file(
             save_path, Path(args.resume) if args.resume else None):
         raise CliError(f"{save_path} exists: continue that game with --resume {save_path}, "
@@ -883,8 +1078,8 @@ def _intro(s: Session, resumed: bool) -> None:
     names = []
     for side in (0, 1):
         p = s.players[side]
-        names.append(f"{SIDE_NAMES[side]} {s.disc[side]} "
-                     f"({'you' if p is None and len(s.humans()) == 1 else s.player_name(side)})")
+        who = "you" if p is None and len(s.humans()) == 1 else s.player_label(side, long=True)
+        names.append(f"{SIDE_NAMES[side]} {s.disc[side]} ({who})")
     s.say(f"{what}. {names[0]} against {names[1]}.", "bold")
     if resumed:
         s.say(f"Resumed: game {len(m.games) if m else 1}, "

@@ -29,11 +29,13 @@ def add_play_arguments(p: argparse.ArgumentParser, rule_help: str) -> None:
     p.add_argument("--points", type=int, default=None,
                    help="match length in points (default 5; 1 with a single game name: "
                         "one game)")
-    p.add_argument("--opponent", default=None,
-                   help="who plays black: human (hot-seat), random or greedy (default)")
-    p.add_argument("--white", default=None,
-                   help="who plays white: human (default), random or greedy "
-                        "(two bots play on their own)")
+    p.add_argument("--opponent", default=None, metavar="PLAYER",
+                   help="who plays black: neural (the AI at level expert, the default), "
+                        "neural:LEVEL or a LEVEL (beginner, casual, intermediate, advanced, "
+                        "expert, worldclass), greedy, random, or human (hot-seat)")
+    p.add_argument("--white", default=None, metavar="PLAYER",
+                   help="who plays white: human (default) or a computer player as for "
+                        "--opponent (two computer players play on their own)")
     p.add_argument("--seed", type=seed_arg, default=None, help="seed the dice (reproducible)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="save the game/match to FILE after every move")

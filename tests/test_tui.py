@@ -53,12 +53,12 @@ def test_illegal_malformed_then_legal_by_text_and_number(monkeypatch, capsys, tm
     rc, out, err = play(monkeypatch, capsys,
                         ["--tui", "--game", "portes", "--points", "1", "--seed", "3",
                          "--opponent", "human", "--save", str(path)],
-                        ["6/off", "hello", "99", text_move, "2", "save", "quit"])
+                        ["6/off", "hello", "99", text_move, "", "2", "", "save", "quit"])
     assert rc == 0, err
     assert f"✗ {illegal}" in out and f"✗ {malformed}" in out
     assert "no move number 99" in out
     assert f"plays {text_move}." in out and f"plays {by_number}." in out
-    assert f"Saved to {path}." in out and "resume with: tavli play --resume" in out
+    assert f"Saved to {path}." in out and "resume with: tavli play --tui --resume" in out
     # the board: both rows of point numbers, the bar, pip counts, the legal moves
     assert "13 14 15 16 17 18      19 20 21 22 23 24" in out
     assert "12 11 10  9  8  7       6  5  4  3  2  1" in out
@@ -72,18 +72,18 @@ def test_illegal_malformed_then_legal_by_text_and_number(monkeypatch, capsys, tm
     assert data["seed"] == 3 and data["tui"]["white"] == "human"
 
 
-TURNS = {  # what a hot-seat human types each turn: the first move; roll before it
-    "portes": ["1"], "plakoto": ["1"], "fevga": ["1"],
-    "backgammon": ["", "1"],  # the cube is offered before each roll: Enter rolls
+TURNS = {  # what a hot-seat human types each turn: the first move, Enter to confirm it
+    "portes": ["1", ""], "plakoto": ["1", ""], "fevga": ["1", ""],
+    "backgammon": ["", "1", ""],  # the cube is offered before each roll: Enter rolls
 }
 
 
-@pytest.mark.parametrize("game,stop", [("plakoto", 2), ("portes", 0), ("fevga", 3),
+@pytest.mark.parametrize("game,stop", [("plakoto", 4), ("portes", 0), ("fevga", 6),
                                        ("backgammon", 0), ("backgammon", 2),
                                        ("backgammon", 3)])
 def test_resume_continues_as_if_never_stopped(monkeypatch, capsys, tmp_path, game, stop):
     base = ["--tui", "--game", game, "--points", "1", "--seed", "11", "--opponent", "human"]
-    lines = ["1"] + TURNS[game] * 4
+    lines = ["1", ""] + TURNS[game] * 4
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
     rc, _, _ = play(monkeypatch, capsys, base + ["--save", str(whole)], lines + ["quit"])
     assert rc == 0
@@ -195,7 +195,7 @@ def test_match_against_a_bot_continues_to_the_next_game(monkeypatch, capsys, tmp
     # a human who always plays the first move (and presses Enter between games)
     rc, out, err = play(monkeypatch, capsys,
                         ["--tui", "--game", "portes", "--points", "2", "--seed", "4",
-                         "--save", str(path)], ["1"] * 400)
+                         "--save", str(path)], ["1", ""] * 400)
     assert rc == 0, err
     m = load(path)
     assert isinstance(m, Match) and m.target == 2 and m.is_over
@@ -210,7 +210,7 @@ def test_cube_double_and_drop_hot_seat(monkeypatch, capsys):
     rc, out, err = play(monkeypatch, capsys,
                         ["--tui", "--game", "backgammon", "--points", "1", "--seed", "6",
                          "--opponent", "human"],
-                        ["1", "1", "double", "drop"])
+                        ["1", "", "double", "drop"])
     assert rc == 0, err
     assert "doubles to 2" in out and "drops" in out
     assert "Game over: " in out and "(drop)" in out

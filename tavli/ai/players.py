@@ -13,6 +13,10 @@ worldclass      2     0
 
 Noise is added to each candidate's equity before choosing, so weak levels make the kind
 of mistakes people make (close moves confused), not random blunders.
+
+What a user interface needs: :class:`LevelPlayer` (the AI at a level: the neural player
+where a trained network ships for the game, else the greedy heuristic), :func:`rank_moves`
+(a hint) and :func:`accepts_resignation` (the AI's answer to a resignation).
 """
 
 from __future__ import annotations
@@ -25,8 +29,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import RuleError
-from ..layout import BACKGAMMON, GAME_NAMES
-from ..players import Player
+from ..layout import BACKGAMMON, BAR, GAME_NAMES, OFF, PORTES
+from ..players import GreedyPlayer, Player
 from .encode import family_of
 from .net import Net, NetError, equity
 
@@ -81,6 +85,20 @@ def parse_level(level: str | int | None) -> tuple[int, float]:
         raise RuleError(f"unknown level {str(level)[:40]!r}: one of {', '.join(LEVELS)} "
                         "or a ply 0-2")
     return LEVELS[key]
+
+
+def level_name(level: str | int | None) -> str:
+    """The canonical name of a level (``expert``, ``worldclass``, or a ply ``0``-``2``);
+    RuleError for an unknown one."""
+    parse_level(level)
+    if level is None:
+        return DEFAULT_LEVEL
+    return str(level).strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+
+
+def engine_name(game: int) -> str:
+    """``neural`` when a trained network ships for ``game``, else ``greedy``."""
+    return "neural" if has_shipped_net(game) else "greedy"
 
 
 @dataclass
@@ -223,3 +241,74 @@ def _pubeval_weights_cached() -> np.ndarray:
     from .selfplay import pubeval_weights
 
     return pubeval_weights()
+
+
+class LevelPlayer(Player):
+    """The AI at a level: the neural player where a trained network ships for the game
+    being played, else the greedy heuristic (a Tavli match changes game between games)."""
+
+    def __init__(self, level: str | int | None = None, seed: int | None = None) -> None:
+        self.level = level_name(level)
+        self.name = f"neural:{self.level}"
+        self.neural = NeuralPlayer(self.level, seed=seed)
+        self.greedy = GreedyPlayer()
+
+    def engine(self, game: int) -> Player:
+        return self.neural if has_shipped_net(game) else self.greedy
+
+    def choose_move(self, position: Position, dice: Dice, moves, rules: Rules):
+        return self.engine(rules.game).choose_move(position, dice, moves, rules)
+
+    def cube_action(self, game: Game) -> str:
+        return self.engine(game.rules.game).cube_action(game)
+
+    def __repr__(self) -> str:
+        return f"LevelPlayer(level={self.level!r})"
+
+
+@functools.lru_cache(maxsize=8)
+def _analyzer(rules: Rules) -> Analyzer:
+    return Analyzer(rules)
+
+
+def rank_moves(rules: Rules, position: Position, moves: list[Move],
+               level: str | int | None = None) -> tuple[str, list[tuple[Move, float]]]:
+    """A hint: ``moves`` best first with their values, and the engine that valued them:
+    ``("neural", [(move, cubeless equity)])`` at ``level``'s ply where a trained network
+    ships for the game, else ``("greedy", [(move, heuristic score)])``."""
+    if not moves:
+        return engine_name(rules.game), []
+    if has_shipped_net(rules.game):
+        ranked = _analyzer(rules).rank(position, list(moves), parse_level(level)[0])
+        return "neural", [(r.move, r.equity) for r in ranked]
+    scores = GreedyPlayer().evaluate([m.after for m in moves], position.turn, rules)
+    order = sorted(range(len(moves)), key=lambda i: -float(scores[i]))
+    return "greedy", [(moves[i], float(scores[i])) for i in order]
+
+
+def accepts_resignation(game: Game, side: int, value: str) -> bool:
+    """Whether ``side``'s opponent accepts ``side`` resigning ``value`` (single, gammon or
+    backgammon): yes when the points conceded are at least what playing on is worth to
+    him, the cubeless equity of the shipped network (before ``side``'s roll); without a
+    network, when they are at least the most he can still win."""
+    from ..game import RESIGN_POINTS
+
+    offered = RESIGN_POINTS[value]
+    values = game.resign_values()
+    pos = game.position if game.position.turn == side else game.position.swap_turn()
+    if has_shipped_net(game.rules.game):
+        o = _analyzer(game.rules).position_outputs(pos, 0)  # the resigner's view
+        gammons = "gammon" in values
+        bgs = "backgammon" in values
+        worth = (1 - 2 * float(o[0]) + (float(o[3]) - float(o[1])) * gammons
+                 + (float(o[4]) - float(o[2])) * bgs)
+        return offered >= worth - 1e-9
+    a = pos.array
+    if a[side, OFF] > 0 or "gammon" not in values:
+        most = 1
+    elif "backgammon" in values and game.rules.game in (PORTES, BACKGAMMON) and (
+            a[side, BAR] > 0 or a[side, 19:25].sum() > 0):
+        most = 3
+    else:
+        most = 2
+    return offered >= most
