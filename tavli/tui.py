@@ -388,9 +388,10 @@ class Session:
             return f"{name} · single game"
         return f"{name} · game {len(m.games)}"
 
-    def panel(self, final: bool = False) -> list[Text]:
+    def panel(self, final: bool = False, shown: Position | None = None) -> list[Text]:
+        """The text beside the board; ``shown``: the position drawn (default the game's)."""
         g = self.game
-        pos = g.position
+        pos = g.position if shown is None else shown
         m = self.match
         lines: list[Text] = [Text(self.title(), style="bold")]
         if m is not None:
@@ -442,7 +443,7 @@ class Session:
         dice = g.dice if g.phase == "move" else None
         board = self.view.lines(pos, self.viewer(), dice, g.position.turn, cube,
                                 _move_marks(self.last_move if preview is None else preview))
-        panel = self.panel(final)
+        panel = self.panel(final, pos)
         side_by_side = (self.console.width or 80) >= BOARD_W + PANEL_W
         # beside the board, the panel starts on the frame's first line; below it on a
         # narrow terminal

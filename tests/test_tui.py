@@ -24,6 +24,14 @@ def play(monkeypatch, capsys, args, lines=()):
     return rc, out, err
 
 
+def cli(monkeypatch, capsys, argv, lines=()):
+    """Run ``tavli ARGV``; (status, out with whitespace runs made single spaces, err)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{x}\n" for x in lines)))
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, " ".join(out.split()), err
+
+
 def opened(game="portes", seed=3):
     """The library's own game with the same dice, after the opening throw."""
     g = Game(game, seed=seed)
@@ -289,3 +297,263 @@ def test_board_numbers_follow_the_viewer():
     assert text.splitlines()[0].split()[:3] == ["12", "11", "10"]
     text = board_text(Position.start("fevga"), view=1)
     assert text.splitlines()[0].split()[:3] == ["1", "2", "3"]
+
+
+# --- the neural AI as opponent ------------------------------------------------------------
+
+def test_the_default_opponent_is_the_neural_ai_at_level_expert(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "g.json"
+    rc, out, err = play(monkeypatch, capsys, ["--tui", "--game", "portes", "--points", "1",
+                                              "--seed", "3", "--save", str(path)], [])
+    assert rc == 0, err
+    assert "black ● (neural AI, level expert)" in out
+    assert "black: neural, expert" in out  # the panel beside the board
+    assert "black (neural:expert) rolls" in out  # black starts with seed 3
+    assert json.loads(path.read_text())["tui"] == {"white": "human", "black": "neural:expert"}
+
+
+def test_neural_levels_play_as_the_neural_player(monkeypatch, capsys, tmp_path):
+    from tavli.ai.players import NeuralPlayer
+
+    path = tmp_path / "g.json"
+    rc, out, err = play(monkeypatch, capsys,
+                        ["--tui", "--game", "fevga", "--points", "1", "--seed", "5",
+                         "--white", "beginner", "--opponent", "neural:advanced",
+                         "--save", str(path)])
+    assert rc == 0, err
+    assert "white (neural:beginner) rolls" in out and "black (neural:advanced) rolls" in out
+    assert "white ○ (neural AI, level beginner) against black ● (neural AI, level advanced)" \
+        in out or "white ● (neural AI, level beginner) against black ● (neural AI, level " \
+        "advanced)" in out
+    assert "black: neural, advanced" in out and "Game over:" in out
+    assert json.loads(path.read_text())["tui"] == {"white": "neural:beginner",
+                                                   "black": "neural:advanced"}
+    g = load(path)
+    assert g.is_over
+    ai = NeuralPlayer("advanced")  # no noise: black's every choice is the network's
+    checked = 0
+    for pos, dice, move in g.turns:
+        moves = pos.legal_moves(dice, g.rules)
+        if pos.turn == 1 and len(moves) > 1:
+            assert ai.choose_move(pos, dice, moves, g.rules) == move
+            checked += 1
+    assert checked > 5
+
+
+def test_resume_keeps_the_ai_and_its_level(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "g.json"
+    base = ["--tui", "--game", "portes", "--points", "1", "--seed", "3"]
+    play(monkeypatch, capsys, base + ["--opponent", "casual", "--save", str(path)], ["quit"])
+    assert json.loads(path.read_text())["tui"]["black"] == "neural:casual"
+    rc, out, err = play(monkeypatch, capsys, ["--tui", "--resume", str(path)],
+                        ["1", "", "quit"])
+    assert rc == 0, err
+    assert "Resumed" in out and "(neural AI, level casual)" in out
+    assert "black (neural:casual) rolls" in out
+    data = json.loads(path.read_text())
+    assert data["tui"]["black"] == "neural:casual"
+    # a level that the file names wrongly: a clear error, the file left as it was
+    data["tui"]["black"] = "neural:wizard"
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    rc, out, err = play(monkeypatch, capsys, ["--tui", "--resume", str(path)], [])
+    assert rc == 2 and "the black player saved in" in err and "wizard" in err
+    assert path.read_bytes() == before
+
+
+def test_unknown_players_list_the_choices_before_play(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "g.json"
+    rc, out, err = play(monkeypatch, capsys, ["--tui", "--opponent", "wizard",
+                                              "--save", str(path)])
+    assert rc == 2 and out == "" and not path.exists()
+    assert len(err.strip().splitlines()) == 1
+    assert "--opponent: unknown player 'wizard'" in err
+    for name in ("human", "random", "greedy", "neural:LEVEL", "beginner", "worldclass"):
+        assert name in err
+    rc, out, err = play(monkeypatch, capsys, ["--tui", "--white", "neural:wizard"])
+    assert rc == 2 and out == "" and "--white: unknown level 'wizard'" in err
+
+
+def test_without_a_trained_network_the_ai_is_the_greedy_player(monkeypatch, capsys, tmp_path):
+    from tavli.ai import players as ai_players
+    from tavli.players import GreedyPlayer
+
+    monkeypatch.setattr(ai_players, "has_shipped_net", lambda game: False)
+    path = tmp_path / "g.json"
+    rc, out, err = play(monkeypatch, capsys,
+                        ["--tui", "--game", "plakoto", "--points", "1", "--seed", "2",
+                         "--white", "expert", "--save", str(path)])
+    assert rc == 0, err
+    assert "(greedy AI: no trained network for plakoto is installed)" in out
+    assert "black: greedy (no net)" in out
+    g = load(path)
+    greedy = GreedyPlayer()
+    for pos, dice, move in g.turns:
+        moves = pos.legal_moves(dice, g.rules)
+        if moves:
+            assert greedy.choose_move(pos, dice, moves, g.rules) == move
+
+
+# --- hint, undo, resign ---------------------------------------------------------------------
+
+HOT_SEAT = ["--tui", "--game", "portes", "--points", "1", "--seed", "3", "--opponent", "human"]
+
+
+def test_hint_ranks_the_moves_as_tavli_hint_does(monkeypatch, capsys):
+    g = opened("portes", 3)
+    moves = [str(m) for m in g.legal_moves()]
+    rc, out, err = cli(monkeypatch, capsys,
+                       ["hint", "portes", g.position.id(), "--dice",
+                        f"{g.dice[0]}{g.dice[1]}", "--json"])
+    assert rc == 0, err
+    ranked = json.loads(out)["moves"]
+    rc, out, err = play(monkeypatch, capsys, HOT_SEAT, ["hint", "quit"])
+    assert rc == 0, err
+    assert "Hint for 5-2 (neural AI, 1-ply" in out
+    hint = out.split("Hint for")[1].splitlines()[1:7]
+    for r, line in zip(ranked[:5], hint, strict=False):  # best first, numbered as listed
+        number, move, equity = line.split(".", 1)[0], line.split(".", 1)[1][:-7], line[-6:]
+        assert int(number) == moves.index(r["move"]) + 1
+        assert move.strip() == r["move"] and abs(float(equity) - r["equity"]) < 6e-4
+    assert hint[5].strip() == f"({len(moves) - 5} more moves rank lower)"
+
+
+def test_hint_without_a_network_and_before_a_roll(monkeypatch, capsys):
+    from tavli.ai import players as ai_players
+    from tavli.players import GreedyPlayer
+
+    monkeypatch.setattr(ai_players, "has_shipped_net", lambda game: False)
+    g = opened("portes", 3)
+    best = GreedyPlayer().choose_move(g.position, g.dice, g.legal_moves(), g.rules)
+    rc, out, err = play(monkeypatch, capsys, HOT_SEAT, ["hint", "quit"])
+    assert "greedy heuristic: no trained network for portes" in out
+    first = out.split("best first):")[1].splitlines()[1]
+    assert f". {best} " in first
+    # backgammon: before the roll there is no roll to rank
+    rc, out, err = play(monkeypatch, capsys,
+                        ["--tui", "--game", "backgammon", "--points", "1", "--seed", "6",
+                         "--opponent", "human"], ["1", "", "hint", "quit"])
+    assert "✗ a hint ranks the moves of a roll: roll the dice first" in out
+
+
+def test_a_move_is_shown_and_played_once_confirmed(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "g.json"
+    g = opened("portes", 3)
+    side = g.turn
+    moves = g.legal_moves()
+    rc, out, err = play(monkeypatch, capsys, HOT_SEAT + ["--save", str(path)],
+                        ["undo", "1", "undo", "2", "", "quit"])
+    assert rc == 0, err
+    assert "✗ nothing to take back" in out
+    assert f"Enter plays {moves[0]}; undo takes it back" in out
+    # the entered move is drawn on the board before it is confirmed
+    before_undo = out.split("Taken back.")[0]
+    assert f"pips {moves[0].after.pip_count(side):>3}" in before_undo.split(
+        f"Enter plays {moves[0]}")[0].split("to play")[-1]
+    assert "Taken back." in out and f"{SIDE_NAMES_[side]} plays {moves[1]}." in out
+    assert f"plays {moves[0]}." not in out
+    assert [str(m) for m in load(path).moves] == [str(moves[1])]
+    # another move at the confirmation replaces the one entered; quitting there plays none
+    rc, out, err = play(monkeypatch, capsys, HOT_SEAT + ["--save", str(tmp_path / "h.json")],
+                        ["1", "3", "", "4", "quit"])
+    assert rc == 0, err
+    g.play(moves[2])
+    g.roll()
+    h = load(tmp_path / "h.json")
+    assert [str(m) for m in h.moves] == [str(moves[2])]
+    assert h.position == g.position and h.dice == g.dice  # the 4th move was not played
+
+
+SIDE_NAMES_ = ("white", "black")
+
+
+def test_resign_against_the_ai(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "g.json"
+    rc, out, err = play(monkeypatch, capsys,
+                        ["--tui", "--game", "portes", "--points", "1", "--seed", "3",
+                         "--save", str(path)],
+                        ["resign", "no", "resign triple", "resign", "single"])
+    assert rc == 0, err
+    assert "resign the game (1 point) or a gammon (2 points)? single, gammon or no" in out
+    assert "Play goes on." in out
+    assert "✗ resign single or gammon here, not 'triple'" in out
+    assert "white resigns the game; black accepts and wins 1 point." in out
+    assert "Game over: black wins 1 point (resign)." in out
+    g = load(path)
+    assert g.is_over and (g.outcome.winner, g.outcome.points, g.outcome.kind) == (1, 1, "resign")
+
+
+def test_resign_hot_seat_backgammon_asks_the_value_and_the_opponent(monkeypatch, capsys):
+    args = ["--tui", "--game", "backgammon", "--points", "1", "--seed", "6",
+            "--opponent", "human"]
+    rc, out, err = cli(monkeypatch, capsys, ["play", *args],
+                       ["1", "", "resign gammon", "no", "resign", "backgammon", "yes"])
+    assert rc == 0, err
+    assert "black resigns a gammon. white ○: accept and win 2 points? yes or no" in out
+    assert "black resigns a gammon; white declines: play goes on." in out
+    assert ("black ●: resign the game (1 point) or a gammon (2 points) or a backgammon "
+            "(3 points)? single, gammon, backgammon or no") in out
+    assert "black resigns a backgammon; white accepts and wins 3 points." in out
+    assert "Game over: white wins 3 points (resign)." in out
+
+
+def test_a_match_goes_on_after_a_resignation_with_the_same_dice(monkeypatch, capsys,
+                                                               tmp_path):
+    base = ["--tui", "--game", "portes", "--points", "3", "--seed", "9", "--opponent", "human"]
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    resign = ["resign", "yes", "yes"]  # resign the game; the other side accepts
+    rc, out, err = play(monkeypatch, capsys, base + ["--save", str(whole)],
+                        resign + ["", "1", "", "quit"])
+    assert rc == 0, err
+    assert "Score: white 0, black 1" in out or "Score: white 1, black 0" in out
+    rc, out, err = play(monkeypatch, capsys, base + ["--save", str(part)], resign + ["quit"])
+    rc, out, err = play(monkeypatch, capsys, ["--tui", "--resume", str(part)],
+                        ["", "1", "", "quit"])
+    assert rc == 0, err
+    a, b = json.loads(whole.read_text()), json.loads(part.read_text())
+    assert len(a["games"]) == 2 and a["games"][0]["events"][-1]["resign"] == "single"
+    assert a["games"] == b["games"]  # the second game throws the same dice
+    m = load(whole)
+    assert isinstance(m, Match) and len(m.games[1].moves) == 1
+
+
+# --- resume command, dice -------------------------------------------------------------------
+
+def test_the_printed_resume_command_resumes(monkeypatch, capsys, tmp_path):
+    import shlex
+
+    (tmp_path / "my games").mkdir()
+    path = tmp_path / "my games" / "game 1.json"
+    rc, out, err = play(monkeypatch, capsys, HOT_SEAT + ["--save", str(path)], ["1", "", "quit"])
+    assert rc == 0, err
+    command = out.split("resume with: ")[1].splitlines()[0]
+    argv = shlex.split(command)
+    assert argv == ["tavli", "play", "--tui", "--resume", str(path)]
+    rc, out, err = cli(monkeypatch, capsys, argv[1:], ["quit"])
+    assert rc == 0, err
+    assert "Resumed: game 1, where it stopped." in out
+    assert len(load(path).moves) == 1
+
+
+def test_dice_are_shown_higher_first(monkeypatch, capsys):
+    import re
+
+    for seed in range(100):  # a roll thrown lower die first
+        g = Game("portes", seed=seed)
+        g.roll()
+        if g.dice[0] < g.dice[1]:
+            break
+    lo, hi = g.dice
+    args = ["--tui", "--game", "portes", "--points", "1", "--seed", str(seed),
+            "--opponent", "human"]
+    rc, out, err = play(monkeypatch, capsys, args, ["quit"])
+    assert f"to play {hi}-{lo} >" in out and f"dice {hi}-{lo}" in out
+    assert f"{lo}-{hi}" not in out
+    bar = next(x for x in out.splitlines() if "BAR" in x)
+    assert re.findall(r"\d", bar.split("│")[3] + bar.split("│")[1]) == [str(hi), str(lo)]
+    # the bots' rolls too
+    rc, out, err = play(monkeypatch, capsys,
+                        ["--tui", "--game", "fevga", "--points", "1", "--seed", "5",
+                         "--white", "greedy", "--opponent", "random"])
+    rolls = re.findall(r"rolls (\d)-(\d)", out)
+    assert len(rolls) > 20 and all(a >= b for a, b in rolls)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import RuleError
-from ..layout import BACKGAMMON, BAR, GAME_NAMES, OFF, PORTES
+from ..layout import BACKGAMMON, BAR, GAME_NAMES, OFF
 from ..players import GreedyPlayer, Player
 from .encode import family_of
 from .net import Net, NetError, equity
@@ -289,8 +289,10 @@ def rank_moves(rules: Rules, position: Position, moves: list[Move],
 def accepts_resignation(game: Game, side: int, value: str) -> bool:
     """Whether ``side``'s opponent accepts ``side`` resigning ``value`` (single, gammon or
     backgammon): yes when the points conceded are at least what playing on is worth to
-    him, the cubeless equity of the shipped network (before ``side``'s roll); without a
-    network, when they are at least the most he can still win."""
+    him, the cubeless equity of the shipped network (before ``side``'s roll). Without a
+    network, a race count: a gammon (backgammon) is expected when ``side``'s checkers need
+    more pips to reach his home board (to leave the winner's) than the winner needs to
+    bear off."""
     from ..game import RESIGN_POINTS
 
     offered = RESIGN_POINTS[value]
@@ -304,11 +306,12 @@ def accepts_resignation(game: Game, side: int, value: str) -> bool:
                  + (float(o[4]) - float(o[2])) * bgs)
         return offered >= worth - 1e-9
     a = pos.array
-    if a[side, OFF] > 0 or "gammon" not in values:
-        most = 1
-    elif "backgammon" in values and game.rules.game in (PORTES, BACKGAMMON) and (
-            a[side, BAR] > 0 or a[side, 19:25].sum() > 0):
-        most = 3
-    else:
+    race = pos.pip_count(1 - side)
+    most = 1
+    if "gammon" in values and a[side, OFF] == 0 and \
+            sum((p - 6) * int(a[side, p]) for p in range(7, BAR + 1)) >= race:
         most = 2
+        if "backgammon" in values and \
+                sum((p - 18) * int(a[side, p]) for p in range(19, BAR + 1)) >= race:
+            most = 3
     return offered >= most
