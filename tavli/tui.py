@@ -730,40 +730,46 @@ class Session:
 
         show()
         pending: Move | None = None
-        while True:
-            if pending is None:
-                line = self.ask(f"{_side_label(side, self.disc)} to play {dice_text(dice)} > ")
-                if not line:
+        prompt = f"{_side_label(side, self.disc)} to play {dice_text(dice)} > "
+        try:
+            while True:
+                if pending is None:
+                    line = self.ask(prompt)
+                    if not line:
+                        continue
+                else:
+                    line = self.ask(f"Enter plays {pending}; undo takes it back > ")
+                low = line.lower()
+                if pending is not None:
+                    if low in CONFIRM:
+                        played = g.play(pending)
+                        self.last_move = played
+                        self.autosave()
+                        self.say(f"{SIDE_NAMES[side]} plays {played}.")
+                        return
+                    if low in ("undo", "u"):
+                        pending = None
+                        self.say("Taken back.", "dim")
+                        show()
+                        continue
+                    if low in ("board", "b"):
+                        self.draw(preview=pending)
+                        continue
+                if self.command(line):
                     continue
-            else:
-                line = self.ask(f"Enter plays {pending}; undo takes it back > ")
-            low = line.lower()
+                cube = self.cube_command(low)
+                if cube is not None:
+                    if cube:
+                        return
+                    continue
+                chosen = self.entered_move(line)
+                if chosen is not None:
+                    pending = chosen
+                    self.draw(preview=chosen)
+        except _Quit:
             if pending is not None:
-                if low in CONFIRM:
-                    played = g.play(pending)
-                    self.last_move = played
-                    self.autosave()
-                    self.say(f"{SIDE_NAMES[side]} plays {played}.")
-                    return
-                if low in ("undo", "u"):
-                    pending = None
-                    self.say("Taken back.", "dim")
-                    show()
-                    continue
-                if low in ("board", "b"):
-                    self.draw(preview=pending)
-                    continue
-            if self.command(line):
-                continue
-            cube = self.cube_command(low)
-            if cube is not None:
-                if cube:
-                    return
-                continue
-            chosen = self.entered_move(line)
-            if chosen is not None:
-                pending = chosen
-                self.draw(preview=chosen)
+                self.say(f"The move you entered ({pending}) was not played.", "dim")
+            raise
 
     def bot_act(self, player: Player) -> None:
         from .players import act

@@ -240,6 +240,8 @@ def test_help_and_moves(monkeypatch, capsys):
                          "--opponent", "human"], ["help", "moves", "quit"])
     assert rc == 0
     assert "save [FILE]" in out and "take, drop" in out
+    for command in ("hint ", "undo ", "resign [V]"):
+        assert f"\n  {command}" in out
     for k, m in enumerate(g.legal_moves(), 1):
         assert f"{k}. {m}" in out
 
@@ -462,6 +464,7 @@ def test_a_move_is_shown_and_played_once_confirmed(monkeypatch, capsys, tmp_path
     h = load(tmp_path / "h.json")
     assert [str(m) for m in h.moves] == [str(moves[2])]
     assert h.position == g.position and h.dice == g.dice  # the 4th move was not played
+    assert f"The move you entered ({g.legal_moves()[3]}) was not played." in out
 
 
 SIDE_NAMES_ = ("white", "black")
