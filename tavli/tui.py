@@ -328,7 +328,8 @@ class Session:
         if not isinstance(p, LevelPlayer):
             return self.player_name(side)
         if p.engine(self.game.rules.game) is p.neural:
-            return f"neural AI, level {p.level}" if long else f"neural, {p.level}"
+            level = f"{p.level}-ply" if p.level.isdigit() else p.level
+            return f"neural AI, level {level}" if long else f"neural, {level}"
         if long:
             return (f"greedy AI: no trained network for {self.game.rules.game_name} "
                     "is installed")
