@@ -392,6 +392,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _runs_compiled_code(args: argparse.Namespace) -> bool:
+    """Whether the command may call Numba kernels (``show`` does not; the browser app's
+    server says so itself while it warms up)."""
+    return args.command != "show" and not (args.command == "play" and not args.tui)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -400,6 +406,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     from .errors import TavliError
 
+    if argv is None and _runs_compiled_code(args):  # a real command line, not a test's call
+        from ._numba_cache import announce_compile
+
+        announce_compile()  # a first run compiles for half a minute: say so
     if isinstance(sys.stdin, io.TextIOWrapper):
         # bytes that are not text in the locale's encoding reach the parsers as U+FFFD (and
         # are reported as bad input) instead of stopping the program with a traceback

@@ -210,6 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command")
     add_dama_commands(sub)
     args = parser.parse_args(["dama", *(sys.argv[1:] if argv is None else argv)])
+    if argv is None:  # a real command line: a first run compiles for a while, say so
+        from .._numba_cache import announce_compile
+
+        announce_compile()
     try:
         return int(args.func(args) or 0)
     except (TavliError, ValueError, OSError) as e:
