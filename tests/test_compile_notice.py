@@ -69,3 +69,13 @@ def test_help_imports_neither_numpy_nor_numba():
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines()[-1] == "[]"
+
+
+def test_worker_processes_do_not_compile_again(tmp_path):
+    """``bench strength --jobs 2`` plays its first pair in the main process, which compiles
+    (and says so once); the worker processes load the kernels from the cache."""
+    res = _tavli(["bench", "strength", "greedy", "random", "--game", "portes", "--games", "6",
+                  "--jobs", "2"], tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == COMPILE_MESSAGE + "\n"
+    assert "6 games" in res.stdout
