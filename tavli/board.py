@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .dice import dice_text
 from .errors import IllegalMove, InvalidPosition, ParseError
 from .layout import (
     BAR,
@@ -318,7 +319,8 @@ class Position:
             if move.before != self:
                 raise IllegalMove("that move belongs to another position")
             if dice is not None and tuple(sorted(parse_dice(dice))) != tuple(sorted(move.dice)):
-                raise IllegalMove(f"that move was made with {move.dice}, not {dice}")
+                raise IllegalMove(f"that move was made with {dice_text(move.dice)}, not "
+                                  f"{dice_text(parse_dice(dice))}")
             legal = self.legal_moves(move.dice, rules)
             for m in legal:
                 if m.after == move.after:
