@@ -20,7 +20,8 @@ play: $(VENV)/.installed
 	$(BIN)/tavli play
 
 test: $(VENV)/.installed-test
-	$(BIN)/ruff check tavli tests
+	$(BIN)/python scripts/provision_browser.py
+	$(BIN)/ruff check tavli tests scripts
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed

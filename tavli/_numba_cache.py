@@ -10,6 +10,9 @@ size, time) with the one saved at the last call and, when they differ, deletes t
 kernels so that they compile again. Editing a module no kernel reaches (the web app, the
 terminal UI) keeps the cache. The test suite calls it first (``tests/conftest.py``).
 
+:func:`announce_compile` says so, once, when a kernel is about to be compiled (an empty
+cache: the first run takes half a minute with no output otherwise).
+
 >>> len(sources_stamp())  # a SHA-256 in hex
 64
 """
@@ -18,9 +21,12 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).parent
+COMPILE_MESSAGE = "tavli: first run: compiling the engine (about 30 s, once)"
 
 
 def _imports(path: Path, root: Path) -> set[Path]:
@@ -93,3 +99,50 @@ def refresh(root: Path = ROOT) -> bool:
     except OSError:
         pass  # a read-only install: nothing to keep in step
     return True
+
+
+class _FirstCompile:
+    """Numba compile-event listener that calls its callback at the first compile only."""
+
+    def __init__(self) -> None:
+        self.say: Callable[[], None] | None = None
+        self.fired = False
+
+    def start(self) -> None:
+        if not self.fired and self.say is not None:
+            self.fired = True
+            self.say()
+
+
+_first_compile: _FirstCompile | None = None
+
+
+def _print_message() -> None:
+    print(COMPILE_MESSAGE, file=sys.stderr, flush=True)
+
+
+def announce_compile(say: Callable[[], None] | None = None) -> None:
+    """From now on, when Numba starts compiling a kernel in this process, call ``say``
+    (default: print :data:`COMPILE_MESSAGE` on stderr) before it compiles, once per process.
+
+    Numba reports a compile only when its on-disk cache holds no machine code for the
+    kernel (first run, an edited source, another Numba version; it honours
+    ``NUMBA_CACHE_DIR``), so a warm cache says nothing. Calling this again replaces
+    ``say`` and arms it again. Imports Numba."""
+    global _first_compile
+    if _first_compile is None:
+        from numba.core import event
+
+        first = _FirstCompile()
+
+        class Listener(event.Listener):
+            def on_start(self, ev: event.Event) -> None:
+                first.start()
+
+            def on_end(self, ev: event.Event) -> None:
+                pass
+
+        event.register("numba:compile", Listener())
+        _first_compile = first
+    _first_compile.say = say or _print_message
+    _first_compile.fired = False

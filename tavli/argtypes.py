@@ -1,4 +1,5 @@
-"""Argument types shared by the command-line parsers (argparse ``type=`` callables).
+"""Argument types shared by the command-line parsers (argparse ``type=`` callables), and
+their parser class, which reports a bad command line in one line.
 
 >>> seed_arg("42")
 42
@@ -12,8 +13,39 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import NoReturn
+
+from .errors import one_line
 
 MAX_SEED = 2**32 - 1
+EXIT_USAGE = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors are one line, ``tavli moves: error: ...`` (no usage
+    block; a huge argument is cut), exit status 2. Subcommands' parsers are of this class
+    too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)}\n")
+
+
+def even_games(text: str) -> int:
+    """Games of duplicate dice: each dice sequence is played twice, so an even number of 2
+    or more.
+
+    >>> even_games("10")
+    10
+    >>> even_games("3")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: an even number of games is needed (dice are played twice), got '3'
+    """
+    value = at_least(2)(text)
+    if value % 2:
+        raise argparse.ArgumentTypeError(
+            f"an even number of games is needed (dice are played twice), got {text!r}")
+    return value
 
 
 def at_least(low: int, high: int | None = None) -> Callable[[str], int]:

@@ -15,6 +15,7 @@ flags). :meth:`Position.legal_moves` is the one source of truth for what may be 
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from functools import cached_property
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .dice import dice_text
 from .errors import IllegalMove, InvalidPosition, ParseError
 from .layout import (
     BAR,
@@ -42,17 +44,25 @@ Dice = tuple[int, int]
 Step = tuple[int, int, bool]
 
 
-def parse_dice(dice: str | Sequence[int]) -> Dice:
-    """Read dice given as ``"31"``, ``"3-1"``, ``"3 1"`` or a pair of ints.
+_DICE = re.compile(r"\s*([0-9])\s*[-,/x]?\s*([0-9])\s*")
 
-    >>> parse_dice("64"), parse_dice([2, 5])
-    ((6, 4), (2, 5))
+
+def parse_dice(dice: str | Sequence[int]) -> Dice:
+    """Read dice given as ``"31"``, ``"3-1"``, ``"3 1"`` (or ``3,1``, ``3/1``, ``3x1``) or a
+    pair of ints. Nothing else may follow: ``"66x"`` is refused.
+
+    >>> parse_dice("64"), parse_dice([2, 5]), parse_dice(" 5 - 2 ")
+    ((6, 4), (2, 5), (5, 2))
+    >>> parse_dice("66x")
+    Traceback (most recent call last):
+    ...
+    tavli.errors.ParseError: dice must be two digits 1-6 such as 31 or 3-1, got '66x'
     """
     if isinstance(dice, str):
-        digits = [c for c in dice.strip() if c not in " -,/x"]
-        if len(digits) != 2 or not all(c in "0123456789" for c in digits):
+        m = _DICE.fullmatch(dice)
+        if m is None:
             raise ParseError(f"dice must be two digits 1-6 such as 31 or 3-1, got {dice!r}")
-        vals = (int(digits[0]), int(digits[1]))
+        vals = (int(m[1]), int(m[2]))
     else:
         try:
             vals = tuple(int(x) for x in dice)  # type: ignore[assignment]
@@ -309,7 +319,8 @@ class Position:
             if move.before != self:
                 raise IllegalMove("that move belongs to another position")
             if dice is not None and tuple(sorted(parse_dice(dice))) != tuple(sorted(move.dice)):
-                raise IllegalMove(f"that move was made with {move.dice}, not {dice}")
+                raise IllegalMove(f"that move was made with {dice_text(move.dice)}, not "
+                                  f"{dice_text(parse_dice(dice))}")
             legal = self.legal_moves(move.dice, rules)
             for m in legal:
                 if m.after == move.after:

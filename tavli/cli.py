@@ -12,10 +12,9 @@ import json
 import sys
 from typing import Any
 
-from .argtypes import at_least, seed_arg
+from .argtypes import EXIT_USAGE, Parser, at_least, even_games, seed_arg
 
 GAMES = ("portes", "plakoto", "fevga", "backgammon")
-EXIT_USAGE = 2
 
 
 class CliError(Exception):
@@ -38,7 +37,26 @@ def _read_position(game: str | None, text: str):
     return parse_position(text, game)
 
 
+def _check_not_over(pos, rules) -> None:
+    """A finished game has no moves to list: say who won (GameOver, exit status 2)."""
+    from .errors import GameOver
+    from .game import Outcome, base_result
+
+    result = base_result(pos, rules)
+    if result is not None:
+        raise GameOver(f"the game is over: {Outcome(*result)}")
+
+
+def _check_batch_alone(args: argparse.Namespace) -> None:
+    given = [name for name, value in (("GAME", args.game), ("POSITION", args.position),
+                                      ("--dice", args.dice)) if value is not None]
+    if given:
+        raise CliError(f"--batch reads 'GAME POSITION DICE' lines from standard input: "
+                       f"{', '.join(given)} cannot be given with it")
+
+
 def _move_entries(pos, dice, rules) -> list[dict[str, Any]]:
+    _check_not_over(pos, rules)
     out = []
     for m in pos.legal_moves(dice, rules):
         e = {"move": str(m), "position": m.after.id()}
@@ -53,6 +71,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     from .dice import dice_text
 
     if args.batch:
+        _check_batch_alone(args)
         return _batch(args, 0, lambda pos, dice, rules, _extra: _move_entries(pos, dice, rules))
     if args.game is None or args.position is None or args.dice is None:
         raise CliError("usage: tavli moves GAME POSITION --dice 31 (or --batch)")
@@ -74,7 +93,7 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
     """The line protocol of ``--batch``: ``GAME POSITION DICE`` (plus ``extra`` optional
     fields) per line in, one JSON line out, ``{"error": ...}`` for a bad line."""
     from .board import parse_dice
-    from .errors import TavliError
+    from .errors import TavliError, one_line
 
     rules_cache: dict[str, Any] = {}
     usage = "GAME POSITION DICE" + " [LEVEL]" * extra
@@ -95,10 +114,7 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
             out: dict[str, Any] = {"moves": entries(pos, parse_dice(dtext), rules_cache[game],
                                                     parts[3:])}
         except (TavliError, CliError) as e:
-            msg = str(e)
-            if len(msg) > 300:  # a message quoting a huge line
-                msg = msg[:297] + "..."
-            out = {"error": f"line {lineno}: {msg}"}
+            out = {"error": f"line {lineno}: {one_line(e)}"}
         sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
     return 0
@@ -151,6 +167,7 @@ def _hint_entries(pos, dice, rules, level) -> list[dict[str, Any]]:
     from .ai.players import Analyzer, parse_level
 
     ply, _noise = parse_level(level)
+    _check_not_over(pos, rules)
     moves = pos.legal_moves(dice, rules)
     return [r.to_dict() for r in Analyzer(rules).rank(pos, moves, ply)]
 
@@ -160,6 +177,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     from .dice import dice_text
 
     if args.batch:
+        _check_batch_alone(args)
         return _batch(args, 1, lambda pos, dice, rules, extra: _hint_entries(
             pos, dice, rules, extra[0] if extra else args.level))
     if args.game is None or args.position is None or args.dice is None:
@@ -252,7 +270,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="tavli",
         description="Tavli (Portes, Plakoto, Fevga) and backgammon: rules engine and play.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -369,8 +387,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--positions", type=at_least(4), default=12000,
                    help="movegen: positions")
     b.add_argument("--game", default="backgammon", help="strength: the game")
-    b.add_argument("--games", type=at_least(2), default=10000,
-                   help="strength: games (an even number: dice are played twice)")
+    b.add_argument("--games", type=even_games, default=10000,
+                   help="strength: games, an even number (each dice sequence is played "
+                        "twice)")
     b.add_argument("--seed", type=seed_arg, default=1)
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.add_argument("--log", metavar="FILE",
@@ -392,14 +411,24 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _runs_compiled_code(args: argparse.Namespace) -> bool:
+    """Whether the command may call Numba kernels (``show`` does not; the browser app's
+    server says so itself while it warms up)."""
+    return args.command != "show" and not (args.command == "play" and not args.tui)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_USAGE
-    from .errors import TavliError
+    from .errors import TavliError, one_line
 
+    if argv is None and _runs_compiled_code(args):  # a real command line, not a test's call
+        from ._numba_cache import announce_compile
+
+        announce_compile()  # a first run compiles for half a minute: say so
     if isinstance(sys.stdin, io.TextIOWrapper):
         # bytes that are not text in the locale's encoding reach the parsers as U+FFFD (and
         # are reported as bad input) instead of stopping the program with a traceback
@@ -407,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except (TavliError, CliError) as e:
-        print(f"tavli: error: {e}", file=sys.stderr)
+        print(f"tavli: error: {one_line(e)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

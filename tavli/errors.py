@@ -42,3 +42,19 @@ class WrongState(TavliError):
 
 class RecordError(TavliError, ValueError):
     """A game or match record file is malformed or does not replay."""
+
+
+MAX_MESSAGE = 300
+
+
+def one_line(message: object, limit: int = MAX_MESSAGE) -> str:
+    """An error message as one line of at most ``limit`` characters (a message quoting a
+    huge argument or input line is cut, ending with ``...``).
+
+    >>> one_line("bad position ID 'AB\\nC'")
+    "bad position ID 'AB C'"
+    >>> len(one_line("x" * 100_000)), one_line("x" * 100_000)[-4:]
+    (300, 'x...')
+    """
+    text = " ".join(str(message).splitlines())
+    return text if len(text) <= limit else text[:limit - 3] + "..."

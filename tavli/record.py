@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .board import Position
-from .dice import ScriptedDice
+from .dice import ScriptedDice, dice_text
 from .errors import RecordError, TavliError
 from .game import Game
 from .layout import SIDE_NAMES
@@ -68,6 +68,12 @@ def record_of(obj: Game | Match) -> dict[str, Any]:
     return match_record(obj) if isinstance(obj, Match) else game_record(obj)
 
 
+def _roll_text(dice: list) -> str:
+    """A recorded roll as players write it (6-4), or as given when it is not two dice."""
+    ok = all(type(d) is int and 1 <= d <= 6 for d in dice)
+    return dice_text(dice) if ok else json.dumps(dice)
+
+
 def _side(v: Any) -> int:
     if v in SIDE_NAMES:
         return SIDE_NAMES.index(v)
@@ -104,7 +110,8 @@ def _replay_events(g: Game, events: list[Any], dice_feed: list[int], where: str)
                 got = g.roll()
                 if list(got) != list(dice) or g.turn != side:
                     raise RecordError(f"{at}: the record says {SIDE_NAMES[side]} rolled "
-                                      f"{dice}, the replay gives {SIDE_NAMES[g.turn]} {list(got)}")
+                                      f"{_roll_text(dice)}, the replay gives "
+                                      f"{SIDE_NAMES[g.turn]} {dice_text(got)}")
                 mv = ev.get("move", "")
                 if not isinstance(mv, str):
                     raise RecordError(f"{at}: move must be text")

@@ -1061,6 +1061,8 @@ def run(args: argparse.Namespace) -> int:
                                               "white")),
                make_player(black, None if pseed is None else pseed + 1,
                            what("--opponent", args.opponent, "black"))]
+    if save_path is not None and save_path.is_dir():
+        raise CliError(f"{save_path} is a directory: --save needs a file name")
     if save_path is not None and args.save and _replaces_another_file(
             save_path, Path(args.resume) if args.resume else None):
         raise CliError(f"{save_path} exists: continue that game with --resume {save_path}, "

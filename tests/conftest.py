@@ -1,9 +1,10 @@
 """Fixtures shared by the browser app's tests: a test client, a real server on a free
-port and Debian's chromium driven by Playwright."""
+port and chromium driven by Playwright (the one ``make test`` provisions:
+``scripts/provision_browser.py``)."""
 
 from __future__ import annotations
 
-import shutil
+import os
 import socket
 import threading
 import time
@@ -16,7 +17,8 @@ from tavli._numba_cache import refresh
 
 refresh()  # compiled kernels from before an edit of a module they call would be stale
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Debian's chromium (or $TAVLI_CHROMIUM) when present, else Playwright's own chromium
+CHROMIUM = os.environ.get("TAVLI_CHROMIUM") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"  # screenshots (not in git)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -65,12 +67,18 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    """Headless Debian chromium (``.ci/run`` installs it; no browser is downloaded)."""
+    """Headless chromium: :data:`CHROMIUM` when it exists, else Playwright's own."""
     import playwright.sync_api as sync_api
 
-    assert Path(CHROMIUM).exists(), "Debian's chromium is needed (.ci/run installs it)"
     ARTIFACTS.mkdir(exist_ok=True)
+    own = Path(CHROMIUM).is_file()
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            b = p.chromium.launch(executable_path=CHROMIUM if own else None, headless=True,
+                                  args=CHROMIUM_ARGS)
+        except sync_api.Error as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            pytest.fail(f"no chromium for the browser tests ({first}): `make test` "
+                        "installs one", pytrace=False)
         yield b
         b.close()

@@ -96,10 +96,10 @@ def test_distill_commands(tmp_path, teacher, capsys):
     junk = tmp_path / "junk.npz"
     junk.write_bytes(b"not a zip")
     assert main(["distill", "fit", str(t), str(tmp_path / "s2.npz"), str(junk)]) != 0
-    assert "cannot read labels" in capsys.readouterr().err
+    assert f"{junk}: not a tavli labels file" in capsys.readouterr().err
     assert main(["distill", "label", str(junk), str(tmp_path / "l2.npz"), "--games", "1",
                  "--seed", "1"]) != 0
-    assert "cannot read network weights" in capsys.readouterr().err
+    assert f"{junk}: not a tavli network file" in capsys.readouterr().err
     assert main(["distill", "label", str(t), str(tmp_path / "l3.npz"), "--games", "1",
                  "--seed", "1", "--every", "2"]) != 0
     assert "every" in capsys.readouterr().err

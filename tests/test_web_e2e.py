@@ -1,7 +1,7 @@
-"""The browser app end to end: a real server, Debian's chromium driven by Playwright.
+"""The browser app end to end: a real server, chromium driven by Playwright.
 
 Screenshots of the key screens are kept in tests/artifacts/ (not in git).
-Needs Debian's chromium (``.ci/run`` installs it); the fixtures are in conftest.py.
+Needs chromium (``make test`` provisions it); the fixtures are in conftest.py.
 """
 
 from __future__ import annotations

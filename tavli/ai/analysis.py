@@ -145,7 +145,10 @@ def analyse(obj: Game | Match, ply: int = 1) -> dict[str, Any]:
 
 
 def format_analysis(result: dict[str, Any]) -> str:
-    """The analysis as text: one line per turn, mistakes marked, then the totals."""
+    """The analysis as text: one line per turn (the roll written higher die first, 6-4),
+    mistakes marked, then the totals."""
+    from ..dice import dice_text
+
     lines = [f"analysis at {result['ply']}-ply (equities are cubeless, for the mover)"]
     game = None
     for t in result["turns"]:
@@ -153,7 +156,7 @@ def format_analysis(result: dict[str, Any]) -> str:
             game = t["game"]
             lines.append(f"-- game {game}")
         played = t["played"] or "(no move)"
-        text = (f"{t['turn']:3d} {t['side']:5s} {t['dice'][0]}{t['dice'][1]}  "
+        text = (f"{t['turn']:3d} {t['side']:5s} {dice_text(t['dice'])}  "
                 f"{played:28s} eq {t['equity_played']:+.3f}  luck {t['luck']:+.3f}")
         if t["loss"] > 0:
             text += f"  loss {t['loss']:.3f}"

@@ -37,7 +37,7 @@ from ..errors import TavliError
 from ..layout import BACKGAMMON, PORTES
 from ..movegen import Workspace, generate
 from .encode import encode
-from .net import N_OUT, Net, equity, write_npz
+from .net import N_OUT, Net, equity, read_npz, write_npz
 from .search import _after_value, v1
 from .selfplay import MAX_PLIES, _play_roll
 from .train import family_name, training_rules
@@ -64,13 +64,13 @@ class Labelled:
 
     @classmethod
     def load(cls, path: str | Path) -> Labelled:
+        z = read_npz(path, ("boards", "sides", "labels", "games", "family"), "labels",
+                     "a tavli labels", DistillError)
         try:
-            with np.load(path, allow_pickle=False) as z:
-                d = cls(np.asarray(z["boards"], np.int8), np.asarray(z["sides"], np.int8),
-                        np.asarray(z["labels"], np.float32), int(z["games"]),
-                        str(z["family"]))
-        except (OSError, KeyError, ValueError, EOFError) as e:
-            raise DistillError(f"cannot read labels {path}: {e}") from None
+            d = cls(np.asarray(z["boards"], np.int8), np.asarray(z["sides"], np.int8),
+                    np.asarray(z["labels"], np.float32), int(z["games"]), str(z["family"]))
+        except (ValueError, TypeError):
+            raise DistillError(f"{path}: not a tavli labels file") from None
         n = len(d.boards)
         if (d.boards.shape != (n, 104) or d.sides.shape != (n,)
                 or d.labels.shape != (n, N_OUT)):

@@ -181,17 +181,37 @@ class Net:
 
     @classmethod
     def load(cls, path: str | Path) -> Net:
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                meta = json.loads(bytes(z["meta"]).decode())
-                from ..layout import game_code
+        from ..layout import game_code
 
-                return cls(game_code(meta["family"]), z["W1"], z["b1"], z["W2"], z["b2"],
-                           meta)
-        except NetError:
-            raise
-        except (OSError, KeyError, ValueError) as e:
-            raise NetError(f"cannot read network weights {path}: {e}") from None
+        z = read_npz(path, ("meta", "W1", "b1", "W2", "b2"), "network weights",
+                     "a tavli network", NetError)
+        try:
+            meta = json.loads(bytes(z["meta"]).decode())
+            return cls(game_code(meta["family"]), z["W1"], z["b1"], z["W2"], z["b2"], meta)
+        except (ValueError, KeyError, TypeError):  # JSON, UTF-8, family, arrays of text
+            raise NetError(f"{path}: not a tavli network file") from None
+
+
+def read_npz(path: str | Path, keys: tuple[str, ...], what: str, kind: str,
+             error: type[TavliError]) -> dict[str, np.ndarray]:
+    """The arrays ``keys`` of the .npz file ``path``, read into memory. Raises ``error``:
+    ``cannot read WHAT PATH: reason`` when the file cannot be opened, ``PATH: not KIND
+    file`` when it is not such a file (another format, keys missing; never unpickled)."""
+    import zipfile
+
+    try:
+        z = np.load(path, allow_pickle=False)
+    except OSError as e:
+        raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
+    except (ValueError, EOFError, zipfile.BadZipFile):  # text, truncated, a broken zip
+        raise error(f"{path}: not {kind} file") from None
+    if not isinstance(z, np.lib.npyio.NpzFile):  # a single .npy array
+        raise error(f"{path}: not {kind} file")
+    with z:
+        try:
+            return {k: z[k] for k in keys}
+        except (KeyError, ValueError, OSError, EOFError, zipfile.BadZipFile):
+            raise error(f"{path}: not {kind} file") from None
 
 
 def write_npz(path: str | Path, **arrays) -> None:

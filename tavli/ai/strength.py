@@ -284,10 +284,14 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
     if jobs > 1 and len(todo) > 1:
         import multiprocessing as mp
 
+        # the first pair here: a cold cache compiles once, in this process (which says
+        # so), and the workers load the kernels from the cache instead of compiling each
+        pa, pb = _as_player(a), _as_player(b)
+        record(todo[0], _play_pair(pa, pb, rules, seed, todo[0]))
         ctx = mp.get_context("spawn")
         with ctx.Pool(jobs, _worker_init,
                       (a_text, b_text, game, list(rules_options or []), seed)) as pool:
-            for k, pts in pool.imap_unordered(_worker_pair, todo):
+            for k, pts in pool.imap_unordered(_worker_pair, todo[1:]):
                 record(k, pts)
     else:
         pa, pb = _as_player(a), _as_player(b)

@@ -7,10 +7,30 @@ compiled move generator, PDN, an AI and terminal play. See ``docs/dama.md``.
 7
 """
 
-from .board import DamaMove, Position, parse_square, square_name
-from .game import DamaGame
-from .pdn import read_pdn, read_pdn_games, write_pdn
-from .rules import RULE_SETS, DamaRules
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .board import DamaMove, Position, parse_square, square_name
+    from .game import DamaGame
+    from .pdn import read_pdn, read_pdn_games, write_pdn
+    from .rules import RULE_SETS, DamaRules
+
+# imported on first use: the board loads Numba, and ``tavli --help`` reaches this package
+_HOME = {"DamaMove": ".board", "Position": ".board", "parse_square": ".board",
+         "square_name": ".board", "DamaGame": ".game", "read_pdn": ".pdn",
+         "read_pdn_games": ".pdn", "write_pdn": ".pdn", "RULE_SETS": ".rules",
+         "DamaRules": ".rules"}
 
 __all__ = ["DamaGame", "DamaMove", "DamaRules", "Position", "RULE_SETS", "parse_square",
            "read_pdn", "read_pdn_games", "square_name", "write_pdn"]
+
+
+def __getattr__(name: str):
+    if name in _HOME:
+        value = getattr(import_module(_HOME[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

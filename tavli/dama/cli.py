@@ -21,8 +21,8 @@ import json
 import sys
 import time
 
-from ..argtypes import at_least, seed_arg
-from ..errors import RecordError, TavliError
+from ..argtypes import EXIT_USAGE, Parser, at_least, seed_arg
+from ..errors import RecordError, TavliError, one_line
 
 RULES_HELP = "rule set: box (default), russian, italian"
 MAX_PERFT_DEPTH = 20  # perft(12) from the start already takes minutes
@@ -206,15 +206,19 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tavli")
+    parser = Parser(prog="tavli")
     sub = parser.add_subparsers(dest="command")
     add_dama_commands(sub)
     args = parser.parse_args(["dama", *(sys.argv[1:] if argv is None else argv)])
+    if argv is None:  # a real command line: a first run compiles for a while, say so
+        from .._numba_cache import announce_compile
+
+        announce_compile()
     try:
         return int(args.func(args) or 0)
     except (TavliError, ValueError, OSError) as e:
-        print(f"tavli: error: {e}", file=sys.stderr)
-        return 2
+        print(f"tavli: error: {one_line(e)}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":
