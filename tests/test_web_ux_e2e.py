@@ -165,6 +165,9 @@ def test_games_list_pages_filters_and_deletes(ctx, server):
     assert _list_rows(pg).count() == 20
     assert pg.inner_text("#gp-info") == f"1–20 of {total}"
     assert pg.is_disabled("#gp-prev") and pg.is_enabled("#gp-next")
+    assert fits(pg)
+    title = pg.locator("#games-table td.title").first.bounding_box()
+    assert title["width"] > 150     # the names are readable, not a letter a line
     shot(pg, "desk-games-list-paged")
     pg.click("#gp-next")
     pg.wait_for_function("document.querySelector('#gp-info').textContent.startsWith('21')")
