@@ -403,16 +403,33 @@ class Move:
         self.steps = steps
 
     @cached_property
+    def marked_steps(self) -> tuple[Step, ...]:
+        """The steps with the marks the notation shows: in Plakoto only the pins that
+        still hold when the turn ends (a pin made and released within the turn counts
+        for nothing)."""
+        steps = self.steps
+        if self.before.game == PLAKOTO:
+            held = self.after.array[3 - self.before.turn]
+            steps = tuple((s, t, f and bool(held[25 - t])) for s, t, f in steps)
+        return steps
+
+    @cached_property
     def notation(self) -> str:
         from .notation import format_steps
 
-        steps = self.steps
-        if self.before.game == PLAKOTO:
-            # mark only the pins that still hold when the turn ends (a pin made and
-            # released within the turn counts for nothing)
-            held = self.after.array[3 - self.before.turn]
-            steps = tuple((s, t, f and bool(held[25 - t])) for s, t, f in steps)
-        return format_steps(steps, self.before.game)
+        return format_steps(self.marked_steps, self.before.game)
+
+    def seen_by(self, side: int) -> str:
+        """The move written in ``side``'s numbering (the mover's own when he is ``side``):
+        how the player ``side`` sees the opponent's checkers go on his board.
+
+        >>> m = Position.start("portes").find_move("24/18 13/11", (6, 2))
+        >>> m.seen_by(0), m.seen_by(1)
+        ('24/18 13/11', '1/7 12/14')
+        """
+        from .notation import format_steps_seen
+
+        return format_steps_seen(self.marked_steps, self.before.game, self.before.turn, side)
 
     def __str__(self) -> str:
         return self.notation

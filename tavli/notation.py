@@ -18,13 +18,14 @@ Points are in the mover's own numbering; ``bar`` is 25 and ``off`` is 0.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .dice import dice_text
 from .errors import IllegalMove, ParseError
-from .layout import PLAKOTO
+from .layout import PLAKOTO, opponent_point
 
 if TYPE_CHECKING:
     from .board import Dice, Move, Position, Step
@@ -35,8 +36,10 @@ def point_name(p: int) -> str:
     return "bar" if p == 25 else "off" if p == 0 else str(p)
 
 
-def format_steps(steps: tuple[Step, ...] | list[Step], game: int) -> str:
-    """Canonical text of a turn given as single steps (same checker's steps joined)."""
+def format_steps(steps: tuple[Step, ...] | list[Step], game: int,
+                 seen: Callable[[int], int] | None = None) -> str:
+    """Canonical text of a turn given as single steps (same checker's steps joined);
+    ``seen`` renumbers the points as they are written (see :func:`format_steps_seen`)."""
     mark = "^" if game == PLAKOTO else "*"
     chains: list[list] = []  # [points..., marks...]: points[i] -> points[i+1], marks[i+1]
     for s, t, flag in steps:
@@ -62,10 +65,26 @@ def format_steps(steps: tuple[Step, ...] | list[Step], game: int) -> str:
         while j < len(paths) and paths[j][2] == paths[i][2]:
             hits |= paths[j][3]
             j += 1
-        text = "/".join(point_name(p) + (mark if p in hits else "") for p in paths[i][2])
+        text = "/".join(point_name(seen(p) if seen else p) + (mark if p in hits else "")
+                        for p in paths[i][2])
         out.append(text + (f"({j - i})" if j - i > 1 else ""))
         i = j
     return " ".join(out)
+
+
+def format_steps_seen(steps: tuple[Step, ...] | list[Step], game: int, mover: int,
+                      viewer: int) -> str:
+    """The text of ``mover``'s steps in ``viewer``'s numbering: the points where the
+    viewer sees them on his side of the board (the bar and off keep their names).
+
+    >>> format_steps_seen(((8, 2, False), (6, 2, False)), 0, 1, 0)
+    '17/23 19/23'
+    >>> format_steps_seen(((24, 18, False),), 2, 0, 1)  # Fevga: white's 24 is black's 12
+    '12/6'
+    """
+    if mover == viewer:
+        return format_steps(steps, game)
+    return format_steps(steps, game, lambda p: p if p in (0, 25) else opponent_point(game, p))
 
 
 _TOKEN = re.compile(r"^(bar|off|\d{1,2})((?:/(?:bar|off|\d{1,2})[*^]?)+)(?:\((\d)\))?$")

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..board import Move, Position
-from ..dice import DiceSource
+from ..dice import DiceSource, dice_text
 from ..errors import (
     GameOver,
     IllegalMove,
@@ -49,6 +49,8 @@ from ..layout import GAME_NAMES, SIDE_NAMES
 from ..match import Match
 from ..record import game_record, load_record, match_record
 from ..rules import Rules
+from . import listing, shown
+from .listing import ListQuery
 from .store import Store
 
 STATIC = Path(__file__).with_name("static")
@@ -217,12 +219,41 @@ def _title(variant: str, points: int, players: dict[str, Any], imported: bool) -
            f"{players[ai[0]].get('level', '')}".rstrip()
 
 
+def _setup(s: Session) -> NewGame:
+    """The settings ``s`` was created with (what a rematch repeats), without the seed."""
+    meta = s.meta
+    players = meta["players"]
+    ai = [side for side in SIDE_NAMES if players[side]["type"] == "ai"]
+    rules = meta.get("rules")
+    if rules is None and s.match is None:   # stored before the settings were kept
+        rules = s.game.rules.options()
+    return NewGame(variant=meta["variant"], points=meta["points"],
+                   opponent="ai" if ai else "human",
+                   level=players[ai[0]].get("level", "expert") if ai else "expert",
+                   ai_side=ai[0] if ai else "black", first=meta.get("first"),
+                   position=meta.get("position"), rules=rules)
+
+
+def _is_practice(req: NewGame) -> bool:
+    """A game against the AI whose dice (``seed``), start (``position``) or starter
+    (``first``) the player fixed: for practice and analysis, left out of any statistics."""
+    return req.opponent == "ai" and (req.seed is not None or req.position is not None
+                                     or req.first is not None)
+
+
 def _score(s: Session) -> list[int]:
     m = s.match
     if m is not None:
         return list(m.score)
     out = s.game.outcome
     return [out.points if out is not None and out.winner == side else 0 for side in (0, 1)]
+
+
+def _last_shown(last: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The stored last action with its roll written for people (higher die first)."""
+    if last and last.get("dice"):
+        return {**last, "dice_text": dice_text(last["dice"])}
+    return last
 
 
 def _steps(move: Move) -> list[list[Any]]:
@@ -394,14 +425,38 @@ class TavliApi:
         except TavliError as e:
             raise _engine_error(e) from None
         game_id = secrets.token_urlsafe(6)
+        practice = _is_practice(req)
+        title = _title(variant, points, players, False)
         meta = {"variant": variant, "points": points, "opponent": req.opponent,
                 "players": players, "seed": req.seed, "imported": False,
-                "title": _title(variant, points, players, False)}
+                "title": f"{title} (practice)" if practice else title,
+                "practice": practice, "first": req.first, "position": req.position,
+                "rules": req.rules}
         s = Session(game_id, obj, meta)
         with self.lock:
             self.sessions[game_id] = s
             self.save(s)
         return self.state(s)
+
+    def rematch(self, game_id: str) -> dict[str, Any]:
+        """A new game or match with the settings of the finished ``game_id``: variant,
+        length, rules, opponent and level, each player on the same side, the same start
+        position and starter if they were given; new dice (a seed is not reused)."""
+        s = self.session(game_id)
+        with s.lock:
+            if s.imported:
+                raise ApiError(409, "an imported record is for review only", "read_only")
+            if not s.finished:
+                what = "match" if s.match is not None else "game"
+                raise ApiError(409, f"the {what} is not over: a rematch follows its end",
+                               "not_over")
+            req = _setup(s)
+        st = self.create(req)
+        new = self.session(st["id"])
+        with new.lock:
+            new.meta["rematch_of"] = game_id
+            self.save(new)
+        return st
 
     @staticmethod
     def _applies(option: str, game: str) -> bool:
@@ -444,16 +499,9 @@ class TavliApi:
         with s.lock:
             return self.state(s)
 
-    def list(self) -> list[dict[str, Any]]:
-        out = []
-        for row in self.store.list():
-            meta = row["meta"]
-            out.append({"id": row["id"], "kind": row["kind"], "variant": row["variant"],
-                        "status": row["status"], "title": row["title"],
-                        "created": row["created"], "updated": row["updated"],
-                        "players": meta.get("players"), "score": meta.get("score"),
-                        "points": meta.get("points")})
-        return out
+    def list(self, query: ListQuery | None = None) -> dict[str, Any]:
+        """A page of the stored games and matches: ``{games, total, limit, offset}``."""
+        return listing.page(self.store, query or ListQuery(), listing.TAVLI)
 
     def delete(self, game_id: str) -> None:
         with self.lock:
@@ -482,6 +530,7 @@ class TavliApi:
                 opening = ev["opening"]
         ai_to_act = (not over and not s.imported and g.phase != "opening"
                      and players[actor]["type"] == "ai")
+        viewer = shown.numbering(players, g.turn)
         players = {side: {**p, "engine": self.engine_name(g.rules.game)}
                    if p["type"] == "ai" else dict(p) for side, p in players.items()}
         return {
@@ -490,6 +539,7 @@ class TavliApi:
             "kind": "match" if m is not None else "game",
             "variant": s.meta["variant"],
             "imported": s.imported,
+            "practice": bool(s.meta.get("practice")),
             "game": g.rules.game_name,
             "rules": g.rules.to_dict(),
             "game_number": len(m.games) if m is not None else 1,
@@ -504,7 +554,10 @@ class TavliApi:
             "turn": actor,
             "mover": SIDE_NAMES[pos.turn],
             "dice": list(g.dice) if g.dice else None,
+            "dice_text": dice_text(g.dice) if g.dice else None,
             "opening": opening,
+            "opening_text": shown.opening_text(g),
+            "numbering": SIDE_NAMES[viewer],
             "position": pos.to_json(),
             "position_id": pos.id(),
             "legal_moves": [{"move": str(mv), "steps": _steps(mv)} for mv in legal],
@@ -515,8 +568,10 @@ class TavliApi:
             "outcome": g.outcome.to_dict() if g.outcome else None,
             "players": players,
             "ai_to_act": ai_to_act,
-            "last": s.last,
+            "last": _last_shown(s.last),
+            "last_moves": shown.last_moves(g, viewer),
             "history": list(g.events),
+            "history_text": [shown.event_text(ev) for ev in g.events],
             "message": self._message(s),
         }
 
@@ -527,9 +582,8 @@ class TavliApi:
         parts = []
         last = s.last
         if last and last.get("kind") == "pass":
-            d = last["dice"]
-            parts.append(f"{last['side'].capitalize()} cannot move with {d[0]}-{d[1]}: "
-                         "the turn passes.")
+            parts.append(f"{last['side'].capitalize()} cannot move with "
+                         f"{dice_text(last['dice'])}: the turn passes.")
         if g.phase == "over" and g.outcome is not None:
             parts.append(f"{str(g.outcome).capitalize()}.")
             if m is not None:
@@ -547,7 +601,9 @@ class TavliApi:
             parts.append(f"{SIDE_NAMES[1 - g.turn].capitalize()} doubles to "
                          f"{g.cube_value * 2}: {who} takes or drops.")
         elif g.phase == "move" and g.dice:
-            parts.append(f"{who} to move {g.dice[0]}-{g.dice[1]}.")
+            if last and last.get("kind") == "opening":
+                parts.append(shown.opening_text(g) or "")
+            parts.append(f"{who} to move {dice_text(g.dice)}.")
         return " ".join(parts)
 
     # actions -------------------------------------------------------------------------------
@@ -641,8 +697,7 @@ class TavliApi:
         if not found:
             text = " ".join(f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}"
                             for f, t in steps)
-            d = g.dice or (0, 0)
-            raise IllegalMove(f"{text} is not a legal move with {d[0]}-{d[1]}")
+            raise IllegalMove(f"{text} is not a legal move with {dice_text(g.dice or (0, 0))}")
         return found[0]
 
     def double(self, game_id: str, body: Action) -> dict[str, Any]:
@@ -782,6 +837,7 @@ class TavliApi:
         turns = result["turns"]
         for i, t in enumerate(turns):
             t["board"] = Position.from_id(t["position"]).to_json()
+            t["dice_text"] = dice_text(t["dice"])
             t["index"] = i
         mistakes = sorted((t for t in turns if t["mark"]), key=lambda t: -t["loss"])
         out = {"id": game_id, "ply": ply, "title": s.meta["title"],
@@ -842,8 +898,8 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
 
     # the API
     @app.get("/api/games")
-    async def list_games() -> dict[str, Any]:
-        return {"games": await call(api.list)}
+    async def list_games(query: listing.TavliQuery) -> dict[str, Any]:
+        return await call(api.list, query)
 
     @app.post("/api/games", status_code=201)
     async def new_game(request: Request) -> dict[str, Any]:
@@ -865,6 +921,11 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
             return endpoint
 
         app.post(f"/api/games/{{game_id}}/{name}", name=name)(make(getattr(api, name)))
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(game_id: str, request: Request) -> dict[str, Any]:
+        await body(request, _Body)   # no fields: only a malformed body is refused
+        return await call(api.rematch, game_id)
 
     @app.post("/api/games/{game_id}/next")
     async def next_game(game_id: str, request: Request) -> dict[str, Any]:
@@ -910,6 +971,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
     from .dama_api import mount_dama
 
     mount_dama(app, api.store)   # Dama (draughts): /api/dama, in the same SQLite file
+    listing.mount_library(app, api.store)   # both kinds of games in one list
     return app
 
 

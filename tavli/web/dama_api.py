@@ -21,13 +21,15 @@ import threading
 import time
 from typing import Any, Literal
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict
 
 from ..dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
 from ..dama.game import DamaGame
 from ..errors import GameOver, IllegalMove, ParseError, RuleError, TavliError, WrongState
+from . import listing
+from .listing import ListQuery
 from .store import Store
 
 SIDES = ("white", "black")
@@ -157,11 +159,17 @@ class DamaApi:
             self.sessions[game_id] = s
             return s
 
-    def list(self) -> list[dict[str, Any]]:
-        with self._dblock:
-            rows = self._db.execute("SELECT id, rules, huffing, status, updated FROM dama_games "
-                                    "ORDER BY updated DESC LIMIT 200").fetchall()
-        return [dict(r) for r in rows]
+    def list(self, query: ListQuery | None = None) -> dict[str, Any]:
+        """A page of the stored Dama games: ``{games, total, limit, offset}``."""
+        return listing.page(self.store, query or ListQuery(), listing.DAMA)
+
+    def delete(self, game_id: str) -> None:
+        with self.lock:
+            self.sessions.pop(game_id, None)
+            with self._dblock:
+                cur = self._db.execute("DELETE FROM dama_games WHERE id = ?", (game_id,))
+            if cur.rowcount == 0:
+                raise DamaError(404, f"no Dama game {game_id!r}", "not_found")
 
     # state -----------------------------------------------------------------------------
     def state(self, s: DamaSession) -> dict[str, Any]:
@@ -313,6 +321,9 @@ class DamaApi:
         with s.lock:
             g = s.game
             players = s.meta["players"]
+            if g.is_over():
+                raise DamaError(409, f"the game is over ({g.result}, {g.end_reason()}): it "
+                                     "cannot be taken back", "game_over")
             if not any(players[SIDES[p.colour]]["type"] == "human" for p in g.record):
                 raise DamaError(409, "nothing to undo", "wrong_state")
             while g.record and players[SIDES[g.record[-1].colour]]["type"] == "ai":
@@ -325,6 +336,29 @@ class DamaApi:
             s.last = {"kind": "undo"}
             self.save(s)
             return self.state(s)
+
+
+def rematch(api: DamaApi, game_id: str) -> dict[str, Any]:
+    """A new Dama game with the settings of the finished ``game_id``: the same rules, the
+    same opponent and level, each player on the same side."""
+    s = api.session(game_id)
+    with s.lock:
+        g = s.game
+        if not g.is_over():
+            raise DamaError(409, "the game is not over: a rematch follows its end", "not_over")
+        players = s.meta["players"]
+        ai = [side for side in SIDES if players[side]["type"] == "ai"]
+        body = NewDama(rules=g.rules.name,
+                       huffing=g.rules.huffing if g.rules.name == "box" else None,
+                       opponent="ai" if ai else "human",
+                       level=players[ai[0]].get("level", "default") if ai else "default",
+                       ai_side=ai[0] if ai else "black")
+    st = api.create(body)
+    new = api.session(st["id"])
+    with new.lock:
+        new.meta["rematch_of"] = game_id
+        api.save(new)
+    return st
 
 
 def mount_dama(app: FastAPI, store: Store) -> DamaApi:
@@ -347,8 +381,13 @@ def mount_dama(app: FastAPI, store: Store) -> DamaApi:
             raise DamaError(e.status, e.message, e.code) from None
 
     @app.get("/api/dama")
-    async def list_dama() -> dict[str, Any]:
-        return {"games": await run_in_threadpool(api.list)}
+    async def list_dama(query: listing.DamaQuery) -> dict[str, Any]:
+        return await run_in_threadpool(api.list, query)
+
+    @app.delete("/api/dama/{game_id}", status_code=204)
+    async def delete_dama(game_id: str) -> Response:
+        await run_in_threadpool(api.delete, game_id)
+        return Response(status_code=204)
 
     @app.post("/api/dama", status_code=201)
     async def new_dama(request: Request) -> dict[str, Any]:
@@ -370,6 +409,11 @@ def mount_dama(app: FastAPI, store: Store) -> DamaApi:
     @app.post("/api/dama/{game_id}/ai")
     async def ai_dama(game_id: str, request: Request) -> dict[str, Any]:
         return await run_in_threadpool(api.ai, game_id, await parse(request, SideBody))
+
+    @app.post("/api/dama/{game_id}/rematch", status_code=201)
+    async def rematch_dama(game_id: str, request: Request) -> dict[str, Any]:
+        await parse(request, _Body)   # no fields: only a malformed body is refused
+        return await run_in_threadpool(rematch, api, game_id)
 
     @app.post("/api/dama/{game_id}/undo")
     async def undo_dama(game_id: str, request: Request) -> dict[str, Any]:

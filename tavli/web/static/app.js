@@ -57,8 +57,7 @@ const S = {
   reviewTurn: null,   // the review turn shown on the board
   animating: null,    // {x, y, side} of a checker sliding or dragged
   sliding: false,     // a checker of the player is sliding: clicks wait
-  lastTo: [],         // viewer points where the last move of the opponent landed
-  aiMove: null,       // the AI's last move (text), until the player moves
+  aiMove: null,       // the AI's last move in the player's numbering, until he moves
   token: 0,           // increases whenever another game is loaded
 };
 
@@ -472,6 +471,7 @@ function drawDice(svg, st, sim) {
     used = dice.map((d) => ({value: d, used: st.last.kind === "pass"}));
   }
   if (!dice) return;
+  used = used.slice().sort((a, b) => b.value - a.value || a.used - b.used);  // higher first
   const size = used.length > 2 ? 40 : 46;
   const gap = 12;
   const total = used.length * size + (used.length - 1) * gap;
@@ -514,14 +514,35 @@ function drawDestinations(svg, opts) {
   }
 }
 
+/** The last move of each side (the state's last_moves): a dashed ring where its checkers
+ * left, a ring round the checker on the points they reached; the viewer's own in one
+ * style, the opponent's in another. */
+function drawLastMoves(svg, st) {
+  if (!st || !st.last_moves) return;
+  const sim = S.sim;
+  for (const side of [0, 1]) {
+    const lm = st.last_moves[SIDES[side]];
+    if (!lm || lm.pass) continue;
+    const who = side === S.viewer ? "mine" : "theirs";
+    const g = el("g", {class: `last-move ${who}`, "data-side": SIDES[side]}, svg);
+    for (const p of lm.from) {
+      if (p < 1 || p > 24) continue;
+      const v = toView(side, p);
+      const [x, y] = checkerXY(v, Math.min(stackAt(sim, v).length, STACK - 1));
+      el("circle", {cx: x, cy: y, r: CR - 4, class: "last-from", "data-view": v}, g);
+    }
+    for (const p of lm.to) {
+      if (p < 1 || p > 24) continue;
+      const v = toView(side, p);
+      const [x, y] = checkerXY(v, Math.max(0, Math.min(stackAt(sim, v).length, STACK) - 1));
+      el("circle", {cx: x, cy: y, r: CR + 2, class: "last-to", "data-view": v}, g);
+    }
+  }
+}
+
 function drawHighlights(svg, opts) {
   const mover = moverSide();
   const sim = S.sim;
-  for (const v of S.lastTo) {
-    const n = Math.max(1, stackAt(sim, v).length);
-    const [x, y] = checkerXY(v, n - 1);
-    el("circle", {cx: x, cy: y, r: CR + 2, class: "last-to"}, svg);
-  }
   if (S.selected === null) {
     for (const f of opts.keys()) {
       const [x, y] = topXY(sim, mover, f);
@@ -582,9 +603,8 @@ function renderBoard() {
   }
   const st = S.state;
   let labelSide = S.viewer;
-  if (st && st.players && st.players.white.type === "human" && st.players.black.type === "human"
-      && !S.reviewTurn) {
-    labelSide = SIDES.indexOf(st.turn);    // two players: numbers of the side to act
+  if (st && st.numbering && !S.reviewTurn) {
+    labelSide = SIDES.indexOf(st.numbering);   // two players: the side to act's numbers
   }
   const opts = options();
   if (S.selected !== null && !opts.has(S.selected)) S.selected = null;
@@ -594,6 +614,7 @@ function renderBoard() {
   drawCheckers(svg, S.sim);
   drawDice(svg, st, S.sim);
   drawCube(svg, st);
+  if (!S.reviewTurn) drawLastMoves(svg, st);
   if (!S.reviewTurn) drawHighlights(svg, opts);
   if (S.animating) {
     const a = S.animating;
@@ -625,11 +646,10 @@ function statusText() {
   const parts = [];
   const last = st.last;
   if (last && last.kind === "pass") {
-    parts.push(`${name(last.side)} cannot move with ${last.dice[0]}\u2011${last.dice[1]}: the turn passes.`);
+    parts.push(`${name(last.side)} cannot move with ${last.dice_text}: the turn passes.`);
   }
-  if (last && last.kind === "opening" && st.phase === "move" && last.opening) {
-    const o = last.opening[last.opening.length - 1];
-    parts.push(`Opening throw: white ${o[0]}, black ${o[1]}.`);
+  if (last && last.kind === "opening" && st.phase === "move" && st.opening_text) {
+    parts.push(st.opening_text);
   }
   if (S.aiMove && st.phase !== "over") parts.push(`The AI played ${S.aiMove}.`);
   if (st.phase === "over") {
@@ -645,9 +665,9 @@ function statusText() {
                `${st.cube.value * 2}: take or drop?`);
   } else if (st.phase === "move") {
     const who = solo ? "Your move" : `${cap(st.turn)} to move`;
-    const d = st.dice;
-    if (completeMove()) parts.push(`${who} ${d[0]}\u2011${d[1]}: confirm, or undo.`);
-    else parts.push(`${who} ${d[0]}\u2011${d[1]}: click or drag a checker.`);
+    const d = st.dice_text;
+    if (completeMove()) parts.push(`${who} ${d}: confirm, or undo.`);
+    else parts.push(`${who} ${d}: click or drag a checker.`);
   }
   return parts.join(" ");
 }
@@ -659,8 +679,13 @@ function renderPanel() {
   const show = (id, on) => { $(id).hidden = !on; };
   if (!st) {
     $("#status").textContent = "Start a new game.";
+    $("#title").textContent = "";
+    $("#players").replaceChildren();
+    $("#score").textContent = "";
+    delete document.body.dataset.gameId;
     for (const id of ["#btn-roll", "#btn-double", "#btn-take", "#btn-drop", "#btn-undo",
-                      "#btn-confirm", "#btn-next", "#btn-hint", "#btn-review"]) show(id, false);
+                      "#btn-confirm", "#btn-next", "#btn-rematch", "#btn-hint",
+                      "#btn-review"]) show(id, false);
     return;
   }
   $("#title").textContent = st.title;
@@ -682,6 +707,15 @@ function renderPanel() {
     row.querySelector(".name").textContent =
       name.toLowerCase() === SIDES[side] ? name : `${name} (${SIDES[side]})`;
     row.querySelector(".pips").textContent = `pips ${S.sim ? pips(S.sim, side) : ""}`;
+    const lm = st.last_moves && st.last_moves[SIDES[side]];
+    if (lm && !S.review) {
+      const last = document.createElement("span");
+      last.className = `last ${side === S.viewer ? "mine" : "theirs"}`;
+      last.textContent = lm.pass ? `last: no move (${lm.dice_text})`
+        : `last: ${lm.dice_text} ${lm.shown}`;
+      last.title = "the last move, marked on the board";
+      row.appendChild(last);
+    }
     pl.appendChild(row);
   }
   // match
@@ -710,6 +744,8 @@ function renderPanel() {
   show("#btn-hint", idle && humanToAct && st.phase === "move" && st.legal_moves.length > 1);
   show("#btn-next", idle && st.phase === "over" && st.kind === "match" && !st.finished
        && !st.imported);
+  show("#btn-rematch", idle && st.finished && !st.imported);
+  $("#btn-rematch").textContent = st.kind === "match" ? "Rematch" : "Play again";
   const turns = st.kind === "match" ? st.games.length > 1 || st.history.length > 0
     : st.history.length > 0;
   show("#btn-review", !S.busy && !S.review && turns && (st.phase === "over" || st.imported));
@@ -718,12 +754,9 @@ function renderPanel() {
   // history
   const h = $("#history");
   h.replaceChildren();
-  for (const ev of st.history) {
+  for (const line of st.history_text) {
     const li = document.createElement("li");
-    if (ev.opening) li.textContent = `opening throw: white ${ev.opening[0]}, black ${ev.opening[1]}`;
-    else if (ev.dice) li.textContent = `${ev.side} ${ev.dice[0]}${ev.dice[1]}: ${ev.move || "(no move)"}`;
-    else if (ev.double) li.textContent = `${ev.side} doubles to ${ev.double}`;
-    else li.textContent = `${ev.side} ${Object.keys(ev).filter((k) => k !== "side").join(" ")}`;
+    li.textContent = line;
     h.appendChild(li);
   }
 }
@@ -758,7 +791,7 @@ async function loadGame(id, opts = {}) {
   setBusy(true);
   try {
     const st = await api("GET", `/api/games/${encodeURIComponent(id)}`);
-    S.lastTo = [];
+    S.aiMove = null;
     setState(st);
     localStorage.setItem("tavli.game", id);
     if (location.hash !== `#/game/${id}`) history.replaceState(null, "", `#/game/${id}`);
@@ -811,13 +844,13 @@ async function slide(side, from, to, ms) {
 async function showState(st) {
   const token = S.token;
   const last = st.last;
-  if (last && (last.kind === "move" || last.kind === "next")) {
-    S.lastTo = [];
-    S.aiMove = null;
-  }
+  if (last && (last.kind === "move" || last.kind === "next")) S.aiMove = null;
   if (last && last.kind === "move" && last.before && st.players[last.side].type === "ai") {
     const side = SIDES.indexOf(last.side);
-    S.state = {...st, dice: last.dice, turn: last.side, phase: "animating", legal_moves: []};
+    // the marks of the previous state while the AI's checkers slide (its own old move off)
+    const marks = {...((S.state && S.state.last_moves) || {}), [last.side]: null};
+    S.state = {...st, dice: last.dice, turn: last.side, phase: "animating", legal_moves: [],
+               last_moves: marks};
     S.viewer = viewerOf(st);
     S.sim = simOf(last.before);
     S.done = [];
@@ -830,20 +863,12 @@ async function showState(st) {
       renderBoard();
       await sleep(120);
     }
-    // where checkers came to rest (not the points a checker only passed through)
-    const tos = last.steps.map((s) => s[1]);
-    for (const [f] of last.steps) {
-      const k = tos.indexOf(f);
-      if (k >= 0) tos.splice(k, 1);
-    }
-    S.lastTo = [...new Set(tos.filter((t) => t !== 0).map((t) => toView(side, t)))];
-    S.aiMove = last.move;
+    const lm = st.last_moves && st.last_moves[last.side];
+    S.aiMove = lm ? lm.shown : last.move;
     await sleep(200);
   }
   if (token !== S.token) return;
-  const keep = S.lastTo;
   setState(st);
-  S.lastTo = keep;
   render();
 }
 
@@ -894,6 +919,38 @@ async function proceed() {
       setBusy(false);
       render();
     }
+  }
+}
+
+/** Show no game (the one shown was deleted): the board empties, the address forgets it. */
+function clearGame(message) {
+  S.token += 1;
+  closeReview();
+  S.state = null;
+  S.sim = null;
+  S.aiMove = null;
+  S.hints = null;
+  $("#hints").hidden = true;
+  $("#history").replaceChildren();
+  localStorage.removeItem("tavli.game");
+  if (location.hash) history.replaceState(null, "", location.pathname);
+  setBusy(false);
+  render();
+  if (message) $("#status").textContent = message;
+}
+
+/** A new game or match with the settings of the finished one (the server's rematch). */
+async function rematch() {
+  if (!S.state || S.busy) return;
+  setBusy(true);
+  try {
+    const st = await api("POST", `/api/games/${S.state.id}/rematch`);
+    setBusy(false);
+    await loadGame(st.id);
+  } catch (e) {
+    setBusy(false);
+    toast(e.message);
+    render();
   }
 }
 
@@ -1208,7 +1265,7 @@ function drawReview() {
                               "data-index": i}, svg);
     const title = el("title", {}, dot);
     const t = r.turns[i];
-    title.textContent = `${t.side} ${t.dice.join("")}: ${t.played || "(no move)"}` +
+    title.textContent = `${t.side} ${t.dice_text}: ${t.played || "(no move)"}` +
       (m ? ` — ${m.mark}, best ${m.best}` : "");
     dot.addEventListener("click", () => showReviewTurn(i));
   });
@@ -1229,7 +1286,7 @@ function drawReview() {
     const g = r.games.length > 1 ? `game ${m.game}, ` : "";
     li.innerHTML = `<span class="mark-${m.mark.replace(" ", "-")}"></span> `;
     li.firstChild.textContent = m.mark;
-    li.append(`${g}turn ${m.turn}, ${m.side} ${m.dice.join("")}: played ${m.played}, ` +
+    li.append(`${g}turn ${m.turn}, ${m.side} ${m.dice_text}: played ${m.played}, ` +
               `best ${m.best} (−${m.loss.toFixed(3)})`);
     li.addEventListener("click", () => showReviewTurn(m.index));
     ol.appendChild(li);
@@ -1242,13 +1299,12 @@ function showReviewTurn(i) {
   S.sim = simOf(t.board);
   S.done = [];
   S.selected = null;
-  S.lastTo = [];
   document.querySelectorAll("#mistakes li").forEach((x) =>
     x.classList.toggle("active", Number(x.dataset.index) === i));
   const b = $("#review-banner");
   b.hidden = false;
   const g = S.review.games.length > 1 ? `Game ${t.game}, t` : "T";
-  b.textContent = `${g}urn ${t.turn}: ${t.side} rolled ${t.dice[0]}\u2011${t.dice[1]} and played ` +
+  b.textContent = `${g}urn ${t.turn}: ${t.side} rolled ${t.dice_text} and played ` +
     `${t.played || "(no move)"}` + (t.mark ? ` — ${t.mark}: best was ${t.best} ` +
     `(equity ${t.equity_best.toFixed(3)} against ${t.equity_played.toFixed(3)})` : "") +
     `. ${cap(t.side)} to move; P(white wins) ${(t.white_win * 100).toFixed(1)}%.`;
@@ -1296,71 +1352,6 @@ async function startNewGame(evt) {
   }
 }
 
-async function openGames() {
-  const d = $("#dlg-games");
-  const body = d.querySelector("tbody");
-  body.replaceChildren();
-  try {
-    const [list, damaList] = await Promise.all([
-      api("GET", "/api/games"), api("GET", "/api/dama")]);
-    const rows = list.games.map((g) => ({...g, kind: "tavli"})).concat(
-      damaList.games.map((g) => ({
-        id: g.id, kind: "dama", status: g.status, updated: g.updated, score: null,
-        title: `Dama (${g.rules[0].toUpperCase()}${g.rules.slice(1)} rules${g.huffing ? ", huffing" : ""})`})));
-    rows.sort((a, b) => b.updated - a.updated);
-    for (const g of rows) {
-      const tr = document.createElement("tr");
-      tr.dataset.id = g.id;
-      tr.dataset.kind = g.kind;
-      const when = new Date(g.updated * 1000).toLocaleString();
-      const score = g.score ? `${g.score[0]}–${g.score[1]}` : "";
-      tr.innerHTML = "<td></td><td></td><td></td><td></td><td class='acts'></td>";
-      tr.children[0].textContent = g.title;
-      tr.children[1].textContent = score;
-      tr.children[2].textContent = g.status;
-      tr.children[3].textContent = when;
-      const acts = tr.children[4];
-      const open = document.createElement("button");
-      open.textContent = g.status === "playing" ? "Resume" : "Open";
-      open.className = "open";
-      if (g.kind === "dama") {
-        open.addEventListener("click", () => {
-          d.close();
-          closeReview();
-          location.hash = `#/dama/${g.id}`;   // dama.js loads it
-        });
-        acts.append(open);
-        body.appendChild(tr);
-        continue;
-      }
-      open.addEventListener("click", () => { d.close(); loadGame(g.id, {review: true}); });
-      const review = document.createElement("button");
-      review.textContent = "Review";
-      review.className = "review";
-      review.addEventListener("click", async () => {
-        d.close();
-        await loadGame(g.id, {review: false});
-        openReview();
-      });
-      const exp = document.createElement("a");
-      exp.href = `/api/games/${g.id}/record?download=true`;
-      exp.textContent = "Export";
-      exp.className = "export";
-      exp.setAttribute("download", `tavli-${g.id}.json`);
-      acts.append(open, review, exp);
-      body.appendChild(tr);
-    }
-    if (!rows.length) {
-      const tr = document.createElement("tr");
-      tr.innerHTML = "<td colspan='5'>No games yet.</td>";
-      body.appendChild(tr);
-    }
-  } catch (e) {
-    toast(e.message);
-  }
-  if (!d.open) d.showModal();
-}
-
 async function importFile(evt) {
   const file = evt.target.files[0];
   if (!file) return;
@@ -1382,8 +1373,6 @@ async function importFile(evt) {
 function init() {
   setupPointer();
   $("#btn-new").addEventListener("click", openNewDialog);
-  $("#btn-games").addEventListener("click", openGames);
-  $("#games-close").addEventListener("click", () => $("#dlg-games").close());
   $("#import-file").addEventListener("change", importFile);
   $("#form-new").addEventListener("submit", startNewGame);
   $("#ng-cancel").addEventListener("click", () => $("#dlg-new").close());
@@ -1395,6 +1384,7 @@ function init() {
   $("#btn-take").addEventListener("click", () => action("take"));
   $("#btn-drop").addEventListener("click", () => action("drop"));
   $("#btn-next").addEventListener("click", () => action("next"));
+  $("#btn-rematch").addEventListener("click", rematch);
   $("#btn-undo").addEventListener("click", undo);
   $("#btn-confirm").addEventListener("click", confirmMove);
   $("#btn-hint").addEventListener("click", showHints);
@@ -1415,7 +1405,7 @@ function init() {
     const m = location.hash.match(/^#\/game\/([\w-]+)/);
     if (m && (!S.state || S.state.id !== m[1])) loadGame(m[1]);
   });
-  window.tavli = {state: () => S.state, S};
+  window.tavli = {state: () => S.state, S, clear: clearGame};
   render();
   const m = location.hash.match(/^#\/game\/([\w-]+)/);
   const id = m ? m[1] : localStorage.getItem("tavli.game");

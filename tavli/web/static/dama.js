@@ -304,7 +304,10 @@
       h.appendChild(li);
     }
     h.scrollTop = h.scrollHeight;
+    // a finished game is not taken back: Play again starts a new one with the same settings
+    q("#dama-undo").hidden = st.over;
     q("#dama-undo").disabled = st.plies === 0;
+    q("#dama-rematch").hidden = !st.over;
   }
 
   function cap(s) { return s[0].toUpperCase() + s.slice(1); }
@@ -376,6 +379,20 @@
     } finally {
       busy(false);
     }
+  }
+
+  async function rematch() {
+    busy(true);
+    try {
+      const st = await call("POST", `/api/dama/${D.state.id}/rematch`, {});
+      D.token += 1;
+      start(st);
+    } catch (e) {
+      say(e.message);
+    } finally {
+      busy(false);
+    }
+    proceed();
   }
 
   /** Show a new state; when its last ply is a move, slide the piece along its path from
@@ -515,6 +532,7 @@
     q("#btn-new").addEventListener("click", syncDialog);
     q("#dama-board").addEventListener("click", clickBoard);
     q("#dama-undo").addEventListener("click", undo);
+    q("#dama-rematch").addEventListener("click", rematch);
     window.addEventListener("hashchange", () => {
       const m = location.hash.match(/^#\/dama\/([\w-]+)/);
       if (m && (!D.state || D.state.id !== m[1])) load(m[1]);
