@@ -15,9 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .layout import PLAKOTO
-
-GAMES = ("portes", "plakoto", "fevga", "backgammon")
+from .games import game_names
 
 
 def sample_positions(game: str | int, n: int, seed: int = 1,
@@ -34,7 +32,7 @@ def sample_positions(game: str | int, n: int, seed: int = 1,
     ((5, 4, 26), [0, 1, 0, 1, 0])
     """
     from .board import Position
-    from .games.plakoto import mother_outcome
+    from .games.kernel import judge
     from .movegen import thread_workspace
     from .rules import Rules
 
@@ -53,12 +51,10 @@ def sample_positions(game: str | int, n: int, seed: int = 1,
             d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
             arrs[k], turns[k], dice[k] = a, me, (d1, d2)
             k += 1
-            c = ws.run(a, me, d1, d2, *flags)
+            c = ws.run(a, me, d1, d2, flags)
             if c:
                 a = np.array(ws.states[ws.out[int(rng.integers(c))]])
-            if a[me, 0] == 15:
-                break
-            if rules.game == PLAKOTO and mother_outcome(a) is not None:
+            if judge(a, flags) is not None:
                 break
             me = 1 - me
     return arrs, turns, dice
@@ -99,15 +95,16 @@ def bench_movegen(n_positions: int = 12000, seed: int = 1, out=print, *,
     from .movegen import Workspace, legal_batch
     from .rules import Rules
 
-    if n_positions < 4:
-        raise ValueError("n_positions must be at least 4 (one per game)")
-    per = [n_positions // 4] * 4
+    games = game_names()
+    if n_positions < len(games):
+        raise ValueError(f"n_positions must be at least {len(games)} (one per game)")
+    per = [n_positions // len(games)] * len(games)
     per[-1] += n_positions - sum(per)
     ws = Workspace()
     figures: dict = {"positions": n_positions, "seed": seed, "games": {}}
     totals = {"per_call": 0.0, "legal_moves": 0.0, "batch": 0.0}
     bg_data = None
-    for gi, name in enumerate(GAMES):
+    for gi, name in enumerate(games):
         rules = Rules.for_game(name)
         flags = rules.kernel_flags()
         arrs, turns, dice = sample_positions(name, per[gi], seed + gi)
@@ -119,7 +116,7 @@ def bench_movegen(n_positions: int = 12000, seed: int = 1, out=print, *,
         # warm up: compiled code loaded (or compiled) for every argument type used
         run = ws.run
         for a, me, d1, d2 in calls[:2]:
-            run(a, me, d1, d2, *flags)
+            run(a, me, d1, d2, flags)
         positions[0].legal_moves(rolls[0], rules)
         counts, _, _ = legal_batch(arrs[:2], turns[:2], dice[:2], rules)
 
@@ -209,4 +206,4 @@ def _print_table(f: dict, out) -> None:
             f"{g['ratio_legal_moves']:.2f}x, batch {g['ratio_batch']:.2f}x")
 
 
-__all__ = ["bench_movegen", "sample_positions", "gnubg_board", "GAMES"]
+__all__ = ["bench_movegen", "sample_positions", "gnubg_board"]

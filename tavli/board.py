@@ -25,17 +25,8 @@ import numpy as np
 
 from .dice import dice_text
 from .errors import IllegalMove, InvalidPosition, ParseError
-from .layout import (
-    BAR,
-    CHECKERS,
-    FEVGA,
-    GAME_NAMES,
-    OFF,
-    PLAKOTO,
-    SIDE_NAMES,
-    game_code,
-    opponent_point,
-)
+from .games import Variant, find_variant
+from .layout import BAR, CHECKERS, OFF, SIDE_NAMES
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -96,9 +87,9 @@ class Position:
 
     __slots__ = ("game", "turn", "_arr", "_bytes", "__dict__")
 
-    def __init__(self, game: str | int, array: np.ndarray, turn: int = 0,
+    def __init__(self, game: str | int | Variant, array: np.ndarray, turn: int = 0,
                  *, validate: bool = True) -> None:
-        self.game = game_code(game)
+        self.game = find_variant(game).code
         if turn not in (0, 1):
             raise InvalidPosition(f"turn must be 0 (white) or 1 (black), got {turn!r}")
         self.turn = int(turn)
@@ -123,17 +114,13 @@ class Position:
 
     # --- construction -------------------------------------------------------------------
     @classmethod
-    def start(cls, game: str | int, turn: int = 0) -> Position:
+    def start(cls, game: str | int | Variant, turn: int = 0) -> Position:
         """The starting position of ``game`` with ``turn`` to move."""
-        from .games import fevga, plakoto, portes
-
-        g = game_code(game)
-        arr = {PLAKOTO: plakoto.start_array, FEVGA: fevga.start_array}.get(
-            g, portes.start_array)()
-        return cls(g, arr, turn, validate=False)
+        v = find_variant(game)
+        return cls(v.code, v.start_array(), turn, validate=False)
 
     @classmethod
-    def from_points(cls, game: str | int, white: dict[int, int], black: dict[int, int],
+    def from_points(cls, game: str | int | Variant, white: dict[int, int], black: dict[int, int],
                     turn: int = 0, *, pinned: Iterable[tuple[int, int]] = ()) -> Position:
         """Build a position from ``{point: count}`` per side (own numbering; 25 = bar).
 
@@ -166,7 +153,7 @@ class Position:
     def validate(self) -> None:
         """Raise :class:`InvalidPosition` unless the position can occur in its game."""
         a = self._arr.astype(np.int16)
-        name = GAME_NAMES[self.game]
+        v = self.variant
         if (a < 0).any():
             raise InvalidPosition("checker counts cannot be negative")
         for side in (0, 1):
@@ -174,32 +161,17 @@ class Position:
             if total != CHECKERS:
                 raise InvalidPosition(
                     f"{SIDE_NAMES[side]} has {total} checkers; every side has 15")
-            if self.game in (PLAKOTO, FEVGA) and a[side, BAR]:
-                raise InvalidPosition(f"{name} has no bar")
-            if self.game != PLAKOTO and a[2 + side].any():
-                raise InvalidPosition(f"only Plakoto has pinned checkers, not {name}")
             pins = a[2 + side]
             if pins[OFF] or pins[BAR] or ((pins != 0) & (pins != 1)).any():
                 raise InvalidPosition("pin flags must be 0 or 1 on points 1..24")
+        problem = v.validate(a)
         for p in range(1, 25):
-            q = opponent_point(self.game, p)
-            mine, theirs = int(a[0, p]), int(a[1, q])
-            if self.game != PLAKOTO:
-                if mine and theirs:
-                    raise InvalidPosition(
-                        f"white's point {p} (black's {q}) holds checkers of both sides")
-                continue
-            pin0, pin1 = int(a[2, p]), int(a[3, q])
-            if pin0 and pin1:
-                raise InvalidPosition(f"white's point {p}: both sides cannot be pinned there")
-            for pin, count, other, who in ((pin0, mine, theirs, 0), (pin1, theirs, mine, 1)):
-                if pin and (count != 1 or other == 0):
-                    raise InvalidPosition(
-                        f"a pinned {SIDE_NAMES[who]} checker stands alone under at least one "
-                        f"opposing checker (white's point {p})")
-            if mine and theirs and not (pin0 or pin1):
-                raise InvalidPosition(
-                    f"white's point {p} holds checkers of both sides but none is pinned")
+            if problem:
+                break
+            if a[0, p] and a[1, v.opponent_point(p)]:
+                problem = v.shares_point(a, p)
+        if problem:
+            raise InvalidPosition(problem)
 
     # --- value semantics ----------------------------------------------------------------
     @property
@@ -215,7 +187,7 @@ class Position:
         return hash((self.game, self.turn, self._bytes))
 
     def __repr__(self) -> str:
-        return f"Position({GAME_NAMES[self.game]!r}, {self.id()!r})"
+        return f"Position({self.variant.name!r}, {self.id()!r})"
 
     def __str__(self) -> str:
         from .render import ascii_board
@@ -224,8 +196,13 @@ class Position:
 
     # --- queries ------------------------------------------------------------------------
     @property
+    def variant(self) -> Variant:
+        """The game (see :mod:`tavli.games`)."""
+        return find_variant(self.game)
+
+    @property
     def game_name(self) -> str:
-        return GAME_NAMES[self.game]
+        return self.variant.name
 
     def points(self, side: int) -> list[int]:
         """Checkers of ``side`` per point, index = its own point number (index 0 unused)."""
@@ -248,22 +225,16 @@ class Position:
     def first_checker_locked(self, side: int) -> bool:
         """Fevga: does the first-checker rule still keep ``side``'s other checkers on its
         24-point? (Always False in the other games.)"""
-        if self.game != FEVGA:
-            return False
-        a = self._arr[side]
-        return bool(a[24] == 14 and a[12:24].sum() > 0)
+        return self.variant.first_checker_locked(self._arr, side)
 
     def first_checker_passed(self, side: int) -> bool:
         """Fevga: has ``side``'s first checker passed the opponent's start (so the rule no
         longer restricts anything)?"""
-        a = self._arr[side]
-        return self.game == FEVGA and a[24] < 15 and not self.first_checker_locked(side)
+        return self.variant.first_checker_passed(self._arr, side)
 
     def mother_pinned(self, side: int) -> bool:
         """Plakoto: is ``side``'s mother checker pinned?"""
-        from .games.plakoto import mother_pinned
-
-        return self.game == PLAKOTO and mother_pinned(self._arr, side)
+        return self.variant.mother_pinned(self._arr, side)
 
     def is_finished(self) -> bool:
         """A side has borne off all 15 (Plakoto's mother-checker end is judged by Game)."""
@@ -292,7 +263,7 @@ class Position:
         d1, d2 = parse_dice(dice)
         flags = self._rules(rules).kernel_flags()
         ws = _workspace()
-        n = ws.run(self._arr, self.turn, d1, d2, *flags)
+        n = ws.run(self._arr, self.turn, d1, d2, flags)
         if n == 0:
             return []
         idx = ws.out[:n]
@@ -408,7 +379,7 @@ class Move:
         still hold when the turn ends (a pin made and released within the turn counts
         for nothing)."""
         steps = self.steps
-        if self.before.game == PLAKOTO:
+        if self.before.variant.pins:
             held = self.after.array[3 - self.before.turn]
             steps = tuple((s, t, f and bool(held[25 - t])) for s, t, f in steps)
         return steps

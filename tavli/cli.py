@@ -14,8 +14,6 @@ from typing import Any
 
 from .argtypes import EXIT_USAGE, Parser, at_least, even_games, seed_arg
 
-GAMES = ("portes", "plakoto", "fevga", "backgammon")
-
 
 class CliError(Exception):
     """A user error reported as one line on stderr (exit status 2)."""
@@ -60,7 +58,7 @@ def _move_entries(pos, dice, rules) -> list[dict[str, Any]]:
     out = []
     for m in pos.legal_moves(dice, rules):
         e = {"move": str(m), "position": m.after.id()}
-        if pos.game in (0, 3):
+        if pos.variant.gnubg_ids:
             e["gnubg_id"] = m.after.gnubg_id()
         out.append(e)
     return out
@@ -121,11 +119,16 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from .errors import ParseError
+    from .games import find_variant
     from .ids import parse_position
-    from .layout import GAME_ALIASES
 
     game, text = args.game, args.position
-    if text is None and game is not None and game.lower() not in GAME_ALIASES:
+    try:
+        named = game is not None and bool(find_variant(game))
+    except ParseError:
+        named = False
+    if text is None and game is not None and not named:
         game, text = None, game  # tavli show POSITION
     if text is None:
         raise CliError("usage: tavli show [GAME] POSITION [--json]")
@@ -270,6 +273,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .games import game_names
+
     p = Parser(
         prog="tavli",
         description="Tavli (Portes, Plakoto, Fevga) and backgammon: rules engine and play.")
@@ -279,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("moves", help="list the legal moves of a position",
                        description="List the legal moves of a position for a roll.")
-    m.add_argument("game", nargs="?", help="|".join(GAMES))
+    m.add_argument("game", nargs="?", help="|".join(game_names()))
     m.add_argument("position", nargs="?",
                    help="tavli position ID, gnubg Position ID, 'start', or '-' (JSON on stdin)")
     m.add_argument("--dice", "-d", help="the roll, e.g. 31")
@@ -290,7 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.set_defaults(func=cmd_moves)
 
     s = sub.add_parser("show", help="draw a position or print its JSON document")
-    s.add_argument("game", nargs="?", help="|".join(GAMES) + " (optional for IDs)")
+    s.add_argument("game", nargs="?", help="|".join(game_names()) + " (optional for IDs)")
     s.add_argument("position", nargs="?", help="position ID, gnubg ID, 'start' or '-'")
     s.add_argument("--json", action="store_true", help="print the JSON position document")
     s.set_defaults(func=cmd_show)
@@ -298,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     h = sub.add_parser("hint", help="rank the legal moves with the AI",
                        description="Every legal move ranked with equity and win/gammon "
                                    "probabilities (first: the move the AI plays).")
-    h.add_argument("game", nargs="?", help="|".join(GAMES))
+    h.add_argument("game", nargs="?", help="|".join(game_names()))
     h.add_argument("position", nargs="?", help="position ID, gnubg ID, 'start' or '-'")
     h.add_argument("--dice", "-d", help="the roll, e.g. 31")
     h.add_argument("--level", "-l", default=None,

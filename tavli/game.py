@@ -20,7 +20,7 @@ from typing import Any
 from .board import Dice, Move, Position
 from .dice import DiceSource, dice_text
 from .errors import GameOver, IllegalMove, WrongState
-from .layout import BACKGAMMON, CHECKERS, OFF, PLAKOTO, PORTES, SIDE_NAMES
+from .layout import SIDE_NAMES
 from .rules import Rules
 
 MAX_CUBE = 64
@@ -50,27 +50,11 @@ class Outcome:
 
 def base_result(pos: Position, rules: Rules) -> tuple[int | None, int, str] | None:
     """The end of a game judged on the position after a turn, without the cube:
-    ``(winner, points, kind)``, or None when play goes on."""
-    from .games import backgammon, fevga, plakoto, portes
+    ``(winner, points, kind)`` (``winner`` None for a draw), or None when play goes on.
+    The one compiled verdict (:func:`tavli.games.kernel.verdict`) decides."""
+    from .games.kernel import judge
 
-    a = pos.array
-    if rules.game == PLAKOTO:
-        verdict = plakoto.mother_outcome(a)
-        if verdict is not None:
-            w, kind = verdict
-            return (None, 0, "draw") if w is None else (w, 2, "mother")
-    for side in (0, 1):
-        if a[side, OFF] == CHECKERS:
-            if rules.game == PORTES:
-                pts, kind = portes.result_points(a, side, rules.backgammons)
-            elif rules.game == BACKGAMMON:
-                pts, kind = backgammon.result_points(a, side, rules.backgammons)
-            elif rules.game == PLAKOTO:
-                pts, kind = plakoto.result_points(a, side)
-            else:
-                pts, kind = fevga.result_points(a, side)
-            return side, pts, kind
-    return None
+    return judge(pos.array, rules.kernel_flags())
 
 
 class Game:
@@ -286,7 +270,7 @@ class Game:
         if self.rules.jacoby and not self.match_play and self.cube_value == 1:
             return ["single"]
         values = ["single", "gammon"]
-        if self.rules.backgammons and self.rules.game in (PORTES, BACKGAMMON):
+        if self.rules.backgammons:
             values.append("backgammon")
         return values
 

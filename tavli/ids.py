@@ -33,7 +33,8 @@ import numpy as np
 
 from .board import Position
 from .errors import InvalidPosition, ParseError
-from .layout import BAR, FEVGA, GAME_NAMES, OFF, PLAKOTO, SIDE_NAMES, game_code
+from .games import find_variant
+from .layout import BAR, OFF, SIDE_NAMES
 
 _B64URL = re.compile(r"^[A-Za-z0-9_-]+$")
 _GNUBG = re.compile(r"^[A-Za-z0-9+/]{14}$")
@@ -79,7 +80,7 @@ def position_id(pos: Position) -> str:
     """The tavli position ID of ``pos`` (see the module docstring)."""
     a = pos.array
     data = bytes([pos.game << 1 | pos.turn]) + _pack_counts([a[0], a[1]])
-    if pos.game == PLAKOTO:
+    if pos.variant.pins:
         for side in (0, 1):
             mask = sum(1 << (p - 1) for p in range(1, 25) if a[2 + side, p])
             data += mask.to_bytes(3, "little")
@@ -103,17 +104,17 @@ def parse_tavli_id(text: str) -> Position:
     head = data[0]
     if head >> 3:
         raise ParseError(f"{text!r}: unknown position ID version")
-    game, turn = head >> 1, head & 1
-    if len(data) != (17 if game == PLAKOTO else 11):
-        raise ParseError(f"{text!r}: wrong length for a {GAME_NAMES[game]} position ID")
+    v, turn = find_variant(head >> 1), head & 1
+    if len(data) != (17 if v.pins else 11):
+        raise ParseError(f"{text!r}: wrong length for a {v.name} position ID")
     arr = np.zeros((4, 26), dtype=np.int16)
     arr[:2] = _unpack_counts(data[1:11], text)
-    if game == PLAKOTO:
+    if v.pins:
         for side in (0, 1):
             mask = int.from_bytes(data[11 + 3 * side: 14 + 3 * side], "little")
             for p in range(1, 25):
                 arr[2 + side, p] = (mask >> (p - 1)) & 1
-    pos = Position(game, arr.astype(np.int8), turn)
+    pos = Position(v, arr.astype(np.int8), turn)
     canonical = position_id(pos)
     if canonical != text:  # unused bits set: one position, one ID
         raise ParseError(f"{text!r} is not a canonical position ID (unused bits are set); "
@@ -123,7 +124,7 @@ def parse_tavli_id(text: str) -> Position:
 
 def gnubg_position_id(pos: Position) -> str:
     """gnubg's Position ID of ``pos`` seen from the side to move (Portes/backgammon)."""
-    if pos.game in (PLAKOTO, FEVGA):
+    if not pos.variant.gnubg_ids:
         raise InvalidPosition(f"gnubg Position IDs exist only for Portes and backgammon, "
                               f"not {pos.game_name}")
     a = pos.array
@@ -132,9 +133,9 @@ def gnubg_position_id(pos: Position) -> str:
 
 
 def parse_gnubg_id(text: str, game: str | int = "backgammon", turn: int = 0) -> Position:
-    g = game_code(game)
-    if g in (PLAKOTO, FEVGA):
-        raise ParseError(f"a gnubg Position ID cannot hold a {GAME_NAMES[g]} position")
+    g = find_variant(game)
+    if not g.gnubg_ids:
+        raise ParseError(f"a gnubg Position ID cannot hold a {g.name} position")
     if not _GNUBG.match(text):
         raise ParseError(f"{text!r} is not a gnubg Position ID (14 base64 characters)")
     counts = _unpack_counts(_b64decode(text, "std"), text)
@@ -153,7 +154,7 @@ def parse_position(text: str, game: str | int | None = None) -> Position:
     if not isinstance(text, str):
         raise ParseError("a position must be given as text")
     text = text.strip()
-    g = game_code(game) if game is not None else None
+    g = find_variant(game) if game is not None else None
     if text.startswith("{"):
         try:
             doc = json.loads(text)
@@ -168,8 +169,8 @@ def parse_position(text: str, game: str | int | None = None) -> Position:
         pos = parse_gnubg_id(text, g if g is not None else "backgammon")
     else:
         pos = parse_tavli_id(text)
-    if g is not None and pos.game != g:
-        raise ParseError(f"that position is {pos.game_name}, not {GAME_NAMES[g]}")
+    if g is not None and pos.game != g.code:
+        raise ParseError(f"that position is {pos.game_name}, not {g.name}")
     return pos
 
 
@@ -185,15 +186,15 @@ def position_to_json(pos: Position) -> dict[str, Any]:
             "bar": pos.bar(side),
             "off": pos.off(side),
         }
-        if pos.game == PLAKOTO:
+        if pos.variant.pins:
             s["pinned"] = list(pos.pinned(side))
             s["mother_pinned"] = pos.mother_pinned(side)
-        if pos.game == FEVGA:
+        if pos.variant.first_checker:
             s["first_checker"] = ("locked" if pos.first_checker_locked(side) else
                                   "passed" if pos.first_checker_passed(side) else "unmoved")
         doc[SIDE_NAMES[side]] = s
     doc["id"] = pos.id()
-    if pos.game not in (PLAKOTO, FEVGA):
+    if pos.variant.gnubg_ids:
         doc["gnubg_id"] = pos.gnubg_id()
     return doc
 
@@ -204,7 +205,7 @@ def position_from_json(doc: Any) -> Position:
     if not isinstance(doc, dict):
         raise ParseError("a position document must be a JSON object")
     try:
-        g = game_code(doc["game"])
+        g = find_variant(doc["game"])
     except KeyError:
         raise ParseError("position document lacks 'game'") from None
     turn_raw = doc.get("turn", "white")

@@ -17,10 +17,11 @@ from typing import Any
 from .dice import DiceSource
 from .errors import GameOver, RuleError, WrongState
 from .game import Game
-from .layout import GAME_NAMES, SIDE_NAMES, game_code
+from .games import ROTATIONS, rotation
+from .layout import SIDE_NAMES
 from .rules import Rules
 
-TAVLI_ROTATION = ("portes", "plakoto", "fevga")
+TAVLI_ROTATION = ROTATIONS["tavli"]
 
 
 class Match:
@@ -36,11 +37,8 @@ class Match:
             raise RuleError(f"match target must be 1..99 points, got {target!r}")
         self.target = target
         v = str(variant).strip().lower()
-        if v == "tavli":
-            self.rotation: tuple[str, ...] = TAVLI_ROTATION
-        else:
-            self.rotation = (GAME_NAMES[game_code(v)],)
-        self.variant = v if v == "tavli" else self.rotation[0]
+        self.rotation: tuple[str, ...] = rotation(v)
+        self.variant = v if v in ROTATIONS else self.rotation[0]
         self.rules: dict[str, Rules] = {}
         if rules is not None and not isinstance(rules, Mapping):
             raise RuleError("match rules must map game names to rule options")

@@ -14,6 +14,9 @@ compiled with Numba on first use (``cache=True``). The per-game rule predicates 
 5. Fevga's prime obligation ("must_open");
 6. one entry per distinct final position (the first sequence found gives its notation).
 
+The rules come as one tuple of flags (:meth:`tavli.rules.Rules.kernel_flags`, indices in
+:mod:`tavli.games.kernel`); the single-step functions take the rule set (the kernel code).
+
 Step codes (why a single step is illegal) are shared with :mod:`tavli.notation` so that
 error messages come from the same rules.
 
@@ -33,8 +36,9 @@ level starts, then the hash table (``stamp << 32 | record``), then the indices o
 chosen final records (``out``).
 
 >>> from tavli.games.portes import start_array
+>>> from tavli.rules import Rules
 >>> ws = Workspace()
->>> n = ws.run(start_array(), 0, 3, 1, PORTES, False, 0, 0)
+>>> n = ws.run(start_array(), 0, 3, 1, Rules("portes").kernel_flags())
 >>> n, ws.states[ws.out[0]][0, 20:25].tolist(), ws.steps[ws.out[0]].tolist()
 (16, [0, 1, 0, 1, 0], [[24, 21, 0], [24, 23, 0], [0, 0, 0], [0, 0, 0]])
 """
@@ -49,6 +53,7 @@ from numba import njit
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from .games import HITTING, PINNING, RUNNING
 from .games.fevga import (
     PRIME_FORBID,
     PRIME_MUST_OPEN,
@@ -57,9 +62,10 @@ from .games.fevga import (
     fevga_start_locked,
     fevga_traps,
 )
+from .games.kernel import F_HIGHER, F_KERNEL, F_PRIME, F_QUARTER
 from .games.plakoto import plakoto_any_pinned, plakoto_blocked, plakoto_land, plakoto_leave
 from .games.portes import portes_blocked, portes_land
-from .layout import BACKGAMMON, BAR, FEVGA, NSLOTS, PLAKOTO, PORTES
+from .layout import BAR, NSLOTS
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -109,17 +115,6 @@ _KM = np.uint64(0xC4CEB9FE1A85EC53)  # mask term of the search key
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-def pack_code(me: int, d1: int, d2: int, game: int, must_higher: bool, quarter: int,
-              prime: int) -> int:
-    """The turn's scalar arguments in one int, for :meth:`Workspace.run_code`.
-
-    Packing in Python costs more than numba saves by unboxing one argument instead of
-    seven, so this pays only for codes computed ahead (e.g. a table per side and dice).
-    """
-    return (me | d1 << 1 | d2 << 4 | game << 7 | bool(must_higher) << 9 | quarter << 10
-            | prime << 12)
-
-
 @intrinsic
 def _borrow(typingctx, arr):
     """The same array without its reference count (a NULL meminfo), for work buffers
@@ -138,16 +133,16 @@ def _borrow(typingctx, arr):
 # --- single steps on records ---------------------------------------------------------------
 
 @njit(cache=True)
-def _blocked(b, i, me, t, game):
-    if game == PORTES or game == BACKGAMMON:
+def _blocked(b, i, me, t, kernel):
+    if kernel == HITTING:
         return portes_blocked(b, i, me, t)
-    if game == PLAKOTO:
+    if kernel == PINNING:
         return plakoto_blocked(b, i, me, t)
     return fevga_blocked(b, i, me, t)
 
 
 @njit(cache=True)
-def step_code_rec(b, i, me, s, d, game):
+def step_code_rec(b, i, me, s, d, kernel):
     """Why moving ``me``'s checker from ``s`` (25 = bar) by ``d`` in record ``b[i]`` is
     illegal, or OK (0)."""
     if s < 1 or s > 25 or d < 1 or d > 6:
@@ -157,19 +152,19 @@ def step_code_rec(b, i, me, s, d, game):
         return NO_CHECKER
     if s != BAR and b[i, m + BAR] > 0:
         return MUST_ENTER
-    if game == PLAKOTO and b[i, m + 2 * NSLOTS + s] == 1:
+    if kernel == PINNING and b[i, m + 2 * NSLOTS + s] == 1:
         return PINNED
-    if game == FEVGA and s == 24 and fevga_start_locked(b, i, me):
+    if kernel == RUNNING and s == 24 and fevga_start_locked(b, i, me):
         return FIRST_CHECKER
     t = s - d
     if t >= 1:
-        if _blocked(b, i, me, t, game):
+        if _blocked(b, i, me, t, kernel):
             return BLOCKED
         return OK
     for p in range(7, 26):
         if b[i, m + p] > 0:
             return NOT_ALL_HOME
-    if game == PLAKOTO and plakoto_any_pinned(b, i, me):
+    if kernel == PINNING and plakoto_any_pinned(b, i, me):
         return PINNED_NO_BEAROFF
     if t < 0:
         for p in range(s + 1, 7):
@@ -179,21 +174,21 @@ def step_code_rec(b, i, me, s, d, game):
 
 
 @njit(cache=True)
-def apply_step_rec(b, i, me, s, d, game):
+def apply_step_rec(b, i, me, s, d, kernel):
     """Move ``me``'s checker from ``s`` by ``d`` in record ``b[i]`` (assumed legal).
     Returns 1 for a hit or pin."""
     t = s - d
     m = me * NSLOTS
-    if game == PLAKOTO:
+    if kernel == PINNING:
         plakoto_leave(b, i, me, s)
     else:
         b[i, m + s] -= 1
     if t <= 0:
         b[i, m] += 1
         return 0
-    if game == PORTES or game == BACKGAMMON:
+    if kernel == HITTING:
         return portes_land(b, i, me, t)
-    if game == PLAKOTO:
+    if kernel == PINNING:
         return plakoto_land(b, i, me, t)
     b[i, m + t] += 1
     return 0
@@ -209,20 +204,20 @@ def _to_rec(st):
 
 
 @njit(cache=True)
-def step_code(st, me, s, d, game):
+def step_code(st, me, s, d, kernel):
     """Why moving ``me``'s checker from ``s`` (25 = bar) by ``d`` is illegal, or OK (0).
 
     ``st`` is a board array ``int8[4, 26]``.
     """
-    return step_code_rec(_to_rec(st), 0, me, s, d, game)
+    return step_code_rec(_to_rec(st), 0, me, s, d, kernel)
 
 
 @njit(cache=True)
-def apply_step(st, me, s, d, game):
+def apply_step(st, me, s, d, kernel):
     """Move ``me``'s checker from ``s`` by ``d`` (assumed legal) in the board array ``st``.
     Returns 1 for a hit or pin."""
     b = _to_rec(st)
-    flag = apply_step_rec(b, 0, me, s, d, game)
+    flag = apply_step_rec(b, 0, me, s, d, kernel)
     for r in range(4):
         for c in range(NSLOTS):
             st[r, c] = b[0, r * NSLOTS + c]
@@ -289,9 +284,9 @@ def _bits(count, cap_bits):
 
 
 @njit(cache=True)
-def _turn_ok(b, i, me, game, quarter, prime):
+def _turn_ok(b, i, me, kernel, quarter, prime):
     """End-of-turn restrictions (step 2)."""
-    if game == FEVGA:
+    if kernel == RUNNING:
         if not fevga_quarter_ok(b, i, me, quarter):
             return False
         if prime == PRIME_FORBID and fevga_traps(b, i, me):
@@ -300,21 +295,26 @@ def _turn_ok(b, i, me, game, quarter, prime):
 
 
 @njit(cache=True)
-def generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, table):
-    """Legal turns of ``me`` in the board array ``st0`` with dice ``d1, d2``.
+def generate(st0, me, d1, d2, flags, buf, table):
+    """Legal turns of ``me`` in the board array ``st0`` with dice ``d1, d2`` under the
+    rule flags ``flags`` (:meth:`tavli.rules.Rules.kernel_flags`).
 
     ``buf`` int8[N, 128] and ``table`` int64[16 + H + N] are the work buffers described in
     the module docstring (H a power of two, at least 2 N). Writes the record indices of the
     chosen final positions to ``table[16 + H:]`` (``out``) and returns their count (0 = no
     move: the player passes), or -1 when the buffers overflow.
     """
-    return _generate(st0, me, d1, d2, game, must_higher, quarter, prime, _borrow(buf),
-                     _borrow(buf.view(np.uint64)), _borrow(table))
+    return _generate(st0, me, d1, d2, flags, _borrow(buf), _borrow(buf.view(np.uint64)),
+                     _borrow(table))
 
 
 @njit(cache=True)
-def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table):
+def _generate(st0, me, d1, d2, flags, buf, w, table):
     """:func:`generate` on borrowed buffers (``w``: ``buf`` as uint64 words)."""
+    kernel = flags[F_KERNEL]
+    must_higher = flags[F_HIGHER] != 0
+    quarter = flags[F_QUARTER]
+    prime = flags[F_PRIME]
     nmax = buf.shape[0]
     hcap = table.shape[0] - HT - nmax
     cap_bits = 0
@@ -323,9 +323,9 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
     outp = HT + hcap
     m = me * NSLOTS
     o = (1 - me) * NSLOTS
-    plakoto = game == PLAKOTO
-    fevga = game == FEVGA
-    hitting = game == PORTES or game == BACKGAMMON
+    plakoto = kernel == PINNING
+    fevga = kernel == RUNNING
+    hitting = kernel == HITTING
     # Records are told apart by board rows 0-1 (words 0..6, NKEY) alone. Rows 2-3 (pins)
     # are zero outside Plakoto; in Plakoto, given the turn's start, they follow from rows
     # 0-1: the mover's own pins cannot change, and an opponent's lone checker is pinned
@@ -413,7 +413,7 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
                         if hitting:
                             if buf[i, o + 25 - t] >= 2:
                                 continue
-                        elif _blocked(buf, i, me, t, game):
+                        elif _blocked(buf, i, me, t, kernel):
                             continue
                     else:
                         if not can_off:
@@ -469,7 +469,7 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
     best = -1
     for lev in range(nlevels - 1, 0, -1):
         for i in range(table[LSTART + lev], table[LSTART + lev + 1]):
-            if _turn_ok(buf, i, me, game, quarter, prime):
+            if _turn_ok(buf, i, me, kernel, quarter, prime):
                 best = lev
                 break
         if best > 0:
@@ -478,12 +478,12 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
         return 0
     cnt = 0
     for i in range(table[LSTART + best], table[LSTART + best + 1]):
-        if _turn_ok(buf, i, me, game, quarter, prime):
+        if _turn_ok(buf, i, me, kernel, quarter, prime):
             table[outp + cnt] = i
             cnt += 1
     if best > 1 or double:
         # every record of a level used the same dice, so its boards are distinct already
-        if game == FEVGA and prime == PRIME_MUST_OPEN:
+        if fevga and prime == PRIME_MUST_OPEN:
             cnt = _must_open(buf, table, outp, cnt, me)
         return cnt
     # step 4: higher die
@@ -496,7 +496,7 @@ def _generate(st0, me, d1, d2, game, must_higher, quarter, prime, buf, w, table)
         if k > 0:
             cnt = k
     # step 5: prime obligation
-    if game == FEVGA and prime == PRIME_MUST_OPEN:
+    if fevga and prime == PRIME_MUST_OPEN:
         cnt = _must_open(buf, table, outp, cnt, me)
     # step 6: one entry per final position (dice used ignored)
     sv = _stamp(table)
@@ -523,13 +523,6 @@ def _must_open(buf, table, outp, cnt, me):
     return k if k > 0 else cnt
 
 
-@njit(cache=True)
-def generate_code(st0, code, buf, table):
-    """:func:`generate` with the scalar arguments packed by :func:`pack_code`."""
-    return generate(st0, code & 1, (code >> 1) & 7, (code >> 4) & 7, (code >> 7) & 3,
-                    (code >> 9) & 1 == 1, (code >> 10) & 3, (code >> 12) & 3, buf, table)
-
-
 class Workspace:
     """Reusable work buffers for :func:`generate` (one per thread).
 
@@ -547,26 +540,19 @@ class Workspace:
         self.steps = self.buf[:, STEPS:STEPS + 12].reshape(size, 4, 3)
         self.out = self.table[HT + hash_size:]
 
-    def run(self, arr, me, d1, d2, game, must_higher, quarter, prime) -> int:
-        """Legal turns of ``me`` in ``arr`` with ``d1, d2`` under the kernel flags of
-        :meth:`tavli.rules.Rules.kernel_flags`; returns how many (0: no move)."""
-        # (plain arguments: numba unboxes a scalar faster than Python packs them)
-        n = generate(arr, me, d1, d2, game, must_higher, quarter, prime, self.buf, self.table)
-        if n < 0:
-            raise RuntimeError("legal-move buffers overflowed")
-        return n
-
-    def run_code(self, arr, code: int) -> int:
-        """:meth:`run` with the arguments packed by :func:`pack_code`."""
-        n = generate_code(arr, code, self.buf, self.table)
+    def run(self, arr, me, d1, d2, flags) -> int:
+        """Legal turns of ``me`` in ``arr`` with ``d1, d2`` under the rule flags
+        ``flags`` (:meth:`tavli.rules.Rules.kernel_flags`); returns how many (0: no
+        move)."""
+        n = generate(arr, me, d1, d2, flags, self.buf, self.table)
         if n < 0:
             raise RuntimeError("legal-move buffers overflowed")
         return n
 
 
 @njit(cache=True)
-def generate_batch(arrs, turns, dice, game, must_higher, quarter, prime, buf, table,
-                   start, total, counts, results, result_steps):
+def generate_batch(arrs, turns, dice, flags, buf, table, start, total, counts, results,
+                   result_steps):
     """Legal turns for many positions in one call.
 
     ``arrs`` int8[N,4,26], ``turns`` int8[N], ``dice`` int8[N,2]. From position ``start``
@@ -584,8 +570,7 @@ def generate_batch(arrs, turns, dice, game, must_higher, quarter, prime, buf, ta
     rw = _borrow(results.reshape(results.shape[0], 4 * NSLOTS).view(np.uint64))
     rs = _borrow(result_steps.reshape(result_steps.shape[0], 12))
     for k in range(start, arrs.shape[0]):
-        c = _generate(src[k], turns[k], dice[k, 0], dice[k, 1], game, must_higher, quarter,
-                      prime, b, w, tb)
+        c = _generate(src[k], turns[k], dice[k, 0], dice[k, 1], flags, b, w, tb)
         if c < 0:
             counts[k] = -2
             return k, total
@@ -646,7 +631,7 @@ def legal_batch(arrays: np.ndarray, turns: np.ndarray, dice: np.ndarray, rules: 
                          f"{np.shape(turns)} and {np.shape(dice)}")
     if n and ((tv < 0).any() or (tv > 1).any() or (dv < 1).any() or (dv > 6).any()):
         raise ValueError("turns must be 0 or 1 and dice 1..6")
-    game, must_higher, quarter, prime = rules.kernel_flags()
+    flags = rules.kernel_flags()
     ws = thread_workspace()
     counts = np.zeros(n, dtype=np.int64)
     cap = max(64, 32 * n)
@@ -654,8 +639,8 @@ def legal_batch(arrays: np.ndarray, turns: np.ndarray, dice: np.ndarray, rules: 
     steps = np.empty((cap, 4, 3), dtype=np.int8)
     k = total = 0
     while k < n:
-        k, total = generate_batch(arrs, tv, dv, game, must_higher, quarter, prime, ws.buf,
-                                  ws.table, k, total, counts, results, steps)
+        k, total = generate_batch(arrs, tv, dv, flags, ws.buf, ws.table, k, total, counts,
+                                  results, steps)
         if k == n:
             break
         if counts[k] == -2:  # work buffers too small: cannot happen for valid positions

@@ -25,7 +25,7 @@ import numpy as np
 
 from .dice import dice_text
 from .errors import IllegalMove, ParseError
-from .layout import PLAKOTO, opponent_point
+from .games import Variant, find_variant
 
 if TYPE_CHECKING:
     from .board import Dice, Move, Position, Step
@@ -36,11 +36,11 @@ def point_name(p: int) -> str:
     return "bar" if p == 25 else "off" if p == 0 else str(p)
 
 
-def format_steps(steps: tuple[Step, ...] | list[Step], game: int,
+def format_steps(steps: tuple[Step, ...] | list[Step], game: str | int | Variant,
                  seen: Callable[[int], int] | None = None) -> str:
     """Canonical text of a turn given as single steps (same checker's steps joined);
     ``seen`` renumbers the points as they are written (see :func:`format_steps_seen`)."""
-    mark = "^" if game == PLAKOTO else "*"
+    mark = find_variant(game).hit_mark
     chains: list[list] = []  # [points..., marks...]: points[i] -> points[i+1], marks[i+1]
     for s, t, flag in steps:
         for ch in chains:
@@ -72,8 +72,8 @@ def format_steps(steps: tuple[Step, ...] | list[Step], game: int,
     return " ".join(out)
 
 
-def format_steps_seen(steps: tuple[Step, ...] | list[Step], game: int, mover: int,
-                      viewer: int) -> str:
+def format_steps_seen(steps: tuple[Step, ...] | list[Step], game: str | int | Variant,
+                      mover: int, viewer: int) -> str:
     """The text of ``mover``'s steps in ``viewer``'s numbering: the points where the
     viewer sees them on his side of the board (the bar and off keep their names).
 
@@ -84,7 +84,8 @@ def format_steps_seen(steps: tuple[Step, ...] | list[Step], game: int, mover: in
     """
     if mover == viewer:
         return format_steps(steps, game)
-    return format_steps(steps, game, lambda p: p if p in (0, 25) else opponent_point(game, p))
+    v = find_variant(game)
+    return format_steps(steps, v, lambda p: p if p in (0, 25) else v.opponent_point(p))
 
 
 _TOKEN = re.compile(r"^(bar|off|\d{1,2})((?:/(?:bar|off|\d{1,2})[*^]?)+)(?:\((\d)\))?$")
@@ -145,7 +146,7 @@ def match_move(pos: Position, text: str, dice: Dice, rules: Rules) -> Move:
     legal = pos.legal_moves(dice, rules)
     by_after = {m.after.array.tobytes(): m for m in legal}
     me = pos.turn
-    game = pos.game
+    kernel = pos.variant.kernel
     dvals = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
     hops = [(p[k], p[k + 1]) for p in paths for k in range(len(p) - 1)]
     problems: list[str] = []
@@ -172,13 +173,13 @@ def match_move(pos: Position, text: str, dice: Dice, rules: Rules) -> Move:
                         pass  # a step on the way home to bear off
                 elif t < b:
                     continue
-                code = step_code(arr, me, a, d, game)
+                code = step_code(arr, me, a, d, kernel)
                 if code:
                     problems.append(f"{point_name(a)}/{point_name(max(t, 0))}: "
                                     f"{STEP_REASONS[code]}")
                     continue
                 nxt = arr.copy()
-                apply_step(nxt, me, a, d, game)
+                apply_step(nxt, me, a, d, kernel)
                 reach = max(t, 0)
                 rest = todo[:h] + todo[h + 1:]
                 if reach != b:

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .dice import SHOT_ROLLS
-from .layout import BACKGAMMON, FEVGA, OFF, PLAKOTO, opponent_point
+from .games import HITTING, PINNING, RUNNING, Variant
+from .layout import OFF
 
 if TYPE_CHECKING:
     from .board import Dice, Move, Position
@@ -121,12 +122,16 @@ _SHOTS = _shot_matrix()
 _PIPS = np.arange(26, dtype=np.float64)  # pip value of each slot (bar = 25, off = 0)
 
 
-def _opp_index(game: int) -> np.ndarray:
+_OPP_INDEX: dict[str, np.ndarray] = {}
+
+
+def _opp_index(variant: Variant) -> np.ndarray:
     """``idx[p]``: the opponent's slot of my point ``p`` (index 0 unused)."""
-    return np.array([0] + [opponent_point(game, p) for p in range(1, 25)])
-
-
-_OPP_INDEX = {g: _opp_index(g) for g in range(4)}
+    idx = _OPP_INDEX.get(variant.name)
+    if idx is None:
+        idx = _OPP_INDEX[variant.name] = np.array(
+            [0] + [variant.opponent_point(p) for p in range(1, 25)])
+    return idx
 
 
 def _longest_run(held: np.ndarray) -> np.ndarray:
@@ -153,12 +158,7 @@ class GreedyPlayer(EvaluatorPlayer):
 
     def evaluate(self, positions: Sequence[Position], side: int, rules: Rules) -> np.ndarray:
         arr = np.stack([p.array for p in positions]).astype(np.int64)
-        game = rules.game
-        if game == PLAKOTO:
-            return _eval_plakoto(arr, side)
-        if game == FEVGA:
-            return _eval_fevga(arr, side)
-        return _eval_hitting(arr, side)
+        return _EVALS[rules.variant.kernel](arr, side, rules.variant)
 
     def cube_action(self, game: Game) -> str:
         """Doubles and drops only in a pure race, by pip counts (about 8% ahead to double,
@@ -179,26 +179,26 @@ class GreedyPlayer(EvaluatorPlayer):
 def _no_contact(pos: Position) -> bool:
     """No checker of either side can meet one of the other any more (hitting games)."""
     a = pos.array
-    if pos.game in (PLAKOTO, FEVGA):
+    if not pos.variant.hits:
         return False
     mine = [p for p in range(1, 26) if a[pos.turn, p]]
     theirs = [25 - p for p in range(1, 26) if a[1 - pos.turn, p]]
     return not mine or not theirs or max(mine) < min(theirs)
 
 
-def _views(arr: np.ndarray, side: int, game: int) -> tuple[np.ndarray, np.ndarray]:
+def _views(arr: np.ndarray, side: int, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
     """My checkers per slot (0 off, 1..24, 25 bar) and the opponent's checkers on my
     points 1..24 (index 0 unused), for a stack of board arrays."""
     me = arr[:, side, :]
     theirs = arr[:, 1 - side, :]
-    opp_on_mine = theirs[:, _OPP_INDEX[game]]
+    opp_on_mine = theirs[:, _opp_index(variant)]
     opp_on_mine[:, 0] = 0
     return me, opp_on_mine
 
 
-def _eval_hitting(arr: np.ndarray, side: int) -> np.ndarray:
+def _eval_hitting(arr: np.ndarray, side: int, variant: Variant) -> np.ndarray:
     """Portes and backgammon."""
-    me, opp_on = _views(arr, side, BACKGAMMON)
+    me, opp_on = _views(arr, side, variant)
     theirs = arr[:, 1 - side, :]
     my_pips = me @ _PIPS
     opp_pips = theirs @ _PIPS
@@ -244,8 +244,8 @@ def _race_shape(me: np.ndarray) -> np.ndarray:
     return me[:, OFF] * 2.0 + home * 0.5 - me[:, 7:25].sum(axis=1) * 0.2
 
 
-def _eval_plakoto(arr: np.ndarray, side: int) -> np.ndarray:
-    me, opp_on = _views(arr, side, PLAKOTO)
+def _eval_plakoto(arr: np.ndarray, side: int, variant: Variant) -> np.ndarray:
+    me, opp_on = _views(arr, side, variant)
     theirs = arr[:, 1 - side, :]
     my_pins = arr[:, 2 + side, :]      # my pinned checkers (my numbering)
     their_pins = arr[:, 3 - side, :]   # his pinned checkers (his numbering)
@@ -268,7 +268,7 @@ def _eval_plakoto(arr: np.ndarray, side: int) -> np.ndarray:
     shooters = np.zeros((n, 25))
     shooters[:, 1:] = (opp_on[:, 1:] > 0)
     # a pinned checker of his cannot shoot
-    his_pinned_on_mine = their_pins[:, _OPP_INDEX[PLAKOTO]]
+    his_pinned_on_mine = their_pins[:, _opp_index(variant)]
     shooters[:, 1:] *= (opp_on[:, 1:] - his_pinned_on_mine[:, 1:]) > 0
     rolls = np.minimum(shooters @ _SHOTS, 36.0) / 36.0
     single = (me[:, 1:25] == 1) & (my_pins[:, 1:25] == 0) & (opp_on[:, 1:] == 0)
@@ -279,7 +279,7 @@ def _eval_plakoto(arr: np.ndarray, side: int) -> np.ndarray:
 
     # made points block him; a run of them traps his checkers behind it
     made = me[:, 1:25] >= 2
-    held_pin = their_pins[:, _OPP_INDEX[PLAKOTO]][:, 1:] > 0  # points I hold by pinning
+    held_pin = their_pins[:, _opp_index(variant)][:, 1:] > 0  # points I hold by pinning
     block = made | held_pin
     score += block.sum(axis=1) * 2.0
     prime = _longest_run(block)
@@ -288,7 +288,7 @@ def _eval_plakoto(arr: np.ndarray, side: int) -> np.ndarray:
     return score
 
 
-def _eval_fevga(arr: np.ndarray, side: int) -> np.ndarray:
+def _eval_fevga(arr: np.ndarray, side: int, variant: Variant) -> np.ndarray:
     me = arr[:, side, :]
     theirs = arr[:, 1 - side, :]
     my_pips = me @ _PIPS
@@ -296,7 +296,7 @@ def _eval_fevga(arr: np.ndarray, side: int) -> np.ndarray:
     score = (opp_pips - my_pips) * 1.0 + me[:, OFF] * 4.0 + _race_shape(me)
 
     # my checkers seen in his numbering: points I hold in front of his checkers
-    to_his = _OPP_INDEX[FEVGA]  # my point of his point q is to_his[q] (self-inverse)
+    to_his = _opp_index(variant)  # my point of his point q is to_his[q] (self-inverse)
     mine_in_his = me[:, to_his] > 0
     mine_in_his[:, 0] = False
     his_in_mine = theirs[:, to_his] > 0
@@ -403,3 +403,7 @@ def play_game(game: Game, players: tuple[Player, Player] | Sequence[Player],
 
 __all__ = ["Player", "RandomPlayer", "EvaluatorPlayer", "GreedyPlayer", "get_player",
            "act", "play_game", "PLAYER_NAMES"]
+
+
+# the hand-made evaluation of each rule set
+_EVALS = {HITTING: _eval_hitting, PINNING: _eval_plakoto, RUNNING: _eval_fevga}

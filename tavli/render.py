@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .layout import GAME_NAMES, SIDE_NAMES, opponent_point
+from .layout import SIDE_NAMES
 
 if TYPE_CHECKING:
     from .board import Position
@@ -19,7 +19,7 @@ def cell(pos: Position, p: int) -> str:
     """Two-character cell for white's point ``p``: e.g. ``X5``, ``O2``, ``Xo`` (X pinning
     an o), blank ``. ``."""
     a = pos.array
-    q = opponent_point(pos.game, p)
+    q = pos.variant.opponent_point(p)
     w, b = int(a[0, p]), int(a[1, q])
     if w and b:
         if a[3, q]:
@@ -41,7 +41,7 @@ def ascii_board(pos: Position) -> str:
         return "".join(cells[:6]) + " |" + "".join(cells[6:])
 
     lines = [
-        f"{GAME_NAMES[pos.game]}  {SIDE_NAMES[pos.turn]} ({'XO'[pos.turn]}) to move",
+        f"{pos.game_name}  {SIDE_NAMES[pos.turn]} ({'XO'[pos.turn]}) to move",
         "".join(f"{p:>4}" for p in top[:6]) + "  " + "".join(f"{p:>4}" for p in top[6:]),
         row(top),
         row(bottom),

@@ -18,76 +18,91 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import RuleError
-from .layout import BACKGAMMON, FEVGA, GAME_NAMES, PLAKOTO, PORTES, game_code
+from .games import Variant, find_variant
 
 
 @dataclass(frozen=True)
 class Option:
+    """A rule option: its name, type, documentation and the value it has in a game that
+    does not use it (``neutral``). Which games use it, and their defaults, the games say
+    (``Variant.options``)."""
+
     name: str
     kind: type
-    games: tuple[int, ...]
-    defaults: dict[int, Any]
+    neutral: Any
     doc: str
     choices: tuple[str, ...] = ()
 
+    @property
+    def games(self) -> tuple[str, ...]:
+        """The registered games that have this option."""
+        from .games import VARIANTS
 
-ALL = (PORTES, PLAKOTO, FEVGA, BACKGAMMON)
+        return tuple(v.name for v in VARIANTS if self.name in v.options)
+
 
 OPTIONS: dict[str, Option] = {
     o.name: o
     for o in (
         Option(
-            "must_play_higher", bool, ALL,
-            {PORTES: False, PLAKOTO: False, FEVGA: True, BACKGAMMON: True},
+            "must_play_higher", bool, False,
             "When only one die of a non-double can be played, the higher one must be "
             "played if it can be. Off in Portes and Plakoto (free choice, German seed).",
         ),
         Option(
-            "opening_reroll", bool, ALL,
-            {PORTES: True, PLAKOTO: True, FEVGA: True, BACKGAMMON: False},
+            "opening_reroll", bool, True,
             "After the opening throw (one die each, higher starts) the starter throws both "
             "dice for his first turn (Tavli custom). Off: the two opening dice are the "
             "first move (international backgammon).",
         ),
         Option(
-            "backgammons", bool, (PORTES, BACKGAMMON),
-            {PORTES: False, BACKGAMMON: True},
+            "backgammons", bool, False,
             "3 points when the loser has borne off none and still has a checker on the bar "
             "or in the winner's home board.",
         ),
         Option(
-            "starting_quarter_rule", str, (FEVGA,), {FEVGA: "own"},
+            "starting_quarter_rule", str, "off",
             "Fevga: no turn may end holding all six points of the player's own starting "
             "quarter ('own'), of the opponent's ('opponent'), or no such rule ('off').",
             ("own", "opponent", "off"),
         ),
         Option(
-            "prime_rule", str, (FEVGA,), {FEVGA: "must_open"},
+            "prime_rule", str, "off",
             "Fevga six-prime with every opposing checker directly behind it: the holder "
             "must free the opponent next turn if he can ('must_open'), may never end a "
             "turn so ('forbid'), or no rule ('off').",
             ("must_open", "forbid", "off"),
         ),
         Option(
-            "cube", bool, (BACKGAMMON,), {BACKGAMMON: True},
+            "cube", bool, False,
             "Backgammon: play with the doubling cube.",
         ),
         Option(
-            "crawford", bool, (BACKGAMMON,), {BACKGAMMON: True},
+            "crawford", bool, False,
             "Backgammon match play: no doubling in the game after a player first reaches "
             "match point minus one.",
         ),
         Option(
-            "jacoby", bool, (BACKGAMMON,), {BACKGAMMON: False},
+            "jacoby", bool, False,
             "Backgammon money play: gammons and backgammons count only after a double.",
         ),
         Option(
-            "beavers", bool, (BACKGAMMON,), {BACKGAMMON: False},
+            "beavers", bool, False,
             "Backgammon money play: a player who is doubled may redouble at once, keeping "
             "the cube.",
         ),
     )
 }
+
+
+def option_applies(name: str, game: str | int | Variant) -> bool:
+    """Does the rule option ``name`` exist in ``game``?
+
+    >>> option_applies("prime_rule", "narde"), option_applies("prime_rule", "portes")
+    (True, False)
+    """
+    return name in OPTIONS and name in find_variant(game).options
+
 
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n"}
@@ -111,19 +126,23 @@ def _convert(opt: Option, value: Any) -> Any:
 class Rules:
     """The rules a game is played by: the game and the value of each option.
 
-    Options that do not apply to the game keep their neutral value and cannot be set.
+    ``Rules("backgammon")`` or ``Rules.for_game("tapa", ["must_play_higher=true"])``: the
+    game's defaults, then the options given. Options that do not apply to the game keep
+    their neutral value and cannot be set. ``game`` is the variant's code
+    (:attr:`variant` is the variant itself).
     """
 
     game: int
-    must_play_higher: bool = False
-    opening_reroll: bool = True
-    backgammons: bool = False
-    starting_quarter_rule: str = "off"
-    prime_rule: str = "off"
-    cube: bool = False
-    crawford: bool = False
-    jacoby: bool = False
-    beavers: bool = False
+    # None: the game's default (or the neutral value of an option it does not have)
+    must_play_higher: bool = None  # type: ignore[assignment]
+    opening_reroll: bool = None  # type: ignore[assignment]
+    backgammons: bool = None  # type: ignore[assignment]
+    starting_quarter_rule: str = None  # type: ignore[assignment]
+    prime_rule: str = None  # type: ignore[assignment]
+    cube: bool = None  # type: ignore[assignment]
+    crawford: bool = None  # type: ignore[assignment]
+    jacoby: bool = None  # type: ignore[assignment]
+    beavers: bool = None  # type: ignore[assignment]
 
     @classmethod
     def for_game(
@@ -133,13 +152,34 @@ class Rules:
     ) -> Rules:
         """The spec's defaults for ``game``, then ``options`` (a mapping, or
         ``NAME=VALUE`` strings as on the command line)."""
-        g = game_code(game)
-        base = cls(game=g, **{o.name: o.defaults[g] for o in OPTIONS.values() if g in o.games})
+        base = cls(find_variant(game).code)
         return base.with_options(options) if options else base
+
+    def __post_init__(self) -> None:
+        v = find_variant(self.game)  # a code or, as in Rules("backgammon"), a name
+        object.__setattr__(self, "game", v.code)
+        object.__setattr__(self, "_variant", v)
+        for name, opt in OPTIONS.items():
+            value = getattr(self, name)
+            if value is None:
+                value = v.options.get(name, opt.neutral)
+                object.__setattr__(self, name, value)
+            if name not in v.options:
+                if value != opt.neutral:
+                    raise RuleError(f"rule option {name!r} applies to "
+                                    f"{', '.join(opt.games)} only, not {v.name}")
+            elif not isinstance(value, opt.kind) or (opt.choices and value not in
+                                                     opt.choices):
+                object.__setattr__(self, name, _convert(opt, value))
+
+    @property
+    def variant(self) -> Variant:
+        """The game these rules are for."""
+        return self.__dict__["_variant"]
 
     @property
     def game_name(self) -> str:
-        return GAME_NAMES[self.game]
+        return self.variant.name
 
     def with_options(self, options: Mapping[str, Any] | Iterable[str]) -> Rules:
         """A copy with options changed; unknown names, values or games raise RuleError."""
@@ -158,17 +198,15 @@ class Rules:
                 raise RuleError(
                     f"unknown rule option {name!r}; known: {', '.join(sorted(OPTIONS))}"
                 )
-            if self.game not in opt.games:
-                names = ", ".join(GAME_NAMES[g] for g in opt.games)
-                raise RuleError(
-                    f"rule option {name!r} applies to {names} only, not {self.game_name}"
-                )
+            if name not in self.variant.options:
+                raise RuleError(f"rule option {name!r} applies to {', '.join(opt.games)} "
+                                f"only, not {self.game_name}")
             changes[name] = _convert(opt, value)
         return replace(self, **changes)
 
     def options(self) -> dict[str, Any]:
         """The options that apply to this game, by name (what records store)."""
-        return {o.name: getattr(self, o.name) for o in OPTIONS.values() if self.game in o.games}
+        return {name: getattr(self, name) for name in OPTIONS if name in self.variant.options}
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game_name, **self.options()}
@@ -180,28 +218,17 @@ class Rules:
         rest = {k: v for k, v in data.items() if k != "game"}
         return cls.for_game(data["game"], rest)
 
-    # flags handed to the compiled generator
-    def kernel_flags(self) -> tuple[int, bool, int, int]:
-        """``(game, must_play_higher, quarter code, prime code)`` for the generator."""
+    # flags handed to compiled code
+    def kernel_flags(self) -> tuple[int, int, int, int, int]:
+        """The rules as compiled code takes them, one tuple (indices ``F_*`` of
+        :mod:`tavli.games.kernel`): the variant's rule set, must-play-higher, the Fevga
+        starting-quarter and prime codes, and whether backgammons count."""
         flags = self.__dict__.get("_flags")
         if flags is None:
-            flags = self.__dict__["_flags"] = self._kernel_flags()
+            from .games.kernel import rule_flags
+
+            flags = self.__dict__["_flags"] = rule_flags(self)
         return flags
 
-    def _kernel_flags(self) -> tuple[int, bool, int, int]:
-        from .games.fevga import (
-            PRIME_FORBID,
-            PRIME_MUST_OPEN,
-            PRIME_OFF,
-            QUARTER_OFF,
-            QUARTER_OPPONENT,
-            QUARTER_OWN,
-        )
 
-        q = {"off": QUARTER_OFF, "own": QUARTER_OWN, "opponent": QUARTER_OPPONENT}
-        p = {"off": PRIME_OFF, "must_open": PRIME_MUST_OPEN, "forbid": PRIME_FORBID}
-        return (self.game, self.must_play_higher, q[self.starting_quarter_rule],
-                p[self.prime_rule])
-
-
-__all__ = ["Rules", "OPTIONS", "Option"]
+__all__ = ["Rules", "OPTIONS", "Option", "option_applies"]

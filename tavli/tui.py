@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.text import Text
 
 from .dice import DiceSource, dice_text
-from .layout import FEVGA, GAME_NAMES, PLAKOTO, SIDE_NAMES, opponent_point
+from .layout import SIDE_NAMES
 
 if TYPE_CHECKING:
     from .board import Move, Position
@@ -92,9 +92,9 @@ def _point_stack(pos: Position, p: int) -> tuple[list[int], int | None, int]:
     (a pinned checker first, under its pinners), the pinned side (or None), and the
     number of checkers of the side on top."""
     a = pos.array
-    q = opponent_point(pos.game, p)
+    q = pos.variant.opponent_point(p)
     w, b = int(a[0, p]), int(a[1, q])
-    if pos.game == PLAKOTO and w and b:
+    if pos.variant.pins and w and b:
         if a[3, q]:
             return [1] + [0] * w, 1, w
         return [0] + [1] * b, 0, b
@@ -158,13 +158,13 @@ class BoardView:
               marks: set[int] | None = None) -> list[Text]:
         """The board as text lines. ``view``: whose point numbers to print; ``marks``:
         white's points to highlight in the number rows (the last move)."""
-        game = pos.game
+        variant = pos.variant
         top = list(range(13, 25))
         bottom = list(range(12, 0, -1))
         marks = marks or set()
 
         def label(p: int) -> int:
-            return p if view == 0 else opponent_point(game, p)
+            return p if view == 0 else variant.opponent_point(p)
 
         def numbers(pts: list[int]) -> Text:
             t = Text("  ")
@@ -257,11 +257,11 @@ def _translate(move: Move) -> str:
     """A move's points in the other side's numbering, with arrows (for the viewer)."""
     import re
 
-    game = move.before.game
+    variant = move.before.variant
 
     def sub(m: re.Match[str]) -> str:
         n = int(m.group(0))
-        return str(opponent_point(game, n)) if 1 <= n <= 24 else m.group(0)
+        return str(variant.opponent_point(n)) if 1 <= n <= 24 else m.group(0)
 
     out = []
     for tok in str(move).split():
@@ -278,13 +278,13 @@ def _move_marks(move: Move | None) -> set[int]:
     if move is None:
         return set()
     side = move.before.turn
-    game = move.before.game
+    variant = move.before.variant
     pts = set()
     for tok in str(move).split():
         ends = re.findall(r"\d+|bar|off", tok.split("(")[0])
         for p in (ends[0], ends[-1]):
             if p.isdigit() and 1 <= int(p) <= 24:
-                pts.add(int(p) if side == 0 else opponent_point(game, int(p)))
+                pts.add(int(p) if side == 0 else variant.opponent_point(int(p)))
     return pts
 
 
@@ -429,10 +429,10 @@ class Session:
             owner = "centred" if g.cube_owner is None else f"{SIDE_NAMES[g.cube_owner]}'s"
             lines.append(Text(f"cube {g.cube_value} ({owner})"))
         lines.append(Text(f"numbers: {SIDE_NAMES[self.viewer()]}'s side", style="dim"))
-        if g.rules.game == PLAKOTO:
+        if g.rules.variant.pins:
             lines.append(Text("[ ] = a pinned checker", style="dim"))
-        elif g.rules.game == FEVGA:
-            lines.append(Text("both sides run the same way", style="dim"))
+        if g.rules.variant.note:
+            lines.append(Text(g.rules.variant.note, style="dim"))
         return lines
 
     def draw(self, final: bool = False, preview: Move | None = None) -> None:
@@ -919,8 +919,7 @@ def _match_rules(rotation: tuple[str, ...], items: list[str]) -> dict[str, Any]:
     """Rule options of the command line for each game of a match: an option goes to the
     games it applies to; one that applies to none of them is an error."""
     from .errors import RuleError
-    from .layout import game_code
-    from .rules import OPTIONS, Rules
+    from .rules import OPTIONS, Rules, option_applies
 
     per_game: dict[str, list[str]] = {name: [] for name in rotation}
     for item in items:
@@ -929,7 +928,7 @@ def _match_rules(rotation: tuple[str, ...], items: list[str]) -> dict[str, Any]:
         if opt is None or "=" not in item:
             Rules.for_game(rotation[0], [item])  # raises with the engine's message
             continue
-        games = [g for g in rotation if game_code(g) in opt.games]
+        games = [g for g in rotation if option_applies(name, g)]
         if not games:
             raise RuleError(f"rule option {name!r} does not apply to "
                             f"{' or '.join(rotation)}")
@@ -964,23 +963,24 @@ def _dice_used(docs: list[Any], games: list[Game]) -> int:
 
 def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
     from .cli import CliError
+    from .errors import TavliError
     from .game import Game
-    from .layout import game_code
+    from .games import ROTATIONS, rotation
     from .match import Match
     from .rules import Rules
 
     variant = (args.game or "tavli").strip().lower()
     points = 5 if args.points is None else args.points
     rules = list(args.rule or [])
-    if variant != "tavli":
-        try:
-            variant = GAME_NAMES[game_code(variant)]
-        except Exception as e:
-            raise CliError(f"--game: {e}; or tavli for a match") from None
-    if variant != "tavli" and points == 1:
-        return Game(Rules.for_game(variant, rules), seed=args.seed), args.seed
-    rotation = ("portes", "plakoto", "fevga") if variant == "tavli" else (variant,)
-    return Match(points, variant, rules=_match_rules(rotation, rules),
+    try:
+        games = rotation(variant)
+    except TavliError as e:
+        raise CliError(f"--game: {e}; or {' or '.join(ROTATIONS)} for a match") from None
+    if variant not in ROTATIONS:
+        variant = games[0]
+        if points == 1:
+            return Game(Rules.for_game(variant, rules), seed=args.seed), args.seed
+    return Match(points, variant, rules=_match_rules(games, rules),
                  seed=args.seed), args.seed
 
 

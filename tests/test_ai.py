@@ -17,7 +17,7 @@ from tavli.ai.selfplay import NET, RANDOM, terminal
 from tavli.ai.train import strength
 from tavli.errors import RuleError
 from tavli.game import Game
-from tavli.layout import BACKGAMMON, FEVGA, PLAKOTO, PORTES
+from tavli.games import PINNING
 from tavli.rules import Rules
 
 
@@ -87,12 +87,12 @@ def test_plakoto_encoder_pin_rolls_respect_blocked_points():
 
 
 def test_network_shapes_save_load(tmp_path):
-    net = Net.random(PLAKOTO, hidden=16, seed=3)
-    assert net.W1.shape == (n_inputs(PLAKOTO), 16) and net.W2.shape == (16, 5)
+    net = Net.random("plakoto", hidden=16, seed=3)
+    assert net.W1.shape == (n_inputs(PINNING), 16) and net.W2.shape == (16, 5)
     path = tmp_path / "n.npz"
     net.save(path)
     back = Net.load(path)
-    assert np.array_equal(back.W1, net.W1) and back.family == PLAKOTO
+    assert np.array_equal(back.W1, net.W1) and back.family == PINNING
     out = back.evaluate([Position.start("plakoto"), Position.start("plakoto", 1)])
     assert out.shape == (2, 5) and ((out > 0) & (out < 1)).all()
     (tmp_path / "bad.npz").write_bytes(b"not a file")
@@ -122,17 +122,21 @@ def test_terminal_values_for_each_scoring_rule():
     single = Position.from_points("portes", {}, {6: 1})
     gammon = Position.from_points("portes", {}, {6: 15})
     bg = Position.from_points("backgammon", {}, {20: 15})
-    assert terminal(_flat(single), 0, PORTES, False, t) == 1.0 and t[0] == 1 and t[1] == 0
-    assert terminal(_flat(gammon), 0, PORTES, False, t) == 2.0 and t[1] == 1
-    assert terminal(_flat(bg), 0, BACKGAMMON, True, t) == 3.0 and t[2] == 1
-    assert terminal(_flat(bg), 0, PORTES, False, t) == 2.0 and t[2] == 0
+    portes, bgr = Rules("portes").kernel_flags(), Rules("backgammon").kernel_flags()
+    plakoto, fevga = Rules("plakoto").kernel_flags(), Rules("fevga").kernel_flags()
+    assert terminal(_flat(single), 0, portes, t) == 1.0 and t[0] == 1 and t[1] == 0
+    assert terminal(_flat(gammon), 0, portes, t) == 2.0 and t[1] == 1
+    assert terminal(_flat(bg), 0, bgr, t) == 3.0 and t[2] == 1
+    assert terminal(_flat(bg), 0, portes, t) == 2.0 and t[2] == 0
+    assert terminal(_flat(single), 1, portes, t) == -1.0 and t[0] == 0 and t[3] == 0
+    assert terminal(_flat(bg), 1, bgr, t) == -3.0 and t[3] == 1 and t[4] == 1
     mother = Position.from_points("plakoto", {1: 1, 6: 14}, {24: 1, 12: 14}, pinned=[(1, 24)])
-    assert terminal(_flat(mother), 0, PLAKOTO, False, t) == 2.0 and t[1] == 1
+    assert terminal(_flat(mother), 0, plakoto, t) == 2.0 and t[1] == 1
     draw = Position.from_points("plakoto", {24: 1, 1: 1, 5: 13}, {24: 1, 1: 1, 5: 13},
                                 pinned=[(0, 24), (1, 24)])
-    assert terminal(_flat(draw), 0, PLAKOTO, False, t) == 0.0 and t[0] == 0.5
+    assert terminal(_flat(draw), 0, plakoto, t) == 0.0 and t[0] == 0.5
     running = Position.start("fevga")
-    assert np.isnan(terminal(_flat(running), 0, FEVGA, False, t))
+    assert np.isnan(terminal(_flat(running), 0, fevga, t))
 
 
 def test_pubeval_matches_gnubg_choice():
@@ -164,7 +168,7 @@ def test_pubeval_matches_gnubg_choice():
                          [("td", 0.0, 300), ("td", 0.7, 1000), ("ply1", 0.0, 200)])
 def test_training_improves_a_tiny_net_against_random(targets, lam, games):
     rules = Rules.for_game("fevga")
-    net = Net.random(FEVGA, hidden=8, seed=7)
+    net = Net.random("fevga", hidden=8, seed=7)
     # 800 games a side of the comparison: about 0.045 points a standard error, on the same dice
     before = strength(net, NET, None, RANDOM, rules, pairs=400, seed=99)
     from tavli.ai.selfplay import train_games, train_games_ply1
@@ -172,9 +176,8 @@ def test_training_improves_a_tiny_net_against_random(targets, lam, games):
 
     ws = Workspace()
     stats = np.zeros(4)
-    g, mh, q, p = rules.kernel_flags()
     start = np.array(Position.start("fevga").array)
-    args = (net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, False, games, 0.1, 1,
+    args = (net.W1, net.b1, net.W2, net.b2, start, rules.kernel_flags(), games, 0.1, 1,
             ws.buf, ws.table, stats)
     if targets == "ply1":
         train_games_ply1(*args)
@@ -191,14 +194,13 @@ def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
     from tavli.movegen import Workspace
 
     rules = Rules.for_game("plakoto")
-    g, mh, q, p = rules.kernel_flags()
     start = np.array(Position.start("plakoto").array)
     ws = Workspace()
     runs = {}
     for explore in (0.0, 0.0, 0.5):
-        net = Net.random(PLAKOTO, hidden=4, seed=5)
+        net = Net.random("plakoto", hidden=4, seed=5)
         stats = np.zeros(4)
-        train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, False, 20, 0.05, 3,
+        train_games(net.W1, net.b1, net.W2, net.b2, start, rules.kernel_flags(), 20, 0.05, 3,
                     ws.buf, ws.table, stats, explore)
         assert stats[0] == 20
         runs.setdefault(explore, []).append((stats.copy(), net.W1.copy()))
@@ -229,7 +231,7 @@ def test_lambda_returns_mix_later_targets_from_each_movers_view(tmp_path):
     from tavli.ai.selfplay import _lambda_updates
     from tavli.ai.train import train
 
-    net = Net.random(PLAKOTO, hidden=4, seed=5)
+    net = Net.random("plakoto", hidden=4, seed=5)
     rng = np.random.default_rng(0)
     xs = rng.random((4, net.W1.shape[0])).astype(np.float32)
     ts = rng.random((4, 5)).astype(np.float32)

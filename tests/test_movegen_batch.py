@@ -8,13 +8,13 @@ import pytest
 
 from tavli.bench import sample_positions
 from tavli.board import Position
+from tavli.games import RUNNING
 from tavli.games.fevga import (
     PRIME_FORBID,
     PRIME_MUST_OPEN,
     fevga_quarter_ok,
     fevga_traps,
 )
-from tavli.layout import FEVGA
 from tavli.movegen import OK, STAMP_LIMIT, Workspace, apply_step, legal_batch, step_code
 from tavli.rules import Rules
 
@@ -87,7 +87,7 @@ def test_hash_stamps_wrap_around(samples):
     fresh, old = Workspace(), Workspace()
     old.table[0] = STAMP_LIMIT - 7
     for k in range(len(arrs)):
-        args = (arrs[k], int(turns[k]), int(dice[k, 0]), int(dice[k, 1]), *flags)
+        args = (arrs[k], int(turns[k]), int(dice[k, 0]), int(dice[k, 1]), flags)
         n = fresh.run(*args)
         assert old.run(*args) == n
         for j in range(n):
@@ -116,7 +116,7 @@ def _rec(arr):
 def reference_finals(arr, me, d1, d2, rules) -> set[bytes]:
     """Every final position by the six steps of :mod:`tavli.movegen`, trying every order
     of the dice and every source (no canonical ordering, no shortcuts)."""
-    game, must_higher, quarter, prime = rules.kernel_flags()
+    kernel, must_higher, quarter, prime, _ = rules.kernel_flags()
     dice = [d1] * 4 if d1 == d2 else [max(d1, d2), min(d1, d2)]
     # level: {(board bytes, dice left as a tuple, first die used): board}
     level = {(arr.tobytes(), tuple(dice), 0): arr}
@@ -129,16 +129,16 @@ def reference_finals(arr, me, d1, d2, rules) -> set[bytes]:
                 if d in left[:di]:
                     continue
                 for s in range(1, 26):
-                    if step_code(a, me, s, d, game) != OK:
+                    if step_code(a, me, s, d, kernel) != OK:
                         continue
                     b = a.copy()
-                    apply_step(b, me, s, d, game)
+                    apply_step(b, me, s, d, kernel)
                     rest = left[:di] + left[di + 1:]
                     nxt[(b.tobytes(), rest, first or d)] = b
         level = nxt
 
     def turn_ok(a):
-        if game != FEVGA:
+        if kernel != RUNNING:
             return True
         if not fevga_quarter_ok(_rec(a), 0, me, quarter):
             return False
@@ -153,7 +153,7 @@ def reference_finals(arr, me, d1, d2, rules) -> set[bytes]:
     if depth == 1 and d1 != d2 and must_higher:
         higher = [(a, f) for a, f in finals if f == max(d1, d2)]
         finals = higher or finals
-    if game == FEVGA and prime == PRIME_MUST_OPEN and fevga_traps(_rec(arr), 0, me):
+    if kernel == RUNNING and prime == PRIME_MUST_OPEN and fevga_traps(_rec(arr), 0, me):
         opened = [(a, f) for a, f in finals if not fevga_traps(_rec(a), 0, me)]
         finals = opened or finals
     return {a.tobytes() for a, _ in finals}

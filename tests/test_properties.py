@@ -16,12 +16,17 @@ from hypothesis import strategies as st
 
 from tavli import Position, Rules
 from tavli.game import Game
+from tavli.games import find_variant
 from tavli.ids import parse_gnubg_id
-from tavli.layout import BACKGAMMON, FEVGA, PLAKOTO, PORTES, opponent_point
 from tavli.movegen import apply_step, step_code
 from tavli.record import game_record, load_record
 
 GAMES = ("portes", "plakoto", "fevga", "backgammon")
+PORTES, PLAKOTO, FEVGA, BACKGAMMON = (find_variant(g).code for g in GAMES)
+
+
+def opponent_point(game, p):
+    return find_variant(game).opponent_point(p)
 DIE = st.integers(1, 6)
 DICE = st.tuples(DIE, DIE)
 
@@ -143,9 +148,9 @@ def replays_step_by_step(move):
         for (s, t, flag), d in zip(move.steps, order, strict=True):
             if (t > 0 and s - d != t) or (t == 0 and d < s):
                 break
-            if step_code(arr, before.turn, s, d, before.game) != 0:
+            if step_code(arr, before.turn, s, d, before.variant.kernel) != 0:
                 break
-            if bool(apply_step(arr, before.turn, s, d, before.game)) != flag:
+            if bool(apply_step(arr, before.turn, s, d, before.variant.kernel)) != flag:
                 break
         else:
             if np.array_equal(arr, move.after.array):
@@ -253,7 +258,21 @@ def positions(draw, game):
         else:   # both sides cannot share the point: send black's checkers off
             arr[1, 0] += b
             arr[1, q] = 0
+    _first_checker_passed(arr, g)
     return Position(g, arr.astype(np.int8), draw(st.integers(0, 1)))
+
+
+def _first_checker_passed(arr, game):
+    """Fevga: no play leaves two checkers off the 24-point before the first has passed
+    the opponent's start (11 or lower, or off); where the draw did, one goes off."""
+    if game != FEVGA:
+        return
+    for side in (0, 1):
+        a = arr[side]
+        if a[24] <= 13 and not (a[0] or a[1:12].any()):
+            low = min(p for p in range(12, 25) if a[p])
+            a[low] -= 1
+            a[0] += 1
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -297,6 +316,7 @@ def fevga_positions(draw):
         if arr[0, p] and arr[1, q]:
             arr[1, 0] += arr[1, q]
             arr[1, q] = 0
+    _first_checker_passed(arr, FEVGA)
     return Position(FEVGA, arr.astype(np.int8), 0)
 
 

@@ -10,16 +10,28 @@ from __future__ import annotations
 
 import pytest
 
-from tavli import IllegalMove, Position, Rules
+from tavli import IllegalMove, InvalidPosition, Position, Rules
 from tavli.dice import ScriptedDice
 from tavli.game import Game, Outcome, base_result
-from tavli.layout import FEVGA, opponent_point
+from tavli.games import find_variant
 
 R = Rules.for_game("fevga")
 
 
 def P(white, black, turn=0):
     return Position.from_points("fevga", white, black, turn)
+
+
+def unreachable(white, black, turn=0):
+    """A set-up no play reaches (black's 15 checkers all past his start without one having
+    passed white's): refused as a position, but the generator's rules still apply to it,
+    which the prime tests use to put every black checker right behind a prime."""
+    arr = P(white, {11: 15}, turn).array.copy()
+    arr[1] = 0
+    for q, n in black.items():
+        arr[1, q] = n
+    arr[1, 0] = 15 - arr[1].sum()
+    return Position("fevga", arr, turn, validate=False)
 
 
 def moves(pos, dice, **options):
@@ -127,7 +139,7 @@ def test_starting_quarter_opponent():
 # --- the six-prime ---------------------------------------------------------------------
 
 # white holds 1-6; all black's checkers (his 19 = white's 7) stand right behind it
-TRAP = P({1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 20: 9}, {19: 15})
+TRAP = unreachable({1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 20: 9}, {19: 15})
 FREEING_61 = ["20/14 2/1", "20/14 3/2", "20/14 4/3", "20/14 5/4", "20/14 6/5"]
 ALL_66 = ["20/14(4)", "20/2 20/14", "20/8 20/14(2)", "20/8(2)"]
 
@@ -155,7 +167,7 @@ def test_prime_forbid():
     assert moves(TRAP, "61", prime_rule="forbid") == FREEING_61
     assert moves(TRAP, "66", prime_rule="forbid") == []
     # completing such a prime is forbidden too: 8/6 with 20/19
-    pos = P({1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 8: 1, 20: 9}, {19: 15})
+    pos = unreachable({1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 8: 1, 20: 9}, {19: 15})
     free = set(moves(pos, "21", prime_rule="off"))
     assert free - set(moves(pos, "21", prime_rule="forbid")) == {"20/19 8/6"}
     assert set(moves(pos, "21", prime_rule="must_open")) == free
@@ -179,16 +191,17 @@ def test_fevga_scoring():
     assert base_result(P({}, {24: 14}), R) == (0, 1, "single")
     assert base_result(P({}, {24: 15}), R) == (0, 2, "gammon")
     assert base_result(P({24: 15}, {}), R) == (1, 2, "gammon")
-    g = Game(R, position=P({2: 1}, {19: 15}), dice=ScriptedDice([6, 3]))
+    g = Game(R, position=P({2: 1}, {11: 15}), dice=ScriptedDice([6, 3]))
     g.roll()
     g.play("2/off")
     assert g.outcome == Outcome(0, 2, "gammon")
 
 
 def test_geometry_mapping():
-    assert opponent_point(FEVGA, 24) == 12 and opponent_point(FEVGA, 12) == 24
-    assert [opponent_point(FEVGA, p) for p in range(1, 7)] == [13, 14, 15, 16, 17, 18]
-    assert all(opponent_point(FEVGA, opponent_point(FEVGA, p)) == p for p in range(1, 25))
+    opp = find_variant("fevga").opponent_point
+    assert opp(24) == 12 and opp(12) == 24
+    assert [opp(p) for p in range(1, 7)] == [13, 14, 15, 16, 17, 18]
+    assert all(opp(opp(p)) == p for p in range(1, 25))
 
 
 def test_opponents_start_is_my_twelve_point():
@@ -215,3 +228,28 @@ def test_same_direction_board_picture():
     # white's 13 and black's 13 (= white's 1) are different points
     pos = P({13: 1, 24: 14}, {13: 1, 24: 14})
     assert pos.points(0)[13] == 1 and pos.points(1)[13] == 1
+
+
+# --- positions no play reaches -------------------------------------------------------
+
+@pytest.mark.parametrize(("white", "black"), [
+    ({24: 13, 20: 1, 15: 1}, {24: 15}),       # two have left 24, none past black's start
+    ({24: 15}, {19: 15}),                     # all of black's behind white's start
+    ({24: 1, 12: 14}, {24: 15}),
+])
+def test_positions_the_first_checker_rule_cannot_reach_are_refused(white, black):
+    with pytest.raises(InvalidPosition, match="first-checker rule"):
+        P(white, black)
+    with pytest.raises(InvalidPosition, match="first-checker rule"):
+        P(black, white)
+
+
+@pytest.mark.parametrize(("white", "black"), [
+    ({24: 13, 20: 1, 11: 1}, {24: 15}),       # the first one has passed: others may leave
+    ({24: 13, 20: 1}, {24: 15}),              # one off: it passed long ago
+    ({24: 14, 15: 1}, {24: 15}),              # only the first one has left
+    ({6: 15}, {11: 15}),
+])
+def test_reachable_first_checker_positions_are_accepted(white, black):
+    assert P(white, black).first_checker_passed(0) == (white.get(24, 0) < 14
+                                                        or sum(white.values()) < 15)

@@ -10,7 +10,7 @@ import pytest
 
 from tavli.board import Position
 from tavli.dama.game import DamaGame
-from tavli.layout import opponent_point
+from tavli.games import find_variant
 
 # a Russian draughts game that ends in 27 plies: white takes every black piece
 SHORT_DAMA = ["21-17", "10-14", "17x10", "6x15", "22-17", "9-14", "17x10x19", "11-15",
@@ -255,7 +255,7 @@ def _seen(text, game, flip):
     """Move text with every point renumbered for the other side (test's own mapping)."""
     if not flip:
         return text
-    return re.sub(r"\d+", lambda m: str(opponent_point(game, int(m.group()))), text)
+    return re.sub(r"\d+", lambda m: str(find_variant(game).opponent_point(int(m.group()))), text)
 
 
 def test_last_moves_of_both_sides_two_players(client):

@@ -34,13 +34,12 @@ from numba import njit
 
 from ..board import Position
 from ..errors import TavliError
-from ..layout import BACKGAMMON, PORTES
 from ..movegen import Workspace, generate
-from .encode import encode
+from .encode import encode, family_name
 from .net import N_OUT, Net, equity, read_npz, write_npz
 from .search import _after_value, v1
 from .selfplay import MAX_PLIES, _play_roll
-from .train import family_name, training_rules
+from .train import training_rules
 
 
 class DistillError(TavliError):
@@ -79,8 +78,8 @@ class Labelled:
 
 
 @njit(cache=True)
-def _add_label(W1, b1, W2, b2, board, side, game, mh, q, p, count_bg, buf, table, lab, x, h,
-               tmp, cand, best, acc, boards, sides, labels, n):
+def _add_label(W1, b1, W2, b2, board, side, flags, buf, table, lab, x, h, tmp, cand, best, acc,
+               boards, sides, labels, n):
     """Row ``n`` of the labels: the flat ``board`` (its first 104 values) with ``side`` to
     move and its 1-ply outputs (``lab`` is a board array to search from)."""
     lf = lab.reshape(104)
@@ -88,19 +87,17 @@ def _add_label(W1, b1, W2, b2, board, side, game, mh, q, p, count_bg, buf, table
         lf[k] = board[k]
         boards[n, k] = board[k]
     sides[n] = side
-    v1(W1, b1, W2, b2, lab, side, game, mh, q, p, count_bg, buf, table, x, h, tmp, cand, best,
-       acc)
+    v1(W1, b1, W2, b2, lab, side, flags, buf, table, x, h, tmp, cand, best, acc)
     for k in range(N_OUT):
         labels[n, k] = acc[k]
 
 
 @njit(cache=True)
-def _label_played(W1, b1, W2, b2, start, game, mh, q, p, count_bg, n_games, seed, every,
-                  buf, table, buf2, table2, boards, sides, labels):
+def _label_played(W1, b1, W2, b2, start, flags, n_games, seed, every, buf, table, buf2, table2,
+                  boards, sides, labels):
     """Positions played in 0-ply self-play (before the roll), each kept with probability
     ``every`` and labelled with its 1-ply outputs. Returns (positions, games played)."""
     np.random.seed(seed)
-    family = PORTES if game == BACKGAMMON else game
     n_in = W1.shape[0]
     H = b1.shape[0]
     xc = np.zeros(n_in, dtype=np.float32)
@@ -125,13 +122,13 @@ def _label_played(W1, b1, W2, b2, start, game, mh, q, p, count_bg, n_games, seed
         while True:
             plies += 1
             if n < cap and np.random.random() < every:
-                _add_label(W1, b1, W2, b2, sf, me, game, mh, q, p, count_bg, buf2, table2,
-                           lab, xc, hc, tmp, cand, best, acc, boards, sides, labels, n)
+                _add_label(W1, b1, W2, b2, sf, me, flags, buf2, table2, lab, xc, hc, tmp, cand,
+                           best, acc, boards, sides, labels, n)
                 n += 1
             d1 = np.random.randint(1, 7)
             d2 = np.random.randint(1, 7)
-            bi, done = _play_roll(W1, b1, W2, b2, st, me, d1, d2, game, mh, q, p, family,
-                                  count_bg, 0.0, buf, table, xc, hc, yc, tgt, tb, xb)
+            bi, done = _play_roll(W1, b1, W2, b2, st, me, d1, d2, flags, 0.0, buf, table, xc,
+                                  hc, yc, tgt, tb, xb)
             if bi >= 0:
                 for k in range(104):
                     sf[k] = buf[bi, k]
@@ -144,13 +141,12 @@ def _label_played(W1, b1, W2, b2, start, game, mh, q, p, count_bg, n_games, seed
 
 
 @njit(cache=True)
-def _label_candidates(W1, b1, W2, b2, start, game, mh, q, p, count_bg, n_games, seed, keep,
-                      every, buf, table, buf2, table2, boards, sides, labels):
+def _label_candidates(W1, b1, W2, b2, start, flags, n_games, seed, keep, every, buf, table,
+                      buf2, table2, boards, sides, labels):
     """On a turn with a choice, sampled with probability ``every``: the ``keep`` best
     after-positions by 0-ply, each labelled with its 1-ply outputs for the opponent to
     move; play goes on with the 0-ply best. Returns (positions, games played)."""
     np.random.seed(seed)
-    family = PORTES if game == BACKGAMMON else game
     n_in = W1.shape[0]
     H = b1.shape[0]
     x = np.zeros(n_in, dtype=np.float32)
@@ -174,23 +170,23 @@ def _label_candidates(W1, b1, W2, b2, start, game, mh, q, p, count_bg, n_games, 
             plies += 1
             d1 = np.random.randint(1, 7)
             d2 = np.random.randint(1, 7)
-            m = generate(st, me, d1, d2, game, mh, q, p, buf, table)
+            m = generate(st, me, d1, d2, flags, buf, table)
             if m <= 0:
                 if plies > MAX_PLIES:
                     break
                 me = 1 - me
                 continue
             for j in range(m):
-                scores[j] = _after_value(W1, b1, W2, b2, buf[table[outp + j]], me, game,
-                                         family, count_bg, x, h, tmp, cand)
+                scores[j] = _after_value(W1, b1, W2, b2, buf[table[outp + j]], me, flags, x, h,
+                                         tmp, cand)
             order = np.argsort(-scores[:m])
             if m > 1 and np.random.random() < every:
                 for jj in range(min(keep, m)):
                     if n >= cap or scores[order[jj]] > 500.0:  # full, or a game won
                         continue
-                    _add_label(W1, b1, W2, b2, buf[table[outp + order[jj]]], 1 - me, game,
-                               mh, q, p, count_bg, buf2, table2, lab, x, h, tmp, cand, best,
-                               acc, boards, sides, labels, n)
+                    _add_label(W1, b1, W2, b2, buf[table[outp + order[jj]]], 1 - me, flags,
+                               buf2, table2, lab, x, h, tmp, cand, best, acc, boards, sides,
+                               labels, n)
                     n += 1
             i = table[outp + order[0]]
             if scores[order[0]] > 500.0 or plies > MAX_PLIES:
@@ -213,7 +209,6 @@ def label(teacher: Net, games: int, seed: int, keep: int = 6, every: float = 0.2
         raise ValueError("label needs games >= 1, keep >= 0 and 0 < every <= 1")
     family = family_name(teacher.family)
     rules = training_rules(family)
-    g, mh, q, p = rules.kernel_flags()
     if limit is None:
         limit = int(games * 80 * every * max(1, keep))
     if limit < 1:
@@ -222,10 +217,9 @@ def label(teacher: Net, games: int, seed: int, keep: int = 6, every: float = 0.2
     sides = np.zeros(limit, dtype=np.int8)
     labels = np.zeros((limit, N_OUT), dtype=np.float32)
     ws, ws2 = Workspace(8192, 16384), Workspace(8192, 16384)
-    start = np.array(Position.start(g).array)
+    start = np.array(Position.start(rules.game).array)
     t = teacher
-    common = (t.W1, t.b1, t.W2, t.b2, start, g, mh, q, p, bool(rules.backgammons), games,
-              seed % 2**32)
+    common = (t.W1, t.b1, t.W2, t.b2, start, rules.kernel_flags(), games, seed % 2**32)
     if keep == 0:
         n, played = _label_played(*common, every, ws.buf, ws.table, ws2.buf, ws2.table,
                                   boards, sides, labels)

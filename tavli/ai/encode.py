@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from ..dice import SHOT_ROLLS
-from ..layout import BACKGAMMON, FEVGA, PLAKOTO, PORTES
+from ..games import PINNING, RUNNING, VARIANTS, find_variant
 
 N_RAW = 192
 N_PORTES = N_RAW + 4 + 16 + 2
@@ -42,10 +42,10 @@ N_FEVGA = N_RAW + 2 + 24 + 2 + 1
 
 
 def n_inputs(family: int) -> int:
-    """Input size of the network of a rule family (PORTES also stands for backgammon)."""
-    if family == PLAKOTO:
+    """Input size of the network of a rule family (a kernel code of :mod:`tavli.games`)."""
+    if family == PINNING:
         return N_PLAKOTO
-    if family == FEVGA:
+    if family == RUNNING:
         return N_FEVGA
     return N_PORTES
 
@@ -429,10 +429,11 @@ def encode_fevga(b, me, x):
 
 @njit(cache=True)
 def encode(b, me, family, x):
-    """Dispatch to the family's encoder (PORTES and BACKGAMMON share one)."""
-    if family == PLAKOTO:
+    """Dispatch to the family's encoder (one per rule set: Portes and backgammon share
+    the hitting one)."""
+    if family == PINNING:
         return encode_plakoto(b, me, x)
-    if family == FEVGA:
+    if family == RUNNING:
         return encode_fevga(b, me, x)
     return encode_portes(b, me, x)
 
@@ -451,13 +452,20 @@ def encode_position(position) -> np.ndarray:
 
 
 def family_of(game: int | str) -> int:
-    """The rule family (network) of a game, by code or name: Portes and backgammon share
-    one.
+    """The rule family (encoder and network) of a game, by code or name: its rule set, so
+    Portes and backgammon share one.
 
-    >>> family_of("backgammon") == PORTES, family_of("tapa") == PLAKOTO
+    >>> family_of("backgammon") == family_of("portes"), family_of("tapa") == PINNING
     (True, True)
     """
-    from ..layout import game_code
+    return find_variant(int(game) if isinstance(game, np.integer) else game).kernel
 
-    game = game_code(int(game) if isinstance(game, np.integer) else game)
-    return PORTES if game in (PORTES, BACKGAMMON) else game
+
+def family_name(family: int) -> str:
+    """The name of a rule family's network: the ``family`` of the first game registered
+    with that rule set (``portes``, ``plakoto``, ``fevga``).
+
+    >>> family_name(family_of("backgammon"))
+    'portes'
+    """
+    return next(v.family for v in VARIANTS if v.kernel == family)

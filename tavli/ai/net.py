@@ -25,8 +25,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import TavliError
-from ..layout import GAME_NAMES
-from .encode import encode, family_of, n_inputs
+from .encode import encode, family_name, family_of, n_inputs
 
 N_OUT = 5
 WIN, WIN_G, WIN_BG, LOSE_G, LOSE_BG = range(5)
@@ -134,7 +133,7 @@ class Net:
         self.meta = dict(meta or {})
         if self.W1.shape[0] != n_inputs(self.family):
             raise NetError(f"weights have {self.W1.shape[0]} inputs, the "
-                           f"{GAME_NAMES[self.family]} encoder {n_inputs(self.family)}")
+                           f"{family_name(self.family)} encoder {n_inputs(self.family)}")
         if self.W2.shape != (self.b1.shape[0], N_OUT) or self.W1.shape[1] != self.b1.shape[0]:
             raise NetError("weight shapes do not match")
 
@@ -175,19 +174,17 @@ class Net:
     # --- files --------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
         """Write the weights (atomically) as .npz with metadata."""
-        meta = dict(self.meta, family=GAME_NAMES[self.family], hidden=self.hidden)
+        meta = dict(self.meta, family=family_name(self.family), hidden=self.hidden)
         write_npz(path, W1=self.W1, b1=self.b1, W2=self.W2, b2=self.b2,
                   meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
 
     @classmethod
     def load(cls, path: str | Path) -> Net:
-        from ..layout import game_code
-
         z = read_npz(path, ("meta", "W1", "b1", "W2", "b2"), "network weights",
                      "a tavli network", NetError)
         try:
             meta = json.loads(bytes(z["meta"]).decode())
-            return cls(game_code(meta["family"]), z["W1"], z["b1"], z["W2"], z["b2"], meta)
+            return cls(family_of(meta["family"]), z["W1"], z["b1"], z["W2"], z["b2"], meta)
         except (ValueError, KeyError, TypeError):  # JSON, UTF-8, family, arrays of text
             raise NetError(f"{path}: not a tavli network file") from None
 

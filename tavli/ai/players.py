@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import RuleError
-from ..layout import BACKGAMMON, BAR, GAME_NAMES, OFF
+from ..games import HITTING, find_variant
+from ..layout import BAR, OFF
 from ..players import GreedyPlayer, Player
-from .encode import family_of
+from .encode import family_name, family_of
 from .net import Net, NetError, equity
 
 if TYPE_CHECKING:
@@ -48,17 +49,17 @@ LEVELS: dict[str, tuple[int, float]] = {
     "worldclass": (2, 0.0),
 }
 DEFAULT_LEVEL = "expert"
-FAMILY_FILES = {0: "portes.npz", 1: "plakoto.npz", 2: "fevga.npz"}
 
 
 @functools.lru_cache(maxsize=8)
-def shipped_net(game: int) -> Net:
-    """The trained network shipped with the package for ``game``'s family."""
-    fam = family_of(game)
-    name = FAMILY_FILES[fam]
+def shipped_net(game: int | str) -> Net:
+    """The trained network shipped with the package for ``game``'s family
+    (``tavli/data/<family>.npz``, the variant's :attr:`~tavli.games.Variant.family`)."""
+    family = find_variant(game).family
+    name = f"{family}.npz"
     ref = resources.files("tavli").joinpath("data", name)
     if not ref.is_file():
-        raise NetError(f"no trained network for {GAME_NAMES[fam]} is installed ({name})")
+        raise NetError(f"no trained network for {family} is installed ({name})")
     with resources.as_file(ref) as path:
         return Net.load(path)
 
@@ -130,9 +131,9 @@ class Analyzer:
         self.rules = rules
         self.net = net or shipped_net(rules.game)
         if self.net.family != family_of(rules.game):
-            raise NetError(f"the network is for {GAME_NAMES[self.net.family]}, the game "
+            raise NetError(f"the network is for {family_name(self.net.family)}, the game "
                            f"{rules.game_name}")
-        self.count_bg = bool(rules.backgammons) and rules.game in (0, BACKGAMMON)
+        self.count_bg = bool(rules.backgammons)
         self.searcher = Searcher(self.net, rules)
 
     def equity(self, outputs: np.ndarray) -> np.ndarray:
@@ -225,7 +226,7 @@ class PubevalPlayer(Player):
         from .encode import is_contact
         from .selfplay import pubeval_score
 
-        if family_of(rules.game) != 0:
+        if rules.variant.kernel != HITTING:
             raise RuleError("pubeval plays Portes and backgammon only")
         if not moves:
             return None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..layout import BACKGAMMON, PORTES
+from ..games.kernel import F_BACKGAMMONS, F_KERNEL
 from ..movegen import Workspace, generate
 from .encode import encode
 from .net import N_OUT, flip, forward, money_equity
@@ -33,36 +33,34 @@ def v0(W1, b1, W2, b2, b, side, family, x, h, out):
 
 
 @njit(cache=True)
-def _after_value(W1, b1, W2, b2, b, mover, game, family, count_bg, x, h, tmp, out):
+def _after_value(W1, b1, W2, b2, b, mover, flags, x, h, tmp, out):
     """0-ply outputs of an after-position ``b`` from ``mover``'s view; returns the equity
     used to choose (a won game beats any estimate)."""
-    pts = terminal(b, mover, game, count_bg, out)
+    pts = terminal(b, mover, flags, out)
     if not np.isnan(pts):
         return 1000.0 + pts
-    v0(W1, b1, W2, b2, b, 1 - mover, family, x, h, tmp)
+    v0(W1, b1, W2, b2, b, 1 - mover, flags[F_KERNEL], x, h, tmp)
     flip(tmp, out)
-    return money_equity(out, count_bg)
+    return money_equity(out, flags[F_BACKGAMMONS] != 0)
 
 
 @njit(cache=True)
-def v1(W1, b1, W2, b2, st, side, game, must_higher, quarter, prime, count_bg, buf, table,
-       x, h, tmp, cand, best, acc):
+def v1(W1, b1, W2, b2, st, side, flags, buf, table, x, h, tmp, cand, best, acc):
     """1-ply outputs for ``side`` to move in the board array ``st`` (into ``acc``)."""
-    family = PORTES if game == BACKGAMMON else game
+    family = flags[F_KERNEL]
     outp = table.shape[0] - buf.shape[0]
     for k in range(N_OUT):
         acc[k] = 0.0
     for r in range(ROLLS.shape[0]):
-        n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], game, must_higher, quarter, prime,
-                     buf, table)
+        n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
         if n <= 0:
             v0(W1, b1, W2, b2, st.reshape(104), 1 - side, family, x, h, tmp)
             flip(tmp, best)
         else:
             be = -1e18
             for j in range(n):
-                e = _after_value(W1, b1, W2, b2, buf[table[outp + j]], side, game, family,
-                                 count_bg, x, h, tmp, cand)
+                e = _after_value(W1, b1, W2, b2, buf[table[outp + j]], side, flags, x, h, tmp,
+                                 cand)
                 if e > be:
                     be = e
                     for k in range(N_OUT):
@@ -73,38 +71,36 @@ def v1(W1, b1, W2, b2, st, side, game, must_higher, quarter, prime, count_bg, bu
 
 
 @njit(cache=True)
-def v2(W1, b1, W2, b2, st, side, game, must_higher, quarter, prime, count_bg, buf, table,
-       buf2, table2, x, h, tmp, cand, best, acc, acc1, st2, scores, idx):
+def v2(W1, b1, W2, b2, st, side, flags, buf, table, buf2, table2, x, h, tmp, cand, best, acc,
+       acc1, st2, scores, idx):
     """2-ply outputs for ``side`` to move in ``st``: per roll, the best ``REPLY_KEEP``
     replies by 0-ply are re-valued by 1-ply (``v1``) and the best of those is played."""
-    family = PORTES if game == BACKGAMMON else game
+    count_bg = flags[F_BACKGAMMONS] != 0
     outp = table.shape[0] - buf.shape[0]
     opp = 1 - side
     for k in range(N_OUT):
         acc[k] = 0.0
     sf2 = st2.reshape(104)
     for r in range(ROLLS.shape[0]):
-        n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], game, must_higher, quarter, prime,
-                     buf, table)
+        n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
         if n <= 0:
             st2[:, :] = st
-            v1(W1, b1, W2, b2, st2, opp, game, must_higher, quarter, prime, count_bg, buf2,
-               table2, x, h, tmp, cand, best, acc1)
+            v1(W1, b1, W2, b2, st2, opp, flags, buf2, table2, x, h, tmp, cand, best, acc1)
             flip(acc1, best)
         else:
             for j in range(n):
-                scores[j] = _after_value(W1, b1, W2, b2, buf[table[outp + j]], side, game,
-                                         family, count_bg, x, h, tmp, cand)
+                scores[j] = _after_value(W1, b1, W2, b2, buf[table[outp + j]], side, flags, x,
+                                         h, tmp, cand)
             order = np.argsort(-scores[:n])
             be = -1e18
             for jj in range(min(REPLY_KEEP, n)):
                 i = table[outp + order[jj]]
                 for k in range(104):
                     sf2[k] = buf[i, k]
-                pts = terminal(sf2, side, game, count_bg, cand)
+                pts = terminal(sf2, side, flags, cand)
                 if np.isnan(pts):
-                    v1(W1, b1, W2, b2, st2, opp, game, must_higher, quarter, prime, count_bg,
-                       buf2, table2, x, h, tmp, cand, idx, acc1)
+                    v1(W1, b1, W2, b2, st2, opp, flags, buf2, table2, x, h, tmp, cand, idx,
+                       acc1)
                     flip(acc1, cand)
                     e = money_equity(cand, count_bg)
                 else:
@@ -119,10 +115,9 @@ def v2(W1, b1, W2, b2, st, side, game, must_higher, quarter, prime, count_bg, bu
 
 
 @njit(cache=True)
-def eval_moves(W1, b1, W2, b2, boards, mover, ply, game, must_higher, quarter, prime,
-               count_bg, buf, table, buf2, table2, out):
+def eval_moves(W1, b1, W2, b2, boards, mover, ply, flags, buf, table, buf2, table2, out):
     """Outputs (mover's view) of after-positions ``boards`` (int8[N, 104]) at ``ply``."""
-    family = PORTES if game == BACKGAMMON else game
+    family = flags[F_KERNEL]
     x = np.zeros(W1.shape[0], dtype=np.float32)
     h = np.zeros(b1.shape[0], dtype=np.float32)
     tmp = np.zeros(N_OUT, dtype=np.float32)
@@ -137,7 +132,7 @@ def eval_moves(W1, b1, W2, b2, boards, mover, ply, game, must_higher, quarter, p
     sf = st.reshape(104)
     opp = 1 - mover
     for k in range(boards.shape[0]):
-        pts = terminal(boards[k], mover, game, count_bg, cand)
+        pts = terminal(boards[k], mover, flags, cand)
         if not np.isnan(pts) or ply == 0:
             if np.isnan(pts):
                 v0(W1, b1, W2, b2, boards[k], opp, family, x, h, tmp)
@@ -146,11 +141,10 @@ def eval_moves(W1, b1, W2, b2, boards, mover, ply, game, must_higher, quarter, p
             for q in range(104):
                 sf[q] = boards[k, q]
             if ply == 1:
-                v1(W1, b1, W2, b2, st, opp, game, must_higher, quarter, prime, count_bg, buf,
-                   table, x, h, tmp, cand, best, acc)
+                v1(W1, b1, W2, b2, st, opp, flags, buf, table, x, h, tmp, cand, best, acc)
             else:
-                v2(W1, b1, W2, b2, st, opp, game, must_higher, quarter, prime, count_bg, buf,
-                   table, buf2, table2, x, h, tmp, cand, best, acc, acc1, st2, scores, idx)
+                v2(W1, b1, W2, b2, st, opp, flags, buf, table, buf2, table2, x, h, tmp, cand,
+                   best, acc, acc1, st2, scores, idx)
             flip(acc, cand)
         for q in range(N_OUT):
             out[k, q] = cand[q]
@@ -163,7 +157,6 @@ class Searcher:
         self.net = net
         self.rules = rules
         self.flags = rules.kernel_flags()
-        self.count_bg = bool(rules.backgammons)
         self.ws1 = Workspace(8192, 16384)
         self.ws2 = Workspace(8192, 16384)
 
@@ -171,8 +164,7 @@ class Searcher:
         """Outputs (mover's view) for after-position arrays ``(N, 4, 26)``."""
         boards = np.ascontiguousarray(after_arrays, dtype=np.int8).reshape(-1, 104)
         out = np.zeros((len(boards), N_OUT), dtype=np.float32)
-        g, mh, q, p = self.flags
         n = self.net
-        eval_moves(n.W1, n.b1, n.W2, n.b2, boards, mover, ply, g, mh, q, p, self.count_bg,
-                   self.ws1.buf, self.ws1.table, self.ws2.buf, self.ws2.table, out)
+        eval_moves(n.W1, n.b1, n.W2, n.b2, boards, mover, ply, self.flags, self.ws1.buf,
+                   self.ws1.table, self.ws2.buf, self.ws2.table, out)
         return out

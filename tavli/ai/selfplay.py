@@ -16,7 +16,7 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
-from ..layout import BACKGAMMON, PLAKOTO, PORTES
+from ..games.kernel import BACKGAMMON, DRAW, F_BACKGAMMONS, F_KERNEL, GOES_ON, verdict
 from ..movegen import generate
 from .encode import encode, is_contact
 from .net import N_OUT, flip, forward, money_equity, td_update
@@ -60,55 +60,43 @@ def pubeval_score(b, me, weights, race):
 
 
 @njit(cache=True)
-def terminal(b, mover, game, count_bg, tgt):
-    """Is the game over after ``mover``'s turn ended in ``b``? Writes the final outputs
-    from ``mover``'s view into ``tgt`` and returns the points (signed for ``mover``, 0 for
-    a draw) as a float, or NaN when play goes on."""
-    m = mover * 26
-    o = (1 - mover) * 26
+def terminal(b, mover, flags, tgt):
+    """Is the game over after ``mover``'s turn ended in ``b``? (The one verdict,
+    :func:`tavli.games.kernel.verdict`.) Writes the final outputs from ``mover``'s view
+    into ``tgt`` and returns the points (signed for ``mover``, 0 for a draw) as a float,
+    or NaN when play goes on."""
     for k in range(N_OUT):
         tgt[k] = 0.0
-    if game == PLAKOTO:
-        mine = b[m + 24] == 1 and b[52 + m + 24] == 1
-        his = b[o + 24] == 1 and b[52 + o + 24] == 1
-        if mine and his:
-            tgt[0] = 0.5
-            return 0.0
-        if his and b[m + 24] == 0:
-            tgt[0] = 1.0
-            tgt[1] = 1.0
-            return 2.0
-        if mine and b[o + 24] == 0:
-            tgt[3] = 1.0
-            return -2.0
-    if b[m] == 15:
+    winner, pts, kind = verdict(b, flags)
+    if kind == GOES_ON:
+        return np.nan
+    if kind == DRAW:
+        tgt[0] = 0.5
+        return 0.0
+    won = winner == mover
+    if won:  # outputs: win, gammon, backgammon (mine); gammon, backgammon (his)
         tgt[0] = 1.0
-        if b[o] > 0:
-            return 1.0
-        tgt[1] = 1.0
-        if count_bg:
-            back = b[o + 25]
-            for p in range(19, 25):
-                back += b[o + p]
-            if back > 0:
-                tgt[2] = 1.0
-                return 3.0
-        return 2.0
-    return np.nan
+    g0 = 1 if won else 3
+    if pts >= 2:
+        tgt[g0] = 1.0
+    if kind == BACKGAMMON:
+        tgt[g0 + 1] = 1.0
+    return float(pts) if won else -float(pts)
 
 
 MAX_PLIES = 3000  # a training game this long is cut off (never seen in practice)
 
 
 @njit(cache=True)
-def _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, game, family, count_bg, xc, hc, yc,
-               tgt, tb, xb):
+def _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, flags, xc, hc, yc, tgt, tb, xb):
     """The best of the generated moves ``j0 .. j1 - 1`` for ``me`` (a move that ends the
     game first, else the one worst for the opponent by his money equity): returns its
     record index in ``buf`` (-1 if none) and its points if it ends the game (NaN if not);
     writes its outputs from ``me``'s view into ``tb`` and its inputs (the opponent to
     move) into ``xb``."""
     outp = table.shape[0] - buf.shape[0]
+    family = flags[F_KERNEL]
+    count_bg = flags[F_BACKGAMMONS] != 0
     n_in = W1.shape[0]
     op = 1 - me
     best = -1e9
@@ -116,7 +104,7 @@ def _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, game, family, count_bg, x
     done = np.nan
     for j in range(j0, j1):
         i = table[outp + j]
-        pts = terminal(buf[i], me, game, count_bg, tgt)
+        pts = terminal(buf[i], me, flags, tgt)
         if not np.isnan(pts):
             e = pts + 100.0  # a won game beats any evaluation
             if e > best:
@@ -140,16 +128,16 @@ def _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, game, family, count_bg, x
 
 
 @njit(cache=True)
-def _play_roll(W1, b1, W2, b2, st, me, d1, d2, game, must_higher, quarter, prime, family,
-               count_bg, explore, buf, table, xc, hc, yc, tgt, tb, xb):
+def _play_roll(W1, b1, W2, b2, st, me, d1, d2, flags, explore, buf, table, xc, hc, yc, tgt,
+               tb, xb):
     """The turn of ``me`` with the roll ``d1``-``d2`` in the board array ``st``: the best
     move by :func:`_best_move` (with probability ``explore`` a random legal one instead).
     Returns ``(record index in buf, points if it ends the game)``; ``(-1, NaN)`` when no
     move is legal, and then ``tb``/``xb`` describe the unchanged position with the
     opponent to move."""
-    n = generate(st, me, d1, d2, game, must_higher, quarter, prime, buf, table)
+    n = generate(st, me, d1, d2, flags, buf, table)
     if n <= 0:
-        encode(st.reshape(104), 1 - me, family, xb)
+        encode(st.reshape(104), 1 - me, flags[F_KERNEL], xb)
         forward(W1, b1, W2, b2, xb, W1.shape[0], hc, yc)
         flip(yc, tb)
         return -1, np.nan
@@ -157,8 +145,7 @@ def _play_roll(W1, b1, W2, b2, st, me, d1, d2, game, must_higher, quarter, prime
     if explore > 0.0 and n > 1 and np.random.random() < explore:
         j0 = np.random.randint(0, n)  # a random move: value only that one
         j1 = j0 + 1
-    return _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, game, family, count_bg, xc, hc,
-                      yc, tgt, tb, xb)
+    return _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, flags, xc, hc, yc, tgt, tb, xb)
 
 
 @njit(cache=True)
@@ -174,8 +161,8 @@ def _count_game(stats, done, plies, me):
 
 
 @njit(cache=True)
-def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_bg, n_games,
-                alpha, seed, buf, table, stats, explore=0.0, lam=0.0):
+def train_games(W1, b1, W2, b2, start, flags, n_games, alpha, seed, buf, table, stats,
+                explore=0.0, lam=0.0):
     """Play ``n_games`` of greedy 0-ply self-play from the board array ``start``, updating
     the weights by TD(``lam``). With ``lam`` = 0 (TD(0)) each position moves toward the
     evaluation of the next one right after the turn. With ``lam`` > 0 the updates come at
@@ -186,7 +173,7 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
     (and learns toward its outcome), so that positions greedy play avoids are seen too.
     ``stats`` (float64[4]) receives games, total plies, white points, draws."""
     np.random.seed(seed)
-    family = PORTES if game == BACKGAMMON else game
+    family = flags[F_KERNEL]
     n_in = W1.shape[0]
     H = b1.shape[0]
     x = np.zeros(n_in, dtype=np.float32)
@@ -214,9 +201,8 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
             plies += 1
             d1 = np.random.randint(1, 7)
             d2 = np.random.randint(1, 7)
-            bi, done = _play_roll(W1, b1, W2, b2, st, me, d1, d2, game, must_higher, quarter,
-                                  prime, family, count_bg, explore, buf, table, xc, hc, yc,
-                                  tgt, tb, xb)
+            bi, done = _play_roll(W1, b1, W2, b2, st, me, d1, d2, flags, explore, buf, table,
+                                  xc, hc, yc, tgt, tb, xb)
             if lam > 0.0:
                 for k in range(n_in):
                     xs[plies - 1, k] = x[k]
@@ -239,14 +225,13 @@ def train_games(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_
 
 
 @njit(cache=True)
-def train_games_ply1(W1, b1, W2, b2, start, game, must_higher, quarter, prime, count_bg,
-                     n_games, alpha, seed, buf, table, stats):
+def train_games_ply1(W1, b1, W2, b2, start, flags, n_games, alpha, seed, buf, table, stats):
     """Self-play like :func:`train_games`, but each position moves toward its 1-ply value
     (the average over the 21 rolls of the best move's evaluation) instead of the one roll
     played: the expected TD target without its dice noise, about 20 times the work per
     turn. Moves are still the 0-ply choice for the roll thrown."""
     np.random.seed(seed)
-    family = PORTES if game == BACKGAMMON else game
+    family = flags[F_KERNEL]
     n_in = W1.shape[0]
     H = b1.shape[0]
     x = np.zeros(n_in, dtype=np.float32)
@@ -280,8 +265,7 @@ def train_games_ply1(W1, b1, W2, b2, start, game, must_higher, quarter, prime, c
             for a in range(1, 7):
                 for c in range(a, 7):
                     w = 1.0 if a == c else 2.0
-                    bi, pts_best = _play_roll(W1, b1, W2, b2, st, me, a, c, game, must_higher,
-                                              quarter, prime, family, count_bg, 0.0, buf,
+                    bi, pts_best = _play_roll(W1, b1, W2, b2, st, me, a, c, flags, 0.0, buf,
                                               table, xc, hc, yc, tgt, tr, xb)
                     for k in range(N_OUT):
                         acc[k] += w * tr[k]
@@ -320,12 +304,13 @@ def _lambda_updates(W1, b1, W2, b2, xs, ts, plies, lam, alpha, h, y, dh, tmp):
 
 
 @njit(cache=True)
-def _choose(kind, W1, b1, W2, b2, pubw, st, me, n, buf, table, game, family, count_bg,
-            x, h, y, tgt):
+def _choose(kind, W1, b1, W2, b2, pubw, st, me, n, buf, table, flags, x, h, y, tgt):
     """Index (into ``buf``) of the move that player ``kind`` chooses among ``n``."""
     outp = table.shape[0] - buf.shape[0]
     if kind == RANDOM:
         return table[outp + np.random.randint(0, n)]
+    family = flags[F_KERNEL]
+    count_bg = flags[F_BACKGAMMONS] != 0
     n_in = W1.shape[0]
     op = 1 - me
     race = not is_contact(st.reshape(104))
@@ -333,7 +318,7 @@ def _choose(kind, W1, b1, W2, b2, pubw, st, me, n, buf, table, game, family, cou
     bi = table[outp]
     for j in range(n):
         i = table[outp + j]
-        pts = terminal(buf[i], me, game, count_bg, tgt)
+        pts = terminal(buf[i], me, flags, tgt)
         if not np.isnan(pts):
             e = 1e9 + pts
         elif kind == PUBEVAL:
@@ -349,14 +334,13 @@ def _choose(kind, W1, b1, W2, b2, pubw, st, me, n, buf, table, game, family, cou
 
 
 @njit(cache=True)
-def play_games(kind_a, W1a, b1a, W2a, b2a, kind_b, W1b, b1b, W2b, b2b, pubw, start, game,
-               must_higher, quarter, prime, count_bg, n_pairs, seed, buf, table, results):
+def play_games(kind_a, W1a, b1a, W2a, b2a, kind_b, W1b, b1b, W2b, b2b, pubw, start, flags,
+               n_pairs, seed, buf, table, results):
     """Duplicate-dice games between players A and B from the board array ``start``: each
     dice sequence is played twice, A as white then B as white, white starting.
     ``results[k]`` gets A's points (money scoring, no cube; 0 for a draw) for game ``k``
     (2 ``n_pairs`` games). ``seed`` is the base of :func:`pair_seed_base`: pair ``k``
     draws its dice from ``seed + k``."""
-    family = PORTES if game == BACKGAMMON else game
     xa = np.zeros(W1a.shape[0], dtype=np.float32)
     ha = np.zeros(b1a.shape[0], dtype=np.float32)
     xb = np.zeros(W1b.shape[0], dtype=np.float32)
@@ -377,19 +361,18 @@ def play_games(kind_a, W1a, b1a, W2a, b2a, kind_b, W1b, b1b, W2b, b2b, pubw, sta
             me = 0
             res = 0.0
             for ply in range(dice.shape[0]):
-                n = generate(st, me, dice[ply, 0], dice[ply, 1], game, must_higher, quarter,
-                             prime, buf, table)
+                n = generate(st, me, dice[ply, 0], dice[ply, 1], flags, buf, table)
                 if n > 0:
                     a_moves = (me == 0) == (swap == 0)
                     if a_moves:
                         i = _choose(kind_a, W1a, b1a, W2a, b2a, pubw, st, me, n, buf, table,
-                                    game, family, count_bg, xa, ha, y, tgt)
+                                    flags, xa, ha, y, tgt)
                     else:
                         i = _choose(kind_b, W1b, b1b, W2b, b2b, pubw, st, me, n, buf, table,
-                                    game, family, count_bg, xb, hb, y, tgt)
+                                    flags, xb, hb, y, tgt)
                     for k in range(104):
                         sf[k] = buf[i, k]
-                    pts = terminal(sf, me, game, count_bg, tgt)
+                    pts = terminal(sf, me, flags, tgt)
                     if not np.isnan(pts):
                         white_pts = pts if me == 0 else -pts
                         res = white_pts if swap == 0 else -white_pts
@@ -409,11 +392,11 @@ def compiled_match(net_a, kind_a: int, net_b, kind_b: int, rules, pairs: int, se
     ws = ws or Workspace()
     a = net_a or net_b or Net.random(rules.game, hidden=2, seed=0)
     b = net_b or net_a or a
-    game, mh, q, p = rules.kernel_flags()
+    flags = rules.kernel_flags()
     res = np.zeros(2 * pairs)
     play_games(kind_a, a.W1, a.b1, a.W2, a.b2, kind_b, b.W1, b.b1, b.W2, b.b2,
-               pubeval_weights(), np.array(Position.start(game).array), game, mh, q, p,
-               bool(rules.backgammons), pairs, pair_seed_base(seed), ws.buf, ws.table, res)
+               pubeval_weights(), np.array(Position.start(rules.game).array), flags, pairs,
+               pair_seed_base(seed), ws.buf, ws.table, res)
     return res
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import RuleError
+from ..games import HITTING
 from ..rules import Rules
 
 
@@ -52,7 +53,7 @@ def parse_player(text: str, rules: Rules) -> Spec:
     if key == "random":
         return Spec(t, RANDOM)
     if key == "pubeval":
-        if rules.game not in (0, 3):
+        if rules.variant.kernel != HITTING:
             raise RuleError("pubeval plays Portes and backgammon only")
         return Spec(t, PUBEVAL, player=PubevalPlayer())
     if key in ("greedy", "heuristic"):

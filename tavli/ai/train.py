@@ -27,16 +27,12 @@ from pathlib import Path
 import numpy as np
 
 from ..board import Position
-from ..layout import BACKGAMMON, GAME_NAMES, game_code
+from ..games import HITTING, find_variant
 from ..movegen import Workspace
 from ..rules import Rules
+from .encode import family_name
 from .net import Net
 from .selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games, train_games_ply1
-
-
-def family_name(game: str | int) -> str:
-    g = game_code(game)
-    return "portes" if g in (0, BACKGAMMON) else GAME_NAMES[g]
 
 
 def training_rules(family: str) -> Rules:
@@ -116,7 +112,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
                                 ("explore", explore), ("lambda", lam), ("targets", targets),
                                 ("check_every", check_every), ("check_pairs", check_pairs))
              if v is not None}
-    family = family_name(game)
+    family = find_variant(game).family
     run = Path(run_dir or Path("runs") / family)
     try:
         run.mkdir(parents=True, exist_ok=True)
@@ -125,8 +121,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     ckpt = run / "checkpoint.npz"
     first = run / "initial.npz"
     rules = training_rules(family)
-    g, mh, q, p = rules.kernel_flags()
-    count_bg = rules.backgammons
+    flags = rules.kernel_flags()
     if ckpt.exists():
         net = Net.load(ckpt)
         net.meta.update(given)
@@ -138,7 +133,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
                 raise ValueError(f"{start_from} is not a {family} network")
             print(f"starting {family} from {start_from} ({net.games} games)", file=out)
         else:
-            net = Net.random(g, hidden=hidden, seed=seed)
+            net = Net.random(rules.game, hidden=hidden, seed=seed)
             net.meta.update(games=0)
         net.meta.setdefault("seed", seed if seed is not None else 0)
         net.meta.update(SETTINGS, **given)
@@ -147,7 +142,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     initial = Net.load(first) if first.exists() else None
     ws = Workspace()
     stats = np.zeros(4)
-    start = np.array(Position.start(g).array)
+    start = np.array(Position.start(rules.game).array)
     t0 = time.time()
     done0 = net.games
     cfg = {**SETTINGS, **net.meta}  # runs from before a setting existed: its default
@@ -163,12 +158,12 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         base_seed = int(net.meta.get("seed", 0)) * 1_000_003 + net.games
         stats[:] = 0
         if cfg["targets"] == "ply1":
-            train_games_ply1(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, count_bg, n,
-                             alpha, base_seed % (2**31), ws.buf, ws.table, stats)
+            train_games_ply1(net.W1, net.b1, net.W2, net.b2, start, flags, n, alpha,
+                             base_seed % (2**31), ws.buf, ws.table, stats)
         else:
-            train_games(net.W1, net.b1, net.W2, net.b2, start, g, mh, q, p, count_bg, n,
-                        alpha, base_seed % (2**31), ws.buf, ws.table, stats,
-                        float(cfg["explore"]), float(cfg["lambda"]))
+            train_games(net.W1, net.b1, net.W2, net.b2, start, flags, n, alpha,
+                        base_seed % (2**31), ws.buf, ws.table, stats, float(cfg["explore"]),
+                        float(cfg["lambda"]))
         net.meta["games"] = net.games + n
         net.meta["alpha"] = alpha
         net.save(ckpt)
@@ -181,14 +176,14 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
             entry: dict = {"games": net.games, "time": round(time.time(), 1),
                            "games_per_s": round(rate, 1), "alpha": round(alpha, 4)}
             seed_eval = 12345
-            if family == "portes":
+            if rules.variant.kernel == HITTING:  # pubeval plays the hitting games
                 m = strength(net, NET, None, PUBEVAL, rules, check_pairs, seed_eval, ws)
                 entry["vs_pubeval"] = {"ppg": round(m.points_per_game, 3),
                                        "se": round(m.stderr, 3), "win": round(m.win_rate, 3)}
             m = strength(net, NET, None, RANDOM, rules, check_pairs // 5, seed_eval, ws)
             entry["vs_random"] = {"ppg": round(m.points_per_game, 3),
                                   "win": round(m.win_rate, 3)}
-            if family != "portes":
+            if rules.variant.kernel != HITTING:
                 entry["vs_greedy"] = _vs_greedy(net, rules, check_pairs // 2, seed_eval)
             if initial is not None:
                 m = strength(net, NET, initial, NET, rules, check_pairs // 5, seed_eval, ws)
@@ -214,16 +209,3 @@ def _vs_greedy(net: Net, rules: Rules, pairs: int, seed: int) -> dict:
     r = Result(len(res), res)
     return {"ppg": round(r.ppg, 3), "win": round(r.wins / r.games, 3),
             "share": round(r.share, 3), "games": r.games}
-
-
-def ship(source: str | Path, version: str, note: str = "") -> Path:
-    """Copy a checkpoint or snapshot into the package data as the shipped network of its
-    family, stamping ``version`` (and ``note``) into its metadata. Returns the path."""
-    from importlib import resources
-
-    net = Net.load(source)
-    fam = family_name(net.family)
-    net.meta.update(version=version, source=Path(source).name, note=note)
-    dest = Path(str(resources.files("tavli").joinpath("data", f"{fam}.npz")))
-    net.save(dest)
-    return dest

@@ -102,7 +102,3 @@ def fevga_traps(b, i, me):
         if b[i, m + fevga_opp(q)] == 0:
             return False
     return True
-
-
-def result_points(arr: np.ndarray, winner: int) -> tuple[int, str]:
-    return (1, "single") if arr[1 - winner, 0] > 0 else (2, "gammon")

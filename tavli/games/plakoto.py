@@ -89,27 +89,9 @@ def plakoto_any_pinned(b, i, me):
     return False
 
 
-def mother_pinned(arr: np.ndarray, side: int) -> bool:
-    """Is ``side``'s mother checker (its last checker on its 24-point) pinned?"""
-    return bool(arr[side, 24] == 1 and arr[2 + side, 24] == 1)
+@njit(cache=True)
+def mother_pinned_rec(b, side):
+    """Is ``side``'s mother checker (its last checker on its 24-point) pinned? ``b`` is a
+    flat board (row after row)."""
+    return b[side * NSLOTS + 24] == 1 and b[(2 + side) * NSLOTS + 24] == 1
 
-
-def mother_outcome(arr: np.ndarray) -> tuple[int | None, str] | None:
-    """The mother-checker verdict at the end of a turn, or None when play goes on.
-
-    Returns ``(winner, "mother")`` or ``(None, "draw")``.
-    """
-    m0 = mother_pinned(arr, 0)
-    m1 = mother_pinned(arr, 1)
-    if m0 and m1:
-        return None, "draw"
-    if m0 and arr[1, 24] == 0:
-        return 1, "mother"
-    if m1 and arr[0, 24] == 0:
-        return 0, "mother"
-    return None
-
-
-def result_points(arr: np.ndarray, winner: int) -> tuple[int, str]:
-    """Points for ``winner`` having borne off all 15."""
-    return (1, "single") if arr[1 - winner, 0] > 0 else (2, "gammon")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..layout import BAR, NSLOTS, OFF
+from ..layout import BAR, NSLOTS
 
 
 def start_array() -> np.ndarray:
@@ -52,15 +52,3 @@ def portes_land(b, i, me, t):
         return 1
     b[i, me * NSLOTS + t] += 1
     return 0
-
-
-def result_points(arr: np.ndarray, winner: int, backgammons: bool) -> tuple[int, str]:
-    """Points and result name for ``winner`` having borne off all 15 (no cube)."""
-    loser = 1 - winner
-    if arr[loser, OFF] > 0:
-        return 1, "single"
-    if backgammons:
-        # winner's home board (his points 1..6) is the loser's points 19..24
-        if arr[loser, BAR] > 0 or arr[loser, 19:25].sum() > 0:
-            return 3, "backgammon"
-    return 2, "gammon"

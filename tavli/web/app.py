@@ -45,7 +45,8 @@ from ..errors import (
     WrongState,
 )
 from ..game import Game
-from ..layout import GAME_NAMES, SIDE_NAMES
+from ..games import game_names
+from ..layout import SIDE_NAMES
 from ..match import Match
 from ..record import game_record, load_record, match_record
 from ..rules import Rules
@@ -460,11 +461,9 @@ class TavliApi:
 
     @staticmethod
     def _applies(option: str, game: str) -> bool:
-        from ..layout import game_code
-        from ..rules import OPTIONS
+        from ..rules import option_applies
 
-        opt = OPTIONS.get(option)
-        return opt is not None and game_code(game) in opt.games
+        return option_applies(option, game)
 
     def _check_rules(self, options: dict[str, Any], rotation: tuple[str, ...]) -> None:
         for name in options:
@@ -966,7 +965,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
         from ..ai.players import LEVELS
 
         return {"variants": list(VARIANTS), "levels": list(LEVELS),
-                "engines": {n: api.engine_name(i) for i, n in enumerate(GAME_NAMES)}}
+                "engines": {n: api.engine_name(n) for n in game_names()}}
 
     from .dama_api import mount_dama
 
