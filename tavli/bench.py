@@ -121,9 +121,8 @@ def bench_movegen(n_positions: int = 12000, seed: int = 1, out=print, *,
         counts, _, _ = legal_batch(arrs[:2], turns[:2], dice[:2], rules)
 
         def per_call(calls=calls, run=run, flags=flags):
-            g, mh, q, p = flags
             for a, me, d1, d2 in calls:
-                run(a, me, d1, d2, g, mh, q, p)
+                run(a, me, d1, d2, flags)
 
         def full(positions=positions, rolls=rolls, rules=rules):
             for pos, roll in zip(positions, rolls, strict=True):
