@@ -6,7 +6,9 @@ tavli position ID
     then black, each point 1..24 and the bar as that many 1-bits followed by a 0-bit
     (gnubg's scheme; the borne-off count is what remains of 15), padded to 10 bytes; for
     Plakoto, two 24-bit masks (white's, then black's pinned points, bit ``p-1`` for point
-    ``p``). 15 characters (23 for Plakoto).
+    ``p``). 15 characters (23 for Plakoto). A game registered with a code of 4 or more
+    (:func:`tavli.games.register_variant`) writes header ``1 << 3 | turn`` (version 1)
+    and its code in a second byte: one character more.
 
 gnubg Position ID
     gnubg's 14-character base64 key of the board seen by the side to move: first the
@@ -79,7 +81,9 @@ def _unpack_counts(data: bytes, what: str) -> np.ndarray:
 def position_id(pos: Position) -> str:
     """The tavli position ID of ``pos`` (see the module docstring)."""
     a = pos.array
-    data = bytes([pos.game << 1 | pos.turn]) + _pack_counts([a[0], a[1]])
+    head = bytes([pos.game << 1 | pos.turn]) if pos.game < 4 else bytes([8 | pos.turn,
+                                                                          pos.game])
+    data = head + _pack_counts([a[0], a[1]])
     if pos.variant.pins:
         for side in (0, 1):
             mask = sum(1 << (p - 1) for p in range(1, 25) if a[2 + side, p])
@@ -98,15 +102,20 @@ def _b64decode(text: str, alphabet: str) -> bytes:
 
 
 def parse_tavli_id(text: str) -> Position:
-    if not _B64URL.match(text) or len(text) not in (15, 23):
+    if not _B64URL.match(text) or len(text) not in (15, 16, 23, 24):
         raise ParseError(f"{text!r} is not a tavli position ID (15 or 23 characters)")
     data = _b64decode(text, "url")
     head = data[0]
-    if head >> 3:
+    if head >> 3 == 1 and len(data) > 1 and data[1] >= 4 and not head & 6:
+        code, skip = data[1], 2              # version 1: a registered game's own code
+    elif head >> 3 == 0:
+        code, skip = head >> 1, 1
+    else:
         raise ParseError(f"{text!r}: unknown position ID version")
-    v, turn = find_variant(head >> 1), head & 1
-    if len(data) != (17 if v.pins else 11):
+    v, turn = find_variant(code), head & 1
+    if len(data) != skip + (16 if v.pins else 10):
         raise ParseError(f"{text!r}: wrong length for a {v.name} position ID")
+    data = data[skip - 1:]  # the checkers from byte 1 on, as in version 0
     arr = np.zeros((4, 26), dtype=np.int16)
     arr[:2] = _unpack_counts(data[1:11], text)
     if v.pins:
