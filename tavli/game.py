@@ -10,6 +10,20 @@ and its points.
 >>> _ = g.play("13/8 13/11")
 >>> g.turn, g.phase
 (0, 'roll')
+
+Everything that happens is one typed history (:mod:`tavli.history`); a decision can be
+taken back until the next throw of the dice:
+
+>>> g.history[-2:]
+(Roll(side=1, dice=(5, 2)), Play(side=1, dice=(5, 2), move=Move('13/8 13/11')))
+>>> g.undo()
+Play(side=1, dice=(5, 2), move=Move('13/8 13/11'))
+>>> g.turn, g.phase, g.dice
+(1, 'move', (5, 2))
+>>> g.undo()
+Traceback (most recent call last):
+...
+tavli.errors.WrongState: the dice are thrown (5-2): a roll is not taken back, play it
 """
 
 from __future__ import annotations
@@ -20,6 +34,7 @@ from typing import Any
 from .board import Dice, Move, Position
 from .dice import DiceSource, dice_text
 from .errors import GameOver, IllegalMove, WrongState
+from .history import Action, Beaver, Double, Drop, Opening, Pass, Play, Resign, Roll, Take
 from .layout import SIDE_NAMES
 from .rules import Rules
 
@@ -69,6 +84,12 @@ class Game:
 
     Phases: ``opening`` (nobody has thrown), ``roll`` (the side to move may double, then
     rolls), ``double`` (a double awaits take or drop), ``move`` (dice are out), ``over``.
+
+    The game keeps one list of what happened, :attr:`history` (typed actions, see
+    :mod:`tavli.history`); the state (``position``, ``phase``, ``dice``, the cube,
+    ``outcome``) is what the history makes of the start, :meth:`undo` takes the last
+    action back, and ``turns``, ``moves`` and ``events`` (the record's view) are read
+    from the history.
     """
 
     def __init__(self, rules: Rules | str | int = "portes", *, dice: DiceSource | None = None,
@@ -87,18 +108,148 @@ class Game:
             first = position.turn
         else:
             self.start_position = Position.start(self.rules.game, first or 0)
+        self._start_first = first
+        #: set by a match once its next game has begun: this game's end then stands
+        self.sealed = False
+        self._history: list[Action] = []
+        self._reset()
+
+    def _reset(self) -> None:
+        """The state before any action."""
         self.position = self.start_position
-        self.first = first
-        self.phase = "opening" if first is None else "roll"
+        self.first = self._start_first
+        self.phase = "opening" if self.first is None else "roll"
         self.dice: Dice | None = None
         self.cube_value = 1
         self.cube_owner: int | None = None
         self.outcome: Outcome | None = None
-        self.events: list[dict[str, Any]] = []
-        self.moves: list[Move | None] = []
-        #: every turn played: (position before, dice, move or None for a pass)
-        self.turns: list[tuple[Position, Dice, Move | None]] = []
         self._legal: list[Move] | None = None
+
+    # --- the history ----------------------------------------------------------------------
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action so far, oldest first (see :mod:`tavli.history`): the one record of
+        the game, from which its state and all the views below derive."""
+        return tuple(self._history)
+
+    def _push(self, action: Action) -> None:
+        self._history.append(action)
+        self._apply(action)
+
+    def _apply(self, a: Action) -> None:
+        """Change the state by ``a`` (checked by the caller)."""
+        self._legal = None
+        match a:
+            case Opening():
+                starter = a.starter
+                if starter is None:
+                    return
+                self.first = starter
+                self.position = Position(self.rules.game, self.position.array, starter,
+                                         validate=False)
+                if self.rules.opening_reroll:
+                    self.phase = "roll"
+                else:
+                    self.dice = (a.white, a.black) if starter == 0 else (a.black, a.white)
+                    self.phase = "move"
+            case Roll():
+                if self.phase == "opening":
+                    self.first = self.position.turn
+                self.dice = a.dice
+                self.phase = "move"
+            case Play() | Pass():
+                self.position = a.move.after if a.move is not None \
+                    else self.position.swap_turn()
+                self.dice = None
+                self.phase = "roll"
+                res = base_result(self.position, self.rules)
+                if res is not None:
+                    self._finish(*res)
+            case Double():
+                self.phase = "double"
+            case Take():
+                self.cube_value *= 2
+                self.cube_owner = a.side
+                self.phase = "roll"
+            case Beaver():
+                self.cube_value *= 4
+                self.cube_owner = a.side
+                self.phase = "roll"
+            case Drop():
+                self.phase = "roll"
+                self._finish(1 - a.side, 1, "drop")
+            case Resign():
+                self._finish(1 - a.side, RESIGN_POINTS[a.value], "resign")
+
+    def can_undo(self) -> bool:
+        """May :meth:`undo` take back the last action?"""
+        return self._undo_refusal() is None
+
+    def _undo_refusal(self) -> str | None:
+        if not self._history:
+            return "nothing to take back: no action has been taken"
+        if self.sealed:
+            return "the match has gone on to the next game: this game's end stands"
+        last = self._history[-1]
+        if isinstance(last, Opening):
+            return "the opening throw is not taken back"
+        if isinstance(last, Roll):
+            return (f"the dice are thrown ({dice_text(last.dice)}): a roll is not taken "
+                    "back, play it")
+        return None
+
+    def undo(self) -> Action:
+        """Take back the last action and return it; everything it changed (position,
+        phase, dice, cube, outcome) is as before.
+
+        Decisions can be taken back, one at a time, latest first: a move or pass (its
+        dice are out again), a double not yet answered, a take, beaver or drop, a
+        resignation, also one that ended the game. Chance is never taken back: an
+        opening throw or a roll refuses (so a move can be taken back until the next roll,
+        and the dice stay what they were); so does a game whose match has gone on to the
+        next game. A refusal raises :class:`WrongState` and changes nothing."""
+        why = self._undo_refusal()
+        if why is not None:
+            raise WrongState(why)
+        last = self._history.pop()
+        self._reset()
+        for a in self._history:
+            self._apply(a)
+        return last
+
+    @property
+    def pending_dice(self) -> Dice | None:
+        """The dice of a roll thrown and not yet played, or None (also when the dice out
+        are the opening throw: without the re-roll the first turn plays those)."""
+        last = self._history[-1] if self._history else None
+        return last.dice if isinstance(last, Roll) and self.phase == "move" else None
+
+    @property
+    def turns(self) -> list[tuple[Position, Dice, Move | None]]:
+        """Every turn played: (position before, dice, move or None for a pass)."""
+        out: list[tuple[Position, Dice, Move | None]] = []
+        pos = self.start_position
+        for a in self._history:
+            if isinstance(a, Opening) and a.starter is not None:
+                pos = Position(self.rules.game, pos.array, a.starter, validate=False)
+            elif isinstance(a, Play):
+                out.append((a.move.before, a.dice, a.move))
+                pos = a.move.after
+            elif isinstance(a, Pass):
+                out.append((pos, a.dice, None))
+                pos = pos.swap_turn()
+        return out
+
+    @property
+    def moves(self) -> list[Move | None]:
+        """The move of every turn played (None for a pass)."""
+        return [a.move for a in self._history if isinstance(a, Play | Pass)]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The history as a game record writes it (``events`` in ``docs/formats.md``): a
+        new list of new dicts, read-only in effect; :attr:`history` is the typed one."""
+        return [ev for a in self._history if (ev := a.to_event()) is not None]
 
     # --- state --------------------------------------------------------------------------
     @property
@@ -129,15 +280,12 @@ class Game:
             if self.phase == "move":
                 assert self.dice is not None
                 return self.dice
-        if self.phase == "roll":
-            d = (self._throw(), self._throw())
-        elif self.phase == "double":
+        if self.phase == "double":
             raise WrongState(f"{SIDE_NAMES[self.turn]} must take or drop the double first")
-        else:
+        if self.phase != "roll":
             raise WrongState("the dice are already out: play a move")
-        self.dice = d
-        self.phase = "move"
-        self._legal = None
+        d = (self._throw(), self._throw())
+        self._push(Roll(self.position.turn, d))
         return d
 
     def opening_throw(self) -> int:
@@ -147,35 +295,26 @@ class Game:
         self._check_live()
         if self.phase != "opening":
             raise WrongState("the opening throw has been made")
+        throws = []
         while True:
-            w, b = self._throw(), self._throw()
-            self.events.append({"opening": [w, b]})
-            if w != b:
+            throws.append(Opening(self._throw(), self._throw()))
+            if throws[-1].starter is not None:
                 break
-        starter = 0 if w > b else 1
-        self.first = starter
-        self.position = Position(self.rules.game, self.position.array, starter,
-                                 validate=False)
-        if self.rules.opening_reroll:
-            self.phase = "roll"
-        else:
-            self.dice = (w, b) if starter == 0 else (b, w)
-            self.phase = "move"
-            self._legal = None
+        for a in throws:
+            self._push(a)
+        starter = throws[-1].starter
+        assert starter is not None
         return starter
 
     def set_dice(self, dice: Dice) -> None:
-        """Use ``dice`` for this turn instead of throwing (analysis, tests)."""
+        """Use ``dice`` for this turn instead of throwing (analysis, tests); the history
+        holds them as a :class:`~tavli.history.Roll`."""
         from .board import parse_dice
 
         self._check_live()
         if self.phase not in ("roll", "opening"):
             raise WrongState("dice can only be set before the side to move rolls")
-        self.dice = parse_dice(dice)
-        if self.phase == "opening":
-            self.first = self.position.turn
-        self.phase = "move"
-        self._legal = None
+        self._push(Roll(self.position.turn, parse_dice(dice)))
 
     # --- moves --------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
@@ -193,24 +332,15 @@ class Game:
         if self.phase != "move" or self.dice is None:
             raise WrongState("roll the dice before moving")
         legal = self.legal_moves()
+        side = self.position.turn
         if move is None or (isinstance(move, str) and not move.strip()):
             if legal:
                 raise IllegalMove(f"a move is possible with {dice_text(self.dice)}, "
                                   "so the turn cannot be passed")
-            chosen = None
-        else:
-            chosen = self.position.find_move(move, self.dice, self.rules)
-        self.events.append({"side": SIDE_NAMES[self.position.turn], "dice": list(self.dice),
-                            "move": "" if chosen is None else str(chosen)})
-        self.moves.append(chosen)
-        self.turns.append((self.position, self.dice, chosen))
-        self.position = chosen.after if chosen is not None else self.position.swap_turn()
-        self.dice = None
-        self._legal = None
-        self.phase = "roll"
-        res = base_result(self.position, self.rules)
-        if res is not None:
-            self._finish(*res)
+            self._push(Pass(side, self.dice))
+            return None
+        chosen = self.position.find_move(move, self.dice, self.rules)
+        self._push(Play(side, self.dice, chosen))
         return chosen
 
     # --- the cube (backgammon) ----------------------------------------------------------
@@ -231,36 +361,28 @@ class Game:
             raise WrongState("a double can be offered only before rolling")
         if not self.can_double():
             raise WrongState("the cube belongs to the opponent")
-        self.events.append({"side": SIDE_NAMES[self.position.turn],
-                            "double": self.cube_value * 2})
-        self.phase = "double"
+        self._push(Double(self.position.turn, self.cube_value * 2))
 
     def take(self) -> None:
-        self._answer("take")
-        self.cube_value *= 2
-        self.cube_owner = 1 - self.position.turn
-        self.phase = "roll"
+        self._check_answer()
+        self._push(Take(self.turn))
 
     def beaver(self) -> None:
         """Take and at once redouble, keeping the cube (money play with beavers on)."""
         if not self.rules.beavers or self.match_play:
             raise WrongState("beavers are not allowed")
-        self._answer("beaver")
-        self.cube_value *= 4
-        self.cube_owner = 1 - self.position.turn
-        self.phase = "roll"
+        self._check_answer()
+        self._push(Beaver(self.turn))
 
     def drop(self) -> None:
         """Refuse the double: the doubler wins the cube's current value."""
-        self._answer("drop")
-        self.phase = "roll"
-        self._finish(self.position.turn, 1, "drop")
+        self._check_answer()
+        self._push(Drop(self.turn))
 
-    def _answer(self, what: str) -> None:
+    def _check_answer(self) -> None:
         self._check_live()
         if self.phase != "double":
             raise WrongState("there is no double to answer")
-        self.events.append({"side": SIDE_NAMES[1 - self.position.turn], what: True})
 
     # --- resigning ------------------------------------------------------------------------
     def resign_values(self) -> list[str]:
@@ -283,15 +405,7 @@ class Game:
         if value not in self.resign_values():
             raise IllegalMove(f"a resignation concedes {' or '.join(self.resign_values())}, "
                               f"not {str(value)[:20]!r}")
-        ev: dict[str, Any] = {"side": SIDE_NAMES[side], "resign": value}
-        # without the re-roll, the opening throw is the first roll (already recorded)
-        opening_dice = (not self.rules.opening_reroll
-                        and any("opening" in e for e in self.events)
-                        and not any("dice" in e for e in self.events))
-        if self.phase == "move" and self.dice is not None and not opening_dice:
-            ev["rolled"] = list(self.dice)
-        self.events.append(ev)
-        self._finish(1 - side, RESIGN_POINTS[value], "resign")
+        self._push(Resign(side, value, self.pending_dice))
 
     def _finish(self, winner: int | None, points: int, kind: str) -> None:
         if winner is not None and kind in ("gammon", "backgammon") and self.rules.jacoby \

@@ -87,13 +87,15 @@ class Match:
         return 0 if s[0] > s[1] else 1
 
     def next_game(self) -> Game:
-        """Start the next game once the current one is over."""
+        """Start the next game once the current one is over (the finished game is then
+        sealed: :meth:`Game.undo` refuses in it)."""
         if self.is_over:
             raise GameOver(f"the match is over: {SIDE_NAMES[self.winner or 0]} won "
                            f"{self.score[0]}-{self.score[1]}")
         if not self.game.is_over:
             raise WrongState("the current game is not over")
         out = self.game.outcome
+        self.game.sealed = True  # its end now stands: no undo into a decided game
         self._start_game(out.winner if out is not None else None)
         return self.game
 

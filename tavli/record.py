@@ -22,6 +22,7 @@ from .board import Position
 from .dice import ScriptedDice, dice_text
 from .errors import RecordError, TavliError
 from .game import Game
+from .history import Opening
 from .layout import SIDE_NAMES
 from .match import Match
 from .rules import Rules
@@ -31,25 +32,21 @@ VERSION = 1
 
 
 def _game_doc(g: Game) -> dict[str, Any]:
+    """One game of a record, written from the game's typed history."""
+    opened = any(isinstance(a, Opening) for a in g.history)
     doc: dict[str, Any] = {
         "rules": g.rules.to_dict(),
-        "first": None if g.first is None or any("opening" in e for e in g.events)
-        else SIDE_NAMES[g.first],
+        "first": None if g.first is None or opened else SIDE_NAMES[g.first],
         "crawford": g.crawford,
-        "events": list(g.events),
+        "events": g.events,
         "position": g.position.id(),
         "result": g.outcome.to_dict() if g.outcome else None,
     }
     if g.start_position != Position.start(g.rules.game, g.start_position.turn):
         doc["start"] = g.start_position.id()
-    if g.phase == "move" and g.dice is not None and not _opening_dice_pending(g):
-        doc["pending_dice"] = list(g.dice)  # thrown, not yet played
+    if g.pending_dice is not None:
+        doc["pending_dice"] = list(g.pending_dice)  # thrown, not yet played
     return doc
-
-
-def _opening_dice_pending(g: Game) -> bool:
-    """Without the re-roll the first dice are the opening throw, already in the events."""
-    return not g.rules.opening_reroll and not any("dice" in e for e in g.events)
 
 
 def game_record(g: Game, seed: int | None = None) -> dict[str, Any]:

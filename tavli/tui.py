@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.text import Text
 
 from .dice import DiceSource, dice_text
+from .history import Opening, Roll
 from .layout import SIDE_NAMES
 
 if TYPE_CHECKING:
@@ -801,13 +802,15 @@ class Session:
         g = self.game
         g.roll()
         self.autosave()
-        throws = [e["opening"] for e in g.events if "opening" in e]
-        for w, b in throws:
-            if w == b:
-                self.say(f"Opening throw: white {w}, black {b}: a tie, throw again.")
+        for a in g.history:
+            if not isinstance(a, Opening):
+                continue
+            if a.starter is None:
+                self.say(f"Opening throw: white {a.white}, black {a.black}: a tie, "
+                         "throw again.")
             else:
-                self.say(f"Opening throw: white {w}, black {b}: "
-                         f"{SIDE_NAMES[0 if w > b else 1]} starts.")
+                self.say(f"Opening throw: white {a.white}, black {a.black}: "
+                         f"{SIDE_NAMES[a.starter]} starts.")
 
     def game_over(self) -> bool:
         """Report the end of a game; start the next one of a match. True when play is
@@ -937,28 +940,10 @@ def _match_rules(rotation: tuple[str, ...], items: list[str]) -> dict[str, Any]:
     return {g: Rules.for_game(g, opts) for g, opts in per_game.items()}
 
 
-def _dice_used(docs: list[Any], games: list[Game]) -> int:
-    """How many dice the recorded games threw (to continue a seeded sequence)."""
-    n = 0
-    for doc, g in zip(docs, games, strict=False):
-        opened = False
-        first = True
-        events = doc.get("events") if isinstance(doc, dict) else None
-        for ev in events if isinstance(events, list) else []:
-            if not isinstance(ev, dict):
-                continue
-            if "opening" in ev:
-                n += 2
-                opened = True
-            elif "dice" in ev:
-                if not (first and opened and not g.rules.opening_reroll):
-                    n += 2
-                first = False
-            elif isinstance(ev.get("rolled"), list):  # a resignation with dice out
-                n += 2
-        if isinstance(doc, dict) and isinstance(doc.get("pending_dice"), list):
-            n += 2
-    return n
+def _dice_used(games: list[Game]) -> int:
+    """How many dice the recorded games threw (to continue a seeded sequence): two for
+    every opening throw and every roll in their histories."""
+    return sum(2 for g in games for a in g.history if isinstance(a, Opening | Roll))
 
 
 def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
@@ -1017,7 +1002,7 @@ def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[st
     src = DiceSource(seed=seed)
     if seed is not None and args.seed is None:
         # go on with the same seeded dice, as if play had never stopped
-        for _ in range(_dice_used(data["games"], games)):
+        for _ in range(_dice_used(games)):
             src.die()
     for old in games:
         old.dice_source = src

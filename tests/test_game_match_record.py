@@ -275,9 +275,12 @@ def test_no_beavers_in_a_match():
 # --- records ----------------------------------------------------------------------------
 
 def _assert_same_game(a, b):
+    """``a`` is ``b`` replayed: the same state, history and record."""
     assert a.position == b.position
     assert a.outcome == b.outcome
+    assert a.history == b.history
     assert a.events == b.events
+    assert game_record(a) == game_record(b)
     assert a.rules == b.rules
     assert (a.cube_value, a.cube_owner, a.phase) == (b.cube_value, b.cube_owner, b.phase)
 

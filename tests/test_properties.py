@@ -386,4 +386,5 @@ def test_random_games_end_and_records_round_trip(game, seed, rnd):
         assert game == "plakoto" and g.position.mother_pinned(1 - out.winner)
     back = load_record(json.dumps(game_record(g)))
     assert back.position == g.position and back.outcome == g.outcome
-    assert back.events == g.events
+    assert back.history == g.history and back.events == g.events
+    assert game_record(back) == game_record(g)

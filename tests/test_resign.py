@@ -21,7 +21,8 @@ def replayed(g: Game) -> Game:
     back = load_record(json.dumps(game_record(g)))
     assert isinstance(back, Game)
     assert back.outcome == g.outcome and back.position == g.position
-    assert back.events == g.events
+    assert back.history == g.history and back.events == g.events
+    assert game_record(back) == game_record(g)
     return back
 
 

@@ -8,12 +8,21 @@ import json
 import pytest
 from rich.console import Console
 
+from tavli import record
 from tavli.board import Position
 from tavli.cli import main
 from tavli.errors import TavliError
 from tavli.game import Game
 from tavli.match import Match
-from tavli.record import load
+
+
+def load(path):
+    """The game or match a saved file holds; it saves again exactly as the file has it."""
+    obj = record.load(path)
+    data = json.loads(open(path, encoding="utf-8").read())
+    again = record.record_of(obj)
+    assert (again["match"], again["games"]) == (data["match"], data["games"])
+    return obj
 
 
 def play(monkeypatch, capsys, args, lines=()):
