@@ -26,18 +26,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from .board import Dice, Move, Position
 from .dice import SHOT_ROLLS
+from .errors import GameOver, IllegalMove, OptionError, RuleError
+from .game import Game, Outcome
 from .games import HITTING, PINNING, RUNNING, Variant
 from .layout import OFF
-
-if TYPE_CHECKING:
-    from .board import Dice, Move, Position
-    from .game import Game, Outcome
-    from .rules import Rules
+from .rules import Rules
 
 PLAYER_NAMES = ("random", "greedy")
 
@@ -334,8 +333,6 @@ def _fevga_blocking(held: np.ndarray, runner: np.ndarray) -> np.ndarray:
 
 def get_player(name: str, seed: int | None = None) -> Player:
     """The computer player called ``name`` ("random" or "greedy")."""
-    from .errors import RuleError
-
     key = str(name).strip().lower()
     if key == "random":
         return RandomPlayer(seed)
@@ -378,12 +375,8 @@ def act(game: Game, player: Player) -> tuple[str, Any]:
         assert dice is not None
         move = player.choose_move(game.position, dice, moves, game.rules)
         if move is None:
-            from .errors import IllegalMove
-
             raise IllegalMove(f"{player.name} passed although a move is possible")
         return "move", game.play(move)
-    from .errors import GameOver
-
     raise GameOver(f"the game is over: {game.outcome}")
 
 
@@ -392,7 +385,7 @@ def play_game(game: Game, players: tuple[Player, Player] | Sequence[Player],
     """Play ``game`` to its end, ``players[0]`` for white and ``players[1]`` for black,
     and return its outcome. ``on_action(game, kind, value)`` sees every action."""
     if len(players) != 2:
-        raise ValueError("play_game needs two players: (white, black)")
+        raise OptionError("play_game needs two players: (white, black)")
     while not game.is_over:
         kind, value = act(game, players[game.turn])
         if on_action is not None:

@@ -17,7 +17,7 @@ from collections import defaultdict
 import numpy as np
 
 from tavli.ai.encode import is_contact
-from tavli.ai.players import Analyzer
+from tavli.ai.neural import Analyzer
 from tavli.game import Game
 from tavli.rules import Rules
 
