@@ -9,8 +9,9 @@ legal; a player only picks from the list it is handed.
 * :class:`GreedyPlayer` scores every after-position with a hand-made evaluation of the
   game being played (race, blots, points, primes, pins, the mother checker, borne-off
   checkers) and plays the best one.
-* :class:`EvaluatorPlayer` is the base for any player that scores after-positions (the
-  greedy heuristic today, a neural network later).
+* :class:`EvaluatorPlayer` is the base for a player that scores after-positions (the
+  greedy heuristic). The AI players (the neural network at its levels, pubeval) are in
+  :mod:`tavli.ai.neural`.
 
 :func:`play_game` plays a whole :class:`~tavli.game.Game` between two players and
 :func:`act` performs one action of a player (what a user interface needs for its bots).
