@@ -1,45 +1,101 @@
-"""tavli: rules engine, games and matches for Tavli (Portes, Plakoto, Fevga) and
+"""tavli: rules engine, games, matches and AI for Tavli (Portes, Plakoto, Fevga) and
 backgammon.
+
+Everything the docs use is a name of this package:
+
+* positions and moves: :class:`Position`, :class:`Move`, :func:`parse_dice`;
+* the games: :class:`Variant` (one per game: :data:`VARIANTS`, :func:`find_variant`) and
+  the :class:`Rules` a game is played by;
+* play: :class:`Game` (one game, its :class:`Outcome`) and :class:`Match`;
+* records: :func:`game_record`, :func:`match_record`, :func:`load_record` (from a dict or
+  JSON text), :func:`save_record` and :func:`load_record_file` (files);
+* players: :class:`Player`, :class:`RandomPlayer`, :class:`GreedyPlayer`,
+  :func:`play_game`, and the AI: :class:`NeuralPlayer`, :class:`LevelPlayer`,
+  :class:`PubevalPlayer`, :class:`Analyzer`, :func:`rank_moves`, :class:`Net`;
+* errors: :class:`TavliError` and one subclass per kind of error.
+
+Names that need NumPy (or the compiled engine) load on first use, so that
+``import tavli`` and ``tavli --help`` stay fast.
 
 >>> import tavli
 >>> pos = tavli.Position.start("fevga")
 >>> [str(m) for m in pos.legal_moves("66")]
 ['24/18']
+>>> tavli.Rules("backgammon", jacoby=True)
+Rules('backgammon', jacoby=True)
+>>> g = tavli.Game("plakoto", seed=3)
+>>> tavli.play_game(g, (tavli.GreedyPlayer(), tavli.RandomPlayer(seed=1))).winner in (0, 1)
+True
 """
 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import (
+    CliError,
     GameOver,
     IllegalMove,
     InvalidPosition,
+    OptionError,
     ParseError,
     RecordError,
     RuleError,
     TavliError,
     WrongState,
 )
+from .games import VARIANTS, Variant, find_variant
 from .rules import Rules
 
 if TYPE_CHECKING:
+    from .ai.net import Net
+    from .ai.neural import Analyzer, LevelPlayer, NeuralPlayer, PubevalPlayer, rank_moves
     from .board import Move, Position, parse_dice
+    from .game import Game, Outcome
+    from .match import Match
+    from .players import GreedyPlayer, Player, RandomPlayer, play_game
+    from .record import game_record, load_record, match_record
+    from .record import load as load_record_file
+    from .record import save as save_record
 
 __version__ = "0.1.0"
 
+# name -> (module, attribute): loaded on first use (they import NumPy)
+_LAZY: dict[str, tuple[str, str]] = {
+    **{n: (".board", n) for n in ("Position", "Move", "parse_dice")},
+    **{n: (".game", n) for n in ("Game", "Outcome")},
+    "Match": (".match", "Match"),
+    **{n: (".record", n) for n in ("game_record", "match_record", "load_record")},
+    "save_record": (".record", "save"),
+    "load_record_file": (".record", "load"),
+    **{n: (".players", n) for n in ("Player", "RandomPlayer", "GreedyPlayer", "play_game")},
+    **{n: (".ai.neural", n) for n in ("NeuralPlayer", "LevelPlayer", "PubevalPlayer",
+                                      "Analyzer", "rank_moves")},
+    "Net": (".ai.net", "Net"),
+}
+
 __all__ = [
-    "Position", "Move", "Rules", "parse_dice", "TavliError", "ParseError", "IllegalMove",
-    "InvalidPosition", "RuleError", "GameOver", "WrongState", "RecordError",
+    "Position", "Move", "parse_dice",
+    "Variant", "VARIANTS", "find_variant", "Rules",
+    "Game", "Outcome", "Match",
+    "game_record", "match_record", "load_record", "save_record", "load_record_file",
+    "Player", "RandomPlayer", "GreedyPlayer", "play_game",
+    "NeuralPlayer", "LevelPlayer", "PubevalPlayer", "Analyzer", "rank_moves", "Net",
+    "TavliError", "ParseError", "IllegalMove", "InvalidPosition", "RuleError", "GameOver",
+    "WrongState", "RecordError", "OptionError", "CliError",
 ]
 
 
-def __getattr__(name: str):
-    """The board's names load NumPy, so they are imported on first use (``tavli --help``
-    and the package's light modules stay fast)."""
-    if name in ("Move", "Position", "parse_dice"):
-        value = getattr(import_module(".board", __name__), name)
+def __getattr__(name: str) -> Any:
+    """Load a name that needs NumPy on first use (and keep it)."""
+    if name in _LAZY:
+        module, attr = _LAZY[name]
+        value = getattr(import_module(module, __name__), attr)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

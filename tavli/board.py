@@ -19,7 +19,6 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,9 +26,7 @@ from .dice import dice_text
 from .errors import IllegalMove, InvalidPosition, ParseError
 from .games import Variant, find_variant
 from .layout import BAR, CHECKERS, OFF, SIDE_NAMES
-
-if TYPE_CHECKING:
-    from .rules import Rules
+from .rules import Rules
 
 Dice = tuple[int, int]
 Step = tuple[int, int, bool]
@@ -202,6 +199,7 @@ class Position:
 
     @property
     def game_name(self) -> str:
+        """The game's name (``"portes"``, ``"fevga"``...)."""
         return self.variant.name
 
     def points(self, side: int) -> list[int]:
@@ -209,9 +207,11 @@ class Position:
         return [0] + [int(x) for x in self._arr[side, 1:25]]
 
     def bar(self, side: int) -> int:
+        """Checkers of ``side`` on the bar."""
         return int(self._arr[side, BAR])
 
     def off(self, side: int) -> int:
+        """Checkers ``side`` has borne off."""
         return int(self._arr[side, OFF])
 
     def pinned(self, side: int) -> tuple[int, ...]:
@@ -219,6 +219,7 @@ class Position:
         return tuple(int(p) for p in np.nonzero(self._arr[2 + side])[0])
 
     def pip_count(self, side: int) -> int:
+        """The pips ``side`` needs to bear off every checker (the bar counts 25)."""
         a = self._arr[side]
         return int(sum(p * int(a[p]) for p in range(1, 26)))
 
@@ -312,6 +313,8 @@ class Position:
 
     @classmethod
     def from_id(cls, text: str, game: str | int | None = None) -> Position:
+        """The position ``text`` gives: a tavli position ID, a gnubg Position ID, ``start``
+        (with ``game``) or a JSON document (:func:`tavli.ids.parse_position`)."""
         from .ids import parse_position
 
         return parse_position(text, game)
@@ -323,12 +326,14 @@ class Position:
         return gnubg_position_id(self)
 
     def to_json(self) -> dict:
+        """The JSON position document (docs/formats.md)."""
         from .ids import position_to_json
 
         return position_to_json(self)
 
     @classmethod
     def from_json(cls, doc: dict) -> Position:
+        """The position a JSON position document describes (checked like an ID)."""
         from .ids import position_from_json
 
         return position_from_json(doc)

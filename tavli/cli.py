@@ -13,10 +13,9 @@ import sys
 from typing import Any
 
 from .argtypes import EXIT_USAGE, Parser, at_least, even_games, seed_arg
+from .errors import CliError, GameOver, ParseError, TavliError, one_line
 
-
-class CliError(Exception):
-    """A user error reported as one line on stderr (exit status 2)."""
+__all__ = ["CliError", "build_parser", "main", "run_command"]
 
 
 def _rules(game: str, options: list[str] | None):
@@ -37,7 +36,6 @@ def _read_position(game: str | None, text: str):
 
 def _check_not_over(pos, rules) -> None:
     """A finished game has no moves to list: say who won (GameOver, exit status 2)."""
-    from .errors import GameOver
     from .game import Outcome, base_result
 
     result = base_result(pos, rules)
@@ -91,7 +89,6 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
     """The line protocol of ``--batch``: ``GAME POSITION DICE`` (plus ``extra`` optional
     fields) per line in, one JSON line out, ``{"error": ...}`` for a bad line."""
     from .board import parse_dice
-    from .errors import TavliError, one_line
 
     rules_cache: dict[str, Any] = {}
     usage = "GAME POSITION DICE" + " [LEVEL]" * extra
@@ -111,7 +108,7 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
             pos = _read_position(game, ptext)
             out: dict[str, Any] = {"moves": entries(pos, parse_dice(dtext), rules_cache[game],
                                                     parts[3:])}
-        except (TavliError, CliError) as e:
+        except TavliError as e:
             out = {"error": f"line {lineno}: {one_line(e)}"}
         sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
@@ -119,7 +116,6 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .errors import ParseError
     from .games import find_variant
     from .ids import parse_position
 
@@ -167,7 +163,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _hint_entries(pos, dice, rules, level) -> list[dict[str, Any]]:
-    from .ai.players import Analyzer, parse_level
+    from .ai.neural import Analyzer, parse_level
 
     ply, _noise = parse_level(level)
     _check_not_over(pos, rules)
@@ -212,7 +208,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     from .ai.analysis import analyse, format_analysis
-    from .ai.players import parse_level
+    from .ai.neural import parse_level
     from .record import load
 
     ply = parse_level(args.level)[0] if args.ply is None else args.ply
@@ -230,7 +226,7 @@ def cmd_train(args: argparse.Namespace) -> int:
               start_from=args.start_from, half_life=args.half_life, floor=args.floor,
               explore=args.explore, lam=args.lam, targets=args.targets,
               alpha0=args.alpha0)
-    except ValueError as e:
+    except ValueError as e:  # TODO(lead): once ai/train.py raises OptionError, drop this
         raise CliError(str(e)) from None
     return 0
 
@@ -257,7 +253,7 @@ def cmd_distill(args: argparse.Namespace) -> int:
             init = Net.load(args.init)
             data = [distill.Labelled.load(f) for f in args.data]
             distill.fit(init, data, args.hidden, args.epochs, out, lr=args.lr)
-    except ValueError as e:
+    except ValueError as e:  # TODO(lead): once ai/distill.py raises OptionError, drop this
         raise CliError(str(e)) from None
     return 0
 
@@ -428,8 +424,6 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_USAGE
-    from .errors import TavliError, one_line
-
     if argv is None and _runs_compiled_code(args):  # a real command line, not a test's call
         from ._numba_cache import announce_compile
 
@@ -438,9 +432,17 @@ def main(argv: list[str] | None = None) -> int:
         # bytes that are not text in the locale's encoding reach the parsers as U+FFFD (and
         # are reported as bad input) instead of stopping the program with a traceback
         sys.stdin.reconfigure(errors="replace")
+    return run_command(args)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run a parsed command line (``args.func(args)``) and return the exit status: an
+    error the user caused (a :class:`~tavli.errors.TavliError`) is one line on stderr and
+    status 2; Ctrl-C is status 130; a closed pipe ends quietly. Anything else is a bug
+    and shows as a traceback."""
     try:
         return int(args.func(args) or 0)
-    except (TavliError, CliError) as e:
+    except TavliError as e:
         print(f"tavli: error: {one_line(e)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

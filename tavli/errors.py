@@ -1,7 +1,10 @@
 """Exception types, one per kind of error.
 
-Every error the library raises on bad input derives from :class:`TavliError`, so a caller
-can catch them all; each subclass names one kind of problem.
+Every error a user can cause (bad text, files, options or commands; an action at the
+wrong moment) derives from :class:`TavliError`, so a caller can catch them all; each
+subclass names one kind of problem. Anything else that escapes (a ``TypeError`` for an
+argument of the wrong type, an ``IndexError``) is a bug of the caller or of tavli, and the
+command line lets it show as a traceback.
 
 >>> from tavli.errors import IllegalMove, TavliError
 >>> issubclass(IllegalMove, TavliError)
@@ -42,6 +45,16 @@ class WrongState(TavliError):
 
 class RecordError(TavliError, ValueError):
     """A game or match record file is malformed or does not replay."""
+
+
+class OptionError(TavliError, ValueError):
+    """An argument out of its range: a count, a share, a step size, a depth, a name that
+    is not among the choices (``RuleError`` is for the rule options of a game)."""
+
+
+class CliError(TavliError):
+    """A command line that cannot be run as given (missing or clashing arguments, a file
+    that cannot be used): reported as one line on stderr, exit status 2."""
 
 
 MAX_MESSAGE = 300

@@ -53,6 +53,7 @@ class Outcome:
     kind: str
 
     def to_dict(self) -> dict[str, Any]:
+        """The outcome as records store it (``winner`` as a side's name)."""
         return {"winner": None if self.winner is None else SIDE_NAMES[self.winner],
                 "points": self.points, "kind": self.kind}
 
@@ -261,7 +262,17 @@ class Game:
 
     @property
     def is_over(self) -> bool:
+        """Has the game ended (:attr:`outcome` says how)?"""
         return self.outcome is not None
+
+    def __repr__(self) -> str:
+        rules = repr(self.rules)
+        if rules == f"Rules({self.rules.game_name!r})":  # the game's own defaults
+            rules = repr(self.rules.game_name)
+        dice = f", dice={self.dice}" if self.phase == "move" else ""
+        end = f", outcome={str(self.outcome)!r}" if self.outcome is not None else ""
+        return (f"Game({rules}, phase={self.phase!r}, turn={SIDE_NAMES[self.turn]!r}{dice}, "
+                f"position={self.position.id()!r}{end})")
 
     def _check_live(self) -> None:
         if self.outcome is not None:
@@ -364,6 +375,7 @@ class Game:
         self._push(Double(self.position.turn, self.cube_value * 2))
 
     def take(self) -> None:
+        """Accept the double: the cube doubles and passes to the taker."""
         self._check_answer()
         self._push(Take(self.turn))
 

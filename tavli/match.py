@@ -69,6 +69,7 @@ class Match:
 
     @property
     def score(self) -> tuple[int, int]:
+        """Points won so far by white and by black."""
         s = [0, 0]
         for g in self.games:
             if g.outcome is not None and g.outcome.winner is not None:
@@ -77,14 +78,21 @@ class Match:
 
     @property
     def is_over(self) -> bool:
+        """Has a side reached the target?"""
         return max(self.score) >= self.target
 
     @property
     def winner(self) -> int | None:
+        """The side that won the match (None while it goes on)."""
         s = self.score
         if not self.is_over:
             return None
         return 0 if s[0] > s[1] else 1
+
+    def __repr__(self) -> str:
+        won = f", winner={SIDE_NAMES[self.winner]!r}" if self.winner is not None else ""
+        return (f"Match({self.target}, {self.variant!r}, score={self.score}, "
+                f"games={len(self.games)}, playing={self.game.rules.game_name!r}{won})")
 
     def next_game(self) -> Game:
         """Start the next game once the current one is over (the finished game is then
@@ -111,5 +119,6 @@ class Match:
                                crawford=crawford))
 
     def to_dict(self) -> dict[str, Any]:
+        """The match's settings as records store them (target, variant, rules)."""
         return {"target": self.target, "variant": self.variant,
                 "rules": {n: r.options() for n, r in self.rules.items()}}

@@ -9,8 +9,9 @@ legal; a player only picks from the list it is handed.
 * :class:`GreedyPlayer` scores every after-position with a hand-made evaluation of the
   game being played (race, blots, points, primes, pins, the mother checker, borne-off
   checkers) and plays the best one.
-* :class:`EvaluatorPlayer` is the base for any player that scores after-positions (the
-  greedy heuristic today, a neural network later).
+* :class:`EvaluatorPlayer` is the base for a player that scores after-positions (the
+  greedy heuristic). The AI players (the neural network at its levels, pubeval) are in
+  :mod:`tavli.ai.neural`.
 
 :func:`play_game` plays a whole :class:`~tavli.game.Game` between two players and
 :func:`act` performs one action of a player (what a user interface needs for its bots).
@@ -26,18 +27,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from .board import Dice, Move, Position
 from .dice import SHOT_ROLLS
+from .errors import GameOver, IllegalMove, OptionError, RuleError
+from .game import Game, Outcome
 from .games import HITTING, PINNING, RUNNING, Variant
 from .layout import OFF
-
-if TYPE_CHECKING:
-    from .board import Dice, Move, Position
-    from .game import Game, Outcome
-    from .rules import Rules
+from .rules import Rules
 
 PLAYER_NAMES = ("random", "greedy")
 
@@ -334,8 +334,6 @@ def _fevga_blocking(held: np.ndarray, runner: np.ndarray) -> np.ndarray:
 
 def get_player(name: str, seed: int | None = None) -> Player:
     """The computer player called ``name`` ("random" or "greedy")."""
-    from .errors import RuleError
-
     key = str(name).strip().lower()
     if key == "random":
         return RandomPlayer(seed)
@@ -378,12 +376,8 @@ def act(game: Game, player: Player) -> tuple[str, Any]:
         assert dice is not None
         move = player.choose_move(game.position, dice, moves, game.rules)
         if move is None:
-            from .errors import IllegalMove
-
             raise IllegalMove(f"{player.name} passed although a move is possible")
         return "move", game.play(move)
-    from .errors import GameOver
-
     raise GameOver(f"the game is over: {game.outcome}")
 
 
@@ -392,7 +386,7 @@ def play_game(game: Game, players: tuple[Player, Player] | Sequence[Player],
     """Play ``game`` to its end, ``players[0]`` for white and ``players[1]`` for black,
     and return its outcome. ``on_action(game, kind, value)`` sees every action."""
     if len(players) != 2:
-        raise ValueError("play_game needs two players: (white, black)")
+        raise OptionError("play_game needs two players: (white, black)")
     while not game.is_over:
         kind, value = act(game, players[game.turn])
         if on_action is not None:

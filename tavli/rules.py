@@ -122,14 +122,20 @@ def _convert(opt: Option, value: Any) -> Any:
     return value.strip().lower()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Rules:
     """The rules a game is played by: the game and the value of each option.
 
     ``Rules("backgammon")`` or ``Rules.for_game("tapa", ["must_play_higher=true"])``: the
     game's defaults, then the options given. Options that do not apply to the game keep
     their neutral value and cannot be set. ``game`` is the variant's code
-    (:attr:`variant` is the variant itself).
+    (:attr:`variant` is the variant itself). The repr names the game and the options that
+    differ from its defaults:
+
+    >>> Rules("backgammon", jacoby=True)
+    Rules('backgammon', jacoby=True)
+    >>> Rules.for_game("tapa", ["must_play_higher=true"])
+    Rules('plakoto', must_play_higher=True)
     """
 
     game: int
@@ -172,6 +178,11 @@ class Rules:
                                                      opt.choices):
                 object.__setattr__(self, name, _convert(opt, value))
 
+    def __repr__(self) -> str:
+        changed = "".join(f", {name}={value!r}" for name, value in self.options().items()
+                          if value != self.variant.options[name])
+        return f"Rules({self.game_name!r}{changed})"
+
     @property
     def variant(self) -> Variant:
         """The game these rules are for."""
@@ -179,6 +190,7 @@ class Rules:
 
     @property
     def game_name(self) -> str:
+        """The game's name (``"portes"``, ``"backgammon"``...)."""
         return self.variant.name
 
     def with_options(self, options: Mapping[str, Any] | Iterable[str]) -> Rules:
@@ -209,10 +221,13 @@ class Rules:
         return {name: getattr(self, name) for name in OPTIONS if name in self.variant.options}
 
     def to_dict(self) -> dict[str, Any]:
+        """The game's name and its options (what records and the web API hold)."""
         return {"game": self.game_name, **self.options()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """The rules :meth:`to_dict` wrote (options left out take the game's defaults);
+        :class:`~tavli.errors.RuleError` for anything else."""
         if not isinstance(data, Mapping) or "game" not in data:
             raise RuleError("rules must be an object with a 'game' field")
         rest = {k: v for k, v in data.items() if k != "game"}

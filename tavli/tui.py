@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.text import Text
 
 from .dice import DiceSource, dice_text
+from .errors import CliError, RuleError, TavliError
 from .history import Opening, Roll
 from .layout import SIDE_NAMES
 
@@ -289,7 +290,7 @@ def _move_marks(move: Move | None) -> set[int]:
     return pts
 
 
-class Session:
+class TerminalSession:
     """A game or match being played in the terminal."""
 
     def __init__(self, console: Console, obj: Game | Match, players: list[Player | None],
@@ -323,7 +324,7 @@ class Session:
     def player_label(self, side: int, long: bool = False) -> str:
         """Who plays ``side`` in this game, for people: the AI and its level, or the
         greedy heuristic where no trained network ships for the game."""
-        from .ai.players import LevelPlayer
+        from .ai.neural import LevelPlayer
 
         p = self.players[side]
         if not isinstance(p, LevelPlayer):
@@ -547,7 +548,7 @@ class Session:
 
     def hint(self) -> None:
         """The best moves of the roll as the AI ranks them (``tavli hint``'s ranking)."""
-        from .ai.players import DEFAULT_LEVEL, LEVELS, rank_moves
+        from .ai.neural import DEFAULT_LEVEL, LEVELS, rank_moves
 
         g = self.game
         if g.phase != "move" or g.dice is None:
@@ -576,7 +577,7 @@ class Session:
     def resign(self, value: str | None) -> None:
         """The side to act gives up the game, if the opponent accepts what is offered
         (a computer player judges, a human is asked)."""
-        from .ai.players import accepts_resignation
+        from .ai.neural import accepts_resignation
         from .game import RESIGN_POINTS
 
         g = self.game
@@ -629,8 +630,6 @@ class Session:
     def cube_command(self, cmd: str) -> bool | None:
         """double/take/drop/beaver: True when it was done, False when the engine refused
         (its message is shown), None when ``cmd`` is not a cube command."""
-        from .errors import TavliError
-
         g = self.game
         side = g.turn
         action = {"double": g.double, "take": g.take, "drop": g.drop,
@@ -653,15 +652,31 @@ class Session:
 
     # turns -------------------------------------------------------------------------------
     def human_roll(self) -> None:
+        """The human to act rolls (Enter), or doubles first where he may."""
         g = self.game
         if not g.can_double():
             g.roll()
             self.autosave()
             return
         self.draw()
+        self._cube_prompt(f"{_side_label(g.turn, self.disc)}: Enter to roll, or double > ",
+                          "press Enter to roll, or type double (help: help)", rolls=True)
+
+    def human_answer(self) -> None:
+        """The human who was doubled takes or drops (or beavers, where allowed)."""
+        g = self.game
+        self.draw()
+        self._cube_prompt(f"{SIDE_NAMES[1 - g.turn]} doubles to {g.cube_value * 2}. "
+                          f"{_side_label(g.turn, self.disc)}: take or drop? > ",
+                          "type take or drop")
+
+    def _cube_prompt(self, prompt: str, usage: str, rolls: bool = False) -> None:
+        """Ask until a cube action is done (or, with ``rolls``, Enter rolls the dice);
+        the other commands work meanwhile, and other text is answered with ``usage``."""
+        g = self.game
         while True:
-            line = self.ask(f"{_side_label(g.turn, self.disc)}: Enter to roll, or double > ")
-            if line.lower() in ("", "roll", "r"):
+            line = self.ask(prompt)
+            if rolls and line.lower() in ("", "roll", "r"):
                 g.roll()
                 self.autosave()
                 return
@@ -671,28 +686,11 @@ class Session:
             if done:
                 return
             if done is None:
-                self.error(f"{line!r}: press Enter to roll, or type double (help: help)")
-
-    def human_answer(self) -> None:
-        g = self.game
-        self.draw()
-        doubler = 1 - g.turn
-        while True:
-            line = self.ask(f"{SIDE_NAMES[doubler]} doubles to {g.cube_value * 2}. "
-                            f"{_side_label(g.turn, self.disc)}: take or drop? > ")
-            if self.command(line):
-                continue
-            done = self.cube_command(line.lower())
-            if done:
-                return
-            if done is None:
-                self.error(f"{line!r}: type take or drop")
+                self.error(f"{line!r}: {usage}")
 
     def entered_move(self, line: str) -> Move | None:
         """The legal move ``line`` names (in notation, or its number in the list), or
         None once the reason it names none is shown."""
-        from .errors import TavliError
-
         g = self.game
         moves = g.legal_moves()
         if line.isascii() and line.isdigit() and len(line) < 10:
@@ -882,7 +880,7 @@ def resume_command(path: Path) -> str:
 
 
 def player_choices() -> str:
-    from .ai.players import DEFAULT_LEVEL, LEVELS
+    from .ai.neural import DEFAULT_LEVEL, LEVELS
 
     return (f"human, random, greedy, neural (level {DEFAULT_LEVEL}), neural:LEVEL or a "
             f"LEVEL: {', '.join(LEVELS)}")
@@ -891,10 +889,8 @@ def player_choices() -> str:
 def make_player(name: str | None, seed: int | None, what: str) -> Player | None:
     """None for a human, else the computer player ``name`` names: ``random``, ``greedy``,
     ``neural`` (the AI at the default level), ``neural:LEVEL`` or a bare level name
-    (see :data:`tavli.ai.players.LEVELS`; a ply 0-2 too). CliError for another name."""
-    from .ai.players import DEFAULT_LEVEL, LEVELS, LevelPlayer
-    from .cli import CliError
-    from .errors import TavliError
+    (see :data:`tavli.ai.neural.LEVELS`; a ply 0-2 too). CliError for another name."""
+    from .ai.neural import DEFAULT_LEVEL, LEVELS, LevelPlayer
     from .players import get_player
 
     key = (name or "human").strip().lower()
@@ -921,7 +917,6 @@ def make_player(name: str | None, seed: int | None, what: str) -> Player | None:
 def _match_rules(rotation: tuple[str, ...], items: list[str]) -> dict[str, Any]:
     """Rule options of the command line for each game of a match: an option goes to the
     games it applies to; one that applies to none of them is an error."""
-    from .errors import RuleError
     from .rules import OPTIONS, Rules, option_applies
 
     per_game: dict[str, list[str]] = {name: [] for name in rotation}
@@ -947,8 +942,6 @@ def _dice_used(games: list[Game]) -> int:
 
 
 def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
-    from .cli import CliError
-    from .errors import TavliError
     from .game import Game
     from .games import ROTATIONS, rotation
     from .match import Match
@@ -977,10 +970,8 @@ def _replaces_another_file(path: Path, own: Path | None) -> bool:
 
 
 def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[str, Any]]:
-    from .cli import CliError
-    from .errors import TavliError
     from .match import Match
-    from .record import load
+    from .record import load_record
 
     path = Path(args.resume)
     given = [o for o, v in (("--game", args.game), ("--points", args.points),
@@ -989,11 +980,15 @@ def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[st
         raise CliError(f"{', '.join(given)} cannot be combined with --resume: the saved "
                        "file keeps its own game, points and rules")
     try:
-        obj = load(path)
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (TavliError, ValueError, TypeError, KeyError, AttributeError, OSError,
-            RecursionError) as e:
+        text = path.read_text(encoding="utf-8")
+        obj = load_record(text)
+    except OSError as e:
+        raise CliError(f"cannot resume from {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"cannot resume from {path}: not a text file") from None
+    except TavliError as e:
         raise CliError(f"cannot resume from {path}: {e}") from None
+    data = json.loads(text)  # valid: the record was read from it
     settings = data.get("tui") if isinstance(data.get("tui"), dict) else {}
     seed = args.seed if args.seed is not None else data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -1014,7 +1009,6 @@ def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[st
 
 def run(args: argparse.Namespace) -> int:
     """``tavli play``: play a game or match in the terminal."""
-    from .cli import CliError
 
     if not getattr(args, "tui", False):
         print("tavli: the browser app is not available yet; playing in the terminal (--tui).",
@@ -1052,7 +1046,7 @@ def run(args: argparse.Namespace) -> int:
             save_path, Path(args.resume) if args.resume else None):
         raise CliError(f"{save_path} exists: continue that game with --resume {save_path}, "
                        "or save to another file (nothing was changed)")
-    session = Session(console, obj, players, save_path, seed)
+    session = TerminalSession(console, obj, players, save_path, seed)
     if save_path is not None:
         try:
             session.save()
@@ -1062,7 +1056,7 @@ def run(args: argparse.Namespace) -> int:
     return session.play()
 
 
-def _intro(s: Session, resumed: bool) -> None:
+def _intro(s: TerminalSession, resumed: bool) -> None:
     g = s.game
     m = s.match
     if m is not None:

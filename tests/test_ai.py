@@ -12,7 +12,7 @@ import pytest
 from tavli import Position
 from tavli.ai.encode import N_FEVGA, N_PLAKOTO, N_PORTES, encode_position, n_inputs
 from tavli.ai.net import Net, equity, flip
-from tavli.ai.players import Analyzer, NeuralPlayer, PubevalPlayer, parse_level
+from tavli.ai.neural import Analyzer, NeuralPlayer, PubevalPlayer, parse_level
 from tavli.ai.selfplay import NET, RANDOM, terminal
 from tavli.ai.train import strength
 from tavli.errors import RuleError

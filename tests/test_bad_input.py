@@ -12,7 +12,7 @@ import warnings
 
 import pytest
 
-from tavli.ai.players import parse_level
+from tavli.ai.neural import parse_level
 from tavli.board import Position, parse_dice
 from tavli.cli import main
 from tavli.errors import ParseError, RecordError, RuleError

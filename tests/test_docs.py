@@ -31,10 +31,13 @@ def test_every_markdown_example_is_collected():
         assert any(fnmatch.fnmatch(path.name, g) for g in globs), path
 
 
-def test_training_notes_are_not_collected():
-    """docs/training/ holds logs and a script run by hand, not tests."""
+def test_training_artefacts_live_apart_from_the_docs():
+    """training/ holds logs, snapshots and a script run by hand: not docs, not tests."""
     testpaths, _ = _pytest_options()
     collected = {p.resolve() for pattern in testpaths for p in ROOT.glob(pattern)}
-    training = (ROOT / "docs" / "training").resolve()
+    training = (ROOT / "training").resolve()
+    assert (training / "README.md").is_file() and any(training.glob("*.npz"))
     assert not any(p == training or training in p.parents or p in training.parents
                    for p in collected)
+    in_docs = [p for p in (ROOT / "docs").rglob("*") if p.is_file() and p.suffix != ".md"]
+    assert in_docs == []

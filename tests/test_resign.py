@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from tavli.ai import players as ai_players
-from tavli.ai.players import accepts_resignation
+from tavli.ai import neural as ai_neural
+from tavli.ai.neural import accepts_resignation
 from tavli.board import Position
 from tavli.errors import GameOver, IllegalMove, RecordError, WrongState
 from tavli.game import Game
@@ -148,7 +148,7 @@ def lost_position(backgammons: bool) -> Game:
 @pytest.mark.parametrize("net", [True, False])
 def test_the_ai_accepts_only_what_the_position_is_worth(monkeypatch, net):
     if not net:  # no trained network: the most the winner can still win
-        monkeypatch.setattr(ai_players, "has_shipped_net", lambda game: False)
+        monkeypatch.setattr(ai_neural, "has_shipped_net", lambda game: False)
     g = lost_position(False)
     assert not accepts_resignation(g, 0, "single")
     assert accepts_resignation(g, 0, "gammon")

@@ -324,7 +324,7 @@ def test_the_default_opponent_is_the_neural_ai_at_level_expert(monkeypatch, caps
 
 
 def test_neural_levels_play_as_the_neural_player(monkeypatch, capsys, tmp_path):
-    from tavli.ai.players import NeuralPlayer
+    from tavli.ai.neural import NeuralPlayer
 
     path = tmp_path / "g.json"
     rc, out, err = play(monkeypatch, capsys,
@@ -386,10 +386,10 @@ def test_unknown_players_list_the_choices_before_play(monkeypatch, capsys, tmp_p
 
 
 def test_without_a_trained_network_the_ai_is_the_greedy_player(monkeypatch, capsys, tmp_path):
-    from tavli.ai import players as ai_players
+    from tavli.ai import neural as ai_neural
     from tavli.players import GreedyPlayer
 
-    monkeypatch.setattr(ai_players, "has_shipped_net", lambda game: False)
+    monkeypatch.setattr(ai_neural, "has_shipped_net", lambda game: False)
     path = tmp_path / "g.json"
     rc, out, err = play(monkeypatch, capsys,
                         ["--tui", "--game", "plakoto", "--points", "1", "--seed", "2",
@@ -430,10 +430,10 @@ def test_hint_ranks_the_moves_as_tavli_hint_does(monkeypatch, capsys):
 
 
 def test_hint_without_a_network_and_before_a_roll(monkeypatch, capsys):
-    from tavli.ai import players as ai_players
+    from tavli.ai import neural as ai_neural
     from tavli.players import GreedyPlayer
 
-    monkeypatch.setattr(ai_players, "has_shipped_net", lambda game: False)
+    monkeypatch.setattr(ai_neural, "has_shipped_net", lambda game: False)
     g = opened("portes", 3)
     best = GreedyPlayer().choose_move(g.position, g.dice, g.legal_moves(), g.rules)
     rc, out, err = play(monkeypatch, capsys, HOT_SEAT, ["hint", "quit"])

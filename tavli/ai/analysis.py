@@ -20,7 +20,7 @@ from typing import Any
 from ..game import Game
 from ..layout import SIDE_NAMES
 from ..match import Match
-from .players import Analyzer
+from .neural import Analyzer
 
 RATINGS = ((2.0, "Supernatural"), (5.0, "World class"), (8.0, "Expert"),
            (12.0, "Advanced"), (18.0, "Intermediate"), (26.0, "Casual player"),

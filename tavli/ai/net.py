@@ -139,6 +139,7 @@ class Net:
 
     @classmethod
     def random(cls, family: int, hidden: int = 80, seed: int | None = None) -> Net:
+        """A new network of ``family`` with small random weights (training starts here)."""
         rng = np.random.default_rng(seed)
         n = n_inputs(family_of(family))
         return cls(family, rng.uniform(-0.1, 0.1, (n, hidden)), np.zeros(hidden),
@@ -147,15 +148,22 @@ class Net:
 
     @property
     def hidden(self) -> int:
+        """The number of hidden units."""
         return int(self.b1.shape[0])
 
     @property
     def games(self) -> int:
+        """The self-play games it was trained on (its metadata's count)."""
         return int(self.meta.get("games", 0))
 
     def copy(self) -> Net:
+        """An independent copy (weights and metadata)."""
         return Net(self.family, self.W1.copy(), self.b1.copy(), self.W2.copy(),
                    self.b2.copy(), dict(self.meta))
+
+    def __repr__(self) -> str:
+        return (f"Net({family_name(self.family)!r}, hidden={self.hidden}, "
+                f"games={self.games})")
 
     # --- evaluation ---------------------------------------------------------------------
     def evaluate_arrays(self, boards: np.ndarray, turns: np.ndarray) -> np.ndarray:
@@ -180,6 +188,8 @@ class Net:
 
     @classmethod
     def load(cls, path: str | Path) -> Net:
+        """The network saved in ``path`` (:meth:`save`); :class:`NetError` for a file that
+        cannot be read or is not a tavli network."""
         z = read_npz(path, ("meta", "W1", "b1", "W2", "b2"), "network weights",
                      "a tavli network", NetError)
         try:

@@ -21,15 +21,11 @@ import json
 import sys
 import time
 
-from ..argtypes import EXIT_USAGE, Parser, at_least, seed_arg
-from ..errors import RecordError, TavliError, one_line
+from ..argtypes import Parser, at_least, seed_arg
+from ..errors import OptionError, RecordError
 
 RULES_HELP = "rule set: box (default), russian, italian"
 MAX_PERFT_DEPTH = 20  # perft(12) from the start already takes minutes
-
-
-class OptionError(TavliError, ValueError):
-    """An option value out of its range (reported as ``tavli: error: ...``)."""
 
 
 def _position(text: str, rules: str, huffing: bool | None):
@@ -214,11 +210,9 @@ def main(argv: list[str] | None = None) -> int:
         from .._numba_cache import announce_compile
 
         announce_compile()
-    try:
-        return int(args.func(args) or 0)
-    except (TavliError, ValueError, OSError) as e:
-        print(f"tavli: error: {one_line(e)}", file=sys.stderr)
-        return EXIT_USAGE
+    from ..cli import run_command
+
+    return run_command(args)
 
 
 if __name__ == "__main__":

@@ -112,15 +112,6 @@ def _bit(x, i):
 
 
 @njit(cache=True)
-def popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-@njit(cache=True)
 def _record(out, cnt, start, sq, caps, n, startking, promo, nkings, firstk, path, cseq):
     for j in range(cnt):
         if (out[j, C_FROM] == start and out[j, C_TO] == sq and out[j, C_CAPS] == caps

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import ParseError, RecordError, TavliError
+from ..errors import OptionError, ParseError, RecordError, TavliError
 from .board import Position, shown, square_at
 from .game import DamaGame
 from .rules import DamaRules
@@ -57,7 +57,7 @@ def _algebraic(rules: DamaRules, notation: str | None) -> bool:
     if notation is None:
         return rules.name == "russian"
     if notation not in ("algebraic", "numeric"):
-        raise ValueError("notation must be 'algebraic' or 'numeric'")
+        raise OptionError(f"notation must be 'algebraic' or 'numeric', not {notation!r}")
     return notation == "algebraic"
 
 

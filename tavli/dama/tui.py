@@ -30,6 +30,17 @@ def _show(game: DamaGame, print_fn) -> None:
         print_fn(f"last: {game.record[-1]}")
 
 
+def _save(game: DamaGame, path: str, print_fn: Callable[..., None]) -> None:
+    """Write the game as PDN to ``path``; a file that cannot be written is reported."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(write_pdn(game))
+    except OSError as e:
+        print_fn(f"error: cannot save to {path}: {e.strerror or e}")
+        return
+    print_fn(f"saved to {path}")
+
+
 def play_tui(rules: str = "box", huffing: bool | None = None, level: str = "default",
              white: str = "human", black: str = "ai", start: str | None = None,
              input_fn: Callable[[str], str] = input, print_fn: Callable[..., None] = print,
@@ -80,7 +91,7 @@ def play_tui(rules: str = "box", huffing: bool | None = None, level: str = "defa
                 mv = hint_ai.choose(game.position, game._positions)
                 print_fn(f"hint: {mv}")
             elif cmd == "huff":
-                game.huff(int(arg))
+                game.huff(arg)  # a square's number or name; ParseError for other text
                 print_fn(f"You huff the piece on {arg}.")
             elif cmd == "undo":
                 if not game.record:
@@ -98,14 +109,12 @@ def play_tui(rules: str = "box", huffing: bool | None = None, level: str = "defa
             elif cmd == "resign":
                 game.resign(colour)
             elif cmd == "save":
-                with open(arg, "w", encoding="utf-8") as f:
-                    f.write(write_pdn(game))
-                print_fn(f"saved to {arg}")
+                _save(game, arg, print_fn)
             elif cmd == "fen":
                 print_fn(game.position.fen())
             else:
                 game.play(line)
-        except (TavliError, ValueError, OSError) as e:
+        except TavliError as e:
             print_fn(f"error: {e}")
     if game.is_over():
         _show(game, print_fn)

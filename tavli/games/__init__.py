@@ -7,7 +7,7 @@ its part of position validation and its rule options with their defaults. Code o
 this package asks the variant (``pos.variant.pins``, ``find_variant(name).display``)
 instead of comparing game codes. The compiled rule predicates (``@njit``) live in one
 module per rule set next to the prose rules they implement (:mod:`.portes`,
-:mod:`.plakoto`, :mod:`.fevga`), the one end-of-game verdict in :mod:`.verdict`.
+:mod:`.plakoto`, :mod:`.fevga`), the one end-of-game verdict in :mod:`.kernel`.
 
 This module imports no NumPy or Numba: the command line reads the list of games from it
 without loading the engine. (Model: python-chess's ``chess.variant`` registry of classes
@@ -27,7 +27,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    import numpy as np
+    from numpy import ndarray
+else:
+    ndarray = Any  # NumPy is not loaded here: at run time the hints read Any
 
 # The compiled rule sets (what ``Rules.kernel_flags()[0]`` says to compiled code): a
 # variant names the one its checker play follows.
@@ -75,7 +77,7 @@ class Variant:
     note: ClassVar[str] = ""
 
     # --- hooks ----------------------------------------------------------------------------
-    def start_array(self) -> np.ndarray:
+    def start_array(self) -> ndarray:
         """The start position as a board array (``int8[4, 26]``, :mod:`tavli.layout`)."""
         raise NotImplementedError
 
@@ -83,7 +85,7 @@ class Variant:
         """The opponent's number for my point ``p`` (1..24); its own inverse."""
         return 25 - p
 
-    def validate(self, arr: np.ndarray) -> str | None:
+    def validate(self, arr: ndarray) -> str | None:
         """What makes a board array impossible in this game beyond the common checks
         (15 checkers a side, counts not negative, one side per point), or None."""
         from ..layout import BAR
@@ -96,21 +98,21 @@ class Variant:
                 return f"{name} has no pinned checkers"
         return None
 
-    def shares_point(self, arr: np.ndarray, p: int) -> str | None:
+    def shares_point(self, arr: ndarray, p: int) -> str | None:
         """What is wrong with white's point ``p`` holding checkers of both sides (``q``
         is black's number for it), or None when this game allows it there."""
         q = self.opponent_point(p)
         return f"white's point {p} (black's {q}) holds checkers of both sides"
 
-    def first_checker_locked(self, arr: np.ndarray, side: int) -> bool:
+    def first_checker_locked(self, arr: ndarray, side: int) -> bool:
         """Does a first-checker rule still keep ``side``'s other checkers at the start?"""
         return False
 
-    def first_checker_passed(self, arr: np.ndarray, side: int) -> bool:
+    def first_checker_passed(self, arr: ndarray, side: int) -> bool:
         """Has ``side``'s first checker passed, so that the rule restricts nothing more?"""
         return False
 
-    def mother_pinned(self, arr: np.ndarray, side: int) -> bool:
+    def mother_pinned(self, arr: ndarray, side: int) -> bool:
         """Is ``side``'s mother checker pinned (the game ends at the turn's end)?"""
         return False
 
@@ -134,7 +136,7 @@ class Portes(Variant):
     gnubg_ids = True  # the same board as backgammon
     summary = "hitting and the bar, as in backgammon (no cube)"
 
-    def start_array(self) -> np.ndarray:
+    def start_array(self) -> ndarray:
         from .portes import start_array
 
         return start_array()
@@ -169,12 +171,12 @@ class Plakoto(Variant):
     options = {"must_play_higher": False, "opening_reroll": True}
     summary = "pinning instead of hitting; the mother checker"
 
-    def start_array(self) -> np.ndarray:
+    def start_array(self) -> ndarray:
         from .plakoto import start_array
 
         return start_array()
 
-    def shares_point(self, arr: np.ndarray, p: int) -> str | None:
+    def shares_point(self, arr: ndarray, p: int) -> str | None:
         q = self.opponent_point(p)
         pin0, pin1 = int(arr[2, p]), int(arr[3, q])
         if pin0 and pin1:
@@ -183,7 +185,7 @@ class Plakoto(Variant):
             return f"white's point {p} holds checkers of both sides but none is pinned"
         return None
 
-    def validate(self, arr: np.ndarray) -> str | None:
+    def validate(self, arr: ndarray) -> str | None:
         problem = super().validate(arr)
         if problem:
             return problem
@@ -197,7 +199,7 @@ class Plakoto(Variant):
                             f"opposing checker (white's point {p})")
         return None
 
-    def mother_pinned(self, arr: np.ndarray, side: int) -> bool:
+    def mother_pinned(self, arr: ndarray, side: int) -> bool:
         return bool(arr[side, 24] == 1 and arr[2 + side, 24] == 1)
 
 
@@ -218,7 +220,7 @@ class Fevga(Variant):
     summary = "both sides run the same way round; one checker holds a point"
     note = "both sides run the same way"
 
-    def start_array(self) -> np.ndarray:
+    def start_array(self) -> ndarray:
         from .fevga import start_array
 
         return start_array()
@@ -226,14 +228,14 @@ class Fevga(Variant):
     def opponent_point(self, p: int) -> int:
         return ((p + 11) % 24) + 1
 
-    def first_checker_locked(self, arr: np.ndarray, side: int) -> bool:
+    def first_checker_locked(self, arr: ndarray, side: int) -> bool:
         a = arr[side]
         return bool(a[24] == 14 and a[12:24].sum() > 0)
 
-    def first_checker_passed(self, arr: np.ndarray, side: int) -> bool:
+    def first_checker_passed(self, arr: ndarray, side: int) -> bool:
         return bool(arr[side, 24] < 15 and not self.first_checker_locked(arr, side))
 
-    def validate(self, arr: np.ndarray) -> str | None:
+    def validate(self, arr: ndarray) -> str | None:
         problem = super().validate(arr)
         if problem:
             return problem

@@ -1,5 +1,5 @@
-"""Engine bugs found while writing the test suite. These tests fail until the engine is
-fixed; they are kept apart so the rest of the suite stays green."""
+"""Regression tests for engine bugs found while writing the test suite (all fixed): each
+test shows the input that once went wrong."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ def _match_record():
 
 @pytest.mark.parametrize("rules", ["black", [1, 2], {"portes": 5}, {"plakoto": -1}])
 def test_malformed_match_rules_raise_record_error(rules):
-    # tavli/record.py load_record passes md["rules"] straight to Match(); a value that is
-    # not a mapping of mappings escapes as AttributeError/TypeError instead of RecordError
+    # tavli/record.py load_record passed md["rules"] straight to Match(); a value that is
+    # not a mapping of mappings escaped as AttributeError/TypeError instead of RecordError
     rec = _match_record()
     assert load_record(json.dumps(rec)).is_over          # the record itself is fine
     rec["match"]["rules"] = rules
@@ -40,8 +40,8 @@ def test_malformed_match_rules_raise_record_error(rules):
 
 def test_batch_rejects_stdin_position_and_goes_on(capsys, monkeypatch):
     # docs/cli.md: "POSITION cannot be `-` in batch mode" and one JSON line per input
-    # line, processing continues after a bad line. tavli/cli.py _read_position() reads
-    # the rest of stdin for "-", so the following lines are swallowed.
+    # line, processing continues after a bad line. tavli/cli.py _read_position() read the
+    # rest of stdin for "-", so the following lines were swallowed.
     lines = "portes start 31\nportes - 31\nfevga start 66\nplakoto start 11\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
     assert main(["moves", "--batch"]) == 0

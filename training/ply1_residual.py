@@ -4,7 +4,7 @@ Plays self-play games of the shipped net; at each turn with a choice it ranks th
 0-ply and at 1-ply, counts the 1-ply equity the 0-ply choice gives up, and goes on with
 either choice at random. Prints the loss per bucket of game phase, pins and mother.
 
-    .venv/bin/python docs/training/ply1_residual.py 400 11   # games, seed (4-5 min)
+    .venv/bin/python training/ply1_residual.py 400 11   # games, seed (4-5 min)
 
 The figures of bench-plakoto-vs-tenth.txt ("where 0-ply loses to 1-ply") come from it.
 """
@@ -17,7 +17,7 @@ from collections import defaultdict
 import numpy as np
 
 from tavli.ai.encode import is_contact
-from tavli.ai.players import Analyzer
+from tavli.ai.neural import Analyzer
 from tavli.game import Game
 from tavli.rules import Rules
 

@@ -1,0 +1,110 @@
+"""One error family: what a user can cause is a ``TavliError`` (one line, exit status 2);
+anything else is a bug, and the command line lets its traceback show."""
+
+from __future__ import annotations
+
+import inspect
+import io
+import json
+
+import pytest
+
+import tavli
+from tavli import cli, errors
+from tavli.dama import cli as dama_cli
+from tavli.dama.game import DamaGame
+from tavli.dama.pdn import write_pdn
+from tavli.dama.tui import play_tui
+from tavli.errors import CliError, OptionError, TavliError
+
+
+def test_every_error_class_of_errors_py_is_a_tavli_error_and_exported():
+    classes = [c for _, c in inspect.getmembers(errors, inspect.isclass)
+               if issubclass(c, Exception) and c.__module__ == errors.__name__]
+    assert len(classes) >= 10
+    for c in classes:
+        assert issubclass(c, TavliError), c
+        assert getattr(tavli, c.__name__) is c and c.__name__ in tavli.__all__
+
+
+def test_cli_error_lives_in_errors_and_keeps_its_old_import_path():
+    assert issubclass(CliError, TavliError)
+    assert cli.CliError is CliError  # `from tavli.cli import CliError` (the web server)
+
+
+def _bug(_args):
+    raise ValueError("a bug, not bad input")
+
+
+def test_a_bug_in_a_command_shows_as_a_traceback(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "cmd_show", _bug)
+    with pytest.raises(ValueError, match="a bug"):
+        cli.main(["show", "portes", "start"])
+    monkeypatch.setattr(dama_cli, "cmd_show", _bug)
+    with pytest.raises(ValueError, match="a bug"):
+        dama_cli.main(["show", "start"])
+
+
+def test_user_errors_are_one_line_with_status_2(monkeypatch, capsys):
+    def refuse(_args):
+        raise OptionError("--depth: too deep")
+
+    monkeypatch.setattr(dama_cli, "cmd_show", refuse)
+    assert dama_cli.main(["show", "start"]) == 2
+    assert capsys.readouterr().err == "tavli: error: --depth: too deep\n"
+    assert cli.main(["show", "portes", "nonsense"]) == 2
+    assert capsys.readouterr().err.startswith("tavli: error: ")
+
+
+def test_stand_alone_dama_command_handles_a_closed_pipe(monkeypatch):
+    def closed(_args):
+        raise BrokenPipeError
+
+    class Out(io.StringIO):
+        def fileno(self):
+            return null.fileno()
+
+    with open("/dev/null", "w") as null:
+        monkeypatch.setattr("sys.stdout", Out())
+        monkeypatch.setattr(dama_cli, "cmd_show", closed)
+        assert dama_cli.main(["show", "start"]) == 0
+
+
+def test_dama_terminal_reads_huff_squares_as_squares():
+    out: list[str] = []
+    lines = iter(["huff x", "huff c3", "quit"])
+    play_tui("box", level="1", input_fn=lambda _: next(lines),
+             print_fn=lambda *a: out.append(" ".join(map(str, a))))
+    text = "\n".join(out)
+    assert "error: cannot read square 'x'" in text  # not int()'s "invalid literal"
+    assert "error: square 22 cannot be huffed now" in text  # c3, by name
+
+
+def test_dama_terminal_reports_a_file_it_cannot_save(tmp_path):
+    out: list[str] = []
+    lines = iter([f"save {tmp_path / 'no' / 'g.pdn'}", "quit"])
+    play_tui("box", level="1", input_fn=lambda _: next(lines),
+             print_fn=lambda *a: out.append(" ".join(map(str, a))))
+    assert f"error: cannot save to {tmp_path / 'no' / 'g.pdn'}: " in "\n".join(out)
+
+
+def test_pdn_notation_is_an_option_error():
+    with pytest.raises(OptionError, match="'roman'"):
+        write_pdn(DamaGame("box"), notation="roman")
+
+
+def test_resume_reports_bad_files_and_lets_bugs_through(monkeypatch, capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe not text")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert cli.main(["play", "--tui", "--resume", str(bad)]) == 2
+    assert f"cannot resume from {bad}: not a text file" in capsys.readouterr().err
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(tavli.game_record(tavli.Game("portes", seed=1))))
+
+    def broken(_text):
+        raise KeyError("a bug in the replay")
+
+    monkeypatch.setattr("tavli.record.load_record", broken)
+    with pytest.raises(KeyError):
+        cli.main(["play", "--tui", "--resume", str(good)])
