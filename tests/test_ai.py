@@ -13,7 +13,8 @@ from tavli import Position
 from tavli.ai.encode import N_FEVGA, N_PLAKOTO, N_PORTES, encode_position, n_inputs
 from tavli.ai.net import Net, equity, flip
 from tavli.ai.players import Analyzer, NeuralPlayer, PubevalPlayer, parse_level
-from tavli.ai.selfplay import NET, RANDOM, terminal
+from tavli.ai.search import Searcher
+from tavli.ai.selfplay import NET, RANDOM, compiled_match, terminal
 from tavli.ai.train import strength
 from tavli.errors import RuleError
 from tavli.game import Game
@@ -172,13 +173,10 @@ def test_training_improves_a_tiny_net_against_random(targets, lam, games):
     # 800 games a side of the comparison: about 0.045 points a standard error, on the same dice
     before = strength(net, NET, None, RANDOM, rules, pairs=400, seed=99)
     from tavli.ai.selfplay import train_games, train_games_ply1
-    from tavli.movegen import Workspace
 
-    ws = Workspace()
     stats = np.zeros(4)
     start = np.array(Position.start("fevga").array)
-    args = (net.W1, net.b1, net.W2, net.b2, start, rules.kernel_flags(), games, 0.1, 1,
-            ws.buf, ws.table, stats)
+    args = (net.weights, start, rules.kernel_flags(), games, 0.1, 1, net.scratch(), stats)
     if targets == "ply1":
         train_games_ply1(*args)
     else:
@@ -188,20 +186,61 @@ def test_training_improves_a_tiny_net_against_random(targets, lam, games):
     assert after.points_per_game > before.points_per_game + 0.15
 
 
+def test_kernels_take_the_weights_and_the_work_arrays_as_one_value_each():
+    """The network travels into compiled code as one value (its own arrays, so training
+    updates the Net), the work arrays as another (made in one place), and no kernel takes
+    more than ten arguments."""
+    import inspect
+
+    from tavli.ai import distill, search, selfplay
+    from tavli.ai import net as nets
+
+    kernels = [nets.forward, nets.td_update, nets.evaluate_boards, selfplay._best_move,
+               selfplay._play_roll, selfplay.train_games, selfplay.train_games_ply1,
+               selfplay._lambda_updates, selfplay._choose, selfplay.play_games, search.v0,
+               search._after_value, search.v1, search.v2, search.eval_moves,
+               distill._add_label, distill._label_played, distill._label_candidates]
+    for k in kernels:
+        params = set(inspect.signature(k.py_func).parameters)
+        assert len(params) <= 10, k.__name__
+        assert not params & {"W1", "b1", "W2", "b2", "buf", "table", "buf2"}, k.__name__
+    net = Net.random("plakoto", hidden=4, seed=1)
+    assert all(a is b for a, b in zip(net.weights, (net.W1, net.b1, net.W2, net.b2),
+                                      strict=True))
+    s = net.scratch(64, 128)
+    assert s.x.shape == (net.W1.shape[0],) and s.h.shape == (4,) and s.buf.shape[0] == 64
+    assert s.buf2.shape == s.buf.shape and s.scores.shape == (64,)
+    with pytest.raises(ValueError):
+        net.scratch(64, 100)  # not a power of two
+    # a searcher reuses its work arrays call after call: they leave no trace in the outputs
+    rules = Rules.for_game("plakoto")
+    pos = Position.start("plakoto")
+    arr = np.stack([m.after.array for m in pos.legal_moves([3, 1], rules)])
+    searcher = Searcher(net, rules)
+    first = searcher.outputs(arr, pos.turn, 2)
+    searcher.outputs(arr[::-1], pos.turn, 1)
+    assert np.array_equal(searcher.outputs(arr, pos.turn, 2), first)
+    assert np.array_equal(Searcher(net, rules).outputs(arr, pos.turn, 2), first)
+    # one scratch serves a match between networks of different sizes
+    big = Net.random("plakoto", hidden=9, seed=2)
+    res = compiled_match(net, NET, big, NET, rules, 5, 1, scratch=net.scratch())
+    assert np.array_equal(res, compiled_match(net, NET, big, NET, rules, 5, 1))
+
+
 def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
     from tavli.ai.selfplay import train_games
     from tavli.ai.train import train
-    from tavli.movegen import Workspace
 
     rules = Rules.for_game("plakoto")
     start = np.array(Position.start("plakoto").array)
-    ws = Workspace()
+    scratch = None
     runs = {}
     for explore in (0.0, 0.0, 0.5):
         net = Net.random("plakoto", hidden=4, seed=5)
+        scratch = scratch or net.scratch()  # work arrays reused: the same games
         stats = np.zeros(4)
-        train_games(net.W1, net.b1, net.W2, net.b2, start, rules.kernel_flags(), 20, 0.05, 3,
-                    ws.buf, ws.table, stats, explore)
+        train_games(net.weights, start, rules.kernel_flags(), 20, 0.05, 3, scratch, stats,
+                    explore)
         assert stats[0] == 20
         runs.setdefault(explore, []).append((stats.copy(), net.W1.copy()))
     (s0, w0), (s1, w1) = runs[0.0]
@@ -243,12 +282,11 @@ def test_lambda_returns_mix_later_targets_from_each_movers_view(tmp_path):
         flip(want[t + 1].astype(np.float32), f)
         want[t] = (1 - lam) * want[t] + lam * f
     w1 = net.W1.copy()
-    h, y, dh, tmp = (np.zeros(4, np.float32), np.zeros(5, np.float32),
-                     np.zeros(4, np.float32), np.zeros(5, np.float32))
-    _lambda_updates(net.W1, net.b1, net.W2, net.b2, xs, ts, 4, lam, 0.0, h, y, dh, tmp)
+    scratch = net.scratch(states=8, hash_size=16)
+    _lambda_updates(net.weights, xs, ts, 4, lam, 0.0, scratch)
     assert np.allclose(ts, want, atol=1e-6)
     assert np.array_equal(net.W1, w1)  # step size 0: targets only
-    _lambda_updates(net.W1, net.b1, net.W2, net.b2, xs, ts, 4, lam, 0.1, h, y, dh, tmp)
+    _lambda_updates(net.weights, xs, ts, 4, lam, 0.1, scratch)
     assert not np.array_equal(net.W1, w1)
     # TD(0) and TD(lambda) runs differ; lambda is kept in the run
     a = train("plakoto", 100, tmp_path / "a", hidden=4, chunk=50, check_every=1000,

@@ -28,10 +28,9 @@ import numpy as np
 
 from ..board import Position
 from ..games import HITTING, find_variant
-from ..movegen import Workspace
 from ..rules import Rules
 from .encode import family_name
-from .net import Net
+from .net import Net, Scratch
 from .selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games, train_games_ply1
 
 
@@ -66,9 +65,9 @@ class Match:
 
 
 def strength(net_a: Net | None, kind_a: int, net_b: Net | None, kind_b: int, rules: Rules,
-             pairs: int, seed: int, ws: Workspace | None = None) -> Match:
+             pairs: int, seed: int, scratch: Scratch | None = None) -> Match:
     """Duplicate-dice games (money scoring, no cube) between two compiled players."""
-    res = compiled_match(net_a, kind_a, net_b, kind_b, rules, pairs, seed, ws)
+    res = compiled_match(net_a, kind_a, net_b, kind_b, rules, pairs, seed, scratch)
     n = len(res)
     return Match(float(res.mean()), float(res.std(ddof=1) / math.sqrt(n)),
                  float((res > 0).mean()), n)
@@ -140,7 +139,7 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         net.save(first)
         net.save(ckpt)
     initial = Net.load(first) if first.exists() else None
-    ws = Workspace()
+    scratch = net.scratch()  # for training and the checks (the initial net is as large)
     stats = np.zeros(4)
     start = np.array(Position.start(rules.game).array)
     t0 = time.time()
@@ -158,12 +157,11 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         base_seed = int(net.meta.get("seed", 0)) * 1_000_003 + net.games
         stats[:] = 0
         if cfg["targets"] == "ply1":
-            train_games_ply1(net.W1, net.b1, net.W2, net.b2, start, flags, n, alpha,
-                             base_seed % (2**31), ws.buf, ws.table, stats)
+            train_games_ply1(net.weights, start, flags, n, alpha, base_seed % (2**31), scratch,
+                             stats)
         else:
-            train_games(net.W1, net.b1, net.W2, net.b2, start, flags, n, alpha,
-                        base_seed % (2**31), ws.buf, ws.table, stats, float(cfg["explore"]),
-                        float(cfg["lambda"]))
+            train_games(net.weights, start, flags, n, alpha, base_seed % (2**31), scratch,
+                        stats, float(cfg["explore"]), float(cfg["lambda"]))
         net.meta["games"] = net.games + n
         net.meta["alpha"] = alpha
         net.save(ckpt)
@@ -177,16 +175,18 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
                            "games_per_s": round(rate, 1), "alpha": round(alpha, 4)}
             seed_eval = 12345
             if rules.variant.kernel == HITTING:  # pubeval plays the hitting games
-                m = strength(net, NET, None, PUBEVAL, rules, check_pairs, seed_eval, ws)
+                m = strength(net, NET, None, PUBEVAL, rules, check_pairs, seed_eval, scratch)
                 entry["vs_pubeval"] = {"ppg": round(m.points_per_game, 3),
                                        "se": round(m.stderr, 3), "win": round(m.win_rate, 3)}
-            m = strength(net, NET, None, RANDOM, rules, check_pairs // 5, seed_eval, ws)
+            m = strength(net, NET, None, RANDOM, rules, check_pairs // 5, seed_eval,
+                             scratch)
             entry["vs_random"] = {"ppg": round(m.points_per_game, 3),
                                   "win": round(m.win_rate, 3)}
             if rules.variant.kernel != HITTING:
                 entry["vs_greedy"] = _vs_greedy(net, rules, check_pairs // 2, seed_eval)
             if initial is not None:
-                m = strength(net, NET, initial, NET, rules, check_pairs // 5, seed_eval, ws)
+                m = strength(net, NET, initial, NET, rules, check_pairs // 5, seed_eval,
+                             scratch)
                 entry["vs_initial"] = {"ppg": round(m.points_per_game, 3),
                                        "win": round(m.win_rate, 3)}
             with open(run / "log.jsonl", "a", encoding="utf-8") as f:
