@@ -44,6 +44,11 @@ class RecordError(TavliError, ValueError):
     """A game or match record file is malformed or does not replay."""
 
 
+class TrainingError(TavliError, ValueError):
+    """A training or distillation setting out of range, or a run folder or starting
+    network that cannot be used (``tavli train``, ``tavli distill``)."""
+
+
 MAX_MESSAGE = 300
 
 

@@ -15,8 +15,8 @@ from tavli.ai.net import Net, equity, flip
 from tavli.ai.players import Analyzer, NeuralPlayer, PubevalPlayer, parse_level
 from tavli.ai.search import Searcher
 from tavli.ai.selfplay import NET, RANDOM, compiled_match, terminal
-from tavli.ai.train import strength
-from tavli.errors import RuleError
+from tavli.ai.train import StrengthResult, strength
+from tavli.errors import RuleError, TavliError, TrainingError
 from tavli.game import Game
 from tavli.games import PINNING
 from tavli.rules import Rules
@@ -172,6 +172,7 @@ def test_training_improves_a_tiny_net_against_random(targets, lam, games):
     net = Net.random("fevga", hidden=8, seed=7)
     # 800 games a side of the comparison: about 0.045 points a standard error, on the same dice
     before = strength(net, NET, None, RANDOM, rules, pairs=400, seed=99)
+    assert isinstance(before, StrengthResult) and before.games == 800
     from tavli.ai.selfplay import train_games, train_games_ply1
 
     stats = np.zeros(4)
@@ -227,6 +228,19 @@ def test_kernels_take_the_weights_and_the_work_arrays_as_one_value_each():
     assert np.array_equal(res, compiled_match(net, NET, big, NET, rules, 5, 1))
 
 
+def test_training_settings_out_of_range_are_tavli_errors(tmp_path, capsys):
+    from tavli.ai.train import train
+    from tavli.cli import main
+
+    assert issubclass(TrainingError, TavliError)
+    with pytest.raises(TrainingError, match="half-life"):
+        train("plakoto", 10, tmp_path / "r", half_life=0, out=io.StringIO())
+    assert main(["train", "plakoto", "--games", "10", "--run", str(tmp_path / "r"),
+                 "--half-life", "0"]) == 2
+    assert capsys.readouterr().err == "tavli: error: the half-life must be at least 1 game\n"
+    assert not (tmp_path / "r").exists()
+
+
 def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
     from tavli.ai.selfplay import train_games
     from tavli.ai.train import train
@@ -249,7 +263,7 @@ def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
     net = train("plakoto", 100, tmp_path, hidden=4, chunk=50, check_every=1000,
                 check_pairs=10, seed=1, explore=0.1, out=io.StringIO())
     assert net.meta["explore"] == 0.1
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 100, tmp_path / "z", explore=1.0, out=io.StringIO())
 
 
@@ -259,9 +273,9 @@ def test_one_ply_targets_are_kept_by_the_run(tmp_path):
     run = train("plakoto", 20, tmp_path, hidden=4, chunk=10, check_every=1000,
                 check_pairs=10, seed=1, targets="ply1", out=io.StringIO())
     assert run.meta["targets"] == "ply1" and run.games == 20
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 20, tmp_path / "b", targets="ply2", out=io.StringIO())
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 20, tmp_path / "c", targets="ply1", lam=0.5, out=io.StringIO())
 
 
@@ -297,7 +311,7 @@ def test_lambda_returns_mix_later_targets_from_each_movers_view(tmp_path):
     assert not np.array_equal(a.W1, b.W1)
     assert train("plakoto", 150, tmp_path / "b", chunk=50, check_every=1000, check_pairs=10,
                  out=io.StringIO()).meta["lambda"] == 0.7
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 100, tmp_path / "c", lam=1.0, out=io.StringIO())
 
 
@@ -338,11 +352,11 @@ def test_train_half_life_sets_the_step_size_and_is_kept(tmp_path):
     assert more.meta["floor"] == 0.002
     assert more.meta["alpha"] == pytest.approx(alpha_schedule(700, half_life=100, floor=0.002))
     assert more.meta["alpha"] < 0.01
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 400, tmp_path / "x", half_life=0, out=io.StringIO())
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 400, tmp_path / "y", floor=0.0, out=io.StringIO())
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 400, tmp_path / "w", check_every=0, out=io.StringIO())
 
 
@@ -358,7 +372,7 @@ def test_train_initial_step_size_is_kept(tmp_path):
     assert again.meta["alpha"] == pytest.approx(alpha_schedule(200, 0.04, half_life=100))
     assert again.meta["alpha"] == pytest.approx(0.01)
     for bad in (0.0, -0.1, 1.5):
-        with pytest.raises(ValueError):
+        with pytest.raises(TrainingError):
             train("plakoto", 400, tmp_path / "z", alpha0=bad, out=io.StringIO())
         assert not (tmp_path / "z").exists()
 

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from ..board import Position
-from ..errors import TavliError
+from ..errors import TavliError, TrainingError
 from ..movegen import generate
 from .encode import encode, family_name
 from .net import N_OUT, Net, equity, read_npz, write_npz
@@ -182,15 +182,16 @@ def label(teacher: Net, games: int, seed: int, keep: int = 6, every: float = 0.2
     """Label positions from ``games`` 0-ply self-play games of ``teacher`` (stopping early
     at ``limit`` positions) with its 1-ply outputs: the played positions when ``keep`` is
     0, else the ``keep`` best candidates of a sampled turn. ``every`` is the share of
-    positions (turns) sampled."""
+    positions (turns) sampled. Settings out of range raise
+    :class:`~tavli.errors.TrainingError`."""
     if games < 1 or keep < 0 or not 0 < every <= 1:
-        raise ValueError("label needs games >= 1, keep >= 0 and 0 < every <= 1")
+        raise TrainingError("label needs games >= 1, keep >= 0 and 0 < every <= 1")
     family = family_name(teacher.family)
     rules = training_rules(family)
     if limit is None:
         limit = int(games * 80 * every * max(1, keep))
     if limit < 1:
-        raise ValueError("the position limit must be at least 1")
+        raise TrainingError("the position limit must be at least 1")
     data = (np.zeros((limit, 104), dtype=np.int8), np.zeros(limit, dtype=np.int8),
             np.zeros((limit, N_OUT), dtype=np.float32))
     scratch = teacher.scratch(LABEL_STATES, 2 * LABEL_STATES)
@@ -220,10 +221,12 @@ def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Pa
     """Train a student of ``hidden`` units on ``data``, starting from ``init``'s weights,
     for ``epochs`` passes; the student is written to ``out`` after every epoch and
     returned. A tenth of the positions (at most 20,000) is held out, and after every
-    epoch the mean absolute equity error on it is printed to ``log``."""
+    epoch the mean absolute equity error on it is printed to ``log``. Settings out of
+    range raise :class:`~tavli.errors.TrainingError`, labels of another family or too few
+    of them :class:`DistillError`."""
     log = log or sys.stdout
     if hidden < 1 or epochs < 1 or batch < 1 or not 0 < lr < 1:
-        raise ValueError("fit needs hidden, epochs and batch >= 1 and 0 < lr < 1")
+        raise TrainingError("fit needs hidden, epochs and batch >= 1 and 0 < lr < 1")
     family = family_name(init.family)
     for d in data:
         if d.family != family:
