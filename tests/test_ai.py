@@ -239,6 +239,14 @@ def test_training_settings_out_of_range_are_tavli_errors(tmp_path, capsys):
                  "--half-life", "0"]) == 2
     assert capsys.readouterr().err == "tavli: error: the half-life must be at least 1 game\n"
     assert not (tmp_path / "r").exists()
+    # refused after the settings are combined, or for the starting network: nothing left
+    with pytest.raises(TrainingError, match="without lambda"):
+        train("plakoto", 10, tmp_path / "r", targets="ply1", lam=0.5, out=io.StringIO())
+    Net.random("fevga", hidden=2, seed=1).save(tmp_path / "fevga.npz")
+    with pytest.raises(TrainingError, match="not a plakoto network"):
+        train("plakoto", 10, tmp_path / "r", start_from=tmp_path / "fevga.npz",
+              out=io.StringIO())
+    assert not (tmp_path / "r").exists()
 
 
 def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):

@@ -94,7 +94,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     strength check every ``check_every`` games plays ``check_pairs`` pairs of games. All
     eight are kept in the run's metadata: a resumed run keeps its own, unless a new value
     is given. A setting out of range, a run folder that cannot be made or a starting
-    network of another family raises :class:`~tavli.errors.TrainingError`."""
+    network of another family raises :class:`~tavli.errors.TrainingError`, and a refused
+    new run leaves nothing behind."""
     out = out or sys.stdout
     if half_life is not None and half_life < 1:
         raise TrainingError("the half-life must be at least 1 game")
@@ -118,29 +119,37 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
              if v is not None}
     family = find_variant(game).family
     run = Path(run_dir or Path("runs") / family)
-    try:
-        run.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise TrainingError(f"cannot use {run} as the run folder: {e.strerror or e}") from None
     ckpt = run / "checkpoint.npz"
     first = run / "initial.npz"
     rules = training_rules(family)
     flags = rules.kernel_flags()
-    if ckpt.exists():
+    resume = ckpt.exists()
+    if resume:
         net = Net.load(ckpt)
         net.meta.update(given)
-        print(f"resuming {family} from {net.games} games", file=out)
     else:
         if start_from is not None:
             net = Net.load(start_from)
             if family_name(net.family) != family:
                 raise TrainingError(f"{start_from} is not a {family} network")
-            print(f"starting {family} from {start_from} ({net.games} games)", file=out)
         else:
             net = Net.random(rules.game, hidden=hidden, seed=seed)
             net.meta.update(games=0)
         net.meta.setdefault("seed", seed if seed is not None else 0)
         net.meta.update(SETTINGS, **given)
+    cfg = {**SETTINGS, **net.meta}  # runs from before a setting existed: its default
+    if cfg["targets"] == "ply1" and (float(cfg["lambda"]) > 0 or float(cfg["explore"]) > 0):
+        raise TrainingError("1-ply targets go without lambda and exploration")
+    if resume:
+        print(f"resuming {family} from {net.games} games", file=out)
+    else:  # all checked: the run folder is made now, so a refused run leaves nothing
+        try:
+            run.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            why = e.strerror or e
+            raise TrainingError(f"cannot use {run} as the run folder: {why}") from None
+        if start_from is not None:
+            print(f"starting {family} from {start_from} ({net.games} games)", file=out)
         net.save(first)
         net.save(ckpt)
     initial = Net.load(first) if first.exists() else None
@@ -149,9 +158,6 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     start = np.array(Position.start(rules.game).array)
     t0 = time.time()
     done0 = net.games
-    cfg = {**SETTINGS, **net.meta}  # runs from before a setting existed: its default
-    if cfg["targets"] == "ply1" and (float(cfg["lambda"]) > 0 or float(cfg["explore"]) > 0):
-        raise TrainingError("1-ply targets go without lambda and exploration")
     check_every = int(cfg["check_every"])
     check_pairs = int(cfg["check_pairs"])
     next_check = (net.games // check_every + 1) * check_every
