@@ -220,14 +220,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     from .ai.train import train
 
-    try:
-        train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
-              check_every=args.check_every, check_pairs=args.check_pairs,
-              start_from=args.start_from, half_life=args.half_life, floor=args.floor,
-              explore=args.explore, lam=args.lam, targets=args.targets,
-              alpha0=args.alpha0)
-    except ValueError as e:  # TODO(lead): once ai/train.py raises OptionError, drop this
-        raise CliError(str(e)) from None
+    train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
+          check_every=args.check_every, check_pairs=args.check_pairs,
+          start_from=args.start_from, half_life=args.half_life, floor=args.floor,
+          explore=args.explore, lam=args.lam, targets=args.targets, alpha0=args.alpha0)
     return 0
 
 
@@ -242,19 +238,15 @@ def cmd_distill(args: argparse.Namespace) -> int:
         raise CliError(f"{out} exists: name a new file (nothing is overwritten)")
     if not out.parent.is_dir():
         raise CliError(f"no folder {out.parent} for {out}")
-    try:
-        if args.step == "label":
-            teacher = Net.load(args.teacher)
-            data = distill.label(teacher, args.games, args.seed, args.keep, args.every,
-                                 args.limit)
-            data.save(out)
-            print(f"{len(data.boards)} positions from {data.games} games -> {out}")
-        else:
-            init = Net.load(args.init)
-            data = [distill.Labelled.load(f) for f in args.data]
-            distill.fit(init, data, args.hidden, args.epochs, out, lr=args.lr)
-    except ValueError as e:  # TODO(lead): once ai/distill.py raises OptionError, drop this
-        raise CliError(str(e)) from None
+    if args.step == "label":
+        teacher = Net.load(args.teacher)
+        data = distill.label(teacher, args.games, args.seed, args.keep, args.every, args.limit)
+        data.save(out)
+        print(f"{len(data.boards)} positions from {data.games} games -> {out}")
+    else:
+        init = Net.load(args.init)
+        data = [distill.Labelled.load(f) for f in args.data]
+        distill.fit(init, data, args.hidden, args.epochs, out, lr=args.lr)
     return 0
 
 

@@ -57,6 +57,19 @@ class CliError(TavliError):
     that cannot be used): reported as one line on stderr, exit status 2."""
 
 
+class NetError(TavliError):
+    """A network weights file that cannot be read or does not fit its game."""
+
+
+class DistillError(TavliError):
+    """Distillation labels that cannot be read or do not fit the network."""
+
+
+class TrainingError(OptionError):
+    """A training or distillation setting out of range, or a run folder or starting
+    network that cannot be used (``tavli train``, ``tavli distill``)."""
+
+
 MAX_MESSAGE = 300
 
 

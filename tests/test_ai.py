@@ -13,9 +13,10 @@ from tavli import Position
 from tavli.ai.encode import N_FEVGA, N_PLAKOTO, N_PORTES, encode_position, n_inputs
 from tavli.ai.net import Net, equity, flip
 from tavli.ai.neural import Analyzer, NeuralPlayer, PubevalPlayer, parse_level
-from tavli.ai.selfplay import NET, RANDOM, terminal
-from tavli.ai.train import strength
-from tavli.errors import RuleError
+from tavli.ai.search import Searcher
+from tavli.ai.selfplay import NET, RANDOM, compiled_match, terminal
+from tavli.ai.train import StrengthResult, strength
+from tavli.errors import RuleError, TavliError, TrainingError
 from tavli.game import Game
 from tavli.games import PINNING
 from tavli.rules import Rules
@@ -171,14 +172,12 @@ def test_training_improves_a_tiny_net_against_random(targets, lam, games):
     net = Net.random("fevga", hidden=8, seed=7)
     # 800 games a side of the comparison: about 0.045 points a standard error, on the same dice
     before = strength(net, NET, None, RANDOM, rules, pairs=400, seed=99)
+    assert isinstance(before, StrengthResult) and before.games == 800
     from tavli.ai.selfplay import train_games, train_games_ply1
-    from tavli.movegen import Workspace
 
-    ws = Workspace()
     stats = np.zeros(4)
     start = np.array(Position.start("fevga").array)
-    args = (net.W1, net.b1, net.W2, net.b2, start, rules.kernel_flags(), games, 0.1, 1,
-            ws.buf, ws.table, stats)
+    args = (net.weights, start, rules.kernel_flags(), games, 0.1, 1, net.scratch(), stats)
     if targets == "ply1":
         train_games_ply1(*args)
     else:
@@ -188,20 +187,82 @@ def test_training_improves_a_tiny_net_against_random(targets, lam, games):
     assert after.points_per_game > before.points_per_game + 0.15
 
 
+def test_kernels_take_the_weights_and_the_work_arrays_as_one_value_each():
+    """The network travels into compiled code as one value (its own arrays, so training
+    updates the Net), the work arrays as another (made in one place), and no kernel takes
+    more than ten arguments."""
+    import inspect
+
+    from tavli.ai import distill, search, selfplay
+    from tavli.ai import net as nets
+
+    kernels = [nets.forward, nets.td_update, nets.evaluate_boards, selfplay._best_move,
+               selfplay._play_roll, selfplay.train_games, selfplay.train_games_ply1,
+               selfplay._lambda_updates, selfplay._choose, selfplay.play_games, search.v0,
+               search._after_value, search.v1, search.v2, search.eval_moves,
+               distill._add_label, distill._label_played, distill._label_candidates]
+    for k in kernels:
+        params = set(inspect.signature(k.py_func).parameters)
+        assert len(params) <= 10, k.__name__
+        assert not params & {"W1", "b1", "W2", "b2", "buf", "table", "buf2"}, k.__name__
+    net = Net.random("plakoto", hidden=4, seed=1)
+    assert all(a is b for a, b in zip(net.weights, (net.W1, net.b1, net.W2, net.b2),
+                                      strict=True))
+    s = net.scratch(64, 128)
+    assert s.x.shape == (net.W1.shape[0],) and s.h.shape == (4,) and s.buf.shape[0] == 64
+    assert s.buf2.shape == s.buf.shape and s.scores.shape == (64,)
+    with pytest.raises(ValueError):
+        net.scratch(64, 100)  # not a power of two
+    # a searcher reuses its work arrays call after call: they leave no trace in the outputs
+    rules = Rules.for_game("plakoto")
+    pos = Position.start("plakoto")
+    arr = np.stack([m.after.array for m in pos.legal_moves([3, 1], rules)])
+    searcher = Searcher(net, rules)
+    first = searcher.outputs(arr, pos.turn, 2)
+    searcher.outputs(arr[::-1], pos.turn, 1)
+    assert np.array_equal(searcher.outputs(arr, pos.turn, 2), first)
+    assert np.array_equal(Searcher(net, rules).outputs(arr, pos.turn, 2), first)
+    # one scratch serves a match between networks of different sizes
+    big = Net.random("plakoto", hidden=9, seed=2)
+    res = compiled_match(net, NET, big, NET, rules, 5, 1, scratch=net.scratch())
+    assert np.array_equal(res, compiled_match(net, NET, big, NET, rules, 5, 1))
+
+
+def test_training_settings_out_of_range_are_tavli_errors(tmp_path, capsys):
+    from tavli.ai.train import train
+    from tavli.cli import main
+
+    assert issubclass(TrainingError, TavliError)
+    with pytest.raises(TrainingError, match="half-life"):
+        train("plakoto", 10, tmp_path / "r", half_life=0, out=io.StringIO())
+    assert main(["train", "plakoto", "--games", "10", "--run", str(tmp_path / "r"),
+                 "--half-life", "0"]) == 2
+    assert capsys.readouterr().err == "tavli: error: the half-life must be at least 1 game\n"
+    assert not (tmp_path / "r").exists()
+    # refused after the settings are combined, or for the starting network: nothing left
+    with pytest.raises(TrainingError, match="without lambda"):
+        train("plakoto", 10, tmp_path / "r", targets="ply1", lam=0.5, out=io.StringIO())
+    Net.random("fevga", hidden=2, seed=1).save(tmp_path / "fevga.npz")
+    with pytest.raises(TrainingError, match="not a plakoto network"):
+        train("plakoto", 10, tmp_path / "r", start_from=tmp_path / "fevga.npz",
+              out=io.StringIO())
+    assert not (tmp_path / "r").exists()
+
+
 def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
     from tavli.ai.selfplay import train_games
     from tavli.ai.train import train
-    from tavli.movegen import Workspace
 
     rules = Rules.for_game("plakoto")
     start = np.array(Position.start("plakoto").array)
-    ws = Workspace()
+    scratch = None
     runs = {}
     for explore in (0.0, 0.0, 0.5):
         net = Net.random("plakoto", hidden=4, seed=5)
+        scratch = scratch or net.scratch()  # work arrays reused: the same games
         stats = np.zeros(4)
-        train_games(net.W1, net.b1, net.W2, net.b2, start, rules.kernel_flags(), 20, 0.05, 3,
-                    ws.buf, ws.table, stats, explore)
+        train_games(net.weights, start, rules.kernel_flags(), 20, 0.05, 3, scratch, stats,
+                    explore)
         assert stats[0] == 20
         runs.setdefault(explore, []).append((stats.copy(), net.W1.copy()))
     (s0, w0), (s1, w1) = runs[0.0]
@@ -210,7 +271,7 @@ def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
     net = train("plakoto", 100, tmp_path, hidden=4, chunk=50, check_every=1000,
                 check_pairs=10, seed=1, explore=0.1, out=io.StringIO())
     assert net.meta["explore"] == 0.1
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 100, tmp_path / "z", explore=1.0, out=io.StringIO())
 
 
@@ -220,9 +281,9 @@ def test_one_ply_targets_are_kept_by_the_run(tmp_path):
     run = train("plakoto", 20, tmp_path, hidden=4, chunk=10, check_every=1000,
                 check_pairs=10, seed=1, targets="ply1", out=io.StringIO())
     assert run.meta["targets"] == "ply1" and run.games == 20
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 20, tmp_path / "b", targets="ply2", out=io.StringIO())
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 20, tmp_path / "c", targets="ply1", lam=0.5, out=io.StringIO())
 
 
@@ -243,12 +304,11 @@ def test_lambda_returns_mix_later_targets_from_each_movers_view(tmp_path):
         flip(want[t + 1].astype(np.float32), f)
         want[t] = (1 - lam) * want[t] + lam * f
     w1 = net.W1.copy()
-    h, y, dh, tmp = (np.zeros(4, np.float32), np.zeros(5, np.float32),
-                     np.zeros(4, np.float32), np.zeros(5, np.float32))
-    _lambda_updates(net.W1, net.b1, net.W2, net.b2, xs, ts, 4, lam, 0.0, h, y, dh, tmp)
+    scratch = net.scratch(states=8, hash_size=16)
+    _lambda_updates(net.weights, xs, ts, 4, lam, 0.0, scratch)
     assert np.allclose(ts, want, atol=1e-6)
     assert np.array_equal(net.W1, w1)  # step size 0: targets only
-    _lambda_updates(net.W1, net.b1, net.W2, net.b2, xs, ts, 4, lam, 0.1, h, y, dh, tmp)
+    _lambda_updates(net.weights, xs, ts, 4, lam, 0.1, scratch)
     assert not np.array_equal(net.W1, w1)
     # TD(0) and TD(lambda) runs differ; lambda is kept in the run
     a = train("plakoto", 100, tmp_path / "a", hidden=4, chunk=50, check_every=1000,
@@ -259,7 +319,7 @@ def test_lambda_returns_mix_later_targets_from_each_movers_view(tmp_path):
     assert not np.array_equal(a.W1, b.W1)
     assert train("plakoto", 150, tmp_path / "b", chunk=50, check_every=1000, check_pairs=10,
                  out=io.StringIO()).meta["lambda"] == 0.7
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 100, tmp_path / "c", lam=1.0, out=io.StringIO())
 
 
@@ -300,11 +360,11 @@ def test_train_half_life_sets_the_step_size_and_is_kept(tmp_path):
     assert more.meta["floor"] == 0.002
     assert more.meta["alpha"] == pytest.approx(alpha_schedule(700, half_life=100, floor=0.002))
     assert more.meta["alpha"] < 0.01
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 400, tmp_path / "x", half_life=0, out=io.StringIO())
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 400, tmp_path / "y", floor=0.0, out=io.StringIO())
-    with pytest.raises(ValueError):
+    with pytest.raises(TrainingError):
         train("plakoto", 400, tmp_path / "w", check_every=0, out=io.StringIO())
 
 
@@ -320,7 +380,7 @@ def test_train_initial_step_size_is_kept(tmp_path):
     assert again.meta["alpha"] == pytest.approx(alpha_schedule(200, 0.04, half_life=100))
     assert again.meta["alpha"] == pytest.approx(0.01)
     for bad in (0.0, -0.1, 1.5):
-        with pytest.raises(ValueError):
+        with pytest.raises(TrainingError):
             train("plakoto", 400, tmp_path / "z", alpha0=bad, out=io.StringIO())
         assert not (tmp_path / "z").exists()
 

@@ -12,6 +12,7 @@ from tavli.ai.net import Net, flip
 from tavli.ai.search import Searcher
 from tavli.ai.train import training_rules
 from tavli.cli import main
+from tavli.errors import TrainingError
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +54,7 @@ def test_candidates_are_the_best_after_positions_of_a_turn(teacher):
 def test_label_refuses_bad_settings(teacher):
     for kw in ({"games": 0}, {"every": 0.0}, {"every": float("nan")}, {"keep": -1}):
         args = {"games": 1, "seed": 1, "keep": 2, "every": 0.5} | kw
-        with pytest.raises(ValueError):
+        with pytest.raises(TrainingError):
             label(teacher, **args)
 
 
@@ -67,6 +68,15 @@ def test_fit_brings_the_student_closer_to_the_labels(tmp_path, teacher):
     errors = [float(line.rsplit(" ", 1)[1]) for line in log.getvalue().splitlines()
               if "held-out equity error" in line]
     assert len(errors) == 7 and errors[-1] < 0.7 * errors[0]
+
+
+def test_fit_refuses_bad_settings(tmp_path, teacher):
+    data = label(teacher, games=2, seed=1, keep=2, every=0.5)
+    for kw in ({"hidden": 0}, {"epochs": 0}, {"lr": 1.5}):
+        args = {"hidden": 4, "epochs": 1} | kw
+        with pytest.raises(TrainingError):
+            fit(teacher, [data], out=tmp_path / "s.npz", **args)
+    assert not (tmp_path / "s.npz").exists()
 
 
 def test_fit_refuses_labels_of_another_family(tmp_path, teacher):

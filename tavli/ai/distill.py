@@ -33,17 +33,13 @@ import numpy as np
 from numba import njit
 
 from ..board import Position
-from ..errors import TavliError
-from ..movegen import Workspace, generate
+from ..errors import DistillError, TrainingError
+from ..movegen import generate
 from .encode import encode, family_name
 from .net import N_OUT, Net, equity, read_npz, write_npz
 from .search import _after_value, v1
 from .selfplay import MAX_PLIES, _play_roll
 from .train import training_rules
-
-
-class DistillError(TavliError):
-    """Labels that cannot be read or do not fit the network."""
 
 
 @dataclass
@@ -78,43 +74,31 @@ class Labelled:
 
 
 @njit(cache=True)
-def _add_label(W1, b1, W2, b2, board, side, flags, buf, table, lab, x, h, tmp, cand, best, acc,
-               boards, sides, labels, n):
-    """Row ``n`` of the labels: the flat ``board`` (its first 104 values) with ``side`` to
-    move and its 1-ply outputs (``lab`` is a board array to search from)."""
-    lf = lab.reshape(104)
+def _add_label(net, board, side, flags, s, data, n):
+    """Row ``n`` of the labels ``data`` (boards, sides, labels): the flat ``board`` (its
+    first 104 values) with ``side`` to move and its 1-ply outputs (searched in the second
+    move buffers of ``s``, from its board array ``st2``)."""
+    boards, sides, labels = data
+    lf = s.st2.reshape(104)
     for k in range(104):
         lf[k] = board[k]
         boards[n, k] = board[k]
     sides[n] = side
-    v1(W1, b1, W2, b2, lab, side, flags, buf, table, x, h, tmp, cand, best, acc)
+    v1(net, s.st2, side, flags, s, True, s.acc2)
     for k in range(N_OUT):
-        labels[n, k] = acc[k]
+        labels[n, k] = s.acc2[k]
 
 
 @njit(cache=True)
-def _label_played(W1, b1, W2, b2, start, flags, n_games, seed, every, buf, table, buf2, table2,
-                  boards, sides, labels):
+def _label_played(net, start, flags, n_games, seed, every, s, data):
     """Positions played in 0-ply self-play (before the roll), each kept with probability
-    ``every`` and labelled with its 1-ply outputs. Returns (positions, games played)."""
+    ``every`` and labelled with its 1-ply outputs into ``data`` (boards, sides, labels).
+    Returns (positions, games played)."""
     np.random.seed(seed)
-    n_in = W1.shape[0]
-    H = b1.shape[0]
-    xc = np.zeros(n_in, dtype=np.float32)
-    xb = np.zeros(n_in, dtype=np.float32)
-    hc = np.zeros(H, dtype=np.float32)
-    yc = np.zeros(N_OUT, dtype=np.float32)
-    tgt = np.zeros(N_OUT, dtype=np.float32)
-    tb = np.zeros(N_OUT, dtype=np.float32)
-    tmp = np.zeros(N_OUT, dtype=np.float32)
-    cand = np.zeros(N_OUT, dtype=np.float32)
-    best = np.zeros(N_OUT, dtype=np.float32)
-    acc = np.zeros(N_OUT, dtype=np.float32)
-    st = np.zeros((4, 26), dtype=np.int8)
-    lab = np.zeros((4, 26), dtype=np.int8)
+    st = s.st
     sf = st.reshape(104)
     n = 0
-    cap = boards.shape[0]
+    cap = data[0].shape[0]
     for g in range(n_games):
         st[:, :] = start
         me = np.random.randint(0, 2)
@@ -122,16 +106,14 @@ def _label_played(W1, b1, W2, b2, start, flags, n_games, seed, every, buf, table
         while True:
             plies += 1
             if n < cap and np.random.random() < every:
-                _add_label(W1, b1, W2, b2, sf, me, flags, buf2, table2, lab, xc, hc, tmp, cand,
-                           best, acc, boards, sides, labels, n)
+                _add_label(net, sf, me, flags, s, data, n)
                 n += 1
             d1 = np.random.randint(1, 7)
             d2 = np.random.randint(1, 7)
-            bi, done = _play_roll(W1, b1, W2, b2, st, me, d1, d2, flags, 0.0, buf, table, xc,
-                                  hc, yc, tgt, tb, xb)
+            bi, done = _play_roll(net, st, me, d1, d2, flags, 0.0, s)
             if bi >= 0:
                 for k in range(104):
-                    sf[k] = buf[bi, k]
+                    sf[k] = s.buf[bi, k]
             if not np.isnan(done) or plies > MAX_PLIES:
                 break
             me = 1 - me
@@ -141,27 +123,18 @@ def _label_played(W1, b1, W2, b2, start, flags, n_games, seed, every, buf, table
 
 
 @njit(cache=True)
-def _label_candidates(W1, b1, W2, b2, start, flags, n_games, seed, keep, every, buf, table,
-                      buf2, table2, boards, sides, labels):
+def _label_candidates(net, start, flags, n_games, seed, keep, every, s, data):
     """On a turn with a choice, sampled with probability ``every``: the ``keep`` best
     after-positions by 0-ply, each labelled with its 1-ply outputs for the opponent to
-    move; play goes on with the 0-ply best. Returns (positions, games played)."""
+    move (into ``data``); play goes on with the 0-ply best. Returns (positions, games
+    played)."""
     np.random.seed(seed)
-    n_in = W1.shape[0]
-    H = b1.shape[0]
-    x = np.zeros(n_in, dtype=np.float32)
-    h = np.zeros(H, dtype=np.float32)
-    tmp = np.zeros(N_OUT, dtype=np.float32)
-    cand = np.zeros(N_OUT, dtype=np.float32)
-    best = np.zeros(N_OUT, dtype=np.float32)
-    acc = np.zeros(N_OUT, dtype=np.float32)
-    scores = np.zeros(buf.shape[0], dtype=np.float64)
-    st = np.zeros((4, 26), dtype=np.int8)
-    lab = np.zeros((4, 26), dtype=np.int8)
+    buf, table, scores, st = s.buf, s.table, s.scores, s.st
+    x, h, tmp, cand = s.x, s.h, s.tmp, s.cand
     sf = st.reshape(104)
     outp = table.shape[0] - buf.shape[0]
     n = 0
-    cap = boards.shape[0]
+    cap = data[0].shape[0]
     for g in range(n_games):
         st[:, :] = start
         me = np.random.randint(0, 2)
@@ -177,16 +150,14 @@ def _label_candidates(W1, b1, W2, b2, start, flags, n_games, seed, keep, every, 
                 me = 1 - me
                 continue
             for j in range(m):
-                scores[j] = _after_value(W1, b1, W2, b2, buf[table[outp + j]], me, flags, x, h,
-                                         tmp, cand)
+                scores[j] = _after_value(net, buf[table[outp + j]], me, flags, x, h, tmp,
+                                         cand)
             order = np.argsort(-scores[:m])
             if m > 1 and np.random.random() < every:
                 for jj in range(min(keep, m)):
                     if n >= cap or scores[order[jj]] > 500.0:  # full, or a game won
                         continue
-                    _add_label(W1, b1, W2, b2, buf[table[outp + order[jj]]], 1 - me, flags,
-                               buf2, table2, lab, x, h, tmp, cand, best, acc, boards, sides,
-                               labels, n)
+                    _add_label(net, buf[table[outp + order[jj]]], 1 - me, flags, s, data, n)
                     n += 1
             i = table[outp + order[0]]
             if scores[order[0]] > 500.0 or plies > MAX_PLIES:
@@ -199,33 +170,34 @@ def _label_candidates(W1, b1, W2, b2, start, flags, n_games, seed, keep, every, 
     return n, n_games
 
 
+LABEL_STATES = 8192  # move-generator records of each of the labelling's two searches
+
+
 def label(teacher: Net, games: int, seed: int, keep: int = 6, every: float = 0.25,
           limit: int | None = None) -> Labelled:
     """Label positions from ``games`` 0-ply self-play games of ``teacher`` (stopping early
     at ``limit`` positions) with its 1-ply outputs: the played positions when ``keep`` is
     0, else the ``keep`` best candidates of a sampled turn. ``every`` is the share of
-    positions (turns) sampled."""
+    positions (turns) sampled. Settings out of range raise
+    :class:`~tavli.errors.TrainingError`."""
     if games < 1 or keep < 0 or not 0 < every <= 1:
-        raise ValueError("label needs games >= 1, keep >= 0 and 0 < every <= 1")
+        raise TrainingError("label needs games >= 1, keep >= 0 and 0 < every <= 1")
     family = family_name(teacher.family)
     rules = training_rules(family)
     if limit is None:
         limit = int(games * 80 * every * max(1, keep))
     if limit < 1:
-        raise ValueError("the position limit must be at least 1")
-    boards = np.zeros((limit, 104), dtype=np.int8)
-    sides = np.zeros(limit, dtype=np.int8)
-    labels = np.zeros((limit, N_OUT), dtype=np.float32)
-    ws, ws2 = Workspace(8192, 16384), Workspace(8192, 16384)
+        raise TrainingError("the position limit must be at least 1")
+    data = (np.zeros((limit, 104), dtype=np.int8), np.zeros(limit, dtype=np.int8),
+            np.zeros((limit, N_OUT), dtype=np.float32))
+    scratch = teacher.scratch(LABEL_STATES, 2 * LABEL_STATES)
     start = np.array(Position.start(rules.game).array)
-    t = teacher
-    common = (t.W1, t.b1, t.W2, t.b2, start, rules.kernel_flags(), games, seed % 2**32)
+    common = (teacher.weights, start, rules.kernel_flags(), games, seed % 2**32)
     if keep == 0:
-        n, played = _label_played(*common, every, ws.buf, ws.table, ws2.buf, ws2.table,
-                                  boards, sides, labels)
+        n, played = _label_played(*common, every, scratch, data)
     else:
-        n, played = _label_candidates(*common, keep, every, ws.buf, ws.table, ws2.buf,
-                                      ws2.table, boards, sides, labels)
+        n, played = _label_candidates(*common, keep, every, scratch, data)
+    boards, sides, labels = data
     return Labelled(boards[:n].copy(), sides[:n].copy(), labels[:n].copy(), int(played),
                     family)
 
@@ -245,10 +217,12 @@ def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Pa
     """Train a student of ``hidden`` units on ``data``, starting from ``init``'s weights,
     for ``epochs`` passes; the student is written to ``out`` after every epoch and
     returned. A tenth of the positions (at most 20,000) is held out, and after every
-    epoch the mean absolute equity error on it is printed to ``log``."""
+    epoch the mean absolute equity error on it is printed to ``log``. Settings out of
+    range raise :class:`~tavli.errors.TrainingError`, labels of another family or too few
+    of them :class:`DistillError`."""
     log = log or sys.stdout
     if hidden < 1 or epochs < 1 or batch < 1 or not 0 < lr < 1:
-        raise ValueError("fit needs hidden, epochs and batch >= 1 and 0 < lr < 1")
+        raise TrainingError("fit needs hidden, epochs and batch >= 1 and 0 < lr < 1")
     family = family_name(init.family)
     for d in data:
         if d.family != family:

@@ -19,16 +19,69 @@ from __future__ import annotations
 
 import io
 import json
+from collections import namedtuple
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from ..errors import TavliError
+from ..errors import NetError, TavliError
+from ..movegen import HASH_SIZE, HT, MAX_STATES, REC
 from .encode import encode, family_name, family_of, n_inputs
 
 N_OUT = 5
 WIN, WIN_G, WIN_BG, LOSE_G, LOSE_BG = range(5)
+
+Weights = namedtuple("Weights", "W1 b1 W2 b2")
+Weights.__doc__ = """A network's weights as compiled code takes them (:attr:`Net.weights`):
+``W1`` float32[inputs, hidden], ``b1`` float32[hidden], ``W2`` float32[hidden, 5],
+``b2`` float32[5]; the arrays themselves, so training updates the :class:`Net`."""
+
+Scratch = namedtuple("Scratch", "x h y dh xc hc yc xb tb tgt tmp cand best acc best2 acc2 "
+                     "scores st st2 buf table buf2 table2")
+Scratch.__doc__ = """The work arrays of the compiled players, searches and trainers, made in
+one place (:func:`make_scratch`, :meth:`Net.scratch`); kernels take them as one value.
+
+* ``x``, ``h``, ``y``, ``dh``: a position being valued or learned: inputs, hidden units,
+  outputs, the hidden layer's gradient;
+* ``xc``, ``hc``, ``yc``: a candidate move's after-position (inputs, hidden, outputs);
+* ``xb``, ``tb``: the best candidate's inputs (the opponent to move) and its outputs
+  (the mover's view: the training target);
+* ``tgt``: the outputs of a finished game;
+* ``tmp``, ``cand``, ``best``, ``acc``: lookahead: the net's outputs, a candidate's
+  (mover's view), the best of a roll, the sum over the rolls; ``best2``, ``acc2``: the
+  same for a 1-ply search inside a 2-ply one (or inside labelling);
+* ``scores`` (float64): the equities of a turn's candidates;
+* ``st``, ``st2`` (int8[4, 26]): board arrays: the game's, a search's own copy;
+* ``buf``, ``table``: the move generator's buffers (:class:`tavli.movegen.Workspace`);
+  ``buf2``, ``table2``: a second set, for a search inside a search.
+
+Float arrays are float32 unless said; all sizes fit the networks and move buffers asked
+for, so one Scratch serves any kernel."""
+
+
+@njit(cache=True)
+def make_scratch(n_in, hidden, states, hash_size):
+    """A :data:`Scratch` for networks of up to ``n_in`` inputs and ``hidden`` units, its
+    move-generator buffers sized like ``Workspace(states, hash_size)`` (``hash_size`` a
+    power of two, at least ``2 * states``).
+
+    >>> s = make_scratch(10, 4, 8, 16)
+    >>> s.x.shape, s.h.shape, s.acc.shape, s.scores.shape, s.buf.shape, s.table.shape
+    ((10,), (4,), (5,), (8,), (8, 128), (40,))
+    """
+    f4 = np.float32
+    return Scratch(
+        np.zeros(n_in, f4), np.zeros(hidden, f4), np.zeros(N_OUT, f4), np.zeros(hidden, f4),
+        np.zeros(n_in, f4), np.zeros(hidden, f4), np.zeros(N_OUT, f4),
+        np.zeros(n_in, f4), np.zeros(N_OUT, f4),
+        np.zeros(N_OUT, f4),
+        np.zeros(N_OUT, f4), np.zeros(N_OUT, f4), np.zeros(N_OUT, f4), np.zeros(N_OUT, f4),
+        np.zeros(N_OUT, f4), np.zeros(N_OUT, f4),
+        np.zeros(states, np.float64),
+        np.zeros((4, 26), np.int8), np.zeros((4, 26), np.int8),
+        np.zeros((states, REC), np.int8), np.zeros(HT + hash_size + states, np.int64),
+        np.zeros((states, REC), np.int8), np.zeros(HT + hash_size + states, np.int64))
 
 
 @njit(cache=True, fastmath=True)
@@ -41,8 +94,11 @@ def _sigmoid(z):
 
 
 @njit(cache=True, fastmath=True)
-def forward(W1, b1, W2, b2, x, n_in, h, y):
-    """One position: hidden activations into ``h``, outputs into ``y`` (skips zero inputs)."""
+def forward(net, x, h, y):
+    """One position: the outputs of the network ``net`` (:data:`Weights`) for the inputs
+    ``x``: hidden activations into ``h``, outputs into ``y`` (skips zero inputs)."""
+    W1, b1, W2, b2 = net
+    n_in = W1.shape[0]
     H = b1.shape[0]
     for j in range(H):
         h[j] = b1[j]
@@ -61,9 +117,12 @@ def forward(W1, b1, W2, b2, x, n_in, h, y):
 
 
 @njit(cache=True, fastmath=True)
-def td_update(W1, b1, W2, b2, x, n_in, h, y, target, alpha, dh):
-    """Move the outputs for input ``x`` (with ``h``, ``y`` from :func:`forward`) toward
-    ``target`` by one gradient step of size ``alpha`` (TD(0) / supervised)."""
+def td_update(net, x, h, y, target, alpha, dh):
+    """Move the outputs of ``net`` for input ``x`` (with ``h``, ``y`` from :func:`forward`)
+    toward ``target`` by one gradient step of size ``alpha`` (TD(0) / supervised); ``dh``
+    is work space of the hidden layer's size."""
+    W1, b1, W2, b2 = net
+    n_in = W1.shape[0]
     H = b1.shape[0]
     for j in range(H):
         dh[j] = 0.0
@@ -103,21 +162,15 @@ def money_equity(y, count_bg):
 
 
 @njit(cache=True)
-def evaluate_boards(W1, b1, W2, b2, boards, turns, family, out):
-    """Outputs for many flat boards (int8[N, >=104]), each for its side to move."""
-    n_in = W1.shape[0]
-    x = np.zeros(n_in, dtype=np.float32)
-    h = np.zeros(b1.shape[0], dtype=np.float32)
-    y = np.zeros(N_OUT, dtype=np.float32)
+def evaluate_boards(net, boards, turns, family, out):
+    """Outputs of ``net`` for many flat boards (int8[N, >=104]), each for its side to
+    move."""
+    s = make_scratch(net.W1.shape[0], net.b1.shape[0], 1, 2)  # no move generation here
     for k in range(boards.shape[0]):
-        encode(boards[k], turns[k], family, x)
-        forward(W1, b1, W2, b2, x, n_in, h, y)
+        encode(boards[k], turns[k], family, s.x)
+        forward(net, s.x, s.h, s.y)
         for q in range(N_OUT):
-            out[k, q] = y[q]
-
-
-class NetError(TavliError):
-    """A weights file that cannot be read or does not fit."""
+            out[k, q] = s.y[q]
 
 
 class Net:
@@ -147,6 +200,20 @@ class Net:
                    {"games": 0})
 
     @property
+    def weights(self) -> Weights:
+        """The weights as compiled code takes them (the arrays themselves, not copies)."""
+        return Weights(self.W1, self.b1, self.W2, self.b2)
+
+    def scratch(self, states: int = MAX_STATES, hash_size: int = HASH_SIZE) -> Scratch:
+        """Work arrays (:data:`Scratch`) for compiled code running this network, with
+        move-generator buffers of ``states`` records (``hash_size``: as for
+        :class:`tavli.movegen.Workspace`)."""
+        if states < 1 or hash_size & (hash_size - 1) or hash_size < 2 * states:
+            raise ValueError("scratch needs states >= 1 and a power-of-two hash_size of at "
+                             "least 2 * states")
+        return make_scratch(self.W1.shape[0], self.hidden, states, hash_size)
+
+    @property
     def hidden(self) -> int:
         """The number of hidden units."""
         return int(self.b1.shape[0])
@@ -170,8 +237,8 @@ class Net:
         """Outputs for board arrays ``(N, 4, 26)`` with ``turns[k]`` to move."""
         flat = np.ascontiguousarray(boards, dtype=np.int8).reshape(len(boards), 104)
         out = np.zeros((len(boards), N_OUT), dtype=np.float32)
-        evaluate_boards(self.W1, self.b1, self.W2, self.b2, flat,
-                        np.ascontiguousarray(turns, dtype=np.int64), self.family, out)
+        evaluate_boards(self.weights, flat, np.ascontiguousarray(turns, dtype=np.int64),
+                        self.family, out)
         return out
 
     def evaluate(self, positions) -> np.ndarray:

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from ..games.kernel import F_BACKGAMMONS, F_KERNEL
-from ..movegen import Workspace, generate
+from ..movegen import generate
 from .encode import encode
 from .net import N_OUT, flip, forward, money_equity
 from .selfplay import terminal
@@ -26,71 +26,79 @@ REPLY_KEEP = 1  # replies per roll valued at 1-ply inside a 2-ply evaluation
 
 
 @njit(cache=True)
-def v0(W1, b1, W2, b2, b, side, family, x, h, out):
-    """Outputs of the net for ``side`` to move in flat board ``b``."""
+def v0(net, b, side, family, x, h, out):
+    """Outputs of the net for ``side`` to move in flat board ``b`` (into ``out``; ``x``,
+    ``h``: work arrays for the inputs and the hidden layer)."""
     encode(b, side, family, x)
-    forward(W1, b1, W2, b2, x, W1.shape[0], h, out)
+    forward(net, x, h, out)
 
 
 @njit(cache=True)
-def _after_value(W1, b1, W2, b2, b, mover, flags, x, h, tmp, out):
-    """0-ply outputs of an after-position ``b`` from ``mover``'s view; returns the equity
-    used to choose (a won game beats any estimate)."""
+def _after_value(net, b, mover, flags, x, h, tmp, out):
+    """0-ply outputs of an after-position ``b`` from ``mover``'s view (into ``out``);
+    returns the equity used to choose (a won game beats any estimate)."""
     pts = terminal(b, mover, flags, out)
     if not np.isnan(pts):
         return 1000.0 + pts
-    v0(W1, b1, W2, b2, b, 1 - mover, flags[F_KERNEL], x, h, tmp)
+    v0(net, b, 1 - mover, flags[F_KERNEL], x, h, tmp)
     flip(tmp, out)
     return money_equity(out, flags[F_BACKGAMMONS] != 0)
 
 
 @njit(cache=True)
-def v1(W1, b1, W2, b2, st, side, flags, buf, table, x, h, tmp, cand, best, acc):
-    """1-ply outputs for ``side`` to move in the board array ``st`` (into ``acc``)."""
+def v1(net, st, side, flags, s, inner, out):
+    """1-ply outputs for ``side`` to move in the board array ``st`` (into ``out``). With
+    ``inner`` (a search inside a search) it works in the second move buffers of ``s``."""
     family = flags[F_KERNEL]
+    x, h, tmp, cand = s.x, s.h, s.tmp, s.cand
+    if inner:
+        buf, table, best = s.buf2, s.table2, s.best2
+    else:
+        buf, table, best = s.buf, s.table, s.best
     outp = table.shape[0] - buf.shape[0]
     for k in range(N_OUT):
-        acc[k] = 0.0
+        out[k] = 0.0
     for r in range(ROLLS.shape[0]):
         n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
         if n <= 0:
-            v0(W1, b1, W2, b2, st.reshape(104), 1 - side, family, x, h, tmp)
+            v0(net, st.reshape(104), 1 - side, family, x, h, tmp)
             flip(tmp, best)
         else:
             be = -1e18
             for j in range(n):
-                e = _after_value(W1, b1, W2, b2, buf[table[outp + j]], side, flags, x, h, tmp,
-                                 cand)
+                e = _after_value(net, buf[table[outp + j]], side, flags, x, h, tmp, cand)
                 if e > be:
                     be = e
                     for k in range(N_OUT):
                         best[k] = cand[k]
         w = ROLLS[r, 2] / 36.0
         for k in range(N_OUT):
-            acc[k] += w * best[k]
+            out[k] += w * best[k]
 
 
 @njit(cache=True)
-def v2(W1, b1, W2, b2, st, side, flags, buf, table, buf2, table2, x, h, tmp, cand, best, acc,
-       acc1, st2, scores, idx):
-    """2-ply outputs for ``side`` to move in ``st``: per roll, the best ``REPLY_KEEP``
-    replies by 0-ply are re-valued by 1-ply (``v1``) and the best of those is played."""
+def v2(net, st, side, flags, s, out):
+    """2-ply outputs for ``side`` to move in ``st`` (into ``out``): per roll, the best
+    ``REPLY_KEEP`` replies by 0-ply are re-valued by 1-ply (``v1``) and the best of those
+    is played."""
     count_bg = flags[F_BACKGAMMONS] != 0
+    x, h, tmp, cand, best, acc2 = s.x, s.h, s.tmp, s.cand, s.best, s.acc2
+    buf, table, scores, st2 = s.buf, s.table, s.scores, s.st2
     outp = table.shape[0] - buf.shape[0]
     opp = 1 - side
     for k in range(N_OUT):
-        acc[k] = 0.0
+        out[k] = 0.0
     sf2 = st2.reshape(104)
     for r in range(ROLLS.shape[0]):
         n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
         if n <= 0:
             st2[:, :] = st
-            v1(W1, b1, W2, b2, st2, opp, flags, buf2, table2, x, h, tmp, cand, best, acc1)
-            flip(acc1, best)
+            v1(net, st2, opp, flags, s, True, acc2)
+            flip(acc2, best)
         else:
             for j in range(n):
-                scores[j] = _after_value(W1, b1, W2, b2, buf[table[outp + j]], side, flags, x,
-                                         h, tmp, cand)
+                scores[j] = _after_value(net, buf[table[outp + j]], side, flags, x, h, tmp,
+                                         cand)
             order = np.argsort(-scores[:n])
             be = -1e18
             for jj in range(min(REPLY_KEEP, n)):
@@ -99,9 +107,8 @@ def v2(W1, b1, W2, b2, st, side, flags, buf, table, buf2, table2, x, h, tmp, can
                     sf2[k] = buf[i, k]
                 pts = terminal(sf2, side, flags, cand)
                 if np.isnan(pts):
-                    v1(W1, b1, W2, b2, st2, opp, flags, buf2, table2, x, h, tmp, cand, idx,
-                       acc1)
-                    flip(acc1, cand)
+                    v1(net, st2, opp, flags, s, True, acc2)
+                    flip(acc2, cand)
                     e = money_equity(cand, count_bg)
                 else:
                     e = 1000.0 + pts
@@ -111,60 +118,50 @@ def v2(W1, b1, W2, b2, st, side, flags, buf, table, buf2, table2, x, h, tmp, can
                         best[k] = cand[k]
         w = ROLLS[r, 2] / 36.0
         for k in range(N_OUT):
-            acc[k] += w * best[k]
+            out[k] += w * best[k]
 
 
 @njit(cache=True)
-def eval_moves(W1, b1, W2, b2, boards, mover, ply, flags, buf, table, buf2, table2, out):
-    """Outputs (mover's view) of after-positions ``boards`` (int8[N, 104]) at ``ply``."""
+def eval_moves(net, boards, mover, ply, flags, s, out):
+    """Outputs (mover's view) of after-positions ``boards`` (int8[N, 104]) at ``ply``,
+    with the work arrays ``s`` (:data:`~tavli.ai.net.Scratch`)."""
     family = flags[F_KERNEL]
-    x = np.zeros(W1.shape[0], dtype=np.float32)
-    h = np.zeros(b1.shape[0], dtype=np.float32)
-    tmp = np.zeros(N_OUT, dtype=np.float32)
-    cand = np.zeros(N_OUT, dtype=np.float32)
-    best = np.zeros(N_OUT, dtype=np.float32)
-    acc = np.zeros(N_OUT, dtype=np.float32)
-    acc1 = np.zeros(N_OUT, dtype=np.float32)
-    idx = np.zeros(N_OUT, dtype=np.float32)
-    st = np.zeros((4, 26), dtype=np.int8)
-    st2 = np.zeros((4, 26), dtype=np.int8)
-    scores = np.zeros(buf.shape[0], dtype=np.float64)
+    x, h, tmp, cand, acc, st = s.x, s.h, s.tmp, s.cand, s.acc, s.st
     sf = st.reshape(104)
     opp = 1 - mover
     for k in range(boards.shape[0]):
         pts = terminal(boards[k], mover, flags, cand)
         if not np.isnan(pts) or ply == 0:
             if np.isnan(pts):
-                v0(W1, b1, W2, b2, boards[k], opp, family, x, h, tmp)
+                v0(net, boards[k], opp, family, x, h, tmp)
                 flip(tmp, cand)
         else:
             for q in range(104):
                 sf[q] = boards[k, q]
             if ply == 1:
-                v1(W1, b1, W2, b2, st, opp, flags, buf, table, x, h, tmp, cand, best, acc)
+                v1(net, st, opp, flags, s, False, acc)
             else:
-                v2(W1, b1, W2, b2, st, opp, flags, buf, table, buf2, table2, x, h, tmp, cand,
-                   best, acc, acc1, st2, scores, idx)
+                v2(net, st, opp, flags, s, acc)
             flip(acc, cand)
         for q in range(N_OUT):
             out[k, q] = cand[q]
 
 
+SEARCH_STATES = 8192  # move-generator records of a search (two sets: one per level)
+
+
 class Searcher:
-    """Values moves with a network at a given ply (holds the work buffers)."""
+    """Values moves with a network at a given ply (holds the work arrays)."""
 
     def __init__(self, net, rules) -> None:
         self.net = net
         self.rules = rules
         self.flags = rules.kernel_flags()
-        self.ws1 = Workspace(8192, 16384)
-        self.ws2 = Workspace(8192, 16384)
+        self.scratch = net.scratch(SEARCH_STATES, 2 * SEARCH_STATES)
 
     def outputs(self, after_arrays: np.ndarray, mover: int, ply: int) -> np.ndarray:
         """Outputs (mover's view) for after-position arrays ``(N, 4, 26)``."""
         boards = np.ascontiguousarray(after_arrays, dtype=np.int8).reshape(-1, 104)
         out = np.zeros((len(boards), N_OUT), dtype=np.float32)
-        n = self.net
-        eval_moves(n.W1, n.b1, n.W2, n.b2, boards, mover, ply, self.flags, self.ws1.buf,
-                   self.ws1.table, self.ws2.buf, self.ws2.table, out)
+        eval_moves(self.net.weights, boards, mover, ply, self.flags, self.scratch, out)
         return out

@@ -2,7 +2,10 @@
 
 Everything a game needs runs inside one Numba function: dice, the shared legal-turn
 generator (:func:`tavli.movegen.generate`), the encoders, the network and the end of the
-game, so self-play runs without Python overhead per move.
+game, so self-play runs without Python overhead per move. Kernels take the network as one
+value (:attr:`Net.weights <tavli.ai.net.Net.weights>`), the rules as one tuple of flags
+(:meth:`tavli.rules.Rules.kernel_flags`) and their work arrays as one
+:data:`~tavli.ai.net.Scratch` (:meth:`Net.scratch <tavli.ai.net.Net.scratch>`).
 
 Player kinds for :func:`play_games`: ``NET`` (0-ply, the given weights), ``PUBEVAL``
 (Tesauro's linear evaluator; Portes/backgammon only), ``RANDOM``.
@@ -17,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..games.kernel import BACKGAMMON, DRAW, F_BACKGAMMONS, F_KERNEL, GOES_ON, verdict
-from ..movegen import generate
+from ..movegen import HASH_SIZE, MAX_STATES, generate
 from .encode import encode, is_contact
 from .net import N_OUT, flip, forward, money_equity, td_update
 
@@ -88,16 +91,17 @@ MAX_PLIES = 3000  # a training game this long is cut off (never seen in practice
 
 
 @njit(cache=True)
-def _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, flags, xc, hc, yc, tgt, tb, xb):
-    """The best of the generated moves ``j0 .. j1 - 1`` for ``me`` (a move that ends the
-    game first, else the one worst for the opponent by his money equity): returns its
-    record index in ``buf`` (-1 if none) and its points if it ends the game (NaN if not);
-    writes its outputs from ``me``'s view into ``tb`` and its inputs (the opponent to
-    move) into ``xb``."""
+def _best_move(net, j0, j1, me, flags, s):
+    """The best of the generated moves ``j0 .. j1 - 1`` (in the scratch ``s``'s move
+    buffers) for ``me`` (a move that ends the game first, else the one worst for the
+    opponent by his money equity): returns its record index in ``s.buf`` (-1 if none) and
+    its points if it ends the game (NaN if not); writes its outputs from ``me``'s view
+    into ``s.tb`` and its inputs (the opponent to move) into ``s.xb``."""
+    buf, table, tgt, tb, xc, hc, yc, xb = s.buf, s.table, s.tgt, s.tb, s.xc, s.hc, s.yc, s.xb
     outp = table.shape[0] - buf.shape[0]
     family = flags[F_KERNEL]
     count_bg = flags[F_BACKGAMMONS] != 0
-    n_in = W1.shape[0]
+    n_in = net.W1.shape[0]
     op = 1 - me
     best = -1e9
     bi = -1
@@ -115,7 +119,7 @@ def _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, flags, xc, hc, yc, tgt, t
                     tb[k] = tgt[k]
             continue
         encode(buf[i], op, family, xc)
-        forward(W1, b1, W2, b2, xc, n_in, hc, yc)
+        forward(net, xc, hc, yc)
         e = -money_equity(yc, count_bg)
         if e > best:
             best = e
@@ -128,24 +132,23 @@ def _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, flags, xc, hc, yc, tgt, t
 
 
 @njit(cache=True)
-def _play_roll(W1, b1, W2, b2, st, me, d1, d2, flags, explore, buf, table, xc, hc, yc, tgt,
-               tb, xb):
+def _play_roll(net, st, me, d1, d2, flags, explore, s):
     """The turn of ``me`` with the roll ``d1``-``d2`` in the board array ``st``: the best
     move by :func:`_best_move` (with probability ``explore`` a random legal one instead).
-    Returns ``(record index in buf, points if it ends the game)``; ``(-1, NaN)`` when no
-    move is legal, and then ``tb``/``xb`` describe the unchanged position with the
+    Returns ``(record index in s.buf, points if it ends the game)``; ``(-1, NaN)`` when no
+    move is legal, and then ``s.tb``/``s.xb`` describe the unchanged position with the
     opponent to move."""
-    n = generate(st, me, d1, d2, flags, buf, table)
+    n = generate(st, me, d1, d2, flags, s.buf, s.table)
     if n <= 0:
-        encode(st.reshape(104), 1 - me, flags[F_KERNEL], xb)
-        forward(W1, b1, W2, b2, xb, W1.shape[0], hc, yc)
-        flip(yc, tb)
+        encode(st.reshape(104), 1 - me, flags[F_KERNEL], s.xb)
+        forward(net, s.xb, s.hc, s.yc)
+        flip(s.yc, s.tb)
         return -1, np.nan
     j0, j1 = 0, n
     if explore > 0.0 and n > 1 and np.random.random() < explore:
         j0 = np.random.randint(0, n)  # a random move: value only that one
         j1 = j0 + 1
-    return _best_move(W1, b1, W2, b2, buf, table, j0, j1, me, flags, xc, hc, yc, tgt, tb, xb)
+    return _best_move(net, j0, j1, me, flags, s)
 
 
 @njit(cache=True)
@@ -161,32 +164,21 @@ def _count_game(stats, done, plies, me):
 
 
 @njit(cache=True)
-def train_games(W1, b1, W2, b2, start, flags, n_games, alpha, seed, buf, table, stats,
-                explore=0.0, lam=0.0):
+def train_games(net, start, flags, n_games, alpha, seed, s, stats, explore=0.0, lam=0.0):
     """Play ``n_games`` of greedy 0-ply self-play from the board array ``start``, updating
-    the weights by TD(``lam``). With ``lam`` = 0 (TD(0)) each position moves toward the
-    evaluation of the next one right after the turn. With ``lam`` > 0 the updates come at
-    the end of the game, each position moving toward its lambda-return (the next
-    position's evaluation, weighted ``1 - lam``, mixed with the next position's own return,
-    weighted ``lam``: the offline "forward view" of TD(lambda), as cheap as TD(0)).
-    With ``explore`` > 0 a turn plays a uniformly random legal move with that probability
-    (and learns toward its outcome), so that positions greedy play avoids are seen too.
-    ``stats`` (float64[4]) receives games, total plies, white points, draws."""
+    the weights ``net`` (:data:`~tavli.ai.net.Weights`) by TD(``lam``), with the work
+    arrays ``s`` (:data:`~tavli.ai.net.Scratch`). With ``lam`` = 0 (TD(0)) each position
+    moves toward the evaluation of the next one right after the turn. With ``lam`` > 0 the
+    updates come at the end of the game, each position moving toward its lambda-return
+    (the next position's evaluation, weighted ``1 - lam``, mixed with the next position's
+    own return, weighted ``lam``: the offline "forward view" of TD(lambda), as cheap as
+    TD(0)). With ``explore`` > 0 a turn plays a uniformly random legal move with that
+    probability (and learns toward its outcome), so that positions greedy play avoids are
+    seen too. ``stats`` (float64[4]) receives games, total plies, white points, draws."""
     np.random.seed(seed)
     family = flags[F_KERNEL]
-    n_in = W1.shape[0]
-    H = b1.shape[0]
-    x = np.zeros(n_in, dtype=np.float32)
-    xc = np.zeros(n_in, dtype=np.float32)
-    xb = np.zeros(n_in, dtype=np.float32)
-    h = np.zeros(H, dtype=np.float32)
-    hc = np.zeros(H, dtype=np.float32)
-    dh = np.zeros(H, dtype=np.float32)
-    y = np.zeros(N_OUT, dtype=np.float32)
-    yc = np.zeros(N_OUT, dtype=np.float32)
-    tgt = np.zeros(N_OUT, dtype=np.float32)
-    tb = np.zeros(N_OUT, dtype=np.float32)
-    st = np.zeros((4, 26), dtype=np.int8)
+    n_in = net.W1.shape[0]
+    x, h, y, dh, tb, xb, st, buf = s.x, s.h, s.y, s.dh, s.tb, s.xb, s.st, s.buf
     sf = st.reshape(104)
     keep = MAX_PLIES + 2 if lam > 0.0 else 1
     xs = np.zeros((keep, n_in), dtype=np.float32)  # TD(lambda): the game's positions
@@ -195,59 +187,45 @@ def train_games(W1, b1, W2, b2, start, flags, n_games, alpha, seed, buf, table, 
         st[:, :] = start
         me = np.random.randint(0, 2)
         encode(sf, me, family, x)
-        forward(W1, b1, W2, b2, x, n_in, h, y)
+        forward(net, x, h, y)
         plies = 0
         while True:
             plies += 1
             d1 = np.random.randint(1, 7)
             d2 = np.random.randint(1, 7)
-            bi, done = _play_roll(W1, b1, W2, b2, st, me, d1, d2, flags, explore, buf, table,
-                                  xc, hc, yc, tgt, tb, xb)
+            bi, done = _play_roll(net, st, me, d1, d2, flags, explore, s)
             if lam > 0.0:
                 for k in range(n_in):
                     xs[plies - 1, k] = x[k]
                 for k in range(N_OUT):
                     ts[plies - 1, k] = tb[k]
             else:
-                td_update(W1, b1, W2, b2, x, n_in, h, y, tb, alpha, dh)
+                td_update(net, x, h, y, tb, alpha, dh)
             if bi >= 0:
                 for k in range(104):
                     sf[k] = buf[bi, k]
             if not np.isnan(done) or plies > MAX_PLIES:
                 if lam > 0.0:
-                    _lambda_updates(W1, b1, W2, b2, xs, ts, plies, lam, alpha, h, y, dh, tb)
+                    _lambda_updates(net, xs, ts, plies, lam, alpha, s)
                 _count_game(stats, done, plies, me)
                 break
             me = 1 - me
             for k in range(n_in):
                 x[k] = xb[k]
-            forward(W1, b1, W2, b2, x, n_in, h, y)
+            forward(net, x, h, y)
 
 
 @njit(cache=True)
-def train_games_ply1(W1, b1, W2, b2, start, flags, n_games, alpha, seed, buf, table, stats):
+def train_games_ply1(net, start, flags, n_games, alpha, seed, s, stats):
     """Self-play like :func:`train_games`, but each position moves toward its 1-ply value
     (the average over the 21 rolls of the best move's evaluation) instead of the one roll
     played: the expected TD target without its dice noise, about 20 times the work per
     turn. Moves are still the 0-ply choice for the roll thrown."""
     np.random.seed(seed)
     family = flags[F_KERNEL]
-    n_in = W1.shape[0]
-    H = b1.shape[0]
-    x = np.zeros(n_in, dtype=np.float32)
-    xc = np.zeros(n_in, dtype=np.float32)
-    xb = np.zeros(n_in, dtype=np.float32)  # scratch: the best move's inputs (unused here)
-    h = np.zeros(H, dtype=np.float32)
-    hc = np.zeros(H, dtype=np.float32)
-    dh = np.zeros(H, dtype=np.float32)
-    y = np.zeros(N_OUT, dtype=np.float32)
-    yc = np.zeros(N_OUT, dtype=np.float32)
-    tgt = np.zeros(N_OUT, dtype=np.float32)
-    tr = np.zeros(N_OUT, dtype=np.float32)
-    acc = np.zeros(N_OUT, dtype=np.float32)
-    nxt = np.zeros(104, dtype=np.int8)
-    st = np.zeros((4, 26), dtype=np.int8)
+    x, h, y, dh, tb, acc, st, buf = s.x, s.h, s.y, s.dh, s.tb, s.acc, s.st, s.buf
     sf = st.reshape(104)
+    nxt = s.st2.reshape(104)  # the after-position of the roll thrown
     for _g in range(n_games):
         st[:, :] = start
         me = np.random.randint(0, 2)
@@ -265,10 +243,9 @@ def train_games_ply1(W1, b1, W2, b2, start, flags, n_games, alpha, seed, buf, ta
             for a in range(1, 7):
                 for c in range(a, 7):
                     w = 1.0 if a == c else 2.0
-                    bi, pts_best = _play_roll(W1, b1, W2, b2, st, me, a, c, flags, 0.0, buf,
-                                              table, xc, hc, yc, tgt, tr, xb)
+                    bi, pts_best = _play_roll(net, st, me, a, c, flags, 0.0, s)
                     for k in range(N_OUT):
-                        acc[k] += w * tr[k]
+                        acc[k] += w * tb[k]
                     if a == r1 and c == r2 and bi >= 0:
                         moved = True
                         done = pts_best
@@ -277,8 +254,8 @@ def train_games_ply1(W1, b1, W2, b2, start, flags, n_games, alpha, seed, buf, ta
             for k in range(N_OUT):
                 acc[k] /= 36.0
             encode(sf, me, family, x)
-            forward(W1, b1, W2, b2, x, n_in, h, y)
-            td_update(W1, b1, W2, b2, x, n_in, h, y, acc, alpha, dh)
+            forward(net, x, h, y)
+            td_update(net, x, h, y, acc, alpha, dh)
             if moved:
                 for k in range(104):
                     sf[k] = nxt[k]
@@ -289,29 +266,31 @@ def train_games_ply1(W1, b1, W2, b2, start, flags, n_games, alpha, seed, buf, ta
 
 
 @njit(cache=True)
-def _lambda_updates(W1, b1, W2, b2, xs, ts, plies, lam, alpha, h, y, dh, tmp):
+def _lambda_updates(net, xs, ts, plies, lam, alpha, s):
     """End of a TD(lambda) game: turn the one-step targets ``ts[:plies]`` into
     lambda-returns (each from its own mover's view, so the next one is flipped), then move
     each position ``xs[t]`` toward its return."""
-    n_in = xs.shape[1]
+    h, y, dh, tmp = s.h, s.y, s.dh, s.tmp
     for t in range(plies - 2, -1, -1):
         flip(ts[t + 1], tmp)
         for k in range(N_OUT):
             ts[t, k] = (1.0 - lam) * ts[t, k] + lam * tmp[k]
     for t in range(plies):
-        forward(W1, b1, W2, b2, xs[t], n_in, h, y)
-        td_update(W1, b1, W2, b2, xs[t], n_in, h, y, ts[t], alpha, dh)
+        forward(net, xs[t], h, y)
+        td_update(net, xs[t], h, y, ts[t], alpha, dh)
 
 
 @njit(cache=True)
-def _choose(kind, W1, b1, W2, b2, pubw, st, me, n, buf, table, flags, x, h, y, tgt):
-    """Index (into ``buf``) of the move that player ``kind`` chooses among ``n``."""
+def _choose(player, pubw, st, me, n, flags, s):
+    """Index (into ``s.buf``) of the move that ``player`` (kind, weights) chooses among the
+    ``n`` generated."""
+    kind, net = player
+    buf, table, tgt, x, h, y = s.buf, s.table, s.tgt, s.x, s.h, s.y
     outp = table.shape[0] - buf.shape[0]
     if kind == RANDOM:
         return table[outp + np.random.randint(0, n)]
     family = flags[F_KERNEL]
     count_bg = flags[F_BACKGAMMONS] != 0
-    n_in = W1.shape[0]
     op = 1 - me
     race = not is_contact(st.reshape(104))
     best = -1e18
@@ -325,7 +304,7 @@ def _choose(kind, W1, b1, W2, b2, pubw, st, me, n, buf, table, flags, x, h, y, t
             e = pubeval_score(buf[i], me, pubw, race)
         else:
             encode(buf[i], op, family, x)
-            forward(W1, b1, W2, b2, x, n_in, h, y)
+            forward(net, x, h, y)
             e = -money_equity(y, count_bg)
         if e > best:
             best = e
@@ -334,20 +313,14 @@ def _choose(kind, W1, b1, W2, b2, pubw, st, me, n, buf, table, flags, x, h, y, t
 
 
 @njit(cache=True)
-def play_games(kind_a, W1a, b1a, W2a, b2a, kind_b, W1b, b1b, W2b, b2b, pubw, start, flags,
-               n_pairs, seed, buf, table, results):
-    """Duplicate-dice games between players A and B from the board array ``start``: each
-    dice sequence is played twice, A as white then B as white, white starting.
-    ``results[k]`` gets A's points (money scoring, no cube; 0 for a draw) for game ``k``
-    (2 ``n_pairs`` games). ``seed`` is the base of :func:`pair_seed_base`: pair ``k``
-    draws its dice from ``seed + k``."""
-    xa = np.zeros(W1a.shape[0], dtype=np.float32)
-    ha = np.zeros(b1a.shape[0], dtype=np.float32)
-    xb = np.zeros(W1b.shape[0], dtype=np.float32)
-    hb = np.zeros(b1b.shape[0], dtype=np.float32)
-    y = np.zeros(N_OUT, dtype=np.float32)
-    tgt = np.zeros(N_OUT, dtype=np.float32)
-    st = np.zeros((4, 26), dtype=np.int8)
+def play_games(a, b, pubw, start, flags, n_pairs, seed, s, results):
+    """Duplicate-dice games between players ``a`` and ``b`` (each ``(kind, weights)``)
+    from the board array ``start``: each dice sequence is played twice, A as white then B
+    as white, white starting. ``results[k]`` gets A's points (money scoring, no cube; 0
+    for a draw) for game ``k`` (2 ``n_pairs`` games). ``seed`` is the base of
+    :func:`pair_seed_base`: pair ``k`` draws its dice from ``seed + k``. ``s`` (work
+    arrays) fits both networks."""
+    st, tgt, buf, table = s.st, s.tgt, s.buf, s.table
     sf = st.reshape(104)
     dice = np.zeros((4000, 2), dtype=np.int64)
     for pair in range(n_pairs):
@@ -364,12 +337,7 @@ def play_games(kind_a, W1a, b1a, W2a, b2a, kind_b, W1b, b1b, W2b, b2b, pubw, sta
                 n = generate(st, me, dice[ply, 0], dice[ply, 1], flags, buf, table)
                 if n > 0:
                     a_moves = (me == 0) == (swap == 0)
-                    if a_moves:
-                        i = _choose(kind_a, W1a, b1a, W2a, b2a, pubw, st, me, n, buf, table,
-                                    flags, xa, ha, y, tgt)
-                    else:
-                        i = _choose(kind_b, W1b, b1b, W2b, b2b, pubw, st, me, n, buf, table,
-                                    flags, xb, hb, y, tgt)
+                    i = _choose(a if a_moves else b, pubw, st, me, n, flags, s)
                     for k in range(104):
                         sf[k] = buf[i, k]
                     pts = terminal(sf, me, flags, tgt)
@@ -382,21 +350,24 @@ def play_games(kind_a, W1a, b1a, W2a, b2a, kind_b, W1b, b1b, W2b, b2b, pubw, sta
 
 
 def compiled_match(net_a, kind_a: int, net_b, kind_b: int, rules, pairs: int, seed: int,
-                   ws=None) -> np.ndarray:
+                   scratch=None) -> np.ndarray:
     """A's points in ``2 pairs`` duplicate-dice games (money scoring, no cube) between two
-    compiled players (``NET`` with its network, ``PUBEVAL`` or ``RANDOM``)."""
+    compiled players (``NET`` with its network, ``PUBEVAL`` or ``RANDOM``). ``scratch``:
+    work arrays to use (:data:`~tavli.ai.net.Scratch`; made here when none is given or it
+    is too small for the networks)."""
     from ..board import Position
-    from ..movegen import Workspace
-    from .net import Net
+    from .net import Net, make_scratch
 
-    ws = ws or Workspace()
     a = net_a or net_b or Net.random(rules.game, hidden=2, seed=0)
     b = net_b or net_a or a
-    flags = rules.kernel_flags()
+    n_in = max(a.W1.shape[0], b.W1.shape[0])
+    hidden = max(a.hidden, b.hidden)
+    if scratch is None or scratch.x.shape[0] < n_in or scratch.h.shape[0] < hidden:
+        scratch = make_scratch(n_in, hidden, MAX_STATES, HASH_SIZE)
     res = np.zeros(2 * pairs)
-    play_games(kind_a, a.W1, a.b1, a.W2, a.b2, kind_b, b.W1, b.b1, b.W2, b.b2,
-               pubeval_weights(), np.array(Position.start(rules.game).array), flags, pairs,
-               pair_seed_base(seed), ws.buf, ws.table, res)
+    play_games((kind_a, a.weights), (kind_b, b.weights), pubeval_weights(),
+               np.array(Position.start(rules.game).array), rules.kernel_flags(), pairs,
+               pair_seed_base(seed), scratch, res)
     return res
 
 

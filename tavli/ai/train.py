@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 
 from ..board import Position
+from ..errors import TrainingError
 from ..games import HITTING, find_variant
-from ..movegen import Workspace
 from ..rules import Rules
 from .encode import family_name
-from .net import Net
+from .net import Net, Scratch
 from .selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games, train_games_ply1
 
 
@@ -58,7 +58,10 @@ def alpha_schedule(games: int, alpha0: float = ALPHA0, floor: float = FLOOR,
 
 
 @dataclass
-class Match:
+class StrengthResult:
+    """The outcome of a strength check: A's points per game, their standard error, A's
+    share of games won, and how many games were played."""
+
     points_per_game: float
     stderr: float
     win_rate: float
@@ -66,12 +69,12 @@ class Match:
 
 
 def strength(net_a: Net | None, kind_a: int, net_b: Net | None, kind_b: int, rules: Rules,
-             pairs: int, seed: int, ws: Workspace | None = None) -> Match:
+             pairs: int, seed: int, scratch: Scratch | None = None) -> StrengthResult:
     """Duplicate-dice games (money scoring, no cube) between two compiled players."""
-    res = compiled_match(net_a, kind_a, net_b, kind_b, rules, pairs, seed, ws)
+    res = compiled_match(net_a, kind_a, net_b, kind_b, rules, pairs, seed, scratch)
     n = len(res)
-    return Match(float(res.mean()), float(res.std(ddof=1) / math.sqrt(n)),
-                 float((res > 0).mean()), n)
+    return StrengthResult(float(res.mean()), float(res.std(ddof=1) / math.sqrt(n)),
+                          float((res > 0).mean()), n)
 
 
 def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: int = 80,
@@ -90,64 +93,71 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     instead of the roll played (no lambda or exploration then; about 20 times slower). A
     strength check every ``check_every`` games plays ``check_pairs`` pairs of games. All
     eight are kept in the run's metadata: a resumed run keeps its own, unless a new value
-    is given."""
+    is given. A setting out of range, a run folder that cannot be made or a starting
+    network of another family raises :class:`~tavli.errors.TrainingError`, and a refused
+    new run leaves nothing behind."""
     out = out or sys.stdout
     if half_life is not None and half_life < 1:
-        raise ValueError("the half-life must be at least 1 game")
+        raise TrainingError("the half-life must be at least 1 game")
     if alpha0 is not None and not 0 < alpha0 <= 1:
-        raise ValueError("the initial step size must be in (0, 1]")
+        raise TrainingError("the initial step size must be in (0, 1]")
     if floor is not None and not 0 < floor <= 1:
-        raise ValueError("the step-size floor must be in (0, 1]")
+        raise TrainingError("the step-size floor must be in (0, 1]")
     if explore is not None and not 0 <= explore < 1:
-        raise ValueError("the exploration share must be in [0, 1)")
+        raise TrainingError("the exploration share must be in [0, 1)")
     if lam is not None and not 0 <= lam < 1:
-        raise ValueError("lambda must be in [0, 1)")
+        raise TrainingError("lambda must be in [0, 1)")
     if check_every is not None and check_every < 1:
-        raise ValueError("--check-every must be at least 1 game")
+        raise TrainingError("--check-every must be at least 1 game")
     if check_pairs is not None and check_pairs < 5:
-        raise ValueError("--check-pairs must be at least 5")
+        raise TrainingError("--check-pairs must be at least 5")
     if targets is not None and targets not in TARGETS:
-        raise ValueError(f"targets must be one of {', '.join(TARGETS)}")
+        raise TrainingError(f"targets must be one of {', '.join(TARGETS)}")
     given = {k: v for k, v in (("alpha0", alpha0), ("half_life", half_life), ("floor", floor),
                                 ("explore", explore), ("lambda", lam), ("targets", targets),
                                 ("check_every", check_every), ("check_pairs", check_pairs))
              if v is not None}
     family = find_variant(game).family
     run = Path(run_dir or Path("runs") / family)
-    try:
-        run.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ValueError(f"cannot use {run} as the run folder: {e.strerror or e}") from None
     ckpt = run / "checkpoint.npz"
     first = run / "initial.npz"
     rules = training_rules(family)
     flags = rules.kernel_flags()
-    if ckpt.exists():
+    resume = ckpt.exists()
+    if resume:
         net = Net.load(ckpt)
         net.meta.update(given)
-        print(f"resuming {family} from {net.games} games", file=out)
     else:
         if start_from is not None:
             net = Net.load(start_from)
             if family_name(net.family) != family:
-                raise ValueError(f"{start_from} is not a {family} network")
-            print(f"starting {family} from {start_from} ({net.games} games)", file=out)
+                raise TrainingError(f"{start_from} is not a {family} network")
         else:
             net = Net.random(rules.game, hidden=hidden, seed=seed)
             net.meta.update(games=0)
         net.meta.setdefault("seed", seed if seed is not None else 0)
         net.meta.update(SETTINGS, **given)
+    cfg = {**SETTINGS, **net.meta}  # runs from before a setting existed: its default
+    if cfg["targets"] == "ply1" and (float(cfg["lambda"]) > 0 or float(cfg["explore"]) > 0):
+        raise TrainingError("1-ply targets go without lambda and exploration")
+    if resume:
+        print(f"resuming {family} from {net.games} games", file=out)
+    else:  # all checked: the run folder is made now, so a refused run leaves nothing
+        try:
+            run.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            why = e.strerror or e
+            raise TrainingError(f"cannot use {run} as the run folder: {why}") from None
+        if start_from is not None:
+            print(f"starting {family} from {start_from} ({net.games} games)", file=out)
         net.save(first)
         net.save(ckpt)
     initial = Net.load(first) if first.exists() else None
-    ws = Workspace()
+    scratch = net.scratch()  # for training and the checks (the initial net is as large)
     stats = np.zeros(4)
     start = np.array(Position.start(rules.game).array)
     t0 = time.time()
     done0 = net.games
-    cfg = {**SETTINGS, **net.meta}  # runs from before a setting existed: its default
-    if cfg["targets"] == "ply1" and (float(cfg["lambda"]) > 0 or float(cfg["explore"]) > 0):
-        raise ValueError("1-ply targets go without lambda and exploration")
     check_every = int(cfg["check_every"])
     check_pairs = int(cfg["check_pairs"])
     next_check = (net.games // check_every + 1) * check_every
@@ -158,12 +168,11 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
         base_seed = int(net.meta.get("seed", 0)) * 1_000_003 + net.games
         stats[:] = 0
         if cfg["targets"] == "ply1":
-            train_games_ply1(net.W1, net.b1, net.W2, net.b2, start, flags, n, alpha,
-                             base_seed % (2**31), ws.buf, ws.table, stats)
+            train_games_ply1(net.weights, start, flags, n, alpha, base_seed % (2**31), scratch,
+                             stats)
         else:
-            train_games(net.W1, net.b1, net.W2, net.b2, start, flags, n, alpha,
-                        base_seed % (2**31), ws.buf, ws.table, stats, float(cfg["explore"]),
-                        float(cfg["lambda"]))
+            train_games(net.weights, start, flags, n, alpha, base_seed % (2**31), scratch,
+                        stats, float(cfg["explore"]), float(cfg["lambda"]))
         net.meta["games"] = net.games + n
         net.meta["alpha"] = alpha
         net.save(ckpt)
@@ -177,16 +186,17 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
                            "games_per_s": round(rate, 1), "alpha": round(alpha, 4)}
             seed_eval = 12345
             if rules.variant.kernel == HITTING:  # pubeval plays the hitting games
-                m = strength(net, NET, None, PUBEVAL, rules, check_pairs, seed_eval, ws)
+                m = strength(net, NET, None, PUBEVAL, rules, check_pairs, seed_eval, scratch)
                 entry["vs_pubeval"] = {"ppg": round(m.points_per_game, 3),
                                        "se": round(m.stderr, 3), "win": round(m.win_rate, 3)}
-            m = strength(net, NET, None, RANDOM, rules, check_pairs // 5, seed_eval, ws)
+            m = strength(net, NET, None, RANDOM, rules, check_pairs // 5, seed_eval, scratch)
             entry["vs_random"] = {"ppg": round(m.points_per_game, 3),
                                   "win": round(m.win_rate, 3)}
             if rules.variant.kernel != HITTING:
                 entry["vs_greedy"] = _vs_greedy(net, rules, check_pairs // 2, seed_eval)
             if initial is not None:
-                m = strength(net, NET, initial, NET, rules, check_pairs // 5, seed_eval, ws)
+                m = strength(net, NET, initial, NET, rules, check_pairs // 5, seed_eval,
+                             scratch)
                 entry["vs_initial"] = {"ppg": round(m.points_per_game, 3),
                                        "win": round(m.win_rate, 3)}
             with open(run / "log.jsonl", "a", encoding="utf-8") as f:
