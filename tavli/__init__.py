@@ -35,14 +35,17 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import (
     CliError,
+    DistillError,
     GameOver,
     IllegalMove,
     InvalidPosition,
+    NetError,
     OptionError,
     ParseError,
     RecordError,
     RuleError,
     TavliError,
+    TrainingError,
     WrongState,
 )
 from .games import VARIANTS, Variant, find_variant
@@ -83,7 +86,8 @@ __all__ = [
     "Player", "RandomPlayer", "GreedyPlayer", "play_game",
     "NeuralPlayer", "LevelPlayer", "PubevalPlayer", "Analyzer", "rank_moves", "Net",
     "TavliError", "ParseError", "IllegalMove", "InvalidPosition", "RuleError", "GameOver",
-    "WrongState", "RecordError", "OptionError", "CliError",
+    "WrongState", "RecordError", "OptionError", "CliError", "NetError", "DistillError",
+    "TrainingError",
 ]
 
 

@@ -80,16 +80,14 @@ def test_tavli_moves_lists_its_moves(nack, monkeypatch):
 def test_compiled_self_play_trains_on_it(nack):
     from tavli.ai.net import Net
     from tavli.ai.selfplay import NET, RANDOM, compiled_match, train_games
-    from tavli.movegen import Workspace
 
     rules = Rules("nackgammon")
     net = Net.random("nackgammon", hidden=8, seed=1)
     assert net.family == find_variant("backgammon").kernel    # the hitting encoder
-    ws = Workspace()
     stats = np.zeros(4)
     w0 = net.W1.copy()
-    train_games(net.W1, net.b1, net.W2, net.b2, np.array(Position.start("nackgammon").array),
-                rules.kernel_flags(), 20, 0.1, 3, ws.buf, ws.table, stats)
+    train_games(net.weights, np.array(Position.start("nackgammon").array),
+                rules.kernel_flags(), 20, 0.1, 3, net.scratch(), stats)
     assert stats[0] == 20 and stats[1] > 20 * 20 and not np.array_equal(w0, net.W1)
     points = compiled_match(net, NET, None, RANDOM, rules, 10, 7)
     assert points.shape == (20,) and set(np.abs(points)) <= {1.0, 2.0, 3.0}
