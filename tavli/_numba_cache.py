@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -55,10 +56,14 @@ def _imports(path: Path, root: Path) -> set[Path]:
     return out
 
 
+_NUMBA_IMPORT = re.compile(r"^\s*(?:import\s+numba\b|from\s+numba\b)", re.MULTILINE)
+
+
 def kernel_sources(root: Path = ROOT) -> list[Path]:
-    """The ``.py`` files compiled code can depend on: those that mention ``numba`` and the
+    """The ``.py`` files compiled code can depend on: those that import Numba and the
     package modules they import, transitively."""
-    todo = [p for p in root.rglob("*.py") if "numba" in p.read_text(encoding="utf-8")]
+    todo = [p for p in root.rglob("*.py")
+            if _NUMBA_IMPORT.search(p.read_text(encoding="utf-8"))]
     seen: set[Path] = set()
     while todo:
         p = todo.pop()
