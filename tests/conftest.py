@@ -36,7 +36,7 @@ def client(db):
         from fastapi.testclient import TestClient
     from tavli.web.app import create_app
 
-    return TestClient(create_app(db))
+    return TestClient(create_app(db, allowed_hosts=["testserver"]))
 
 
 @pytest.fixture(scope="module")

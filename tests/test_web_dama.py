@@ -133,12 +133,12 @@ def test_game_over_is_409(client):
 
 
 def test_resume_after_restart(db):
-    c1 = TestClient(create_app(db))
+    c1 = TestClient(create_app(db, allowed_hosts=["testserver"]))
     st = new(c1, rules="box", opponent="ai", level="1", ai_side="black")
     gid = st["id"]
     post(c1, gid, "move", {"move": "22-18"})
     st = post(c1, gid, "ai")
-    c2 = TestClient(create_app(db))
+    c2 = TestClient(create_app(db, allowed_hosts=["testserver"]))
     again = c2.get(f"/api/dama/{gid}").json()
     assert again["fen"] == st["fen"] and again["history"] == st["history"]
     assert again["players"]["black"] == {"type": "ai", "level": "1"}

@@ -137,7 +137,7 @@ def start_server(db: Path, env: dict[str, str] | None = None,
     cmd = [sys.executable, "-c", "import sys; from tavli.cli import main; sys.exit(main())",
            "play", "--no-browser", "--port", "0", "--db", str(db)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            env=env)
+                            env=env, cwd=db.parent)
     line = proc.stdout.readline() if proc.stdout else ""
     m = re.search(r"http://(127\.0\.0\.1):(\d+)/", line)
     if not m:

@@ -21,9 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..rules import OPTIONS
 
-MAX_GAMES = 200       # a match to 99 points has at most 197 games
-MAX_EVENTS = 2_000    # events of one game (a long Fevga game has a few hundred)
-MAX_TOTAL = 40_000    # events of all games together
+MAX_GAMES = 100       # a match to 25 points has at most 49 games (and a few draws)
+MAX_EVENTS = 1_000    # events of one game (a long Fevga game has a few hundred)
+MAX_TOTAL = 5_000     # events of all games (replaying one takes about a millisecond)
 
 Side = Literal["white", "black"]
 
