@@ -133,7 +133,12 @@ def _run_plain(clients: list[tuple[Client, str]], phase: Phase, stop: threading.
 
 def start_server(db: Path, env: dict[str, str] | None = None,
                  ) -> tuple[subprocess.Popen, str, int]:
-    """``tavli play --no-browser --port 0`` in a child process: (process, host, port)."""
+    """``tavli play --no-browser --port 0`` in a child process: (process, host, port).
+    Without ``env``, the child imports the same ``tavli`` as this process."""
+    if env is None:
+        root = str(Path(__file__).resolve().parents[2])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            p for p in (root, os.environ.get("PYTHONPATH")) if p)}
     cmd = [sys.executable, "-c", "import sys; from tavli.cli import main; sys.exit(main())",
            "play", "--no-browser", "--port", "0", "--db", str(db)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,

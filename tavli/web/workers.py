@@ -52,13 +52,31 @@ def cores() -> int:
 
 # --- in a worker ------------------------------------------------------------------------------
 
-def _init(nice: int) -> None:
+def _init(nice: int, warm_up: bool) -> None:
     if nice:
         try:
             os.nice(nice)
         except OSError:
             pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+    parent = os.getppid()
+
+    def watch() -> None:  # a server killed outright leaves no worker behind
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="tavli-parent-watch", daemon=True).start()
+    if warm_up:
+        try:
+            warm()
+        except Exception:  # noqa: BLE001 - a request then meets the problem and reports it
+            pass
+
+
+def _pid() -> int:
+    time.sleep(0.05)  # long enough for the other workers to take the other calls
+    return os.getpid()
 
 
 def warm() -> float:
@@ -80,9 +98,13 @@ def warm() -> float:
             an = _analyzer(rules)
             an.rank(pos, moves[:2], 2)
             an.position_outputs(pos, 1)
+    from ..dama.ai import Searcher
+
     for rules in ("box", "russian", "italian"):
+        # a throwaway search: the first one's speed (loading the kernels) would mislead
+        # the time estimate of the searches kept for real moves
         g = DamaGame(rules)
-        _dama_player(g.rules.name, g.rules.huffing).search(g.position, "depth:3")
+        Searcher(g.rules, tt_bits=10).search(g.position, "depth:3")
     return time.perf_counter() - t
 
 
@@ -235,19 +257,21 @@ class EnginePool:
     """The server's handle on the worker processes (made on first use, made again if a
     worker dies)."""
 
-    def __init__(self, workers: int | None = None, nice: int = NICE) -> None:
+    def __init__(self, workers: int | None = None, nice: int = NICE,
+                 warm_up: bool = True) -> None:
         self.workers = max(1, workers or cores())
         self.nice = nice
+        self.warm_up = warm_up  # each worker warms its kernels when it starts
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
-        self.warm_future: Future | None = None
 
     def executor(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._executor is None:
                 ctx = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx,
-                                                     initializer=_init, initargs=(self.nice,))
+                self._executor = ProcessPoolExecutor(
+                    self.workers, mp_context=ctx, initializer=_init,
+                    initargs=(self.nice, self.warm_up))
             return self._executor
 
     def _broken(self, ex: ProcessPoolExecutor) -> None:
@@ -273,19 +297,25 @@ class EnginePool:
         if not fut.cancelled() and isinstance(fut.exception(), BrokenProcessPool):
             self._broken(ex)
 
-    def warm(self) -> Future:
-        """Start the workers and warm each one's kernels (the first compiles them when
-        Numba's cache is empty; the others then load them from it)."""
-        if self.warm_future is None:
-            first = self.submit(warm)
-
-            def rest(_f: Future) -> None:
-                for _ in range(self.workers - 1):
-                    self.submit(warm)
-
-            first.add_done_callback(rest)
-            self.warm_future = first
-        return self.warm_future
+    def warm(self, wait: float | None = None) -> bool:
+        """Start every worker (each warms its kernels as it starts, before its first
+        call). With ``wait``, wait up to that many seconds until each has answered;
+        returns whether they all have."""
+        deadline = time.monotonic() + (wait or 0.0)
+        seen: set[int] = set()
+        while True:
+            futures = [self.submit(_pid) for _ in range(self.workers)]
+            if wait is None:
+                return False
+            for f in futures:
+                try:
+                    seen.add(f.result(max(0.0, deadline - time.monotonic())))
+                except Exception:  # noqa: BLE001 - a timeout, or a worker that died
+                    return False
+            if len(seen) >= self.workers:
+                return True
+            if time.monotonic() > deadline:
+                return False
 
     async def run(self, fn: Callable[..., Any], *args: Any,
                   timeout: float = AI_DEADLINE) -> Any:

@@ -1,0 +1,261 @@
+"""One game's thinking never delays another game's request: the engine works in worker
+processes, reviews run as background jobs with their progress, the Dama AI has a time
+budget, the app starts serving before the engine is warm (docs/web.md, "Concurrency")."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import warnings
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from tavli.ai.analysis import analyse
+from tavli.game import Game
+from tavli.players import GreedyPlayer, RandomPlayer, play_game
+from tavli.record import game_record, load_record
+from tavli.web.app import create_app
+
+
+def call(base, method, path, body=None, timeout=30.0):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    t = time.perf_counter()
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        out = r.status, json.loads(r.read() or b"null")
+    return (*out, time.perf_counter() - t)
+
+
+def _record(variant="portes", seed=8, turns=None):
+    """A game played by the greedy player against a random one (its first ``turns``)."""
+    g = Game(variant, seed=seed)
+    if turns is None:
+        play_game(g, (GreedyPlayer(), RandomPlayer(seed=seed)))
+    else:
+        players = (GreedyPlayer(), RandomPlayer(seed=seed))
+        while len(g.turns) < turns:
+            if g.phase in ("opening", "roll"):
+                g.roll()
+            else:
+                g.play(players[g.turn].choose_move(g.position, g.dice, g.legal_moves(),
+                                                   g.rules))
+    return game_record(g, seed)
+
+
+def test_plain_requests_do_not_wait_for_a_review(server):
+    """A 2-ply review runs in the background (202 with its progress) while another game
+    is played at the usual speed."""
+    rec = _record("portes", seed=3, turns=30)
+    status, imported, _ = call(server, "POST", "/api/records", rec)
+    assert status == 201
+    status, game, _ = call(server, "POST", "/api/games", {"variant": "portes",
+                                                          "opponent": "human"})
+    gid = game["id"]
+    status, first, dt = call(server, "GET", f"/api/games/{imported['id']}/review?ply=2",
+                             timeout=10)
+    assert status == 202 and first["status"] == "running" and first["total"] > 20, first
+    slowest = 0.0
+    st = game
+    for _ in range(8):
+        for method, path, body in (("GET", f"/api/games/{gid}", None),
+                                   ("GET", "/api/games", None),
+                                   ("POST", f"/api/games/{gid}/roll", {}) if st["phase"] != "move"
+                                   else ("POST", f"/api/games/{gid}/move",
+                                         {"steps": [s[:2] for s in
+                                                    st["legal_moves"][0]["steps"]]})):
+            status, out, dt = call(server, method, path, body)
+            assert status in (200, 201), out
+            if path.startswith(f"/api/games/{gid}"):
+                st = out
+            slowest = max(slowest, dt)
+    status, later, _ = call(server, "GET", f"/api/games/{imported['id']}/review?ply=2")
+    assert status == 202, "the review should still be running"  # so the load was there
+    assert slowest < 1.0, f"a plain request took {slowest:.2f} s during the review"
+    # the progress goes up, and the review ends
+    for _ in range(1200):
+        status, out, _ = call(server, "GET", f"/api/games/{imported['id']}/review?ply=2")
+        if status == 200:
+            break
+        assert out["done"] >= later["done"]
+        time.sleep(0.25)
+    assert status == 200 and len(out["turns"]) == first["total"]
+
+
+def test_a_review_in_parts_is_the_whole_analysis(client):
+    rec = _record("plakoto", seed=5)
+    gid = client.post("/api/records", json=rec).json()["id"]
+    for _ in range(600):
+        r = client.get(f"/api/games/{gid}/review", params={"ply": 1})
+        if r.status_code == 200:
+            break
+        time.sleep(0.1)
+    got = r.json()
+    want = analyse(load_record(rec), 1)
+    assert [{k: v for k, v in t.items() if k not in ("board", "index")}
+            for t in got["turns"]] == want["turns"]
+    assert got["players"] == want["players"]
+    assert [t["index"] for t in got["turns"]] == list(range(len(want["turns"])))
+
+
+def test_requests_for_one_review_share_its_job(client):
+    api = client.app.state.api
+    gid = client.post("/api/records", json=_record("portes", seed=4, turns=20)).json()["id"]
+    answers = []
+
+    def ask():
+        answers.append(client.get(f"/api/games/{gid}/review", params={"ply": 2}))
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(a.status_code in (200, 202) for a in answers)
+    assert len(api.reviews) == 1
+    job = next(iter(api.reviews._jobs.values()))
+    job.finished.wait(600)
+    assert job.error is None
+    r = client.get(f"/api/games/{gid}/review", params={"ply": 2})
+    assert r.status_code == 200 and len(api.reviews) == 1
+
+
+def test_reviews_kept_are_bounded(db):
+    c = TestClient(create_app(db, allowed_hosts=["testserver"], reviews=2))
+    ids = [c.post("/api/records", json=_record("portes", seed=s)).json()["id"]
+           for s in (1, 2, 3)]
+    for gid in ids:
+        for _ in range(600):
+            if c.get(f"/api/games/{gid}/review", params={"ply": 0}).status_code == 200:
+                break
+            time.sleep(0.1)
+    assert len(c.app.state.api.reviews) <= 2
+
+
+def test_dama_ai_has_a_time_budget_and_leaves_other_requests_free(server):
+    """depth:20 would think for many minutes; the server stops it at its budget while
+    the same game and others answer at once."""
+    from tavli.web.workers import DAMA_BUDGET, default_pool
+
+    assert default_pool().warm(wait=300)  # every worker started, its kernels loaded
+    st = call(server, "POST", "/api/dama", {"rules": "russian", "level": "depth:20",
+                                            "ai_side": "black"})[1]
+    gid = st["id"]
+    st = call(server, "POST", f"/api/dama/{gid}/move", {"move": "c3-d4"})[1]
+    assert st["to_act"] == "ai"
+    other = call(server, "POST", "/api/dama", {"opponent": "human"})[1]
+    result = {}
+
+    def think():
+        result["answer"] = call(server, "POST", f"/api/dama/{gid}/ai", {}, timeout=120)
+
+    t = threading.Thread(target=think)
+    t.start()
+    time.sleep(0.3)
+    slowest = 0.0
+    for path in (f"/api/dama/{gid}", f"/api/dama/{other['id']}", "/api/dama", "/api/games"):
+        status, out, dt = call(server, "GET", path)
+        assert status == 200
+        slowest = max(slowest, dt)
+    busy = urllib.request.Request(f"{server}/api/dama/{gid}/ai", data=b"{}", method="POST",
+                                  headers={"Content-Type": "application/json"})
+    try:
+        urllib.request.urlopen(busy, timeout=30)
+        second = 200
+    except urllib.error.HTTPError as e:
+        second = e.code
+    t.join(120)
+    status, out, dt = result["answer"]
+    assert status == 200 and out["last"]["by"] == "ai"
+    assert dt < DAMA_BUDGET + 4, f"the AI took {dt:.1f} s"
+    assert slowest < 1.0, f"a plain request took {slowest:.2f} s while the AI thought"
+    assert second in (409, 200)  # the AI is already thinking (or has just played)
+
+
+def test_dama_search_budget():
+    from tavli.dama.ai import Searcher
+    from tavli.dama.game import DamaGame
+
+    g = DamaGame("russian")
+    for mv in ("c3-d4", "f6-g5", "g3-f4"):
+        g.play(mv)
+    s = Searcher(g.rules)
+    s.search(g.position, "depth:2")  # the kernels loaded, the speed estimate made
+    t = time.perf_counter()
+    res = s.search(g.position, "depth:20", g._positions, budget=1.0)
+    assert time.perf_counter() - t < 2.5
+    assert 2 <= res.depth < 20 and res.move in g.legal_moves()
+
+
+def test_load_bench_plain_requests_stay_fast():
+    """The judge (``tavli bench web`` made small): nine clients' plain requests while a
+    tenth has a match reviewed at 2-ply. The bound is generous (timing noise on a busy
+    machine must not fail it); a review that held the other games (tens of seconds)
+    would."""
+    from tavli.web.bench import bench_web
+
+    out = io.StringIO()
+    res = bench_web(clients=10, requests=5, ply=2, points=1, seed=3, out=out)
+    text = out.getvalue()
+    assert "alone" in text and "with review" in text, text
+    assert res["errors"] == [], res["errors"][:3]
+    loaded = res["loaded"]
+    assert len(loaded.times) >= 50, text
+    assert loaded.p(0.95) < 1.0, text
+    assert res["review_s"] > 1.0, text  # the review really ran meanwhile
+
+
+def test_the_page_is_served_while_the_engine_compiles(tmp_path):
+    """A first start (Numba's cache empty) says so in one line and serves the page and
+    the list of games at once; the kernels compile in the background."""
+    import queue
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from tavli.cli import main; sys.exit(main())",
+         "play", "--no-browser", "--port", "0", "--db", str(tmp_path / "g.db")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+    try:
+        line = lines.get(timeout=60)
+        t0 = time.perf_counter()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m, line
+        base = m.group(0).rstrip("/")
+        assert "first run: compiling the engine" in lines.get(timeout=10)
+        for _ in range(200):
+            try:
+                page = urllib.request.urlopen(base + "/", timeout=10).read().decode()
+                break
+            except OSError:
+                time.sleep(0.05)
+        assert "<svg id=\"board\"" in page
+        assert call(base, "GET", "/api/games")[1] == {"games": []}
+        assert call(base, "GET", "/api/info")[0] == 200
+        assert call(base, "GET", "/api/dama")[0] == 200
+        assert time.perf_counter() - t0 < 10
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def test_cache_check(tmp_path, monkeypatch):
+    from tavli.web.warmup import cache_is_cold
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert cache_is_cold()
+    for name in ("movegen.generate-1", "search.v2-3", "ai._search-9"):
+        d = tmp_path / "x" / "tavli"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / f"{name}.py311.nbi").write_bytes(b"")
+    assert not cache_is_cold()
