@@ -259,3 +259,31 @@ def test_cache_check(tmp_path, monkeypatch):
         d.mkdir(parents=True, exist_ok=True)
         (d / f"{name}.py311.nbi").write_bytes(b"")
     assert not cache_is_cold()
+
+
+def test_the_page_shows_a_reviews_progress(browser, server):
+    """A long review: the page says how far it is ("Reviewing… 40%"), then shows it."""
+    from conftest import ARTIFACTS
+
+    from tavli.web.bench import long_record
+
+    for (w, h), name, seed in (((1366, 768), "desk", 9), ((360, 740), "phone", 10)):
+        gid = call(server, "POST", "/api/records", long_record(5, seed))[1]["id"]
+        ctx = browser.new_context(viewport={"width": w, "height": h})
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.on("console", lambda m, errors=errors: errors.append(m.text)
+                if m.type == "error" else None)
+        page.goto(f"{server}/#/game/{gid}")  # an imported record opens its review
+        for _ in range(600):  # (no wait_for_function: the page's CSP forbids eval)
+            text = page.locator("#status").inner_text()
+            if re.fullmatch(r"Reviewing… \d+%", text):
+                break
+            page.wait_for_timeout(100)
+        assert re.fullmatch(r"Reviewing… \d+%", text), text
+        page.screenshot(path=str(ARTIFACTS / f"review-progress-{name}.png"))
+        page.wait_for_selector("#review:not([hidden])", timeout=300000)
+        page.screenshot(path=str(ARTIFACTS / f"review-done-{name}.png"))
+        assert errors == [], errors
+        ctx.close()

@@ -1,7 +1,7 @@
 """The engine's worker processes: AI moves, hints, reviews and the Dama AI (docs/web.md).
 
 The server process answers requests; everything that thinks runs here, in a pool of
-worker processes (one per core, each started with the ``spawn`` method, at a lower
+worker processes (one per core, at most four, each started with ``spawn``, at a lower
 scheduling priority than the server), so that one game's thinking never holds the
 server's interpreter lock and never delays another game's request. A worker gets small
 picklable inputs (position ID, dice, rule options, level, a record) and answers with
@@ -34,6 +34,7 @@ DAMA_BUDGET = 3.0     # seconds one Dama AI move may think, whatever its level
 AI_DEADLINE = 60.0    # seconds the server waits for an AI move or a hint
 PART_DEADLINE = 300.0  # seconds for one part of a review
 NICE = 5              # workers run at a lower priority than the server process
+MAX_WORKERS = 4       # one per core, at most this many (each holds about 200 MB)
 
 _lock = threading.Lock()   # in-process use (tests, the doctest): the caches are not shared
 _players: dict[tuple, Any] = {}
@@ -259,7 +260,7 @@ class EnginePool:
 
     def __init__(self, workers: int | None = None, nice: int = NICE,
                  warm_up: bool = True) -> None:
-        self.workers = max(1, workers or cores())
+        self.workers = max(1, workers or min(cores(), MAX_WORKERS))
         self.nice = nice
         self.warm_up = warm_up  # each worker warms its kernels when it starts
         self._executor: ProcessPoolExecutor | None = None
