@@ -287,3 +287,26 @@ def test_the_page_shows_a_reviews_progress(browser, server):
         page.screenshot(path=str(ARTIFACTS / f"review-done-{name}.png"))
         assert errors == [], errors
         ctx.close()
+
+
+def test_ai_work_has_a_deadline(db):
+    """An AI move that takes longer than the deadline is answered with 503 and changes
+    nothing (the worker's late answer is dropped)."""
+    from tavli.web.workers import EnginePool
+
+    pool = EnginePool(1)
+    try:
+        assert pool.warm(wait=300)
+        c = TestClient(create_app(db, allowed_hosts=["testserver"], pool=pool,
+                                  ai_deadline=0.001))
+        st = c.post("/api/games", json={"variant": "portes", "level": "worldclass",
+                                        "first": "black", "seed": 4}).json()
+        st = c.post(f"/api/games/{st['id']}/ai").json()  # the AI's roll: no engine
+        assert st["phase"] == "move" and st["ai_to_act"]
+        r = c.post(f"/api/games/{st['id']}/ai")
+        assert r.status_code == 503 and "more than" in r.json()["error"]
+        assert c.get(f"/api/games/{st['id']}").json() == st
+        r = c.get(f"/api/games/{st['id']}/hint", params={"level": "worldclass"})
+        assert r.status_code == 503
+    finally:
+        pool.shutdown()

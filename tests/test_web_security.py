@@ -157,7 +157,7 @@ def test_a_page_on_another_origin_cannot_drive_the_app(browser, server):
 
 
 def test_the_page_keeps_and_sends_its_token(browser, tmp_path):
-    from conftest import ARTIFACTS
+    from conftest import ARTIFACTS, wait_js
 
     srv, t, port = _serve(create_app(tmp_path / "t.db", token="tok-123_abc"))
     try:
@@ -176,8 +176,8 @@ def test_the_page_keeps_and_sends_its_token(browser, tmp_path):
         st = page.evaluate("window.tavli.state()")
         assert st and st["variant"] == "portes"
         page.reload()  # the tab keeps it
-        page.wait_for_function("window.tavli.state() && window.tavli.state().id === "
-                               f"{json.dumps(st['id'])}")
+        wait_js(page, "window.tavli.state() && window.tavli.state().id === "
+                f"{json.dumps(st['id'])}")
         page.screenshot(path=str(ARTIFACTS / "token-page.png"))
         # the export link downloads through fetch, with the token
         page.click("#btn-games")

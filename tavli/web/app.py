@@ -930,7 +930,8 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
             raise ApiError(409, "the AI is already thinking in this game", "busy")
         try:  # the game stays free for plain requests while the AI thinks
             job, version = await call(api.ai_job, game_id, body_)
-            decision = await pool.run(workers.ai_action, job, timeout=ai_deadline)
+            decision = workers.quick_action(job) or await pool.run(
+                workers.ai_action, job, timeout=ai_deadline)
             return await call(api.ai_apply, game_id, body_, version, decision)
         finally:
             s.thinking.release()

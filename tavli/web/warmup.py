@@ -35,7 +35,10 @@ def _cache_dirs() -> list[tuple[str, Path, bool]]:
     env = os.environ.get("NUMBA_CACHE_DIR")
     if env:
         return [(name, Path(env), True) for name, _ in KERNELS]
-    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "numba"
+    # the user-wide cache: ~/.cache/ and Numba's folder name, lower-cased here (a module
+    # naming the package in lower case counts as a kernel source for the cache stamp, so
+    # editing it would throw the compiled kernels away)
+    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "NUMBA".lower()
     out = []
     for name, folder in KERNELS:
         out.append((name, folder, False))

@@ -33,6 +33,7 @@ from typing import Any
 DAMA_BUDGET = 3.0     # seconds one Dama AI move may think, whatever its level
 AI_DEADLINE = 60.0    # seconds the server waits for an AI move or a hint
 PART_DEADLINE = 300.0  # seconds for one part of a review
+WARM_GRACE = 600.0    # more, while the workers may still be warming up (compiling)
 NICE = 5              # workers run at a lower priority than the server process
 MAX_WORKERS = 4       # one per core, at most this many (each holds about 200 MB)
 
@@ -169,6 +170,18 @@ def ai_action(job: dict[str, Any]) -> dict[str, Any]:
         return {"action": "move", "move": str(move), "after": move.after.id()}
 
 
+def quick_action(job: dict[str, Any]) -> dict[str, Any] | None:
+    """The AI's action when it needs no thinking (a roll with no cube decision to make),
+    for the server to play at once; else None.
+
+    >>> quick_action({"phase": "roll", "can_double": False})
+    {'action': 'roll'}
+    """
+    if job["phase"] == "roll" and not job["can_double"]:
+        return {"action": "roll"}
+    return None
+
+
 def hint_moves(job: dict[str, Any]) -> dict[str, Any]:
     """The legal moves of a roll ranked best first: by the network at ``job["ply"]``, or
     (``engine`` greedy) by the greedy player's score at 0-ply."""
@@ -265,6 +278,7 @@ class EnginePool:
         self.warm_up = warm_up  # each worker warms its kernels when it starts
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._answered = 0  # calls answered: after one per worker, all are warm
 
     def executor(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -295,8 +309,17 @@ class EnginePool:
         raise PoolError("the engine's worker processes cannot start")
 
     def _check(self, fut: Future, ex: ProcessPoolExecutor) -> None:
-        if not fut.cancelled() and isinstance(fut.exception(), BrokenProcessPool):
+        if fut.cancelled():
+            return
+        if isinstance(fut.exception(), BrokenProcessPool):
             self._broken(ex)
+        elif fut.exception() is None:
+            self._answered += 1
+
+    def deadline(self, seconds: float) -> float:
+        """``seconds``, with :data:`WARM_GRACE` more while the workers may still be
+        warming up (the first call of a worker waits for its warm-up)."""
+        return seconds + (WARM_GRACE if self._answered < self.workers else 0.0)
 
     def warm(self, wait: float | None = None) -> bool:
         """Start every worker (each warms its kernels as it starts, before its first
@@ -321,6 +344,7 @@ class EnginePool:
     async def run(self, fn: Callable[..., Any], *args: Any,
                   timeout: float = AI_DEADLINE) -> Any:
         """``fn(*args)`` in a worker, awaited without holding a thread of the server."""
+        timeout = self.deadline(timeout)
         fut = self.submit(fn, *args)
         try:
             return await asyncio.wait_for(asyncio.wrap_future(fut), timeout)
@@ -331,6 +355,7 @@ class EnginePool:
 
     def call(self, fn: Callable[..., Any], *args: Any, timeout: float = AI_DEADLINE) -> Any:
         """``fn(*args)`` in a worker, waited for in this thread."""
+        timeout = self.deadline(timeout)
         fut = self.submit(fn, *args)
         try:
             return fut.result(timeout)
@@ -360,5 +385,6 @@ def default_pool() -> EnginePool:
         return _default
 
 
-__all__ = ["EnginePool", "PoolError", "default_pool", "cores", "ai_action", "hint_moves",
+__all__ = ["EnginePool", "PoolError", "default_pool", "cores", "ai_action", "quick_action",
+           "hint_moves",
            "review_part", "dama_move", "warm", "DAMA_BUDGET"]
