@@ -15,6 +15,8 @@ import time
 import urllib.request
 import warnings
 
+import pytest
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
@@ -310,3 +312,17 @@ def test_ai_work_has_a_deadline(db):
         assert r.status_code == 503
     finally:
         pool.shutdown()
+
+
+def test_bench_web_command(monkeypatch, capsys):
+    from tavli import cli
+    from tavli.web import bench
+
+    seen = {}
+    monkeypatch.setattr(bench, "bench_web", lambda **kw: seen.update(kw) or {"errors": []})
+    assert cli.main(["bench", "web", "--clients", "4", "--requests", "7", "--ply", "1",
+                     "--points", "2", "--seed", "5"]) == 0
+    assert seen == {"clients": 4, "requests": 7, "ply": 1, "points": 2, "seed": 5}
+    with pytest.raises(SystemExit) as e:
+        cli.main(["bench", "web", "--clients", "1"])
+    assert e.value.code == 2 and "--clients" in capsys.readouterr().err
