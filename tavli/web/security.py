@@ -18,6 +18,8 @@ make such requests fail:
 ('127.0.0.1', '::1', 'example.org')
 >>> is_loopback("localhost"), is_loopback("::1"), is_loopback("0.0.0.0")
 (True, True, False)
+>>> sorted(served_hosts("127.0.0.2"))
+['127.0.0.1', '127.0.0.2', '::1', 'localhost']
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ def served_hosts(host: str) -> set[str]:
     (``0.0.0.0`` and ``::`` listen on all of them)."""
     h = hostname(host)
     if is_loopback(h):
-        return set(LOOPBACK_NAMES)
+        return set(LOOPBACK_NAMES) | {h}
     names = {h}
     wildcard = h in ("0.0.0.0", "::", "")
     if wildcard:
