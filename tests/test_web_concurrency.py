@@ -343,3 +343,43 @@ def test_bench_web_command(monkeypatch, capsys):
     with pytest.raises(SystemExit) as e:
         cli.main(["bench", "web", "--clients", "1"])
     assert e.value.code == 2 and "--clients" in capsys.readouterr().err
+
+
+def test_workers_exit_with_their_server(tmp_path):
+    """A server that dies as its workers start (killed, or Ctrl-C at once) leaves no
+    worker process behind."""
+    import uuid
+    from pathlib import Path
+
+    mark = uuid.uuid4().hex
+    script = ("import os, time\n"
+              "from tavli.web.workers import EnginePool\n"
+              "if __name__ == '__main__':\n"
+              "    EnginePool(2, warm_up=False).warm()\n"
+              "    time.sleep(0.2)\n"
+              "    os._exit(0)\n")
+    (tmp_path / "die.py").write_text(script)
+    env = {**os.environ, "TAVLI_TEST_MARK": mark,
+           "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]),
+                                          os.environ.get("PYTHONPATH", "")])}
+    subprocess.run([sys.executable, str(tmp_path / "die.py")], env=env, timeout=60,
+                   check=True)
+
+    def marked() -> list[int]:
+        out = []
+        for d in Path("/proc").iterdir():
+            try:
+                if d.name.isdigit() and mark.encode() in (d / "environ").read_bytes():
+                    out.append(int(d.name))
+            except OSError:
+                pass
+        return out
+
+    for _ in range(300):
+        if not marked():
+            break
+        time.sleep(0.1)
+    left = marked()
+    for pid in left:  # clean up before failing
+        os.kill(pid, 9)
+    assert left == [], "worker processes outlived their server"

@@ -54,16 +54,15 @@ def cores() -> int:
 
 # --- in a worker ------------------------------------------------------------------------------
 
-def _init(nice: int, warm_up: bool) -> None:
+def _init(nice: int, warm_up: bool, parent: int) -> None:
     if nice:
         try:
             os.nice(nice)
         except OSError:
             pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
-    parent = os.getppid()
 
-    def watch() -> None:  # a server killed outright leaves no worker behind
+    def watch() -> None:  # a server killed outright (even as we start) leaves no worker
         while os.getppid() == parent:
             time.sleep(1.0)
         os._exit(0)
@@ -286,7 +285,7 @@ class EnginePool:
                 ctx = multiprocessing.get_context("spawn")
                 self._executor = ProcessPoolExecutor(
                     self.workers, mp_context=ctx, initializer=_init,
-                    initargs=(self.nice, self.warm_up))
+                    initargs=(self.nice, self.warm_up, os.getpid()))
             return self._executor
 
     def _broken(self, ex: ProcessPoolExecutor) -> None:
