@@ -96,7 +96,7 @@ def test_network_shapes_save_load(tmp_path):
     out = back.evaluate([Position.start("plakoto"), Position.start("plakoto", 1)])
     assert out.shape == (2, 5) and ((out > 0) & (out < 1)).all()
     (tmp_path / "bad.npz").write_bytes(b"not a file")
-    with pytest.raises(Exception, match="cannot read"):
+    with pytest.raises(Exception, match="not a tavli network file"):
         Net.load(tmp_path / "bad.npz")
 
 
