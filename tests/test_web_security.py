@@ -259,7 +259,7 @@ def test_play_on_the_network_needs_a_token(tmp_path):
             urllib.request.urlopen(base + "/api/games", timeout=5)
         assert e.value.code == 401
         req = urllib.request.Request(base + "/api/games", headers={"X-Tavli-Token": token})
-        assert json.load(urllib.request.urlopen(req, timeout=5)) == {"games": []}
+        assert json.load(urllib.request.urlopen(req, timeout=5))["games"] == []
     finally:
         proc.terminate()
         proc.wait(20)
