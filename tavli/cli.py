@@ -159,6 +159,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         bench_dama(seed=args.seed)
         return 0
+    if args.what == "web":
+        from .web.bench import bench_web
+
+        res = bench_web(clients=args.clients, requests=args.requests, ply=args.ply,
+                        points=args.points, seed=args.seed)
+        return 1 if res["errors"] else 0
     raise CliError(f"unknown benchmark {args.what!r}")
 
 
@@ -373,7 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
     df.set_defaults(func=cmd_distill)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["movegen", "strength", "dama"])
+    b.add_argument("what", choices=["movegen", "strength", "dama", "web"])
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
                         "neural:0, greedy random, gnubg, net:FILE")
@@ -390,6 +396,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "it (for long runs: search levels, gnubg, greedy)")
     b.add_argument("--jobs", type=at_least(1), default=1,
                    help="strength: processes for games played through Python")
+    b.add_argument("--clients", type=at_least(2), default=10,
+                   help="web: clients (one reviews, the others make plain requests)")
+    b.add_argument("--requests", type=at_least(1), default=30,
+                   help="web: plain requests per client in the reference phase")
+    b.add_argument("--ply", type=int, choices=[0, 1, 2], default=2, help="web: review ply")
+    b.add_argument("--points", type=at_least(1), default=3,
+                   help="web: length of the match reviewed (greedy against random)")
     b.set_defaults(func=cmd_bench)
 
     from .dama.cli import add_dama_commands

@@ -38,7 +38,7 @@ def client(db):
         from fastapi.testclient import TestClient
     from tavli.web.app import create_app
 
-    return TestClient(create_app(db))
+    return TestClient(create_app(db, allowed_hosts=["testserver"]))
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +82,14 @@ def browser():
                         "installs one", pytrace=False)
         yield b
         b.close()
+
+
+def wait_js(page, expression: str, timeout: float = 20000) -> None:
+    """Wait until the JavaScript ``expression`` is true in ``page``. (Playwright's
+    ``wait_for_function`` compiles its predicate with ``eval``, which the page's
+    Content-Security-Policy forbids; ``page.evaluate`` is not subject to it.)"""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout / 1000:g} s: {expression}")
+        page.wait_for_timeout(50)

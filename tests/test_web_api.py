@@ -43,6 +43,20 @@ def human_turn(client, st):
     return st
 
 
+def reviewed(client, gid, limit=300, **params):
+    """GET the review until it is made (202 answers carry the progress meanwhile)."""
+    import time
+
+    for _ in range(limit * 10):
+        r = client.get(f"/api/games/{gid}/review", params=params)
+        if r.status_code != 202:
+            return r
+        p = r.json()
+        assert p["status"] == "running" and 0 <= p["done"] <= p["total"], p
+        time.sleep(0.1)
+    raise AssertionError("the review was not made in time")
+
+
 def assert_error(r, status, *words):
     assert r.status_code == status, r.text
     body = r.json()
@@ -331,7 +345,7 @@ def test_export_import_and_review(client):
         assert_error(client.post(f"/api/games/{gid}/{what}"), 409)
     assert client.get(f"/api/games/{st2['id']}").status_code == 200
 
-    rv = client.get(f"/api/games/{gid}/review", params={"ply": 0})
+    rv = reviewed(client, gid, ply=0)
     if st["players"]["white"].get("engine") == "greedy":
         return
     assert rv.status_code == 200, rv.text
@@ -351,7 +365,8 @@ def test_export_import_and_review(client):
 
 
 def test_import_bad_records(client):
-    assert_error(client.post("/api/records", content=b"{]"), 400, "JSON")
+    assert_error(client.post("/api/records", content=b"{]",
+                             headers={"Content-Type": "application/json"}), 400, "JSON")
     assert_error(client.post("/api/records", json=[1]), 422, "object")
     assert_error(client.post("/api/records", json={"format": "other"}), 422, "record")
     rec = _played_record()
@@ -374,13 +389,14 @@ def test_review_of_a_played_game(client):
         else:
             st = post(client, gid, "move", {"steps": steps_of(st["legal_moves"][-1])})
     assert st["phase"] == "over"
-    rv = client.get(f"/api/games/{gid}/review")
+    rv = reviewed(client, gid)
     if st["players"]["black"]["engine"] == "greedy":
         assert_error(rv, 409, "network")
         return
     rv = rv.json()
     assert rv["ply"] == 1 and len(rv["curve"]) == len([e for e in st["history"] if "dice" in e])
-    assert client.get(f"/api/games/{gid}/review").json() == rv  # cached, same answer
+    again = client.get(f"/api/games/{gid}/review")  # kept: the same answer at once
+    assert again.status_code == 200 and again.json() == rv
 
 
 def test_list_and_delete(client):
@@ -433,16 +449,16 @@ def test_restart_resumes_with_the_same_dice(tmp_path, stop):
     actions = ["roll", 0, "roll", 1, "roll", 0, "roll", 0]
     body = {"variant": "portes", "opponent": "human", "seed": 12}
     # without a restart
-    c1 = TestClient(create_app(tmp_path / "a.db"))
+    c1 = TestClient(create_app(tmp_path / "a.db", allowed_hosts=["testserver"]))
     gid1 = new(c1, **body)["id"]
     _script(c1, gid1, actions[:stop])
     mid1 = c1.get(f"/api/games/{gid1}").json()
     end1 = _script(c1, gid1, actions[stop:])
     # with a restart after `stop` actions
-    c2 = TestClient(create_app(tmp_path / "b.db"))
+    c2 = TestClient(create_app(tmp_path / "b.db", allowed_hosts=["testserver"]))
     gid2 = new(c2, **body)["id"]
     _script(c2, gid2, actions[:stop])
-    c3 = TestClient(create_app(tmp_path / "b.db"))
+    c3 = TestClient(create_app(tmp_path / "b.db", allowed_hosts=["testserver"]))
     mid2 = c3.get(f"/api/games/{gid2}").json()
     assert _clean(mid2) == _clean(mid1)
     end2 = _script(c3, gid2, actions[stop:])
@@ -450,7 +466,7 @@ def test_restart_resumes_with_the_same_dice(tmp_path, stop):
 
 
 def test_restart_resumes_match_and_ai_game(db):
-    c = TestClient(create_app(db))
+    c = TestClient(create_app(db, allowed_hosts=["testserver"]))
     st = new(c, variant="tavli", points=3, seed=5)
     gid = st["id"]
     st = post(c, gid, "roll")
@@ -461,7 +477,7 @@ def test_restart_resumes_match_and_ai_game(db):
             st = post(c, gid, "roll")
         elif st["phase"] == "move":
             st = post(c, gid, "move", {"move": st["legal_moves"][0]["move"]})
-    c2 = TestClient(create_app(db))
+    c2 = TestClient(create_app(db, allowed_hosts=["testserver"]))
     again = c2.get(f"/api/games/{gid}").json()
     assert again == st
     assert [g["id"] for g in c2.get("/api/games").json()["games"]] == [gid]
@@ -470,7 +486,7 @@ def test_restart_resumes_match_and_ai_game(db):
 def test_every_action_is_saved_at_once(db):
     from tavli.web.store import Store
 
-    c = TestClient(create_app(db))
+    c = TestClient(create_app(db, allowed_hosts=["testserver"]))
     st = new(c, variant="plakoto", opponent="human", seed=2)
     st = post(c, st["id"], "roll")
     row = Store(db).get(st["id"])

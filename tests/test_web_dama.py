@@ -133,12 +133,12 @@ def test_game_over_is_409(client):
 
 
 def test_resume_after_restart(db):
-    c1 = TestClient(create_app(db))
+    c1 = TestClient(create_app(db, allowed_hosts=["testserver"]))
     st = new(c1, rules="box", opponent="ai", level="1", ai_side="black")
     gid = st["id"]
     post(c1, gid, "move", {"move": "22-18"})
     st = post(c1, gid, "ai")
-    c2 = TestClient(create_app(db))
+    c2 = TestClient(create_app(db, allowed_hosts=["testserver"]))
     again = c2.get(f"/api/dama/{gid}").json()
     assert again["fen"] == st["fen"] and again["history"] == st["history"]
     assert again["players"]["black"] == {"type": "ai", "level": "1"}
@@ -148,7 +148,7 @@ def test_resume_after_restart(db):
 
 # --- the browser -------------------------------------------------------------------------
 
-from conftest import ARTIFACTS  # noqa: E402
+from conftest import ARTIFACTS, wait_js  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -173,7 +173,7 @@ def page(web):
 
 
 def idle(pg):
-    pg.wait_for_function("document.body.dataset.busy !== '1'")
+    wait_js(pg, "document.body.dataset.busy !== '1'")
 
 
 def test_browser_dama_game(page):
@@ -192,7 +192,7 @@ def test_browser_dama_game(page):
     assert pg.locator("#dama-board .dest").count() == 2          # 22-17, 22-18
     pg.click("#dama-board .dest[data-square='18']")
     # the AI replies: white to move again, two plies in the list
-    pg.wait_for_function("window.dama.state().plies === 2"
+    wait_js(pg, "window.dama.state().plies === 2"
                          " && document.body.dataset.busy !== '1'")
     assert pg.locator("#dama-history li").count() == 2
     pg.wait_for_selector("#dama-board .piece[data-square='18'].white")
@@ -218,18 +218,18 @@ def test_browser_dama_huff_and_capture(page):
     assert pg.is_visible("#dama-huff")
     pg.screenshot(path=str(ARTIFACTS / "dama-huff.png"))
     pg.click("#dama-board .piece.huffable[data-square='18']")
-    pg.wait_for_function("window.dama.state().huff.length === 0")
+    wait_js(pg, "window.dama.state().huff.length === 0")
     idle(pg)
     assert pg.evaluate("window.dama.state().board[17].piece") is None
     # black moves 15-19, white must/may capture 23x16 by clicking the landing square
     pg.click("#dama-board .piece[data-square='15']")
     pg.click("#dama-board .dest[data-square='19']")
-    pg.wait_for_function("window.dama.state().turn === 'white'")
+    wait_js(pg, "window.dama.state().turn === 'white'")
     idle(pg)
     pg.click("#dama-board .piece[data-square='23']")
     pg.wait_for_selector("#dama-board .dest[data-square='16']")
     pg.click("#dama-board .dest[data-square='16']")
-    pg.wait_for_function("window.dama.state().turn === 'black'")
+    wait_js(pg, "window.dama.state().turn === 'black'")
     idle(pg)
     st = pg.evaluate("window.dama.state()")
     assert st["last"]["captures"] == [19] and st["counts"]["black"]["men"] == 11
@@ -255,7 +255,7 @@ def test_games_list_shows_dama_games_and_opens_them(page):
     assert pg.locator(f"#games-table tr[data-kind='tavli'][data-id='{tid}']").count() == 1
     pg.screenshot(path=str(ARTIFACTS / "games-list-with-dama.png"))
     row.locator("button.open").click()
-    pg.wait_for_function(f"window.dama.state() && window.dama.state().id === '{gid}'")
+    wait_js(pg, f"window.dama.state() && window.dama.state().id === '{gid}'")
     idle(pg)
     assert pg.evaluate("window.dama.state().plies") == 1
     assert pg.is_visible("#dama-board") and not pg.is_visible("#board")

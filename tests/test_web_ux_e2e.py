@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ARTIFACTS
+from conftest import ARTIFACTS, wait_js
 from test_web_ux import SHORT_DAMA
 
 from tavli.board import Position
@@ -62,7 +62,7 @@ def idle(page):
 
 
 def wait_state(page, js):
-    page.wait_for_function("(() => { const st = window.tavli.state(); "
+    wait_js(page, "(() => { const st = window.tavli.state(); "
                            f"return !!st && ({js}); }})()")
     idle(page)
 
@@ -102,14 +102,14 @@ def test_dama_over_offers_play_again_not_undo(ctx, server):
         for mv in SHORT_DAMA:
             api(pg, server, "POST", f"/api/dama/{d['id']}/move", {"move": mv})
         pg.goto(f"{server}/#/dama/{d['id']}")
-        pg.wait_for_function(f"window.dama.state() && window.dama.state().id === '{d['id']}'")
+        wait_js(pg, f"window.dama.state() && window.dama.state().id === '{d['id']}'")
         idle(pg)
         assert "White wins" in pg.inner_text("#dama-status")
         assert pg.is_hidden("#dama-undo") and pg.is_visible("#dama-rematch")
         assert fits(pg)
         shot(pg, f"{name}-dama-over-play-again")
     pg.click("#dama-rematch")
-    pg.wait_for_function(f"window.dama.state().id !== '{d['id']}'")
+    wait_js(pg, f"window.dama.state().id !== '{d['id']}'")
     idle(pg)
     st = pg.evaluate("window.dama.state()")
     assert st["plies"] == 0 and st["rules"] == "russian" and not st["over"]
@@ -170,16 +170,16 @@ def test_games_list_pages_filters_and_deletes(ctx, server):
     assert title["width"] > 150     # the names are readable, not a letter a line
     shot(pg, "desk-games-list-paged")
     pg.click("#gp-next")
-    pg.wait_for_function("document.querySelector('#gp-info').textContent.startsWith('21')")
+    wait_js(pg, "document.querySelector('#gp-info').textContent.startsWith('21')")
     assert _list_rows(pg).count() == min(20, total - 20)
     # filters: a variant, then a text in the title
     pg.select_option("#gf-variant", "dama")
-    pg.wait_for_function("document.querySelector('#gp-info').textContent.startsWith('1–')")
+    wait_js(pg, "document.querySelector('#gp-info').textContent.startsWith('1–')")
     titles = pg.locator("#games-table td.title").all_inner_texts()
     assert titles and all(t.startswith("Dama") for t in titles)
     pg.select_option("#gf-variant", "")
     pg.fill("#gf-q", "Fevga: you")
-    pg.wait_for_function("document.querySelectorAll('#games-table tbody tr[data-id]')"
+    wait_js(pg, "document.querySelectorAll('#games-table tbody tr[data-id]')"
                          ".length === 1")
     assert "(practice)" in pg.locator("#games-table td.title").first.inner_text()
     # delete the game open in the page: asked first, then gone, and the board is empty

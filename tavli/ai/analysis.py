@@ -90,58 +90,88 @@ def _games(obj: Game | Match) -> list[Game]:
     return obj.games if isinstance(obj, Match) else [obj]
 
 
-def analyse(obj: Game | Match, ply: int = 1) -> dict[str, Any]:
-    """Analyse every turn of a replayed game or match (see the module docstring)."""
-    turns: list[TurnAnalysis] = []
-    totals = [PlayerTotals(), PlayerTotals()]
+def turn_count(obj: Game | Match) -> int:
+    """How many turns :func:`analyse_turns` goes through (every turn of every game)."""
+    return sum(len(g.turns) for g in _games(obj))
+
+
+def analyse_turns(obj: Game | Match, ply: int = 1, start: int = 0,
+                  stop: int | None = None) -> list[TurnAnalysis]:
+    """The analysis of turns ``start`` to ``stop`` (counted over the games in order) of a
+    replayed game or match, so that a long review can be done in parts."""
+    out: list[TurnAnalysis] = []
     analyzers: dict[Any, Analyzer] = {}
+    k = 0
     for gi, game in enumerate(_games(obj), 1):
         rules = game.rules
-        if rules not in analyzers:
-            analyzers[rules] = Analyzer(rules)
-        an = analyzers[rules]
         for number, (pos, dice, chosen) in enumerate(game.turns, 1):
-            side = pos.turn
-            o0 = an.position_outputs(pos, 0)
-            white_win = float(o0[0] if side == 0 else 1 - o0[0])
-            # luck: best 0-ply equity with this roll against the average over all rolls
-            avg = float(an.equity(an.position_outputs(pos, 1)))
-            moves = pos.legal_moves(dice, rules)
-            if moves:
-                ranked0 = an.rank(pos, moves, 0)
-                luck = ranked0[0].equity - avg
-            else:
-                sw = pos.swap_turn()
-                o = an.net.evaluate([sw])[0]
-                luck = -float(an.equity(o)) - avg
-            if len(moves) >= 2:
-                ranked = an.rank(pos, moves, ply)
-                best = ranked[0]
-                mine = next(r for r in ranked if r.move.after == chosen.after)
-                if mine.ply != best.ply:
-                    o = an.searcher.outputs(chosen.after.array[None], side, best.ply)[0]
-                    eq_played = float(an.equity(o))
-                else:
-                    eq_played = mine.equity
-                loss = max(0.0, best.equity - eq_played)
-                best_text, eq_best = str(best.move), best.equity
-                totals[side].unforced += 1
-                totals[side].total_loss += loss
-                m = mark(loss)
-                if m:
-                    totals[side].marks[m] += 1
-            else:
-                eq_best = eq_played = float(ranked0[0].equity) if moves else -float(
-                    an.equity(an.net.evaluate([pos.swap_turn()])[0]))
-                loss = 0.0
-                best_text = str(chosen) if chosen is not None else ""
-            totals[side].luck += luck
-            turns.append(TurnAnalysis(gi, number, side, tuple(dice),
-                                      str(chosen) if chosen is not None else "",
-                                      best_text, eq_played, eq_best, loss, luck, len(moves),
-                                      pos.id(), white_win))
+            k += 1
+            if k <= start:
+                continue
+            if stop is not None and k > stop:
+                return out
+            if rules not in analyzers:
+                analyzers[rules] = Analyzer(rules)
+            out.append(_analyse_turn(analyzers[rules], gi, number, pos, dice, chosen, ply))
+    return out
+
+
+def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
+                  ply: int) -> TurnAnalysis:
+    rules = an.rules
+    side = pos.turn
+    o0 = an.position_outputs(pos, 0)
+    white_win = float(o0[0] if side == 0 else 1 - o0[0])
+    # luck: best 0-ply equity with this roll against the average over all rolls
+    avg = float(an.equity(an.position_outputs(pos, 1)))
+    moves = pos.legal_moves(dice, rules)
+    if moves:
+        ranked0 = an.rank(pos, moves, 0)
+        luck = ranked0[0].equity - avg
+    else:
+        sw = pos.swap_turn()
+        o = an.net.evaluate([sw])[0]
+        luck = -float(an.equity(o)) - avg
+    if len(moves) >= 2:
+        ranked = an.rank(pos, moves, ply)
+        best = ranked[0]
+        mine = next(r for r in ranked if r.move.after == chosen.after)
+        if mine.ply != best.ply:
+            o = an.searcher.outputs(chosen.after.array[None], side, best.ply)[0]
+            eq_played = float(an.equity(o))
+        else:
+            eq_played = mine.equity
+        loss = max(0.0, best.equity - eq_played)
+        best_text, eq_best = str(best.move), best.equity
+    else:
+        eq_best = eq_played = float(ranked0[0].equity) if moves else -float(
+            an.equity(an.net.evaluate([pos.swap_turn()])[0]))
+        loss = 0.0
+        best_text = str(chosen) if chosen is not None else ""
+    return TurnAnalysis(gi, number, side, tuple(dice), str(chosen) if chosen is not None
+                        else "", best_text, eq_played, eq_best, loss, luck, len(moves),
+                        pos.id(), white_win)
+
+
+def summarise(turns: list[TurnAnalysis], ply: int) -> dict[str, Any]:
+    """The result of :func:`analyse` from its turns: each turn, and totals per player."""
+    totals = [PlayerTotals(), PlayerTotals()]
+    for t in turns:
+        tot = totals[t.side]
+        if t.legal >= 2:
+            tot.unforced += 1
+            tot.total_loss += t.loss
+            m = mark(t.loss)
+            if m:
+                tot.marks[m] += 1
+        tot.luck += t.luck
     return {"ply": ply, "turns": [t.to_dict() for t in turns],
             "players": {SIDE_NAMES[s]: totals[s].to_dict() for s in (0, 1)}}
+
+
+def analyse(obj: Game | Match, ply: int = 1) -> dict[str, Any]:
+    """Analyse every turn of a replayed game or match (see the module docstring)."""
+    return summarise(analyse_turns(obj, ply), ply)
 
 
 def format_analysis(result: dict[str, Any]) -> str:
@@ -172,4 +202,5 @@ def format_analysis(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["analyse", "format_analysis", "rating", "mark"]
+__all__ = ["analyse", "analyse_turns", "summarise", "turn_count", "format_analysis", "rating",
+           "mark"]

@@ -481,12 +481,17 @@ class Searcher:
         return [int(x) for x in self.out]
 
     def search(self, pos: Position, level: str | int | None = "default",
-               history: list[Position] | None = None) -> SearchResult:
-        """The best move for ``pos`` (which must have a legal move)."""
+               history: list[Position] | None = None,
+               budget: float | None = None) -> SearchResult:
+        """The best move for ``pos`` (which must have a legal move). ``budget``: at most
+        about that many seconds whatever the level (a fixed-depth level then stops at
+        the deepest search that fits, like a timed one)."""
         pos = pos.with_rules(self.rules) if pos.rules != self.rules else pos
         if pos.is_game_over():
             raise GameOver("no legal move: the side to move has lost")
         max_depth, seconds = parse_level(level)
+        if budget is not None:
+            seconds = budget if seconds is None else min(seconds, budget)
         ghist = np.array([zhash_pos(q) for q in (history or []) if q.turn == pos.turn
                           and q != pos], dtype=np.int64)
         t0 = time.perf_counter()
@@ -545,15 +550,17 @@ class AIPlayer:
     """The AI at a level; :meth:`choose` returns the move to play (with ``huff`` set when
     it huffs first)."""
 
-    def __init__(self, rules="box", level: str | int | None = "default") -> None:
+    def __init__(self, rules="box", level: str | int | None = "default",
+                 budget: float | None = None) -> None:
         self.rules = DamaRules.for_name(rules)
         parse_level(level)  # a bad level is an error now, not at the first move
         self.level = level
+        self.budget = budget
         self.searcher = Searcher(self.rules)
         self.last: SearchResult | None = None
 
     def choose(self, pos: Position, history: list[Position] | None = None):
-        self.last = self.searcher.search(pos, self.level, history)
+        self.last = self.searcher.search(pos, self.level, history, self.budget)
         return self.last.move
 
 

@@ -15,11 +15,13 @@ survives a restart of the server.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import random
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -29,7 +31,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..board import Move, Position
@@ -50,9 +52,14 @@ from ..layout import SIDE_NAMES
 from ..match import Match
 from ..record import game_record, load_record, match_record
 from ..rules import Rules
-from . import listing, shown
+from . import listing, shown, workers
+from .limits import REVIEWS, SESSIONS, BodyLimit, SessionCache
 from .listing import ListQuery
+from .records import RecordShapeError, check_record, rule_option_errors
+from .reviews import ReviewJob, Reviews
+from .security import LOOPBACK_NAMES, Guard
 from .store import Store
+from .workers import EnginePool, PoolError
 
 STATIC = Path(__file__).with_name("static")
 VARIANTS = ("portes", "plakoto", "fevga", "backgammon", "tavli")
@@ -86,7 +93,7 @@ def _engine_error(e: TavliError) -> ApiError:
 # --- request bodies -------------------------------------------------------------------------
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewGame(_Body):
@@ -100,6 +107,14 @@ class NewGame(_Body):
     seed: int | None = None
     position: str | None = None
     rules: dict[str, Any] | None = None
+
+    @field_validator("rules")
+    @classmethod
+    def _rule_types(cls, v: dict[str, Any] | None) -> dict[str, Any] | None:
+        errors = rule_option_errors(v or {})
+        if errors:
+            raise ValueError("; ".join(errors))
+        return v
 
 
 class Action(_Body):
@@ -124,9 +139,12 @@ def _parse(raw: bytes, model: type[BaseModel], required: bool) -> Any:
         raise ApiError(400, f"malformed JSON: {e}", "malformed_json") from None
     if not isinstance(data, dict):
         raise ApiError(422, "the body must be a JSON object", "invalid")
-    try:
-        return model.model_validate(data)
+    try:  # strict types, as JSON has them: "5" is not 5, true is not 1
+        return model.model_validate_json(raw)
     except ValidationError as e:
+        if any(err.get("type") == "json_invalid" for err in e.errors()):
+            raise ApiError(400, f"malformed JSON: {_validation_text(e)}",
+                           "malformed_json") from None
         raise ApiError(422, _validation_text(e), "invalid") from None
 
 
@@ -179,6 +197,8 @@ class Session:
     meta: dict[str, Any]
     last: dict[str, Any] | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
+    version: int = 0  # counts the saved actions: the AI's answer is for one version
+    thinking: threading.Lock = field(default_factory=threading.Lock)  # an AI move pending
 
     @property
     def match(self) -> Match | None:
@@ -283,14 +303,16 @@ def _point(v: int | str) -> int:
 class TavliApi:
     """Games, matches and their actions, over a :class:`Store` (usable without HTTP)."""
 
-    def __init__(self, db_path: str | Path, analysis_ply: int = 1) -> None:
+    def __init__(self, db_path: str | Path, analysis_ply: int = 1, *,
+                 pool: EnginePool | None = None, sessions: int = SESSIONS,
+                 reviews: int = REVIEWS) -> None:
         self.store = Store(db_path)
-        self.sessions: dict[str, Session] = {}
-        self.lock = threading.RLock()
+        # the games in memory (a few hundred; the others reload from the store)
+        self.sessions: SessionCache[Session] = SessionCache(sessions)
+        self.lock = threading.RLock()  # guards the cache only: each game has its own lock
         self.analysis_ply = analysis_ply
-        self._players: dict[tuple, Any] = {}
-        self._analyzers: dict[Any, Any] = {}
-        self._reviews: dict[tuple, dict[str, Any]] = {}
+        self.pool = pool or workers.default_pool()  # where the engine thinks
+        self.reviews = Reviews(self.pool, reviews)
 
     # players ---------------------------------------------------------------------------
     def engine_name(self, game: int) -> str:
@@ -298,43 +320,23 @@ class TavliApi:
 
         return "neural" if has_shipped_net(game) else "greedy"
 
-    def ai_player(self, level: str, game: int):
-        """The neural player at ``level`` when a trained network ships for ``game``,
-        else the greedy heuristic."""
-        from ..ai.players import NeuralPlayer
-        from ..players import GreedyPlayer
-
-        key = (self.engine_name(game), level)
-        p = self._players.get(key)
-        if p is None:
-            p = NeuralPlayer(level) if key[0] == "neural" else GreedyPlayer()
-            self._players[key] = p
-        return p
-
-    def analyzer(self, rules: Rules):
-        from ..ai.players import Analyzer
-
-        a = self._analyzers.get(rules)
-        if a is None:
-            a = self._analyzers[rules] = Analyzer(rules)
-        return a
-
     # sessions --------------------------------------------------------------------------
     def session(self, game_id: str) -> Session:
-        with self.lock:
-            s = self.sessions.get(game_id)
-            if s is not None:
-                return s
-            row = self.store.get(game_id)
-            if row is None:
-                raise ApiError(404, f"no game with id {game_id!r}", "not_found")
-            try:
-                s = self._restore(game_id, row["record"], row["meta"])
-            except TavliError as e:
-                raise ApiError(409, f"the stored game {game_id} does not replay: {e}",
-                               "corrupt") from None
-            self.sessions[game_id] = s
+        s = self.sessions.get(game_id)
+        if s is not None:
             return s
+        row = self.store.get(game_id)  # replayed outside the lock: other games go on
+        if row is None:
+            raise ApiError(404, f"no game with id {game_id!r}", "not_found")
+        try:
+            s = self._restore(game_id, row["record"], row["meta"])
+        except TavliError as e:
+            raise ApiError(409, f"the stored game {game_id} does not replay: {e}",
+                           "corrupt") from None
+        with self.lock:
+            if self.store.get(game_id) is None:  # deleted meanwhile
+                raise ApiError(404, f"no game with id {game_id!r}", "not_found")
+            return self.sessions.setdefault(game_id, s)
 
     def _restore(self, game_id: str, record: dict[str, Any], meta: dict[str, Any]) -> Session:
         obj = load_record(record)
@@ -368,6 +370,7 @@ class TavliApi:
         return s
 
     def save(self, s: Session) -> None:
+        s.version += 1
         g = s.game
         s.meta["pending"] = list(g.dice) if g.phase == "move" and g.dice else None
         if not s.imported:
@@ -474,6 +477,10 @@ class TavliApi:
     def import_record(self, data: Any) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise ApiError(422, "a record must be a JSON object", "invalid")
+        try:
+            check_record(data)  # shape and size, before anything is replayed
+        except RecordShapeError as e:
+            raise ApiError(422, f"the record cannot be read: {e}", "invalid_record") from None
         try:
             obj = load_record(data)
         except TavliError as e:
@@ -610,32 +617,37 @@ class TavliApi:
              side: str | None = None, by_ai: bool = False) -> dict[str, Any]:
         s = self.session(game_id)
         with s.lock:
-            g = s.game
-            if s.imported:
-                raise ApiError(409, "an imported record is for review only", "read_only")
-            if g.is_over:
-                if s.match is not None and not s.match.is_over:
-                    raise ApiError(409, "this game is over: POST .../next starts the next game "
-                                        "of the match", "game_over")
-                raise ApiError(409, f"the {'match' if s.match is not None else 'game'} is "
-                                    "over", "game_over")
-            actor = SIDE_NAMES[g.turn]
-            if g.phase not in ("opening", "over"):
-                kind = s.meta["players"][actor]["type"]
-                if by_ai and kind != "ai":
-                    raise ApiError(409, f"{actor} is played by a person, not the AI",
-                                   "wrong_player")
-                if not by_ai and kind == "ai":
-                    raise ApiError(409, f"it is {actor}'s turn and the AI plays {actor}: "
-                                        "POST .../ai", "wrong_player")
-            if side is not None and g.phase not in ("opening", "over") and side != actor:
-                raise ApiError(409, f"it is {actor}'s turn, not {side}'s", "wrong_player")
+            self._may_act(s, side, by_ai)
             try:
                 fn(s)
             except TavliError as e:
                 raise _engine_error(e) from None
             self.save(s)
             return self.state(s)
+
+    @staticmethod
+    def _may_act(s: Session, side: str | None, by_ai: bool) -> None:
+        """Raise the 409 that answers an action now (under ``s.lock``), if any."""
+        g = s.game
+        if s.imported:
+            raise ApiError(409, "an imported record is for review only", "read_only")
+        if g.is_over:
+            if s.match is not None and not s.match.is_over:
+                raise ApiError(409, "this game is over: POST .../next starts the next game "
+                                    "of the match", "game_over")
+            raise ApiError(409, f"the {'match' if s.match is not None else 'game'} is "
+                                "over", "game_over")
+        actor = SIDE_NAMES[g.turn]
+        if g.phase not in ("opening", "over"):
+            kind = s.meta["players"][actor]["type"]
+            if by_ai and kind != "ai":
+                raise ApiError(409, f"{actor} is played by a person, not the AI",
+                               "wrong_player")
+            if not by_ai and kind == "ai":
+                raise ApiError(409, f"it is {actor}'s turn and the AI plays {actor}: "
+                                    "POST .../ai", "wrong_player")
+        if side is not None and g.phase not in ("opening", "over") and side != actor:
+            raise ApiError(409, f"it is {actor}'s turn, not {side}'s", "wrong_player")
 
     def _after_roll(self, s: Session, side: str, kind: str) -> None:
         g = s.game
@@ -743,45 +755,82 @@ class TavliApi:
             return self.state(s)
 
     def ai(self, game_id: str, body: Action) -> dict[str, Any]:
+        """The AI's next action, thought out in this thread (the app thinks in its worker
+        processes: :meth:`ai_job`, :func:`tavli.web.workers.ai_action`, :meth:`ai_apply`)."""
+        job, version = self.ai_job(game_id, body)
+        return self.ai_apply(game_id, body, version, workers.ai_action(job))
+
+    def ai_job(self, game_id: str, body: Action) -> tuple[dict[str, Any], int]:
+        """What the AI needs to choose its next action (small, for a worker process), and
+        the game's version it is for."""
+        s = self.session(game_id)
+        with s.lock:
+            self._may_act(s, body.side, True)
+            g = s.game
+            if g.phase == "opening":
+                raise ApiError(409, "the opening throw is made by the player (POST .../roll)",
+                               "wrong_state")
+            side = SIDE_NAMES[g.turn]
+            job = {"engine": self.engine_name(g.rules.game),
+                   "level": s.meta["players"][side].get("level", "expert"),
+                   "rules": g.rules.to_dict(), "position": g.position.id(),
+                   "phase": g.phase, "dice": list(g.dice) if g.dice else None,
+                   "cube_value": g.cube_value, "cube_owner": g.cube_owner,
+                   "can_double": g.can_double()}
+            return job, s.version
+
+    def ai_apply(self, game_id: str, body: Action, version: int,
+                 decision: dict[str, Any]) -> dict[str, Any]:
+        """Play the AI's ``decision`` (from :func:`tavli.web.workers.ai_action`) if the game
+        is still at ``version``."""
         def do(s: Session) -> None:
+            if s.version != version:
+                raise ApiError(409, "the game changed while the AI was thinking",
+                               "conflict")
             g = s.game
             side = SIDE_NAMES[g.turn]
-            level = s.meta["players"][side].get("level", "expert")
-            with self.lock:
-                player = self.ai_player(level, g.rules.game)
-                if g.phase == "double":
-                    choice = player.cube_action(g)
-                    if choice == "drop":
-                        g.drop()
-                        s.last = {"kind": "drop", "side": side}
-                    else:
-                        g.take()
-                        s.last = {"kind": "take", "side": side, "value": g.cube_value}
-                elif g.phase == "roll":
-                    if g.can_double() and player.cube_action(g) == "double":
-                        g.double()
-                        s.last = {"kind": "double", "side": side, "value": g.cube_value * 2}
-                    else:
-                        g.roll()
-                        self._after_roll(s, side, "roll")
-                elif g.phase == "move":
-                    before = g.position
-                    dice = list(g.dice or ())
-                    move = player.choose_move(g.position, g.dice, g.legal_moves(), g.rules)
-                    g.play(move)
-                    if move is None:
-                        s.last = {"kind": "pass", "side": side, "dice": dice}
-                    else:
-                        s.last = {"kind": "move", "side": side, "dice": dice,
-                                  "move": str(move), "steps": _steps(move),
-                                  "before": before.to_json()}
+            action = decision["action"]
+            if action == "drop":
+                g.drop()
+                s.last = {"kind": "drop", "side": side}
+            elif action in ("take", "beaver"):
+                g.take()
+                s.last = {"kind": "take", "side": side, "value": g.cube_value}
+            elif action == "double":
+                g.double()
+                s.last = {"kind": "double", "side": side, "value": g.cube_value * 2}
+            elif action == "roll":
+                g.roll()
+                self._after_roll(s, side, "roll")
+            else:
+                before = g.position
+                dice = list(g.dice or ())
+                legal = g.legal_moves()
+                move = next((m for m in legal if str(m) == decision["move"]
+                             and m.after.id() == decision["after"]), None)
+                if move is None and legal:
+                    raise ApiError(500, f"the AI chose a move that is not legal: "
+                                        f"{decision['move']}", "engine")
+                g.play(move)
+                if move is None:
+                    s.last = {"kind": "pass", "side": side, "dice": dice}
                 else:
-                    raise WrongState("the opening throw is made by the player (POST .../roll)")
+                    s.last = {"kind": "move", "side": side, "dice": dice,
+                              "move": str(move), "steps": _steps(move),
+                              "before": before.to_json()}
 
         return self._act(game_id, do, side=body.side, by_ai=True)
 
     # analysis ------------------------------------------------------------------------------
     def hint(self, game_id: str, level: str | None) -> dict[str, Any]:
+        """The legal moves ranked, thought out in this thread (the app: :meth:`hint_job`,
+        then :func:`tavli.web.workers.hint_moves` in a worker)."""
+        out, job = self.hint_job(game_id, level)
+        return {**out, **workers.hint_moves(job)}
+
+    def hint_job(self, game_id: str, level: str | None) -> tuple[dict[str, Any],
+                                                                   dict[str, Any]]:
+        """The answer's head and what a worker needs to rank the moves."""
         from ..ai.players import parse_level
 
         s = self.session(game_id)
@@ -794,62 +843,45 @@ class TavliApi:
             if g.phase != "move" or not g.dice:
                 raise ApiError(409, "a hint ranks the moves of a roll: roll the dice first",
                                "wrong_state")
-            moves = g.legal_moves()
+            engine = self.engine_name(g.rules.game)
             out: dict[str, Any] = {"dice": list(g.dice), "ply": ply, "side": SIDE_NAMES[g.turn],
-                                   "engine": self.engine_name(g.rules.game)}
-            with self.lock:
-                if out["engine"] == "neural":
-                    ranked = self.analyzer(g.rules).rank(g.position, list(moves), ply)
-                    out["moves"] = [{**r.to_dict(), "steps": _steps(r.move)} for r in ranked]
-                else:
-                    out["ply"] = 0
-                    player = self.ai_player("expert", g.rules.game)
-                    scores = (player.evaluate([m.after for m in moves], g.position.turn,
-                                              g.rules) if moves else [])
-                    order = sorted(range(len(moves)), key=lambda i: -float(scores[i]))
-                    out["moves"] = [{"move": str(moves[i]), "steps": _steps(moves[i]),
-                                     "equity": None, "score": round(float(scores[i]), 4),
-                                     "position": moves[i].after.id()} for i in order]
-            return out
+                                   "engine": engine}
+            job = {"engine": engine, "ply": ply, "rules": g.rules.to_dict(),
+                   "position": g.position.id(), "dice": list(g.dice)}
+            return out, job
 
     def review(self, game_id: str, ply: int | None) -> dict[str, Any]:
-        from ..ai.analysis import analyse
+        """The review of a game or match, waited for (the app answers with its progress
+        meanwhile: :meth:`review_job`)."""
+        job = self.review_job(game_id, ply)
+        job.finished.wait()
+        if job.error is not None:
+            raise ApiError(*job.error)
+        return job.result
 
+    def review_job(self, game_id: str, ply: int | None) -> ReviewJob:
+        """The review of the game as it stands, at ``ply`` (default: the app's): made in
+        the worker processes, in parts, in the background; requests for the same review
+        share one job, and finished ones are kept (:class:`tavli.web.reviews.Reviews`)."""
         ply = self.analysis_ply if ply is None else ply
         if ply not in (0, 1, 2):
             raise ApiError(422, "ply must be 0, 1 or 2", "invalid")
         s = self.session(game_id)
         with s.lock:
             record = s.record()
-        key = (game_id, json.dumps(record, sort_keys=True), ply)
-        cached = self._reviews.get(key)
-        if cached is not None:
-            return cached
-        obj = load_record(record)
-        games = obj.games if isinstance(obj, Match) else [obj]
+            games = list(s.match.games) if s.match is not None else [s.game]
+            title = s.meta["title"]
+            total = sum(len(g.turns) for g in games)
+            head = {"id": game_id, "ply": ply, "title": title,
+                    "games": [{"number": i + 1, "game": g.rules.game_name,
+                               "result": g.outcome.to_dict() if g.outcome else None}
+                              for i, g in enumerate(games)]}
         for g in games:
             if self.engine_name(g.rules.game) != "neural":
                 raise ApiError(409, f"no trained network for {g.rules.game_name} is installed: "
                                     "the review needs one", "unavailable")
-        with self.lock:
-            result = analyse(obj, ply)
-        turns = result["turns"]
-        for i, t in enumerate(turns):
-            t["board"] = Position.from_id(t["position"]).to_json()
-            t["dice_text"] = dice_text(t["dice"])
-            t["index"] = i
-        mistakes = sorted((t for t in turns if t["mark"]), key=lambda t: -t["loss"])
-        out = {"id": game_id, "ply": ply, "title": s.meta["title"],
-               "games": [{"number": i + 1, "game": g.rules.game_name,
-                          "result": g.outcome.to_dict() if g.outcome else None}
-                         for i, g in enumerate(games)],
-               "curve": [{"index": i, "game": t["game"], "turn": t["turn"], "side": t["side"],
-                          "white_win": t["white_win"]} for i, t in enumerate(turns)],
-               "turns": turns, "mistakes": mistakes, "players": result["players"]}
-        if len(self._reviews) > 32:
-            self._reviews.clear()
-        self._reviews[key] = out
-        return out
+        digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
+        return self.reviews.start((game_id, digest, ply), record, digest, ply, total, head)
 
     def export(self, game_id: str) -> dict[str, Any]:
         s = self.session(game_id)
@@ -859,12 +891,34 @@ class TavliApi:
 
 # --- the app ---------------------------------------------------------------------------------
 
-def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> FastAPI:
-    """The FastAPI app serving the page and the API over the SQLite file ``db_path``."""
-    api = TavliApi(db_path, analysis_ply=analysis_ply)
-    app = FastAPI(title="tavli", version="1", docs_url="/api/docs", redoc_url=None,
+REVIEW_WAIT = 1.0  # seconds a review request waits for the review before answering 202
+
+
+def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
+               allowed_hosts: Iterable[str] | None = LOOPBACK_NAMES, token: str | None = None,
+               pool: EnginePool | None = None, sessions: int = SESSIONS,
+               reviews: int = REVIEWS, ai_deadline: float = workers.AI_DEADLINE) -> FastAPI:
+    """The FastAPI app serving the page and the API over the SQLite file ``db_path``.
+
+    ``allowed_hosts``: the host names the app answers to (the served addresses; None:
+    any); ``token``: the secret every API request must carry (``tavli play --host``);
+    ``pool``: the worker processes where the engine thinks (default: the process's
+    shared pool, one worker per core); ``sessions``, ``reviews``: games and finished
+    reviews kept in memory; ``ai_deadline``: seconds an AI move or a hint may take."""
+    pool = pool or workers.default_pool()
+    api = TavliApi(db_path, analysis_ply=analysis_ply, pool=pool, sessions=sessions,
+                   reviews=reviews)
+    # no /api/docs: its page loads scripts from a CDN and runs inline ones (see the CSP)
+    app = FastAPI(title="tavli", version="1", docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.state.api = api
+    app.state.pool = pool
+    app.add_middleware(BodyLimit)
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts, token=token)
+
+    @app.exception_handler(PoolError)
+    async def _pool_error(request: Request, exc: PoolError) -> JSONResponse:
+        return JSONResponse({"error": str(exc), "code": "unavailable"}, status_code=503)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -913,7 +967,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
         await call(api.delete, game_id)
         return Response(status_code=204)
 
-    for name in ("roll", "double", "take", "drop", "ai"):
+    for name in ("roll", "double", "take", "drop"):
         def make(fn: Callable[..., Any]) -> Callable[..., Any]:
             async def endpoint(game_id: str, request: Request) -> dict[str, Any]:
                 return await call(fn, game_id, await body(request, Action))
@@ -926,6 +980,20 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
         await body(request, _Body)   # no fields: only a malformed body is refused
         return await call(api.rematch, game_id)
 
+    @app.post("/api/games/{game_id}/ai")
+    async def ai(game_id: str, request: Request) -> dict[str, Any]:
+        body_ = await body(request, Action)
+        s = await call(api.session, game_id)
+        if not s.thinking.acquire(blocking=False):
+            raise ApiError(409, "the AI is already thinking in this game", "busy")
+        try:  # the game stays free for plain requests while the AI thinks
+            job, version = await call(api.ai_job, game_id, body_)
+            decision = workers.quick_action(job) or await pool.run(
+                workers.ai_action, job, timeout=ai_deadline)
+            return await call(api.ai_apply, game_id, body_, version, decision)
+        finally:
+            s.thinking.release()
+
     @app.post("/api/games/{game_id}/next")
     async def next_game(game_id: str, request: Request) -> dict[str, Any]:
         return await call(api.next_game, game_id, await body(request, Action))
@@ -936,13 +1004,24 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
 
     @app.get("/api/games/{game_id}/hint")
     async def hint(game_id: str, level: str | None = None) -> dict[str, Any]:
-        return await call(api.hint, game_id, level)
+        out, job = await call(api.hint_job, game_id, level)
+        return {**out, **await pool.run(workers.hint_moves, job, timeout=ai_deadline)}
 
     @app.get("/api/games/{game_id}/review")
-    async def review(game_id: str, ply: str | None = None) -> dict[str, Any]:
+    async def review(game_id: str, ply: str | None = None) -> Response:
+        """The review when it is made (200), else its progress (202: ask again)."""
         if ply is not None and ply not in ("0", "1", "2"):
             raise ApiError(422, "ply must be 0, 1 or 2", "invalid")
-        return await call(api.review, game_id, None if ply is None else int(ply))
+        job = await call(api.review_job, game_id, None if ply is None else int(ply))
+        for _ in range(int(REVIEW_WAIT / 0.05)):
+            if job.finished.is_set():
+                break
+            await asyncio.sleep(0.05)
+        if not job.finished.is_set():
+            return JSONResponse(job.progress(), status_code=202, headers={"Retry-After": "1"})
+        if job.error is not None:
+            raise ApiError(*job.error)
+        return Response(job.body, media_type="application/json")
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str, download: bool = False) -> JSONResponse:
@@ -954,11 +1033,15 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
     @app.post("/api/records", status_code=201)
     async def import_record(request: Request) -> dict[str, Any]:
         raw = await request.body()
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError) as e:  # also huge numbers, deep nesting
-            raise ApiError(400, f"malformed JSON: {e}", "malformed_json") from None
-        return await call(api.import_record, data)
+
+        def read() -> dict[str, Any]:  # a record can be large: not on the event loop
+            try:
+                data = json.loads(raw)
+            except (ValueError, RecursionError) as e:  # also huge numbers, deep nesting
+                raise ApiError(400, f"malformed JSON: {e}", "malformed_json") from None
+            return api.import_record(data)
+
+        return await call(read)
 
     @app.get("/api/info")
     async def info() -> dict[str, Any]:
@@ -969,7 +1052,8 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1) -> Fa
 
     from .dama_api import mount_dama
 
-    mount_dama(app, api.store)   # Dama (draughts): /api/dama, in the same SQLite file
+    # Dama (draughts): /api/dama, in the same SQLite file, thinking in the same workers
+    mount_dama(app, api.store, pool=pool, sessions=sessions, ai_deadline=ai_deadline)
     listing.mount_library(app, api.store)   # both kinds of games in one list
     return app
 

@@ -28,9 +28,11 @@ from pydantic import BaseModel, ConfigDict
 from ..dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
 from ..dama.game import DamaGame
 from ..errors import GameOver, IllegalMove, ParseError, RuleError, TavliError, WrongState
-from . import listing
+from . import listing, workers
+from .limits import SESSIONS, SessionCache
 from .listing import ListQuery
 from .store import Store
+from .workers import EnginePool
 
 SIDES = ("white", "black")
 SCHEMA = """
@@ -59,7 +61,7 @@ class DamaError(Exception):
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewDama(_Body):
@@ -109,27 +111,35 @@ class DamaSession:
         self.id, self.game, self.meta, self.created = game_id, game, meta, created
         self.lock = threading.RLock()
         self.last: dict[str, Any] | None = None
+        self.version = 0  # counts the saved actions: the AI's answer is for one version
+        self.thinking = threading.Lock()  # an AI move is being thought out
 
 
 class DamaApi:
     """Dama games over the app's :class:`Store` (its SQLite file, table ``dama_games``)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, sessions: int = SESSIONS) -> None:
         self.store = store
         # the store's connection and lock: one file, one writer (":memory:" shares too)
         self._db = store._db
         self._dblock = store._lock
         with self._dblock:
             self._db.executescript(SCHEMA)
-        self.sessions: dict[str, DamaSession] = {}
+        # the games in memory (a few hundred; the others reload from the store)
+        self.sessions: SessionCache[DamaSession] = SessionCache(sessions)
         self.lock = threading.RLock()
-        self._ai: dict[tuple, Any] = {}
 
     # storage ---------------------------------------------------------------------------
+    @staticmethod
+    def plies(g: DamaGame) -> list[str]:
+        """The plies played, as stored: ``22x13x6`` (every landing square) or ``*22``."""
+        return [f"*{p.huffed}" if p.move is None else p.move.notation(g.rules, full=True)
+                for p in g.record]
+
     def save(self, s: DamaSession) -> None:
+        s.version += 1
         g = s.game
-        plies = [f"*{p.huffed}" if p.move is None else p.move.notation(g.rules, full=True)
-                 for p in g.record]
+        plies = self.plies(g)
         row = (s.id, g.rules.name, int(g.rules.huffing), "over" if g.is_over() else "playing",
                s.created, time.time(), json.dumps(plies), json.dumps(s.meta))
         with self._dblock:
@@ -140,24 +150,22 @@ class DamaApi:
                 "meta=excluded.meta", row)
 
     def session(self, game_id: str) -> DamaSession:
-        with self.lock:
-            s = self.sessions.get(game_id)
-            if s is not None:
-                return s
-            with self._dblock:
-                row = self._db.execute("SELECT * FROM dama_games WHERE id = ?",
-                                       (game_id,)).fetchone()
-            if row is None:
-                raise DamaError(404, f"no Dama game {game_id!r}", "not_found")
-            g = DamaGame(row["rules"], huffing=bool(row["huffing"]))
-            for ply in json.loads(row["plies"]):
-                if ply.startswith("*"):
-                    g.huff(int(ply[1:]))
-                else:
-                    g.play(ply)
-            s = DamaSession(game_id, g, json.loads(row["meta"]), row["created"])
-            self.sessions[game_id] = s
+        s = self.sessions.get(game_id)
+        if s is not None:
             return s
+        with self._dblock:
+            row = self._db.execute("SELECT * FROM dama_games WHERE id = ?",
+                                   (game_id,)).fetchone()
+        if row is None:
+            raise DamaError(404, f"no Dama game {game_id!r}", "not_found")
+        g = DamaGame(row["rules"], huffing=bool(row["huffing"]))
+        for ply in json.loads(row["plies"]):
+            if ply.startswith("*"):
+                g.huff(int(ply[1:]))
+            else:
+                g.play(ply)
+        s = DamaSession(game_id, g, json.loads(row["meta"]), row["created"])
+        return self.sessions.setdefault(game_id, s)
 
     def list(self, query: ListQuery | None = None) -> dict[str, Any]:
         """A page of the stored Dama games: ``{games, total, limit, offset}``."""
@@ -236,24 +244,30 @@ class DamaApi:
     def _act(self, game_id: str, fn, side: str | None, by_ai: bool = False) -> dict[str, Any]:
         s = self.session(game_id)
         with s.lock:
-            g = s.game
-            if g.is_over():
-                raise DamaError(409, f"the game is over ({g.result}, {g.end_reason()})",
-                                "game_over")
-            turn = SIDES[g.turn]
-            if side is not None and side != turn:
-                raise DamaError(409, f"it is {turn}'s turn, not {side}'s", "wrong_side")
-            kind = s.meta["players"][turn]["type"]
-            if by_ai and kind != "ai":
-                raise DamaError(409, f"{turn} is played by a person, not the AI", "wrong_side")
-            if not by_ai and kind == "ai":
-                raise DamaError(409, f"{turn} is played by the AI (POST .../ai)", "wrong_side")
+            turn = self._may_act(s, side, by_ai)
             try:
                 fn(s, turn)
             except TavliError as e:
                 raise _err(e) from None
             self.save(s)
             return self.state(s)
+
+    @staticmethod
+    def _may_act(s: DamaSession, side: str | None, by_ai: bool) -> str:
+        """The side to act, or the 409 that answers an action now (under ``s.lock``)."""
+        g = s.game
+        if g.is_over():
+            raise DamaError(409, f"the game is over ({g.result}, {g.end_reason()})",
+                            "game_over")
+        turn = SIDES[g.turn]
+        if side is not None and side != turn:
+            raise DamaError(409, f"it is {turn}'s turn, not {side}'s", "wrong_side")
+        kind = s.meta["players"][turn]["type"]
+        if by_ai and kind != "ai":
+            raise DamaError(409, f"{turn} is played by a person, not the AI", "wrong_side")
+        if not by_ai and kind == "ai":
+            raise DamaError(409, f"{turn} is played by the AI (POST .../ai)", "wrong_side")
+        return turn
 
     def _last(self, s: DamaSession, side: str, mv: DamaMove, huffed: int | None = None,
               by: str = "human") -> None:
@@ -298,19 +312,36 @@ class DamaApi:
         return self._act(game_id, do, body.side)
 
     def ai(self, game_id: str, body: SideBody) -> dict[str, Any]:
-        def do(s: DamaSession, turn: str) -> None:
-            from ..dama.ai import AIPlayer
+        """The AI's move, thought out in this thread (the app thinks in its worker
+        processes: :meth:`ai_job`, :func:`tavli.web.workers.dama_move`, :meth:`ai_apply`)."""
+        job, version = self.ai_job(game_id, body)
+        return self.ai_apply(game_id, body, version, workers.dama_move(job))
 
+    def ai_job(self, game_id: str, body: SideBody,
+               budget: float = workers.DAMA_BUDGET) -> tuple[dict[str, Any], int]:
+        """What the AI needs to choose its move (for a worker process: the plies played,
+        the level, at most ``budget`` seconds), and the game's version it is for."""
+        s = self.session(game_id)
+        with s.lock:
+            turn = self._may_act(s, body.side, True)
             g = s.game
-            level = s.meta["players"][turn].get("level", "default")
-            with self.lock:
-                key = (g.rules.name, g.rules.huffing, level)
-                player = self._ai.get(key)
-                if player is None:
-                    player = self._ai[key] = AIPlayer(g.rules, level)
-                mv = player.choose(g.position, g._positions)
-            huffed = mv.huff
-            played = g.play(mv)
+            job = {"rules": g.rules.name, "huffing": g.rules.huffing, "plies": self.plies(g),
+                   "level": s.meta["players"][turn].get("level", "default"),
+                   "budget": budget}
+            return job, s.version
+
+    def ai_apply(self, game_id: str, body: SideBody, version: int,
+                 decision: dict[str, Any]) -> dict[str, Any]:
+        """Play the AI's ``decision`` (:func:`tavli.web.workers.dama_move`) if the game is
+        still at ``version``."""
+        def do(s: DamaSession, turn: str) -> None:
+            if s.version != version:
+                raise DamaError(409, "the game changed while the AI was thinking", "conflict")
+            g = s.game
+            huffed = decision["huff"]
+            if huffed is not None:
+                g.huff(huffed)
+            played = g.play(decision["move"])
             self._last(s, turn, played, huffed, by="ai")
 
         return self._act(game_id, do, body.side, by_ai=True)
@@ -361,9 +392,12 @@ def rematch(api: DamaApi, game_id: str) -> dict[str, Any]:
     return st
 
 
-def mount_dama(app: FastAPI, store: Store) -> DamaApi:
-    """Add the ``/api/dama`` routes to ``app``; the games live in ``store``'s file."""
-    api = DamaApi(store)
+def mount_dama(app: FastAPI, store: Store, *, pool: EnginePool | None = None,
+               sessions: int = SESSIONS, ai_deadline: float = workers.AI_DEADLINE) -> DamaApi:
+    """Add the ``/api/dama`` routes to ``app``; the games live in ``store``'s file and the
+    AI thinks in ``pool`` (default: the process's shared worker pool)."""
+    api = DamaApi(store, sessions)
+    pool = pool or workers.default_pool()
     app.state.dama = api
 
     @app.exception_handler(DamaError)
@@ -408,7 +442,16 @@ def mount_dama(app: FastAPI, store: Store) -> DamaApi:
 
     @app.post("/api/dama/{game_id}/ai")
     async def ai_dama(game_id: str, request: Request) -> dict[str, Any]:
-        return await run_in_threadpool(api.ai, game_id, await parse(request, SideBody))
+        body = await parse(request, SideBody)
+        s = await run_in_threadpool(api.session, game_id)
+        if not s.thinking.acquire(blocking=False):
+            raise DamaError(409, "the AI is already thinking in this game", "busy")
+        try:  # the game stays free for plain requests while the AI thinks
+            job, version = await run_in_threadpool(api.ai_job, game_id, body)
+            decision = await pool.run(workers.dama_move, job, timeout=ai_deadline)
+            return await run_in_threadpool(api.ai_apply, game_id, body, version, decision)
+        finally:
+            s.thinking.release()
 
     @app.post("/api/dama/{game_id}/rematch", status_code=201)
     async def rematch_dama(game_id: str, request: Request) -> dict[str, Any]:

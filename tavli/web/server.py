@@ -1,9 +1,14 @@
-"""``tavli play``: serve the browser app with uvicorn on 127.0.0.1 and open the page."""
+"""``tavli play``: serve the browser app with uvicorn on 127.0.0.1 and open the page.
+
+On another address (``--host``), the app can be reached from the network: it then needs
+an access token, printed in the address (``?token=...``), which the page keeps and sends
+with every request (docs/web.md, "Security")."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import socket
 import sys
 import threading
@@ -82,7 +87,13 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"cannot create {db.parent}: {e.strerror or e}") from None
     if port:
         _check_port(host, port)
-    app = create_app(db)
+    from .security import is_loopback, served_hosts
+    from .warmup import start as warm_up
+    from .workers import default_pool
+
+    token = None if is_loopback(host) else secrets.token_urlsafe(24)
+    pool = default_pool()
+    app = create_app(db, allowed_hosts=served_hosts(host), token=token, pool=pool)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
@@ -95,13 +106,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         url = f"http://{shown}:{port}/"
         sockets = None
+    if token is not None:
+        url = f"{url}?token={token}"
     print(f"tavli: playing at {url}  (games saved in {db}; Ctrl-C stops the server)",
           flush=True)
+    if token is not None:
+        bar = "!" * 78
+        print(f"{bar}\ntavli: WARNING: --host {host} is not loopback: anyone who can reach "
+              f"this machine\non the network can reach the app. Its requests need the "
+              f"access token in the\naddress above; share that address only with "
+              f"players you trust (plain HTTP:\nnot encrypted).\n{bar}", flush=True)
+    warm_up(pool, lambda text: print(text, flush=True))
     if not getattr(args, "no_browser", False):
         _open_when_up(server, url)
     try:
         server.run(sockets=sockets)
     except KeyboardInterrupt:
         pass
+    finally:
+        pool.shutdown()
     print("tavli: server stopped", file=sys.stderr)
     return 0

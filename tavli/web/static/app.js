@@ -88,8 +88,20 @@ function toast(text) {
 }
 
 // --- the API ------------------------------------------------------------------------------
+// the access token of a server on the network (tavli play --host): given once in the
+// address (?token=...), kept for this tab, sent with every request
+const TOKEN = (() => {
+  const given = new URLSearchParams(location.search).get("token");
+  if (given) {
+    sessionStorage.setItem("tavli.token", given);
+    history.replaceState(null, "", location.pathname + location.hash);
+  }
+  return sessionStorage.getItem("tavli.token");
+})();
+
 async function api(method, path, body) {
   const opts = {method, headers: {}};
+  if (TOKEN) opts.headers["X-Tavli-Token"] = TOKEN;
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -1194,9 +1206,15 @@ function previewHint(m, tr) {
 async function openReview() {
   if (!S.state) return;
   setBusy(true);
-  $("#status").textContent = "Analysing the game…";
+  $("#status").textContent = "Reviewing…";
   try {
-    const r = await api("GET", `/api/games/${S.state.id}/review`);
+    const path = `/api/games/${S.state.id}/review`;
+    let r = await api("GET", path);
+    while (r && r.status === "running") {   // 202: the review is being made
+      $("#status").textContent = `Reviewing… ${Math.round(100 * r.progress)}%`;
+      await sleep(700);
+      r = await api("GET", path);
+    }
     S.review = r;
     drawReview();
   } catch (e) {
@@ -1369,8 +1387,30 @@ async function importFile(evt) {
   }
 }
 
+/** With a token, a link to the API (Export) downloads through fetch, which sends it. */
+async function downloadWithToken(evt) {
+  const a = evt.target.closest && evt.target.closest('a[href^="/api/"]');
+  if (!a || !TOKEN) return;
+  evt.preventDefault();
+  try {
+    const r = await fetch(a.getAttribute("href"), {headers: {"X-Tavli-Token": TOKEN}});
+    if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
+    const url = URL.createObjectURL(await r.blob());
+    const tmp = document.createElement("a");
+    tmp.href = url;
+    tmp.download = a.getAttribute("download") || "tavli.json";
+    document.body.appendChild(tmp);
+    tmp.click();
+    tmp.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
 // --- start ---------------------------------------------------------------------------------------
 function init() {
+  document.addEventListener("click", downloadWithToken);
   setupPointer();
   $("#btn-new").addEventListener("click", openNewDialog);
   $("#import-file").addEventListener("change", importFile);

@@ -1,0 +1,151 @@
+"""An imported record's shape and size, checked before the engine replays it.
+
+The engine (:func:`tavli.record.load_record`) replays a record and reports the first
+event that does not fit the game; this module refuses, cheaply and first, what is not a
+record at all: a field of the wrong type (``"match": {}``, ``"crawford": "yes"``, dice
+as text, a rule option of the wrong type) or a record too large to replay in good time
+(more games or events than any real match has). Both are answered with 422.
+
+>>> check_record({"format": "tavli-record", "version": 1, "seed": None, "match": {},
+...               "games": [{"events": []}]})
+Traceback (most recent call last):
+...
+tavli.web.records.RecordShapeError: match.target: Field required; match.variant: Field required
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ..rules import OPTIONS
+
+MAX_GAMES = 100       # a match to 25 points has at most 49 games (and a few draws)
+MAX_EVENTS = 1_000    # events of one game (a long Fevga game has a few hundred)
+MAX_TOTAL = 5_000     # events of all games (replaying one takes about a millisecond)
+
+Side = Literal["white", "black"]
+
+
+class RecordShapeError(ValueError):
+    """The record is not the engine's record format, or is too large."""
+
+
+def rule_option_errors(options: dict[str, Any]) -> list[str]:
+    """Rule options whose value is not of the option's own type (true/false for a switch,
+    text for a choice): ``"yes"`` or ``1`` is not ``true``."""
+    bad = []
+    for name, value in options.items():
+        opt = OPTIONS.get(name)
+        if opt is None:
+            continue  # the engine names unknown options
+        if opt.kind is bool and not isinstance(value, bool):
+            bad.append(f"rule option {name!r} takes true or false, not {value!r}")
+        elif opt.kind is str and not isinstance(value, str):
+            bad.append(f"rule option {name!r} takes one of {', '.join(opt.choices)}, "
+                       f"not {value!r}")
+    return bad
+
+
+def _rules(v: dict[str, Any] | None) -> dict[str, Any] | None:
+    if v is not None:
+        errors = rule_option_errors({k: x for k, x in v.items() if k != "game"})
+        if errors:
+            raise ValueError("; ".join(errors))
+    return v
+
+
+class _Doc(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class _Event(_Doc):
+    opening: list[int] | None = None
+    side: Side | None = None
+    dice: list[int] | None = None
+    move: str | None = None
+    double: int | None = None
+    take: bool | None = None
+    drop: bool | None = None
+    beaver: bool | None = None
+
+
+class _Result(_Doc):
+    winner: Side | None
+    points: int
+    kind: str
+
+
+class _Game(_Doc):
+    rules: dict[str, Any] | None = None
+    first: Side | None = None
+    crawford: bool = False
+    events: list[_Event] = []
+    position: str | None = None
+    result: _Result | None = None
+    start: str | None = None
+    pending_dice: list[int] | None = None
+
+    _check_rules = field_validator("rules")(_rules)
+
+
+class _Match(_Doc):
+    target: int
+    variant: str
+    rules: dict[str, dict[str, Any]] = {}
+
+    @field_validator("rules")
+    @classmethod
+    def _each(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        for options in v.values():
+            _rules(options)
+        return v
+
+
+class _Record(_Doc):
+    format: Literal["tavli-record"]
+    version: int
+    seed: int | None = None
+    match: _Match | None = None
+    games: list[_Game] = Field(min_length=1)
+
+
+def check_record(data: Any) -> None:
+    """Raise :class:`RecordShapeError` when ``data`` (parsed JSON) is too large or not
+    shaped as the engine's record; the size is checked first, by counting."""
+    if not isinstance(data, dict):
+        raise RecordShapeError("a record must be a JSON object")
+    games = data.get("games")
+    if isinstance(games, list):
+        if len(games) > MAX_GAMES:
+            raise RecordShapeError(f"too many games: {len(games):,} (at most {MAX_GAMES})")
+        total = 0
+        for i, g in enumerate(games, 1):
+            events = g.get("events") if isinstance(g, dict) else None
+            n = len(events) if isinstance(events, list) else 0
+            if n > MAX_EVENTS:
+                raise RecordShapeError(f"game {i}: too many events: {n:,} (at most "
+                                       f"{MAX_EVENTS:,})")
+            total += n
+        if total > MAX_TOTAL:
+            raise RecordShapeError(f"too many events: {total:,} (at most {MAX_TOTAL:,})")
+    try:
+        _Record.model_validate(data)
+    except ValidationError as e:
+        raise RecordShapeError(_text(e)) from None
+
+
+def _text(e: ValidationError) -> str:
+    parts = []
+    for err in e.errors()[:5]:
+        loc = ".".join(str(x) for x in err.get("loc", ()))
+        msg = str(err.get("msg", "invalid"))
+        if err.get("type") == "extra_forbidden":
+            msg = "unknown field"
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    return "; ".join(parts)
+
+
+__all__ = ["check_record", "rule_option_errors", "RecordShapeError", "MAX_GAMES",
+           "MAX_EVENTS", "MAX_TOTAL"]

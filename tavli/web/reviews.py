@@ -1,0 +1,123 @@
+"""Reviews as background jobs: a long review runs in parts in the worker processes while
+its progress can be asked for (docs/web.md, ``GET /api/games/{id}/review``).
+
+A job reviews one record at one ply. It sends the record's turns to the workers a few at
+a time, one part after the other, so that a long review never holds more than one worker
+(AI moves and hints of other games find a free one) and reports ``done`` of ``total``
+turns as it goes. Requests for the same review share its job; finished jobs are kept
+(the last few), so asking again answers at once; a failed one is tried again when asked.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from ..dice import dice_text
+from . import workers
+from .workers import EnginePool, PoolError
+
+# turns per part, by ply: about a second of work each
+PART = {0: 48, 1: 12, 2: 3}
+PARTS = 25  # at least this many parts when the record is long enough (for the progress)
+
+
+class ReviewJob:
+    """One review in the making (or made): its progress, then its result or error."""
+
+    def __init__(self, key: tuple, total: int) -> None:
+        self.key = key
+        self.total = total
+        self.done = 0
+        self.result: dict[str, Any] | None = None
+        self.body: bytes | None = None  # the result as JSON, made once
+        self.error: tuple[int, str, str] | None = None  # (status, message, code)
+        self.finished = threading.Event()
+
+    def progress(self) -> dict[str, Any]:
+        return {"status": "running", "done": self.done, "total": self.total,
+                "progress": round(self.done / self.total, 3) if self.total else 0.0}
+
+
+def parts(total: int, ply: int) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each part of a review of ``total`` turns.
+
+    >>> parts(10, 2)
+    [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7), (7, 8), (8, 9), (9, 10)]
+    >>> parts(500, 0)[:2], len(parts(500, 0))
+    ([(0, 20), (20, 40)], 25)
+    """
+    size = max(1, min(PART[ply], math.ceil(total / PARTS)))
+    return [(a, min(total, a + size)) for a in range(0, total, size)]
+
+
+class Reviews:
+    """The review jobs of one app, over its :class:`~tavli.web.workers.EnginePool`."""
+
+    def __init__(self, pool: EnginePool, keep: int = 16) -> None:
+        self.pool = pool
+        self.keep = max(1, keep)
+        self._jobs: OrderedDict[tuple, ReviewJob] = OrderedDict()
+        self._lock = threading.Lock()
+        # parts of reviews in the workers at once: one worker stays free for AI moves
+        self._slots = threading.BoundedSemaphore(max(1, pool.workers - 1))
+
+    def start(self, key: tuple, record: dict[str, Any], digest: str, ply: int, total: int,
+              head: dict[str, Any]) -> ReviewJob:
+        """The job of ``key``, started if there is none (or the last one failed)."""
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is not None and not (job.finished.is_set() and job.error is not None):
+                self._jobs.move_to_end(key)
+                return job
+            job = self._jobs[key] = ReviewJob(key, total)
+            done = [k for k, j in self._jobs.items() if j.finished.is_set()]
+            for k in done[:max(0, len(self._jobs) - self.keep)]:
+                del self._jobs[k]
+        threading.Thread(target=self._run, args=(job, record, digest, ply, head),
+                         name="tavli-review", daemon=True).start()
+        return job
+
+    def __len__(self) -> int:
+        return len(self._jobs)
+
+    def _run(self, job: ReviewJob, record: dict[str, Any], digest: str, ply: int,
+             head: dict[str, Any]) -> None:
+        got: list[Any] = []
+        try:
+            for a, b in parts(job.total, ply):
+                with self._slots:
+                    got += self.pool.call(workers.review_part, record, digest, ply, a, b,
+                                          timeout=workers.PART_DEADLINE)
+                job.done = len(got)
+            job.result = finish(head, ply, got)
+            job.body = json.dumps(job.result).encode()
+        except PoolError as e:
+            job.error = (503, f"the review could not be made: {e}", "unavailable")
+        except Exception as e:  # noqa: BLE001 - answered to every waiting request
+            job.error = (500, f"the review failed: {type(e).__name__}: {e}", "engine")
+        finally:
+            job.finished.set()
+
+
+def finish(head: dict[str, Any], ply: int, got: list[Any]) -> dict[str, Any]:
+    """The review's answer from its analysed turns (``(TurnAnalysis, board)`` pairs)."""
+    from ..ai.analysis import summarise
+
+    result = summarise([t for t, _ in got], ply)
+    turns = result["turns"]
+    for i, (t, (_, board)) in enumerate(zip(turns, got, strict=True)):
+        t["board"] = board
+        t["dice_text"] = dice_text(t["dice"])
+        t["index"] = i
+    mistakes = sorted((t for t in turns if t["mark"]), key=lambda t: -t["loss"])
+    return {**head,
+            "curve": [{"index": i, "game": t["game"], "turn": t["turn"], "side": t["side"],
+                       "white_win": t["white_win"]} for i, t in enumerate(turns)],
+            "turns": turns, "mistakes": mistakes, "players": result["players"]}
+
+
+__all__ = ["Reviews", "ReviewJob", "parts", "finish"]
