@@ -134,12 +134,3 @@ def test_py_typed_ships_with_the_package():
     assert (ROOT / "tavli" / "py.typed").is_file()
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert "py.typed" in config["tool"]["setuptools"]["package-data"]["tavli"]
-
-
-def test_the_old_module_of_the_ai_players_forwards_to_the_new_one(monkeypatch):
-    from tavli.ai import neural, players
-    from tavli.ai.players import LEVELS, NeuralPlayer
-
-    assert NeuralPlayer is tavli.NeuralPlayer and LEVELS is neural.LEVELS
-    monkeypatch.setattr(neural, "has_shipped_net", lambda game: False)
-    assert players.has_shipped_net(0) is False

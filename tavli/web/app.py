@@ -316,7 +316,7 @@ class TavliApi:
 
     # players ---------------------------------------------------------------------------
     def engine_name(self, game: int) -> str:
-        from ..ai.players import has_shipped_net
+        from ..ai.neural import has_shipped_net
 
         return "neural" if has_shipped_net(game) else "greedy"
 
@@ -385,7 +385,7 @@ class TavliApi:
 
     # creating ----------------------------------------------------------------------------
     def create(self, req: NewGame) -> dict[str, Any]:
-        from ..ai.players import parse_level
+        from ..ai.neural import parse_level
 
         variant = req.variant
         points = req.points if req.points is not None else (5 if variant == "tavli" else 1)
@@ -831,7 +831,7 @@ class TavliApi:
     def hint_job(self, game_id: str, level: str | None) -> tuple[dict[str, Any],
                                                                    dict[str, Any]]:
         """The answer's head and what a worker needs to rank the moves."""
-        from ..ai.players import parse_level
+        from ..ai.neural import parse_level
 
         s = self.session(game_id)
         try:
@@ -1045,7 +1045,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
 
     @app.get("/api/info")
     async def info() -> dict[str, Any]:
-        from ..ai.players import LEVELS
+        from ..ai.neural import LEVELS
 
         return {"variants": list(VARIANTS), "levels": list(LEVELS),
                 "engines": {n: api.engine_name(n) for n in game_names()}}

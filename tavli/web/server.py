@@ -33,7 +33,7 @@ def default_db_path() -> Path:
 
 
 def _check_port(host: str, port: int) -> None:
-    from ..cli import CliError
+    from ..errors import CliError
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     """Start the server (blocking until Ctrl-C)."""
     import uvicorn
 
-    from ..cli import CliError
+    from ..errors import CliError
     from .app import create_app
 
     given = [f"--{n}" for n in TUI_ONLY if getattr(args, n, None) not in (None, False)]

@@ -85,7 +85,7 @@ def warm() -> float:
     can reach: the move generator, the networks at each ply, the Dama search. Returns the
     seconds it took."""
     t = time.perf_counter()
-    from ..ai.players import has_shipped_net
+    from ..ai.neural import has_shipped_net
     from ..board import Position
     from ..dama.game import DamaGame
     from ..layout import GAME_NAMES
@@ -110,7 +110,7 @@ def warm() -> float:
 
 
 def _player(engine: str, level: str):
-    from ..ai.players import NeuralPlayer
+    from ..ai.neural import NeuralPlayer
     from ..players import GreedyPlayer
 
     key = (engine, level)
@@ -121,7 +121,7 @@ def _player(engine: str, level: str):
 
 
 def _analyzer(rules):
-    from ..ai.players import Analyzer
+    from ..ai.neural import Analyzer
 
     a = _analyzers.get(rules)
     if a is None:
