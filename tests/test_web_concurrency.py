@@ -195,7 +195,7 @@ def test_dama_ai_has_a_time_budget_and_leaves_other_requests_free(server):
     t.join(120)
     status, out, dt = result["answer"]
     assert status == 200 and out["last"]["by"] == "ai"
-    assert dt < DAMA_BUDGET + 4, f"the AI took {dt:.1f} s"
+    assert dt < DAMA_BUDGET + 10, f"the AI took {dt:.1f} s"  # unbounded: minutes
     assert slowest < 1.0, f"a plain request took {slowest:.2f} s while the AI thought"
     assert second in (409, 200)  # the AI is already thinking (or has just played)
 

@@ -45,7 +45,7 @@ class Spec:
 def parse_player(text: str, rules: Rules) -> Spec:
     from ..players import GreedyPlayer
     from .net import Net
-    from .players import NeuralPlayer, PubevalPlayer, parse_level, shipped_net
+    from .neural import NeuralPlayer, PubevalPlayer, parse_level, shipped_net
     from .selfplay import NET, PUBEVAL, RANDOM
 
     t = text.strip()

@@ -212,7 +212,7 @@ def _vs_greedy(net: Net, rules: Rules, pairs: int, seed: int) -> dict:
     """The net at 0-ply against the greedy heuristic (played in Python: about 30 games a
     second)."""
     from ..players import GreedyPlayer
-    from .players import NeuralPlayer
+    from .neural import NeuralPlayer
     from .strength import Result, play_pairs
 
     res = play_pairs(NeuralPlayer(0, net=net), GreedyPlayer(), rules, max(1, pairs), seed)

@@ -9,7 +9,7 @@ survives a restart of the server.
 >>> state = api.create(NewGame(variant="portes", seed=1))
 >>> state["phase"], state["game"], state["players"]["black"]["type"]
 ('opening', 'portes', 'ai')
->>> api.roll(state["id"], Action())["phase"]
+>>> api.roll(state["id"], Side())["phase"]
 'move'
 """
 
@@ -28,19 +28,14 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from pydantic import Field, field_validator
 
 from ..board import Move, Position
 from ..dice import DiceSource, dice_text
 from ..errors import (
-    GameOver,
     IllegalMove,
-    InvalidPosition,
-    ParseError,
     RecordError,
     RuleError,
     TavliError,
@@ -53,6 +48,7 @@ from ..match import Match
 from ..record import game_record, load_record, match_record
 from ..rules import Rules
 from . import listing, shown, workers
+from .errors import ApiError, Body, Side, body, engine_error, install_handlers
 from .limits import REVIEWS, SESSIONS, BodyLimit, SessionCache
 from .listing import ListQuery
 from .records import RecordShapeError, check_record, rule_option_errors
@@ -66,37 +62,9 @@ VARIANTS = ("portes", "plakoto", "fevga", "backgammon", "tavli")
 SideName = Literal["white", "black"]
 
 
-# --- errors ---------------------------------------------------------------------------------
-
-class ApiError(Exception):
-    """An error answered as ``{"error": message, "code": code}`` with an HTTP status."""
-
-    def __init__(self, status: int, message: str, code: str = "error") -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.code = code
-
-
-def _engine_error(e: TavliError) -> ApiError:
-    if isinstance(e, IllegalMove):
-        return ApiError(422, f"illegal move: {e}", "illegal_move")
-    if isinstance(e, GameOver):
-        return ApiError(409, str(e), "game_over")
-    if isinstance(e, WrongState):
-        return ApiError(409, str(e), "wrong_state")
-    if isinstance(e, ParseError | InvalidPosition | RuleError | RecordError):
-        return ApiError(422, str(e), "invalid")
-    return ApiError(400, str(e), "error")
-
-
 # --- request bodies -------------------------------------------------------------------------
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class NewGame(_Body):
+class NewGame(Body):
     variant: Literal["portes", "plakoto", "fevga", "backgammon", "tavli"] = "tavli"
     points: int | None = Field(None, ge=1, le=25,
                                description="match length; 1 = a single game")
@@ -117,46 +85,10 @@ class NewGame(_Body):
         return v
 
 
-class Action(_Body):
-    side: SideName | None = None
-
-
-class MoveBody(_Body):
+class MoveBody(Body):
     side: SideName | None = None
     move: str | None = None
     steps: list[tuple[int | str, int | str]] | None = None
-
-
-def _parse(raw: bytes, model: type[BaseModel], required: bool) -> Any:
-    """Read a JSON body into ``model``: 400 for malformed JSON, 422 for bad fields."""
-    if not raw.strip():
-        if required:
-            raise ApiError(422, "a JSON object body is required", "invalid")
-        return model()
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError) as e:  # also huge numbers, deep nesting
-        raise ApiError(400, f"malformed JSON: {e}", "malformed_json") from None
-    if not isinstance(data, dict):
-        raise ApiError(422, "the body must be a JSON object", "invalid")
-    try:  # strict types, as JSON has them: "5" is not 5, true is not 1
-        return model.model_validate_json(raw)
-    except ValidationError as e:
-        if any(err.get("type") == "json_invalid" for err in e.errors()):
-            raise ApiError(400, f"malformed JSON: {_validation_text(e)}",
-                           "malformed_json") from None
-        raise ApiError(422, _validation_text(e), "invalid") from None
-
-
-def _validation_text(e: ValidationError) -> str:
-    parts = []
-    for err in e.errors():
-        loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-        msg = err.get("msg", "invalid")
-        if err.get("type") == "extra_forbidden":
-            msg = "unknown field"
-        parts.append(f"{loc}: {msg}" if loc else msg)
-    return "; ".join(parts) or "invalid request"
 
 
 # --- sessions -------------------------------------------------------------------------------
@@ -427,7 +359,7 @@ class TavliApi:
                 if start is not None and start.is_finished():
                     raise ApiError(422, "position: the game is already over there", "invalid")
         except TavliError as e:
-            raise _engine_error(e) from None
+            raise engine_error(e) from None
         game_id = secrets.token_urlsafe(6)
         practice = _is_practice(req)
         title = _title(variant, points, players, False)
@@ -621,7 +553,7 @@ class TavliApi:
             try:
                 fn(s)
             except TavliError as e:
-                raise _engine_error(e) from None
+                raise engine_error(e) from None
             self.save(s)
             return self.state(s)
 
@@ -661,7 +593,7 @@ class TavliApi:
             g.play(None)
             s.last = {"kind": "pass", "side": side, "dice": d, "opening": opening}
 
-    def roll(self, game_id: str, body: Action) -> dict[str, Any]:
+    def roll(self, game_id: str, body: Side) -> dict[str, Any]:
         def do(s: Session) -> None:
             g = s.game
             kind = "opening" if g.phase == "opening" else "roll"
@@ -711,7 +643,7 @@ class TavliApi:
             raise IllegalMove(f"{text} is not a legal move with {dice_text(g.dice or (0, 0))}")
         return found[0]
 
-    def double(self, game_id: str, body: Action) -> dict[str, Any]:
+    def double(self, game_id: str, body: Side) -> dict[str, Any]:
         def do(s: Session) -> None:
             side = SIDE_NAMES[s.game.turn]
             s.game.double()
@@ -719,7 +651,7 @@ class TavliApi:
 
         return self._act(game_id, do, side=body.side)
 
-    def take(self, game_id: str, body: Action) -> dict[str, Any]:
+    def take(self, game_id: str, body: Side) -> dict[str, Any]:
         def do(s: Session) -> None:
             side = SIDE_NAMES[s.game.turn]
             s.game.take()
@@ -727,7 +659,7 @@ class TavliApi:
 
         return self._act(game_id, do, side=body.side)
 
-    def drop(self, game_id: str, body: Action) -> dict[str, Any]:
+    def drop(self, game_id: str, body: Side) -> dict[str, Any]:
         def do(s: Session) -> None:
             side = SIDE_NAMES[s.game.turn]
             s.game.drop()
@@ -735,7 +667,7 @@ class TavliApi:
 
         return self._act(game_id, do, side=body.side)
 
-    def next_game(self, game_id: str, body: Action) -> dict[str, Any]:
+    def next_game(self, game_id: str, body: Side) -> dict[str, Any]:
         def do(s: Session) -> None:
             m = s.match
             if m is None:
@@ -750,17 +682,17 @@ class TavliApi:
             try:
                 do(s)
             except TavliError as e:
-                raise _engine_error(e) from None
+                raise engine_error(e) from None
             self.save(s)
             return self.state(s)
 
-    def ai(self, game_id: str, body: Action) -> dict[str, Any]:
+    def ai(self, game_id: str, body: Side) -> dict[str, Any]:
         """The AI's next action, thought out in this thread (the app thinks in its worker
         processes: :meth:`ai_job`, :func:`tavli.web.workers.ai_action`, :meth:`ai_apply`)."""
         job, version = self.ai_job(game_id, body)
         return self.ai_apply(game_id, body, version, workers.ai_action(job))
 
-    def ai_job(self, game_id: str, body: Action) -> tuple[dict[str, Any], int]:
+    def ai_job(self, game_id: str, body: Side) -> tuple[dict[str, Any], int]:
         """What the AI needs to choose its next action (small, for a worker process), and
         the game's version it is for."""
         s = self.session(game_id)
@@ -779,7 +711,7 @@ class TavliApi:
                    "can_double": g.can_double()}
             return job, s.version
 
-    def ai_apply(self, game_id: str, body: Action, version: int,
+    def ai_apply(self, game_id: str, body: Side, version: int,
                  decision: dict[str, Any]) -> dict[str, Any]:
         """Play the AI's ``decision`` (from :func:`tavli.web.workers.ai_action`) if the game
         is still at ``version``."""
@@ -920,24 +852,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
     async def _pool_error(request: Request, exc: PoolError) -> JSONResponse:
         return JSONResponse({"error": str(exc), "code": "unavailable"}, status_code=503)
 
-    @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def _query_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        where = ", ".join(".".join(str(x) for x in e.get("loc", ())) + ": " + str(e.get("msg"))
-                          for e in exc.errors())
-        return JSONResponse({"error": f"invalid request: {where}", "code": "invalid"},
-                            status_code=422)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        msg = "not found" if exc.status_code == 404 else str(exc.detail)
-        return JSONResponse({"error": msg, "code": "http"}, status_code=exc.status_code)
-
-    async def body(request: Request, model: type[BaseModel], required: bool = False) -> Any:
-        return _parse(await request.body(), model, required)
+    install_handlers(app)
 
     def call(fn: Callable[..., Any], *args: Any) -> Any:
         return run_in_threadpool(fn, *args)
@@ -970,19 +885,19 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
     for name in ("roll", "double", "take", "drop"):
         def make(fn: Callable[..., Any]) -> Callable[..., Any]:
             async def endpoint(game_id: str, request: Request) -> dict[str, Any]:
-                return await call(fn, game_id, await body(request, Action))
+                return await call(fn, game_id, await body(request, Side))
             return endpoint
 
         app.post(f"/api/games/{{game_id}}/{name}", name=name)(make(getattr(api, name)))
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def rematch(game_id: str, request: Request) -> dict[str, Any]:
-        await body(request, _Body)   # no fields: only a malformed body is refused
+        await body(request, Body)   # no fields: only a malformed body is refused
         return await call(api.rematch, game_id)
 
     @app.post("/api/games/{game_id}/ai")
     async def ai(game_id: str, request: Request) -> dict[str, Any]:
-        body_ = await body(request, Action)
+        body_ = await body(request, Side)
         s = await call(api.session, game_id)
         if not s.thinking.acquire(blocking=False):
             raise ApiError(409, "the AI is already thinking in this game", "busy")
@@ -996,7 +911,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
 
     @app.post("/api/games/{game_id}/next")
     async def next_game(game_id: str, request: Request) -> dict[str, Any]:
-        return await call(api.next_game, game_id, await body(request, Action))
+        return await call(api.next_game, game_id, await body(request, Side))
 
     @app.post("/api/games/{game_id}/move")
     async def move(game_id: str, request: Request) -> dict[str, Any]:

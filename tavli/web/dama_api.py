@@ -23,12 +23,12 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel, ConfigDict
 
 from ..dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
 from ..dama.game import DamaGame
-from ..errors import GameOver, IllegalMove, ParseError, RuleError, TavliError, WrongState
+from ..errors import IllegalMove, ParseError, RuleError, TavliError
 from . import listing, workers
+from .errors import ApiError, Body, Side, body, engine_error
 from .limits import SESSIONS, SessionCache
 from .listing import ListQuery
 from .store import Store
@@ -52,19 +52,7 @@ LEVEL_ALIASES = {"beginner": "1", "casual": "2", "intermediate": "3", "advanced"
                  "expert": "default", "worldclass": "full"}
 
 
-class DamaError(Exception):
-    """Answered as ``{"error": message, "code": code}`` with the HTTP ``status``."""
-
-    def __init__(self, status: int, message: str, code: str = "error") -> None:
-        super().__init__(message)
-        self.status, self.message, self.code = status, message, code
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class NewDama(_Body):
+class NewDama(Body):
     rules: Literal["box", "russian", "italian"] = "box"
     huffing: bool | None = None
     opponent: Literal["ai", "human"] = "ai"
@@ -72,31 +60,15 @@ class NewDama(_Body):
     ai_side: Literal["white", "black"] = "black"
 
 
-class DamaMoveBody(_Body):
+class DamaMoveBody(Body):
     move: str | None = None
     path: list[int] | None = None
     side: Literal["white", "black"] | None = None
 
 
-class HuffBody(_Body):
+class HuffBody(Body):
     square: int | str
     side: Literal["white", "black"] | None = None
-
-
-class SideBody(_Body):
-    side: Literal["white", "black"] | None = None
-
-
-def _err(e: TavliError) -> DamaError:
-    if isinstance(e, IllegalMove):
-        return DamaError(422, f"illegal move: {e}", "illegal_move")
-    if isinstance(e, GameOver):
-        return DamaError(409, str(e), "game_over")
-    if isinstance(e, WrongState):
-        return DamaError(409, str(e), "wrong_state")
-    if isinstance(e, ParseError | RuleError):
-        return DamaError(422, str(e), "invalid")
-    return DamaError(400, str(e), "error")
 
 
 def _move_json(m: DamaMove, rules) -> dict[str, Any]:
@@ -157,7 +129,7 @@ class DamaApi:
             row = self._db.execute("SELECT * FROM dama_games WHERE id = ?",
                                    (game_id,)).fetchone()
         if row is None:
-            raise DamaError(404, f"no Dama game {game_id!r}", "not_found")
+            raise ApiError(404, f"no Dama game {game_id!r}", "not_found")
         g = DamaGame(row["rules"], huffing=bool(row["huffing"]))
         for ply in json.loads(row["plies"]):
             if ply.startswith("*"):
@@ -177,7 +149,7 @@ class DamaApi:
             with self._dblock:
                 cur = self._db.execute("DELETE FROM dama_games WHERE id = ?", (game_id,))
             if cur.rowcount == 0:
-                raise DamaError(404, f"no Dama game {game_id!r}", "not_found")
+                raise ApiError(404, f"no Dama game {game_id!r}", "not_found")
 
     # state -----------------------------------------------------------------------------
     def state(self, s: DamaSession) -> dict[str, Any]:
@@ -220,13 +192,13 @@ class DamaApi:
         try:
             parse_level(level)  # the level is used at every AI move: refuse a bad one now
         except RuleError as e:
-            raise DamaError(422, f"level: {e}", "invalid") from None
+            raise ApiError(422, f"level: {e}", "invalid") from None
         if body.huffing and body.rules != "box":
-            raise DamaError(422, "huffing belongs to the box rules", "invalid")
+            raise ApiError(422, "huffing belongs to the box rules", "invalid")
         try:
             g = DamaGame(body.rules, huffing=body.huffing)
         except TavliError as e:
-            raise _err(e) from None
+            raise engine_error(e) from None
         players = {side: {"type": "human"} for side in SIDES}
         if body.opponent == "ai":
             players[body.ai_side] = {"type": "ai", "level": level}
@@ -248,7 +220,7 @@ class DamaApi:
             try:
                 fn(s, turn)
             except TavliError as e:
-                raise _err(e) from None
+                raise engine_error(e) from None
             self.save(s)
             return self.state(s)
 
@@ -257,16 +229,16 @@ class DamaApi:
         """The side to act, or the 409 that answers an action now (under ``s.lock``)."""
         g = s.game
         if g.is_over():
-            raise DamaError(409, f"the game is over ({g.result}, {g.end_reason()})",
+            raise ApiError(409, f"the game is over ({g.result}, {g.end_reason()})",
                             "game_over")
         turn = SIDES[g.turn]
         if side is not None and side != turn:
-            raise DamaError(409, f"it is {turn}'s turn, not {side}'s", "wrong_side")
+            raise ApiError(409, f"it is {turn}'s turn, not {side}'s", "wrong_side")
         kind = s.meta["players"][turn]["type"]
         if by_ai and kind != "ai":
-            raise DamaError(409, f"{turn} is played by a person, not the AI", "wrong_side")
+            raise ApiError(409, f"{turn} is played by a person, not the AI", "wrong_side")
         if not by_ai and kind == "ai":
-            raise DamaError(409, f"{turn} is played by the AI (POST .../ai)", "wrong_side")
+            raise ApiError(409, f"{turn} is played by the AI (POST .../ai)", "wrong_side")
         return turn
 
     def _last(self, s: DamaSession, side: str, mv: DamaMove, huffed: int | None = None,
@@ -276,7 +248,7 @@ class DamaApi:
 
     def move(self, game_id: str, body: DamaMoveBody) -> dict[str, Any]:
         if (body.move is None) == (body.path is None):
-            raise DamaError(422, "give either move (text such as \"22-18\") or path "
+            raise ApiError(422, "give either move (text such as \"22-18\") or path "
                                  "(the squares visited)", "invalid")
 
         def do(s: DamaSession, turn: str) -> None:
@@ -311,13 +283,13 @@ class DamaApi:
 
         return self._act(game_id, do, body.side)
 
-    def ai(self, game_id: str, body: SideBody) -> dict[str, Any]:
+    def ai(self, game_id: str, body: Side) -> dict[str, Any]:
         """The AI's move, thought out in this thread (the app thinks in its worker
         processes: :meth:`ai_job`, :func:`tavli.web.workers.dama_move`, :meth:`ai_apply`)."""
         job, version = self.ai_job(game_id, body)
         return self.ai_apply(game_id, body, version, workers.dama_move(job))
 
-    def ai_job(self, game_id: str, body: SideBody,
+    def ai_job(self, game_id: str, body: Side,
                budget: float = workers.DAMA_BUDGET) -> tuple[dict[str, Any], int]:
         """What the AI needs to choose its move (for a worker process: the plies played,
         the level, at most ``budget`` seconds), and the game's version it is for."""
@@ -330,13 +302,13 @@ class DamaApi:
                    "budget": budget}
             return job, s.version
 
-    def ai_apply(self, game_id: str, body: SideBody, version: int,
+    def ai_apply(self, game_id: str, body: Side, version: int,
                  decision: dict[str, Any]) -> dict[str, Any]:
         """Play the AI's ``decision`` (:func:`tavli.web.workers.dama_move`) if the game is
         still at ``version``."""
         def do(s: DamaSession, turn: str) -> None:
             if s.version != version:
-                raise DamaError(409, "the game changed while the AI was thinking", "conflict")
+                raise ApiError(409, "the game changed while the AI was thinking", "conflict")
             g = s.game
             huffed = decision["huff"]
             if huffed is not None:
@@ -346,17 +318,17 @@ class DamaApi:
 
         return self._act(game_id, do, body.side, by_ai=True)
 
-    def undo(self, game_id: str, body: SideBody) -> dict[str, Any]:
+    def undo(self, game_id: str, body: Side) -> dict[str, Any]:
         """Take back the last human move, with the AI's replies after it."""
         s = self.session(game_id)
         with s.lock:
             g = s.game
             players = s.meta["players"]
             if g.is_over():
-                raise DamaError(409, f"the game is over ({g.result}, {g.end_reason()}): it "
+                raise ApiError(409, f"the game is over ({g.result}, {g.end_reason()}): it "
                                      "cannot be taken back", "game_over")
             if not any(players[SIDES[p.colour]]["type"] == "human" for p in g.record):
-                raise DamaError(409, "nothing to undo", "wrong_state")
+                raise ApiError(409, "nothing to undo", "wrong_state")
             while g.record and players[SIDES[g.record[-1].colour]]["type"] == "ai":
                 g.undo()
             # the human's ply (and a huff made just before it, by the same side)
@@ -376,7 +348,7 @@ def rematch(api: DamaApi, game_id: str) -> dict[str, Any]:
     with s.lock:
         g = s.game
         if not g.is_over():
-            raise DamaError(409, "the game is not over: a rematch follows its end", "not_over")
+            raise ApiError(409, "the game is not over: a rematch follows its end", "not_over")
         players = s.meta["players"]
         ai = [side for side in SIDES if players[side]["type"] == "ai"]
         body = NewDama(rules=g.rules.name,
@@ -400,19 +372,7 @@ def mount_dama(app: FastAPI, store: Store, *, pool: EnginePool | None = None,
     pool = pool or workers.default_pool()
     app.state.dama = api
 
-    @app.exception_handler(DamaError)
-    async def _dama_error(request: Request, exc: DamaError):
-        from fastapi.responses import JSONResponse
-
-        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
-
-    async def parse(request: Request, model: type[BaseModel], required: bool = False):
-        from .app import ApiError, _parse
-
-        try:
-            return _parse(await request.body(), model, required)
-        except ApiError as e:
-            raise DamaError(e.status, e.message, e.code) from None
+    parse = body
 
     @app.get("/api/dama")
     async def list_dama(query: listing.DamaQuery) -> dict[str, Any]:
@@ -442,10 +402,10 @@ def mount_dama(app: FastAPI, store: Store, *, pool: EnginePool | None = None,
 
     @app.post("/api/dama/{game_id}/ai")
     async def ai_dama(game_id: str, request: Request) -> dict[str, Any]:
-        body = await parse(request, SideBody)
+        body = await parse(request, Side)
         s = await run_in_threadpool(api.session, game_id)
         if not s.thinking.acquire(blocking=False):
-            raise DamaError(409, "the AI is already thinking in this game", "busy")
+            raise ApiError(409, "the AI is already thinking in this game", "busy")
         try:  # the game stays free for plain requests while the AI thinks
             job, version = await run_in_threadpool(api.ai_job, game_id, body)
             decision = await pool.run(workers.dama_move, job, timeout=ai_deadline)
@@ -455,14 +415,14 @@ def mount_dama(app: FastAPI, store: Store, *, pool: EnginePool | None = None,
 
     @app.post("/api/dama/{game_id}/rematch", status_code=201)
     async def rematch_dama(game_id: str, request: Request) -> dict[str, Any]:
-        await parse(request, _Body)   # no fields: only a malformed body is refused
+        await parse(request, Body)   # no fields: only a malformed body is refused
         return await run_in_threadpool(rematch, api, game_id)
 
     @app.post("/api/dama/{game_id}/undo")
     async def undo_dama(game_id: str, request: Request) -> dict[str, Any]:
-        return await run_in_threadpool(api.undo, game_id, await parse(request, SideBody))
+        return await run_in_threadpool(api.undo, game_id, await parse(request, Side))
 
     return api
 
 
-__all__ = ["DamaApi", "DamaError", "mount_dama", "NewDama", "DamaMoveBody"]
+__all__ = ["DamaApi", "mount_dama", "NewDama", "DamaMoveBody"]

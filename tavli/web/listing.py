@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Query
 from fastapi.concurrency import run_in_threadpool
 
+from .errors import ApiError
 from .store import Store
 
 VARIANTS = ("portes", "plakoto", "fevga", "backgammon", "tavli")
@@ -122,8 +123,6 @@ def _query(limit: int, offset: int, variant: str | None, status: str | None,
            q: str | None) -> ListQuery:
     text = (q or "").strip() or None
     if text is not None and not text.isprintable():
-        from .app import ApiError
-
         raise ApiError(422, "q: the search text has characters that cannot be searched",
                        "invalid")
     return ListQuery(limit, offset, variant, status, text)

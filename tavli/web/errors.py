@@ -1,0 +1,144 @@
+"""The browser app's errors and the reading of request bodies, shared by every API
+(games and matches, Dama, the lists).
+
+Every error a request can cause is answered as ``{"error": message, "code": code}`` with
+an HTTP status: an :class:`ApiError` raised anywhere, or an engine error
+(:class:`tavli.errors.TavliError`) translated by :func:`engine_error`.
+
+>>> engine_error(IllegalMove("24/18 is blocked")).status
+422
+>>> parse_body(b'{"side": "white"', Side, False)
+Traceback (most recent call last):
+...
+tavli.web.errors.ApiError: malformed JSON: Expecting ',' delimiter: line 1 column 17 (char 16)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..errors import (
+    GameOver,
+    IllegalMove,
+    InvalidPosition,
+    ParseError,
+    RecordError,
+    RuleError,
+    TavliError,
+    WrongState,
+)
+
+
+class ApiError(TavliError):
+    """An error answered as ``{"error": message, "code": code}`` with HTTP ``status``."""
+
+    def __init__(self, status: int, message: str, code: str = "error") -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.code = code
+
+    def __repr__(self) -> str:
+        return f"ApiError({self.status}, {self.message!r}, {self.code!r})"
+
+
+def engine_error(e: TavliError) -> ApiError:
+    """The answer to an engine error: an illegal move or bad text 422, an action at the
+    wrong moment 409."""
+    if isinstance(e, ApiError):
+        return e
+    if isinstance(e, IllegalMove):
+        return ApiError(422, f"illegal move: {e}", "illegal_move")
+    if isinstance(e, GameOver):
+        return ApiError(409, str(e), "game_over")
+    if isinstance(e, WrongState):
+        return ApiError(409, str(e), "wrong_state")
+    if isinstance(e, ParseError | InvalidPosition | RuleError | RecordError):
+        return ApiError(422, str(e), "invalid")
+    return ApiError(400, str(e), "error")
+
+
+class Body(BaseModel):
+    """A request body: no unknown fields, JSON's own types (``"5"`` is not 5)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Side(Body):
+    """A body that may name the side acting (``{"side": "white"}``)."""
+
+    side: Literal["white", "black"] | None = None
+
+
+def parse_body(raw: bytes, model: type[BaseModel], required: bool) -> Any:
+    """Read a JSON body into ``model``: 400 for malformed JSON, 422 for bad fields; an
+    empty body is the model's defaults unless ``required``."""
+    if not raw.strip():
+        if required:
+            raise ApiError(422, "a JSON object body is required", "invalid")
+        return model()
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as e:  # also huge numbers, deep nesting
+        raise ApiError(400, f"malformed JSON: {e}", "malformed_json") from None
+    if not isinstance(data, dict):
+        raise ApiError(422, "the body must be a JSON object", "invalid")
+    try:  # strict types, as JSON has them: "5" is not 5, true is not 1
+        return model.model_validate_json(raw)
+    except ValidationError as e:
+        if any(err.get("type") == "json_invalid" for err in e.errors()):
+            raise ApiError(400, f"malformed JSON: {validation_text(e)}",
+                           "malformed_json") from None
+        raise ApiError(422, validation_text(e), "invalid") from None
+
+
+def validation_text(e: ValidationError) -> str:
+    """One line naming each bad field and what is wrong with it."""
+    parts = []
+    for err in e.errors():
+        loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+        msg = err.get("msg", "invalid")
+        if err.get("type") == "extra_forbidden":
+            msg = "unknown field"
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    return "; ".join(parts) or "invalid request"
+
+
+async def body(request: Request, model: type[BaseModel], required: bool = False) -> Any:
+    """:func:`parse_body` of ``request``'s body."""
+    return parse_body(await request.body(), model, required)
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Answer every error in the app's format: ApiError and engine errors, bad query
+    values (422), unknown paths and methods."""
+
+    def answer(status: int, message: str, code: str) -> JSONResponse:
+        return JSONResponse({"error": message, "code": code}, status_code=status)
+
+    @app.exception_handler(TavliError)
+    async def _tavli_error(request: Request, exc: TavliError) -> JSONResponse:
+        e = engine_error(exc)
+        return answer(e.status, e.message, e.code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _query_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        where = ", ".join(".".join(str(x) for x in e.get("loc", ())) + ": " + str(e.get("msg"))
+                          for e in exc.errors())
+        return answer(422, f"invalid request: {where}", "invalid")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return answer(exc.status_code, "not found" if exc.status_code == 404
+                      else str(exc.detail), "http")
+
+
+__all__ = ["ApiError", "engine_error", "Body", "Side", "parse_body", "validation_text",
+           "body", "install_handlers"]
