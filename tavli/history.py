@@ -49,6 +49,16 @@ class Opening:
         return {"opening": [self.white, self.black]}
 
 
+def opening_throws(history: tuple[Any, ...] | list[Any]) -> list[list[int]]:
+    """The opening throws of a history, ``[white, black]`` each, oldest first (ties
+    included).
+
+    >>> opening_throws([Opening(4, 4), Opening(2, 5), Roll(1, (3, 1))])
+    [[4, 4], [2, 5]]
+    """
+    return [[a.white, a.black] for a in history if isinstance(a, Opening)]
+
+
 @dataclass(frozen=True)
 class Roll:
     """``side`` throws ``dice`` for his turn (or they were set: :meth:`Game.set_dice`)."""

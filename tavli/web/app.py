@@ -43,6 +43,7 @@ from ..errors import (
 )
 from ..game import Game
 from ..games import game_names
+from ..history import opening_throws
 from ..layout import SIDE_NAMES
 from ..match import Match
 from ..record import game_record, load_record, match_record
@@ -462,10 +463,8 @@ class TavliApi:
         else:
             winner = (SIDE_NAMES[g.outcome.winner] if g.outcome is not None
                       and g.outcome.winner is not None else None)
-        opening = None
-        for ev in g.events:
-            if "opening" in ev:
-                opening = ev["opening"]
+        throws = opening_throws(g.history)
+        opening = throws[-1] if throws else None
         ai_to_act = (not over and not s.imported and g.phase != "opening"
                      and players[actor]["type"] == "ai")
         viewer = shown.numbering(players, g.turn)
@@ -586,7 +585,7 @@ class TavliApi:
         d = list(g.dice or ())
         opening = None
         if kind == "opening":
-            opening = [ev["opening"] for ev in g.events if "opening" in ev]
+            opening = opening_throws(g.history)
             side = SIDE_NAMES[g.position.turn]
         s.last = {"kind": kind, "side": side, "dice": d, "opening": opening}
         if not g.legal_moves():

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..dice import dice_text
 from ..game import Game
+from ..history import opening_throws
 from ..layout import SIDE_NAMES
 
 
@@ -74,7 +75,7 @@ def opening_text(game: Game) -> str | None:
     """What the opening throw of ``game`` did (None when it had none or it is not thrown):
     the dice of each side (ties thrown again), who starts and the dice he plays — a new
     roll under ``opening_reroll`` (Tavli), else the two opening dice (backgammon)."""
-    throws = [ev["opening"] for ev in game.events if "opening" in ev]
+    throws = opening_throws(game.history)
     if not throws:
         return None
     parts = [f"white {w}, black {b}" for w, b in throws]
