@@ -35,10 +35,10 @@ and one ``int64`` array ``table``: ``[0]`` a stamp counter, ``[1:8]`` where each
 level starts, then the hash table (``stamp << 32 | record``), then the indices of the
 chosen final records (``out``).
 
->>> from tavli.games.portes import start_array
+>>> from tavli.games import find_variant
 >>> from tavli.rules import Rules
 >>> ws = Workspace()
->>> n = ws.run(start_array(), 0, 3, 1, Rules("portes").kernel_flags())
+>>> n = ws.run(find_variant("portes").start_array(), 0, 3, 1, Rules("portes").kernel_flags())
 >>> n, ws.states[ws.out[0]][0, 20:25].tolist(), ws.steps[ws.out[0]].tolist()
 (16, [0, 1, 0, 1, 0], [[24, 21, 0], [24, 23, 0], [0, 0, 0], [0, 0, 0]])
 """

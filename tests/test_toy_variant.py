@@ -26,15 +26,7 @@ class Nackgammon(Backgammon):
     code = 9
     summary = "backgammon from a start with two back checkers more"
 
-    def start_array(self) -> np.ndarray:
-        a = np.zeros((4, 26), dtype=np.int8)
-        for side in (0, 1):
-            a[side, 24] = 2
-            a[side, 23] = 2
-            a[side, 13] = 4
-            a[side, 8] = 3
-            a[side, 6] = 4
-        return a
+    start = {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
 
 
 @pytest.fixture

@@ -38,7 +38,7 @@ from ..movegen import generate
 from .encode import encode, family_name
 from .net import N_OUT, Net, equity, read_npz, write_npz
 from .search import _after_value, v1
-from .selfplay import MAX_PLIES, _play_roll
+from .selfplay import MAX_PLIES, _play_roll, new_game, throw
 from .train import training_rules
 
 
@@ -100,16 +100,12 @@ def _label_played(net, start, flags, n_games, seed, every, s, data):
     n = 0
     cap = data[0].shape[0]
     for g in range(n_games):
-        st[:, :] = start
-        me = np.random.randint(0, 2)
-        plies = 0
-        while True:
-            plies += 1
+        me = new_game(st, start)
+        for plies in range(1, MAX_PLIES + 2):  # cut off after MAX_PLIES
             if n < cap and np.random.random() < every:
                 _add_label(net, sf, me, flags, s, data, n)
                 n += 1
-            d1 = np.random.randint(1, 7)
-            d2 = np.random.randint(1, 7)
+            d1, d2 = throw()
             bi, done = _play_roll(net, st, me, d1, d2, flags, 0.0, s)
             if bi >= 0:
                 for k in range(104):
@@ -136,13 +132,9 @@ def _label_candidates(net, start, flags, n_games, seed, keep, every, s, data):
     n = 0
     cap = data[0].shape[0]
     for g in range(n_games):
-        st[:, :] = start
-        me = np.random.randint(0, 2)
-        plies = 0
-        while True:
-            plies += 1
-            d1 = np.random.randint(1, 7)
-            d2 = np.random.randint(1, 7)
+        me = new_game(st, start)
+        for plies in range(1, MAX_PLIES + 2):  # cut off after MAX_PLIES
+            d1, d2 = throw()
             m = generate(st, me, d1, d2, flags, buf, table)
             if m <= 0:
                 if plies > MAX_PLIES:

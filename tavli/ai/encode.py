@@ -34,6 +34,7 @@ from numba import njit
 
 from ..dice import SHOT_ROLLS
 from ..games import PINNING, RUNNING, VARIANTS, find_variant
+from ..games.fevga import fevga_opp
 
 N_RAW = 192
 N_PORTES = N_RAW + 4 + 16 + 2
@@ -189,16 +190,22 @@ def encode_portes(b, me, x):
     return N_PORTES
 
 
+@njit(cache=True, inline="always")
+def _raw_and_off(b, me, x):
+    """The raw counts of both sides, then each side's borne-off share (games with no bar);
+    returns the next input's index."""
+    _raw(b, me, x, 0)
+    _raw(b, 1 - me, x, 96)
+    x[N_RAW] = b[me * 26] / 15.0
+    x[N_RAW + 1] = b[(1 - me) * 26] / 15.0
+    return N_RAW + 2
+
+
 @njit(cache=True)
 def encode_plakoto(b, me, x):
     x[:N_PLAKOTO] = 0.0
     op = 1 - me
-    _raw(b, me, x, 0)
-    _raw(b, op, x, 96)
-    k = N_RAW
-    for side in (me, op):
-        x[k] = b[side * 26] / 15.0
-        k += 1
+    k = _raw_and_off(b, me, x)
     for side in (me, op):
         for p in range(1, 25):
             x[k + p - 1] = b[52 + side * 26 + p]
@@ -360,21 +367,11 @@ def _plakoto_held(b, side):
     return held, best
 
 
-@njit(cache=True, inline="always")
-def _fopp(p):
-    return ((p + 11) % 24) + 1
-
-
 @njit(cache=True)
 def encode_fevga(b, me, x):
     x[:N_FEVGA] = 0.0
     op = 1 - me
-    _raw(b, me, x, 0)
-    _raw(b, op, x, 96)
-    k = N_RAW
-    for side in (me, op):
-        x[k] = b[side * 26] / 15.0
-        k += 1
+    k = _raw_and_off(b, me, x)
     for side in (me, op):
         r = side * 26
         o = (1 - side) * 26
@@ -400,7 +397,7 @@ def encode_fevga(b, me, x):
         for d in range(1, 7):
             mob = 0
             for p in range(d + 1, 25):
-                if b[r + p] > 0 and b[o + _fopp(p - d)] == 0:
+                if b[r + p] > 0 and b[o + fevga_opp(p - d)] == 0:
                     if not (p == 24 and locked):
                         mob += 1
             x[k + 5 + d] = mob / 8.0
@@ -419,7 +416,7 @@ def encode_fevga(b, me, x):
         trapped = at >= 7 and not many
         if trapped:
             for q in range(at - 6, at):
-                if b[r + _fopp(q)] == 0:
+                if b[r + fevga_opp(q)] == 0:
                     trapped = False
         x[k] = 1.0 if trapped else 0.0
         k += 1

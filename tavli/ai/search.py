@@ -67,13 +67,27 @@ def v1(net, st, side, flags, s, inner, out):
             be = -1e18
             for j in range(n):
                 e = _after_value(net, buf[table[outp + j]], side, flags, x, h, tmp, cand)
-                if e > be:
-                    be = e
-                    for k in range(N_OUT):
-                        best[k] = cand[k]
-        w = ROLLS[r, 2] / 36.0
+                be = _keep_best(e, be, cand, best)
+        _add_roll(out, r, best)
+
+
+@njit(cache=True, inline="always")
+def _keep_best(e, be, cand, best):
+    """Keep ``cand`` in ``best`` when its value ``e`` beats the best so far ``be``; returns
+    the best value."""
+    if e > be:
         for k in range(N_OUT):
-            out[k] += w * best[k]
+            best[k] = cand[k]
+        return e
+    return be
+
+
+@njit(cache=True, inline="always")
+def _add_roll(out, r, best):
+    """Add roll ``r``'s outputs ``best``, weighted by its chance (1/36 or 2/36)."""
+    w = ROLLS[r, 2] / 36.0
+    for k in range(N_OUT):
+        out[k] += w * best[k]
 
 
 @njit(cache=True)
@@ -112,13 +126,8 @@ def v2(net, st, side, flags, s, out):
                     e = money_equity(cand, count_bg)
                 else:
                     e = 1000.0 + pts
-                if e > be:
-                    be = e
-                    for k in range(N_OUT):
-                        best[k] = cand[k]
-        w = ROLLS[r, 2] / 36.0
-        for k in range(N_OUT):
-            out[k] += w * best[k]
+                be = _keep_best(e, be, cand, best)
+        _add_roll(out, r, best)
 
 
 @njit(cache=True)

@@ -87,6 +87,30 @@ def terminal(b, mover, flags, tgt):
     return float(pts) if won else -float(pts)
 
 
+@njit(cache=True, inline="always")
+def new_game(st, start):
+    """Set the board array ``st`` to ``start`` and draw the side that starts."""
+    st[:, :] = start
+    return np.random.randint(0, 2)
+
+
+@njit(cache=True, inline="always")
+def throw():
+    """Two dice from NumPy's generator (seeded by the caller)."""
+    d1 = np.random.randint(1, 7)
+    d2 = np.random.randint(1, 7)
+    return d1, d2
+
+
+@njit(cache=True, inline="always")
+def _reply_equity(net, b, op, family, count_bg, x, h, y):
+    """The money equity of after-position ``b`` for the mover: minus the opponent's
+    (``op`` to move), by the network; ``x``, ``h``, ``y`` are work arrays."""
+    encode(b, op, family, x)
+    forward(net, x, h, y)
+    return -money_equity(y, count_bg)
+
+
 MAX_PLIES = 3000  # a training game this long is cut off (never seen in practice)
 
 
@@ -118,9 +142,7 @@ def _best_move(net, j0, j1, me, flags, s):
                 for k in range(N_OUT):
                     tb[k] = tgt[k]
             continue
-        encode(buf[i], op, family, xc)
-        forward(net, xc, hc, yc)
-        e = -money_equity(yc, count_bg)
+        e = _reply_equity(net, buf[i], op, family, count_bg, xc, hc, yc)
         if e > best:
             best = e
             bi = i
@@ -184,15 +206,11 @@ def train_games(net, start, flags, n_games, alpha, seed, s, stats, explore=0.0, 
     xs = np.zeros((keep, n_in), dtype=np.float32)  # TD(lambda): the game's positions
     ts = np.zeros((keep, N_OUT), dtype=np.float32)  # ... and their targets
     for _g in range(n_games):
-        st[:, :] = start
-        me = np.random.randint(0, 2)
+        me = new_game(st, start)
         encode(sf, me, family, x)
         forward(net, x, h, y)
-        plies = 0
-        while True:
-            plies += 1
-            d1 = np.random.randint(1, 7)
-            d2 = np.random.randint(1, 7)
+        for plies in range(1, MAX_PLIES + 2):  # cut off after MAX_PLIES
+            d1, d2 = throw()
             bi, done = _play_roll(net, st, me, d1, d2, flags, explore, s)
             if lam > 0.0:
                 for k in range(n_in):
@@ -227,13 +245,9 @@ def train_games_ply1(net, start, flags, n_games, alpha, seed, s, stats):
     sf = st.reshape(104)
     nxt = s.st2.reshape(104)  # the after-position of the roll thrown
     for _g in range(n_games):
-        st[:, :] = start
-        me = np.random.randint(0, 2)
-        plies = 0
-        while True:
-            plies += 1
-            r1 = np.random.randint(1, 7)
-            r2 = np.random.randint(1, 7)
+        me = new_game(st, start)
+        for plies in range(1, MAX_PLIES + 2):  # cut off after MAX_PLIES
+            r1, r2 = throw()
             if r1 > r2:
                 r1, r2 = r2, r1
             for k in range(N_OUT):
@@ -303,9 +317,7 @@ def _choose(player, pubw, st, me, n, flags, s):
         elif kind == PUBEVAL:
             e = pubeval_score(buf[i], me, pubw, race)
         else:
-            encode(buf[i], op, family, x)
-            forward(net, x, h, y)
-            e = -money_equity(y, count_bg)
+            e = _reply_equity(net, buf[i], op, family, count_bg, x, h, y)
         if e > best:
             best = e
             bi = i

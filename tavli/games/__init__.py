@@ -76,10 +76,20 @@ class Variant:
     #: what a player should know when looking at the board (shown beside it), if anything
     note: ClassVar[str] = ""
 
+    #: the start: each side's checkers per point, in its own numbering (the same for both)
+    start: ClassVar[dict[int, int]] = {}
+
     # --- hooks ----------------------------------------------------------------------------
     def start_array(self) -> ndarray:
-        """The start position as a board array (``int8[4, 26]``, :mod:`tavli.layout`)."""
-        raise NotImplementedError
+        """The start position as a board array (``int8[4, 26]``, :mod:`tavli.layout`):
+        :attr:`start` for both sides."""
+        import numpy as np
+
+        a = np.zeros((4, 26), dtype=np.int8)
+        for side in (0, 1):
+            for p, n in self.start.items():
+                a[side, p] = n
+        return a
 
     def opponent_point(self, p: int) -> int:
         """The opponent's number for my point ``p`` (1..24); its own inverse."""
@@ -132,14 +142,10 @@ class Portes(Variant):
     code = 0
     kernel = HITTING
     family = "portes"
+    start = {24: 2, 13: 5, 8: 3, 6: 5}
     options = {"must_play_higher": False, "opening_reroll": True, "backgammons": False}
     gnubg_ids = True  # the same board as backgammon
     summary = "hitting and the bar, as in backgammon (no cube)"
-
-    def start_array(self) -> ndarray:
-        from .portes import start_array
-
-        return start_array()
 
 
 class Backgammon(Portes):
@@ -164,17 +170,13 @@ class Plakoto(Variant):
     code = 1
     kernel = PINNING
     family = "plakoto"
+    start = {24: 15}
     has_bar = False
     hits = False
     pins = True
     hit_mark = "^"
     options = {"must_play_higher": False, "opening_reroll": True}
     summary = "pinning instead of hitting; the mother checker"
-
-    def start_array(self) -> ndarray:
-        from .plakoto import start_array
-
-        return start_array()
 
     def shares_point(self, arr: ndarray, p: int) -> str | None:
         q = self.opponent_point(p)
@@ -212,6 +214,7 @@ class Fevga(Variant):
     code = 2
     kernel = RUNNING
     family = "fevga"
+    start = {24: 15}  # each in its own corner: diagonally opposite
     has_bar = False
     hits = False
     first_checker = True
@@ -219,11 +222,6 @@ class Fevga(Variant):
                "starting_quarter_rule": "own", "prime_rule": "must_open"}
     summary = "both sides run the same way round; one checker holds a point"
     note = "both sides run the same way"
-
-    def start_array(self) -> ndarray:
-        from .fevga import start_array
-
-        return start_array()
 
     def opponent_point(self, p: int) -> int:
         return ((p + 11) % 24) + 1

@@ -21,7 +21,6 @@ Rules (spec ``RULES.md``, section Fevga; Italian and German seeds):
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..layout import NSLOTS
@@ -32,14 +31,6 @@ QUARTER_OPPONENT = 2
 PRIME_OFF = 0
 PRIME_MUST_OPEN = 1
 PRIME_FORBID = 2
-
-
-def start_array() -> np.ndarray:
-    """15 checkers on each side's 24-point (diagonally opposite corners)."""
-    a = np.zeros((4, 26), dtype=np.int8)
-    a[0, 24] = 15
-    a[1, 24] = 15
-    return a
 
 
 @njit(cache=True)

@@ -20,18 +20,9 @@ In the board array a pinned checker is flagged in row ``2 + side`` (see
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..layout import NSLOTS
-
-
-def start_array() -> np.ndarray:
-    """15 checkers on each side's 24-point."""
-    a = np.zeros((4, 26), dtype=np.int8)
-    a[0, 24] = 15
-    a[1, 24] = 15
-    return a
 
 
 @njit(cache=True)

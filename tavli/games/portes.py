@@ -14,21 +14,9 @@ Rules (spec ``RULES.md``, section Portes; German seed):
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..layout import BAR, NSLOTS
-
-
-def start_array() -> np.ndarray:
-    """2 on the 24-point, 5 on 13, 3 on 8, 5 on 6, for both sides."""
-    a = np.zeros((4, 26), dtype=np.int8)
-    for side in (0, 1):
-        a[side, 24] = 2
-        a[side, 13] = 5
-        a[side, 8] = 3
-        a[side, 6] = 5
-    return a
 
 
 @njit(cache=True)
