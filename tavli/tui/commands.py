@@ -1,0 +1,202 @@
+"""The commands typed during terminal play: help, board, moves, hint, undo, resign, save,
+quit, and the cube's double, take, drop and beaver."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..dice import dice_text
+from ..errors import TavliError
+from ..layout import SIDE_NAMES
+from .board import side_label
+from .screen import Quit
+
+if TYPE_CHECKING:
+    from .session import TerminalSession
+
+HINTS_SHOWN = 5
+
+HELP = """\
+Type a move in notation with your own point numbers (those printed on the board):
+24/18 13/11, bar/22*, 6/off, 8/4(2); or type the move's number in the list.
+The move is shown on the board: Enter plays it, undo takes it back (or type another).
+Commands:
+  moves          list every legal move
+  hint           the AI's best moves for your roll, with their equities
+  undo           take back the move you entered (before you confirm it)
+  board          draw the board again
+  double         offer the doubling cube (backgammon, before rolling)
+  take, drop     answer a double
+  resign [V]     give up the game (V: single, gammon or backgammon where they count)
+  save [FILE]    save the game (to FILE, or the --save file)
+  quit           stop playing (the game is saved first when --save is on)
+  help           this text
+End of input (Ctrl-D) quits like 'quit'."""
+
+
+class Resigned(Exception):
+    """The game ended by resignation (the turn in progress is over)."""
+
+
+class Commands:
+    """The commands of a :class:`TerminalSession`, for its human players."""
+
+    def __init__(self, session: TerminalSession) -> None:
+        self.s = session
+        self.screen = session.screen
+
+    def handle(self, line: str) -> bool:
+        """Run a command that works at any prompt; True when ``line`` was one."""
+        words = line.split()
+        if not words:
+            return False
+        cmd = words[0].lower()
+        if cmd in ("quit", "exit", "q"):
+            raise Quit
+        if cmd in ("help", "?", "h"):
+            self.screen.say(HELP)
+            return True
+        if cmd in ("board", "b"):
+            self.screen.draw()
+            return True
+        if cmd in ("moves", "m"):
+            moves = self.s.game.legal_moves()
+            if not moves:
+                self.screen.say("No moves to list now.")
+            self.screen.list_moves(moves)
+            return True
+        if cmd == "hint":
+            self.hint()
+            return True
+        if cmd in ("undo", "u"):
+            self.screen.error("nothing to take back: undo takes back a move you entered, "
+                              "before you confirm it with Enter")
+            return True
+        if cmd == "resign":
+            if len(words) > 2:
+                self.screen.error("usage: resign [single|gammon|backgammon]")
+                return True
+            self.resign(words[1].lower() if len(words) == 2 else None)
+            return True
+        if cmd == "save":
+            self.save(words[1:])
+            return True
+        return False
+
+    def save(self, args: list[str]) -> None:
+        """``save [FILE]``: to FILE, or to the file the game is saved to."""
+        if len(args) > 1:
+            self.screen.error("usage: save [FILE]")
+            return
+        path = Path(args[0]) if args else self.s.save_path
+        if path is None:
+            self.screen.error("no file to save to: type save FILE (or start with --save FILE)")
+            return
+        self.s.save_as(path)
+
+    def hint(self) -> None:
+        """The best moves of the roll as the AI ranks them (``tavli hint``'s ranking)."""
+        from ..ai.neural import DEFAULT_LEVEL, LEVELS, rank_moves
+
+        g = self.s.game
+        say = self.screen.say
+        if g.phase != "move" or g.dice is None:
+            self.screen.error("a hint ranks the moves of a roll: roll the dice first")
+            return
+        moves = g.legal_moves()
+        if not moves:
+            say(f"No legal move with {dice_text(g.dice)}: the turn passes.")
+            return
+        engine, ranked = rank_moves(g.rules, g.position, moves, DEFAULT_LEVEL)
+        number = {str(m): k for k, m in enumerate(moves, 1)}
+        if engine == "neural":
+            ply = LEVELS[DEFAULT_LEVEL][0]
+            say(f"Hint for {dice_text(g.dice)} (neural AI, {ply}-ply; cubeless "
+                "equity, best first):", "bold")
+        else:
+            say(f"Hint for {dice_text(g.dice)} (greedy heuristic: no trained network "
+                f"for {g.rules.game_name} is installed; score, best first):", "bold")
+        shown = ranked[:HINTS_SHOWN]
+        w = max(len(str(m)) for m, _ in shown)
+        for m, value in shown:
+            say(f"  {number[str(m)]:>3}. {str(m):<{w}}  {value:+.3f}")
+        if len(ranked) > len(shown):
+            say(f"     ({len(ranked) - len(shown)} more moves rank lower)", "dim")
+
+    def resign(self, value: str | None) -> None:
+        """The side to act gives up the game, if the opponent accepts what is offered
+        (a computer player judges, a human is asked)."""
+        from ..ai.neural import accepts_resignation
+        from ..game import RESIGN_POINTS
+
+        g = self.s.game
+        screen = self.screen
+        if g.is_over:
+            screen.error("the game is over")
+            return
+        side = g.turn
+        other = 1 - side
+        values = g.resign_values()
+
+        def worth(v: str) -> str:
+            n = RESIGN_POINTS[v] * g.cube_value
+            return f"{n} point{'s' if n != 1 else ''}"
+
+        if value is None:  # ask, so that a slip of the keyboard loses nothing
+            me = side_label(side, screen.disc)
+            if len(values) == 1:
+                line = screen.ask(f"{me}: resign the game, giving {SIDE_NAMES[other]} "
+                                  f"{worth('single')}? yes or no > ").lower()
+            else:
+                kinds = " or ".join(f"{'a ' + v if v != 'single' else 'the game'} "
+                                    f"({worth(v)})" for v in values)
+                line = screen.ask(f"{me}: resign {kinds}? {', '.join(values)} or no > ").lower()
+            value = "single" if line in ("y", "yes") else line
+            if value in ("", "n", "no"):
+                screen.say("Play goes on.", "dim")
+                return
+        if value not in values:
+            screen.error(f"resign {' or '.join(values)} here, not {value[:20]!r} "
+                         "(play goes on)")
+            return
+        offer = f"{SIDE_NAMES[side]} resigns {'the game' if value == 'single' else 'a ' + value}"
+        opponent = self.s.players[other]
+        if opponent is None:
+            line = screen.ask(f"{offer}. {side_label(other, screen.disc)}: accept and win "
+                              f"{worth(value)}? yes or no > ")
+            accepted = line.lower() in ("y", "yes")
+        else:
+            accepted = accepts_resignation(g, side, value)
+        if not accepted:
+            who = "" if opponent is None else f" ({opponent.name})"
+            screen.say(f"{offer}; {SIDE_NAMES[other]}{who} declines: play goes on.", "bold")
+            return
+        g.resign(side, value)
+        self.s.last_move = None
+        self.s.autosave()
+        screen.say(f"{offer}; {SIDE_NAMES[other]} accepts and wins {worth(value)}.", "bold")
+        raise Resigned
+
+    def cube(self, cmd: str) -> bool | None:
+        """double/take/drop/beaver: True when it was done, False when the engine refused
+        (its message is shown), None when ``cmd`` is not a cube command."""
+        g = self.s.game
+        side = g.turn
+        action = {"double": g.double, "take": g.take, "drop": g.drop,
+                  "beaver": g.beaver}.get(cmd)
+        if action is None:
+            return None
+        try:
+            action()
+        except TavliError as e:
+            self.screen.error(str(e))
+            return False
+        self.s.autosave()
+        if cmd == "double":
+            self.screen.say(f"{SIDE_NAMES[side]} doubles to {g.cube_value * 2}.")
+        elif cmd == "drop":
+            self.screen.say(f"{SIDE_NAMES[side]} drops.")
+        else:
+            self.screen.say(f"{SIDE_NAMES[side]} {cmd}s: the cube is at {g.cube_value}.")
+        return True

@@ -1,0 +1,153 @@
+"""What a terminal session shows and reads: messages, prompts, the board with the panel
+of text beside it (or below it on a narrow terminal), and lists of moves."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.text import Text
+
+from ..dice import dice_text
+from ..layout import SIDE_NAMES
+from .board import BOARD_W, CHECKER, BoardView, move_marks
+
+if TYPE_CHECKING:
+    from ..board import Move, Position
+    from .session import TerminalSession
+
+PANEL_W = 2 + 28                        # the text beside the board
+
+
+class Quit(Exception):
+    """The user asked to stop (quit, end of input, Ctrl-C)."""
+
+
+class Screen:
+    """The console of a :class:`TerminalSession`: it writes messages and the board of the
+    session's game, and reads the lines typed."""
+
+    def __init__(self, console: Console, session: TerminalSession) -> None:
+        self.console = console
+        self.s = session
+        self.view = BoardView(console)
+        self.disc = self.view.disc
+
+    # messages and prompts ----------------------------------------------------------------
+    def say(self, text: str, style: str = "") -> None:
+        # long lines are left to the terminal to wrap (and stay whole in logs)
+        self.console.print(Text(text, style=style), soft_wrap=True)
+
+    def error(self, text: str) -> None:
+        self.console.print(Text(f"  ✗ {text}", style="bold red"), soft_wrap=True)
+
+    def ask(self, prompt: str) -> str:
+        """The line typed after ``prompt``, stripped; :class:`Quit` at the end of input or
+        on Ctrl-C."""
+        try:
+            line = self.console.input(Text(prompt, style="bold"))
+        except EOFError:
+            self.console.print()
+            raise Quit from None
+        except KeyboardInterrupt:
+            self.console.print()
+            raise Quit from None
+        return line.strip()
+
+    # the board and its panel -------------------------------------------------------------
+    def title(self) -> str:
+        g = self.s.game
+        name = g.rules.game_name.capitalize()
+        m = self.s.match
+        if m is None:
+            return f"{name} · single game"
+        return f"{name} · game {len(m.games)}"
+
+    def panel(self, final: bool = False, shown: Position | None = None) -> list[Text]:
+        """The text beside the board; ``shown``: the position drawn (default the game's)."""
+        g = self.s.game
+        pos = g.position if shown is None else shown
+        m = self.s.match
+        lines: list[Text] = [Text(self.title(), style="bold")]
+        if m is not None:
+            kind = "Tavli match" if m.variant == "tavli" else "match"
+            score = m.score
+            lines.append(Text(f"{kind} to {m.target}: {score[0]}-{score[1]}"
+                              + (" (Crawford)" if g.crawford else "")))
+        else:
+            lines.append(Text(""))
+        lines.append(Text(""))
+        for side in (0, 1):
+            t = Text()
+            t.append(f"{self.disc[side]} ", style=CHECKER[side] if self.view.colour else "")
+            t.append(f"{SIDE_NAMES[side]:<6}", style="bold" if g.turn == side else "")
+            t.append(f" pips {pos.pip_count(side):>3}  off {pos.off(side):>2}")
+            lines.append(t)
+        for side in (0, 1):
+            lines.append(Text(f"  {SIDE_NAMES[side]}: {self.s.player_label(side)}",
+                              style="dim"))
+        lines.append(Text(""))
+        if final or g.is_over:
+            out = g.outcome
+            lines.append(Text("game over", style="bold"))
+            if out is not None:
+                lines.append(Text("a draw" if out.winner is None else
+                                  f"{SIDE_NAMES[out.winner]} wins {out.points} ({out.kind})"))
+        else:
+            side = g.turn
+            doing = {"roll": "to roll", "opening": "opening throw", "move": "to move",
+                     "double": "to take or drop"}[g.phase]
+            lines.append(Text(f"{SIDE_NAMES[side]} {doing}", style="bold"))
+            if g.phase == "move" and g.dice is not None:
+                lines.append(Text(f"dice {dice_text(g.dice)}"))
+        if g.rules.cube:
+            owner = "centred" if g.cube_owner is None else f"{SIDE_NAMES[g.cube_owner]}'s"
+            lines.append(Text(f"cube {g.cube_value} ({owner})"))
+        lines.append(Text(f"numbers: {SIDE_NAMES[self.s.viewer()]}'s side", style="dim"))
+        if g.rules.variant.pins:
+            lines.append(Text("[ ] = a pinned checker", style="dim"))
+        if g.rules.variant.note:
+            lines.append(Text(g.rules.variant.note, style="dim"))
+        return lines
+
+    def draw(self, final: bool = False, preview: Move | None = None) -> None:
+        """The board and the panel; ``preview``: a move entered but not yet confirmed,
+        drawn as played (with its points highlighted)."""
+        g = self.s.game
+        pos = g.position if preview is None else preview.after
+        cube = (g.cube_value, g.cube_owner) if g.rules.cube else None
+        dice = g.dice if g.phase == "move" else None
+        board = self.view.lines(pos, self.s.viewer(), dice, g.position.turn, cube,
+                                move_marks(self.s.last_move if preview is None else preview))
+        panel = self.panel(final, pos)
+        side_by_side = (self.console.width or 80) >= BOARD_W + PANEL_W
+        # beside the board, the panel starts on the frame's first line; below it on a
+        # narrow terminal
+        for i, line in enumerate(board):
+            k = i - 1
+            if side_by_side and 0 <= k < len(panel):
+                line = line.copy()
+                line.append("  ")
+                line.append_text(panel[k])
+            self.console.print(line, no_wrap=True, overflow="crop")
+        if not side_by_side:
+            for line in panel:
+                if line.plain:
+                    self.console.print(Text(" ").append_text(line), no_wrap=True,
+                                       overflow="crop")
+
+    def list_moves(self, moves: list[Move], limit: int | None = None) -> None:
+        if not moves:
+            return
+        shown = moves if limit is None else moves[:limit]
+        width = self.console.width or 80
+        cells = [f"{i + 1:>3}. {m}" for i, m in enumerate(shown)]
+        w = max(len(c) for c in cells) + 2
+        cols = max(1, min(4, (width - 1) // w))
+        rows = (len(cells) + cols - 1) // cols
+        for r in range(rows):
+            parts = [cells[r + c * rows] for c in range(cols) if r + c * rows < len(cells)]
+            self.console.print("".join(f"{p:<{w}}" for p in parts).rstrip(), highlight=False)
+        if len(shown) < len(moves):
+            self.say(f"     … and {len(moves) - len(shown)} more: type 'moves' to list them "
+                     "all", "dim")

@@ -1,0 +1,195 @@
+"""Starting terminal play (``tavli play --tui``): a new game or match from the command
+line's options (the game, the points, the rule options of each game of a match) or one
+resumed from its saved file, and the players of both sides."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+
+from ..dice import DiceSource
+from ..errors import CliError, RuleError, TavliError
+from ..history import Opening, Roll
+from .session import TerminalSession, replaces_another_file
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..match import Match
+    from ..players import Player
+
+
+def player_choices() -> str:
+    from ..ai.neural import DEFAULT_LEVEL, LEVELS
+
+    return (f"human, random, greedy, neural (level {DEFAULT_LEVEL}), neural:LEVEL or a "
+            f"LEVEL: {', '.join(LEVELS)}")
+
+
+def make_player(name: str | None, seed: int | None, what: str) -> Player | None:
+    """None for a human, else the computer player ``name`` names: ``random``, ``greedy``,
+    ``neural`` (the AI at the default level), ``neural:LEVEL`` or a bare level name
+    (see :data:`tavli.ai.neural.LEVELS`; a ply 0-2 too). CliError for another name."""
+    from ..ai.neural import DEFAULT_LEVEL, LEVELS, LevelPlayer
+    from ..players import get_player
+
+    key = (name or "human").strip().lower()
+    bare = key.replace("-", "").replace("_", "").replace(" ", "")
+    if key == "human":
+        return None
+    if key in ("random", "greedy"):
+        return get_player(key, seed)
+    if key == "neural":
+        level = DEFAULT_LEVEL
+    elif key.startswith("neural:"):
+        level = key.split(":", 1)[1]
+    elif bare in LEVELS:
+        level = bare
+    else:
+        raise CliError(f"{what}: unknown player {str(name)[:40]!r}: choose "
+                       f"{player_choices()}")
+    try:
+        return LevelPlayer(level, seed=seed)
+    except TavliError as e:
+        raise CliError(f"{what}: {e}") from None
+
+
+def _match_rules(rotation: tuple[str, ...], items: list[str]) -> dict[str, Any]:
+    """Rule options of the command line for each game of a match: an option goes to the
+    games it applies to; one that applies to none of them is an error."""
+    from ..rules import OPTIONS, Rules, option_applies
+
+    per_game: dict[str, list[str]] = {name: [] for name in rotation}
+    for item in items:
+        name = item.split("=", 1)[0].strip() if "=" in item else item
+        opt = OPTIONS.get(name)
+        if opt is None or "=" not in item:
+            Rules.for_game(rotation[0], [item])  # raises with the engine's message
+            continue
+        games = [g for g in rotation if option_applies(name, g)]
+        if not games:
+            raise RuleError(f"rule option {name!r} does not apply to "
+                            f"{' or '.join(rotation)}")
+        for g in games:
+            per_game[g].append(item)
+    return {g: Rules.for_game(g, opts) for g, opts in per_game.items()}
+
+
+def _dice_used(games: list[Game]) -> int:
+    """How many dice the recorded games threw (to continue a seeded sequence): two for
+    every opening throw and every roll in their histories."""
+    return sum(2 for g in games for a in g.history if isinstance(a, Opening | Roll))
+
+
+def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
+    from ..game import Game
+    from ..games import ROTATIONS, rotation
+    from ..match import Match
+    from ..rules import Rules
+
+    variant = (args.game or "tavli").strip().lower()
+    points = 5 if args.points is None else args.points
+    rules = list(args.rule or [])
+    try:
+        games = rotation(variant)
+    except TavliError as e:
+        raise CliError(f"--game: {e}; or {' or '.join(ROTATIONS)} for a match") from None
+    if variant not in ROTATIONS:
+        variant = games[0]
+        if points == 1:
+            return Game(Rules.for_game(variant, rules), seed=args.seed), args.seed
+    return Match(points, variant, rules=_match_rules(games, rules),
+                 seed=args.seed), args.seed
+
+
+def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[str, Any]]:
+    from ..match import Match
+    from ..record import load_record
+
+    path = Path(args.resume)
+    given = [o for o, v in (("--game", args.game), ("--points", args.points),
+                            ("--rule", args.rule)) if v is not None]
+    if given:
+        raise CliError(f"{', '.join(given)} cannot be combined with --resume: the saved "
+                       "file keeps its own game, points and rules")
+    try:
+        text = path.read_text(encoding="utf-8")
+        obj = load_record(text)
+    except OSError as e:
+        raise CliError(f"cannot resume from {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"cannot resume from {path}: not a text file") from None
+    except TavliError as e:
+        raise CliError(f"cannot resume from {path}: {e}") from None
+    data = json.loads(text)  # valid: the record was read from it
+    settings = data.get("tui") if isinstance(data.get("tui"), dict) else {}
+    seed = args.seed if args.seed is not None else data.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        seed = None
+    games = obj.games if isinstance(obj, Match) else [obj]
+    src = DiceSource(seed=seed)
+    if seed is not None and args.seed is None:
+        # go on with the same seeded dice, as if play had never stopped
+        for _ in range(_dice_used(games)):
+            src.die()
+    for old in games:
+        old.dice_source = src
+    if isinstance(obj, Match):
+        obj.dice_source = src
+        obj.seed = seed
+    return obj, seed, settings
+
+
+def run(args: argparse.Namespace) -> int:
+    """``tavli play``: play a game or match in the terminal."""
+
+    if not getattr(args, "tui", False):
+        print("tavli: the browser app is not available yet; playing in the terminal (--tui).",
+              file=sys.stderr)
+    try:
+        import readline  # noqa: F401  (line editing and history for input())
+    except ImportError:
+        pass
+    console = Console(highlight=False)
+    settings: dict[str, Any] = {}
+    for opt in ("resume", "save"):
+        if getattr(args, opt, None) == "":
+            raise CliError(f"--{opt} needs a file name")
+    if args.resume:
+        obj, seed, settings = _resume(args)
+        save_path = Path(args.save or args.resume)
+    else:
+        obj, seed = _new(args)
+        save_path = Path(args.save) if args.save else None
+    white = getattr(args, "white", None) or settings.get("white") or "human"
+    black = args.opponent or settings.get("black") or "neural"
+    pseed = None if seed is None else seed + 1
+
+    def what(option: str, given: str | None, side: str) -> str:
+        return option if given or not args.resume else f"the {side} player saved in " \
+            f"{args.resume}"
+
+    players = [make_player(white, pseed, what("--white", getattr(args, "white", None),
+                                              "white")),
+               make_player(black, None if pseed is None else pseed + 1,
+                           what("--opponent", args.opponent, "black"))]
+    if save_path is not None and save_path.is_dir():
+        raise CliError(f"{save_path} is a directory: --save needs a file name")
+    if save_path is not None and args.save and replaces_another_file(
+            save_path, Path(args.resume) if args.resume else None):
+        raise CliError(f"{save_path} exists: continue that game with --resume {save_path}, "
+                       "or save to another file (nothing was changed)")
+    session = TerminalSession(console, obj, players, save_path, seed)
+    if save_path is not None:
+        try:
+            session.save()
+        except OSError as e:
+            raise CliError(f"cannot save to {save_path}: {e.strerror or e}") from None
+    session.intro(resumed=bool(args.resume))
+    return session.play()
+
+

@@ -1,0 +1,178 @@
+"""One action of a turn in terminal play: a human's prompts (roll or double, take or drop,
+enter a move and confirm it) or a computer player's action, told in words."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..dice import dice_text
+from ..errors import TavliError
+from ..layout import SIDE_NAMES
+from .board import side_label, translate
+from .screen import Quit
+
+if TYPE_CHECKING:
+    from ..board import Move
+    from ..players import Player
+    from .session import TerminalSession
+
+MOVES_SHOWN = 12
+CONFIRM = ("", "y", "yes", "ok", "confirm", "play")
+
+
+class Turns:
+    """The turns of a :class:`TerminalSession`'s players."""
+
+    def __init__(self, session: TerminalSession) -> None:
+        self.s = session
+        self.screen = session.screen
+        self.commands = session.commands
+
+    def human_roll(self) -> None:
+        """The human to act rolls (Enter), or doubles first where he may."""
+        g = self.s.game
+        if not g.can_double():
+            g.roll()
+            self.s.autosave()
+            return
+        self.screen.draw()
+        self._cube_prompt(f"{side_label(g.turn, self.screen.disc)}: Enter to roll, or "
+                          "double > ", "press Enter to roll, or type double (help: help)",
+                          rolls=True)
+
+    def human_answer(self) -> None:
+        """The human who was doubled takes or drops (or beavers, where allowed)."""
+        g = self.s.game
+        self.screen.draw()
+        self._cube_prompt(f"{SIDE_NAMES[1 - g.turn]} doubles to {g.cube_value * 2}. "
+                          f"{side_label(g.turn, self.screen.disc)}: take or drop? > ",
+                          "type take or drop")
+
+    def _cube_prompt(self, prompt: str, usage: str, rolls: bool = False) -> None:
+        """Ask until a cube action is done (or, with ``rolls``, Enter rolls the dice);
+        the other commands work meanwhile, and other text is answered with ``usage``."""
+        g = self.s.game
+        while True:
+            line = self.screen.ask(prompt)
+            if rolls and line.lower() in ("", "roll", "r"):
+                g.roll()
+                self.s.autosave()
+                return
+            if self.commands.handle(line):
+                continue
+            done = self.commands.cube(line.lower())
+            if done:
+                return
+            if done is None:
+                self.screen.error(f"{line!r}: {usage}")
+
+    def entered_move(self, line: str) -> Move | None:
+        """The legal move ``line`` names (in notation, or its number in the list), or
+        None once the reason it names none is shown."""
+        g = self.s.game
+        moves = g.legal_moves()
+        if line.isascii() and line.isdigit() and len(line) < 10:
+            k = int(line)
+            if not 1 <= k <= len(moves):
+                self.screen.error(f"no move number {k}: choose 1-{len(moves)}, or type a move")
+                return None
+            return moves[k - 1]
+        assert g.dice is not None
+        try:
+            return g.position.find_move(line, g.dice, g.rules)
+        except TavliError as e:
+            self.screen.error(str(e))
+            return None
+
+    def human_move(self) -> None:
+        """The human's turn: a move is entered, shown on the board, and played once
+        confirmed with Enter (``undo`` takes it back; another move replaces it)."""
+        g = self.s.game
+        screen = self.screen
+        moves = g.legal_moves()
+        side = g.turn
+        dice = g.dice
+        assert dice is not None
+        if not moves:
+            screen.draw()
+            screen.say(f"{SIDE_NAMES[side]} rolls {dice_text(dice)} and cannot move: "
+                       "the turn passes.", "yellow")
+            g.play(None)
+            self.s.last_move = None
+            self.s.autosave()
+            return
+
+        def show() -> None:
+            screen.draw()
+            screen.say(f"Legal moves ({len(moves)}):", "dim")
+            screen.list_moves(moves, MOVES_SHOWN)
+
+        show()
+        pending: Move | None = None
+        prompt = f"{side_label(side, screen.disc)} to play {dice_text(dice)} > "
+        try:
+            while True:
+                if pending is None:
+                    line = screen.ask(prompt)
+                    if not line:
+                        continue
+                else:
+                    line = screen.ask(f"Enter plays {pending}; undo takes it back > ")
+                low = line.lower()
+                if pending is not None:
+                    if low in CONFIRM:
+                        played = g.play(pending)
+                        self.s.last_move = played
+                        self.s.autosave()
+                        screen.say(f"{SIDE_NAMES[side]} plays {played}.")
+                        return
+                    if low in ("undo", "u"):
+                        pending = None
+                        screen.say("Taken back.", "dim")
+                        show()
+                        continue
+                    if low in ("board", "b"):
+                        screen.draw(preview=pending)
+                        continue
+                if self.commands.handle(line):
+                    continue
+                cube = self.commands.cube(low)
+                if cube is not None:
+                    if cube:
+                        return
+                    continue
+                chosen = self.entered_move(line)
+                if chosen is not None:
+                    pending = chosen
+                    screen.draw(preview=chosen)
+        except Quit:
+            if pending is not None:
+                screen.say(f"The move you entered ({pending}) was not played.", "dim")
+            raise
+
+    def bot_act(self, player: Player) -> None:
+        """A computer player's action (a roll and its move, or a cube action), told."""
+        from ..players import act
+
+        g = self.s.game
+        side = g.turn
+        who = f"{SIDE_NAMES[side]} ({player.name})"
+        kind, value = act(g, player)
+        self.s.autosave()
+        say = self.screen.say
+        if kind == "move":
+            self.s.last_move = value
+            text = f"{who} rolls {dice_text(value.dice)}: {value}"
+            viewer = self.s.viewer()
+            if self.s.humans() and viewer != side:
+                text += f"   (your points {translate(value)})"
+            say(text)
+        elif kind == "pass":
+            self.s.last_move = None
+            say(f"{who} rolls {dice_text(value)} and cannot move: the turn passes.")
+        elif kind == "double":
+            say(f"{who} doubles to {value}.", "bold")
+        elif kind in ("take", "beaver"):
+            say(f"{who} {kind}s: the cube is at {value}.", "bold")
+        elif kind == "drop":
+            say(f"{who} drops.", "bold")
