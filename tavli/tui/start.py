@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -145,11 +144,7 @@ def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[st
 
 
 def run(args: argparse.Namespace) -> int:
-    """``tavli play``: play a game or match in the terminal."""
-
-    if not getattr(args, "tui", False):
-        print("tavli: the browser app is not available yet; playing in the terminal (--tui).",
-              file=sys.stderr)
+    """``tavli play --tui``: play a game or match in the terminal."""
     try:
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:
