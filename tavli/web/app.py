@@ -50,23 +50,24 @@ from ..record import game_record, load_record, match_record
 from ..rules import Rules
 from . import listing, shown, workers
 from .errors import ApiError, Body, Side, body, engine_error, install_handlers
+from .info import check_kind, registry_info
 from .limits import REVIEWS, SESSIONS, BodyLimit, SessionCache
 from .listing import ListQuery
 from .records import RecordShapeError, check_record, rule_option_errors
 from .reviews import ReviewJob, Reviews
 from .security import LOOPBACK_NAMES, Guard
+from .steps import board_fields, last_frames
 from .store import Store
 from .workers import EnginePool, PoolError
 
 STATIC = Path(__file__).with_name("static")
-VARIANTS = ("portes", "plakoto", "fevga", "backgammon", "tavli")
 SideName = Literal["white", "black"]
 
 
 # --- request bodies -------------------------------------------------------------------------
 
 class NewGame(Body):
-    variant: Literal["portes", "plakoto", "fevga", "backgammon", "tavli"] = "tavli"
+    variant: str = "tavli"  # a game or a rotation of the registry (tavli.games.match_kinds)
     points: int | None = Field(None, ge=1, le=25,
                                description="match length; 1 = a single game")
     opponent: Literal["ai", "human"] = "ai"
@@ -76,6 +77,8 @@ class NewGame(Body):
     seed: int | None = None
     position: str | None = None
     rules: dict[str, Any] | None = None
+
+    _variant = field_validator("variant")(check_kind)
 
     @field_validator("rules")
     @classmethod
@@ -204,9 +207,12 @@ def _score(s: Session) -> list[int]:
 
 
 def _last_shown(last: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The stored last action with its roll written for people (higher die first)."""
+    """The stored last action with its roll written for people (higher die first) and, for
+    a move, its boards step by step (``frames``, :func:`tavli.web.steps.last_frames`)."""
     if last and last.get("dice"):
-        return {**last, "dice_text": dice_text(last["dice"])}
+        frames = last_frames(last)
+        return {**last, "dice_text": dice_text(last["dice"]),
+                **({"frames": frames} if frames is not None else {})}
     return last
 
 
@@ -498,6 +504,7 @@ class TavliApi:
             "position": pos.to_json(),
             "position_id": pos.id(),
             "legal_moves": [{"move": str(mv), "steps": _steps(mv)} for mv in legal],
+            **board_fields(g, person=not ai_to_act and not s.imported),
             "pips": {"white": pos.pip_count(0), "black": pos.pip_count(1)},
             "cube": {"used": g.rules.cube, "value": g.cube_value,
                      "owner": None if g.cube_owner is None else SIDE_NAMES[g.cube_owner],
@@ -959,10 +966,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
 
     @app.get("/api/info")
     async def info() -> dict[str, Any]:
-        from ..ai.neural import LEVELS
-
-        return {"variants": list(VARIANTS), "levels": list(LEVELS),
-                "engines": {n: api.engine_name(n) for n in game_names()}}
+        return {**registry_info(), "engines": {n: api.engine_name(n) for n in game_names()}}
 
     from .dama_api import mount_dama
 

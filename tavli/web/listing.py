@@ -24,11 +24,9 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Query
 from fastapi.concurrency import run_in_threadpool
 
-from .errors import ApiError
+from .info import check_kind
 from .store import Store
 
-VARIANTS = ("portes", "plakoto", "fevga", "backgammon", "tavli")
-Variant = Literal["portes", "plakoto", "fevga", "backgammon", "tavli", "dama"]
 Status = Literal["playing", "over", "imported"]
 MAX_LIMIT = 200
 MAX_OFFSET = 1_000_000_000
@@ -120,18 +118,26 @@ def page(store: Store, q: ListQuery, *tables: Table) -> dict[str, Any]:
 # --- the query of the list endpoints (FastAPI dependencies: bad values are 422) -------------
 
 def _query(limit: int, offset: int, variant: str | None, status: str | None,
-           q: str | None) -> ListQuery:
+           q: str | None, *others: str) -> ListQuery:
+    """The query; ``variant`` must be a game or rotation of the registry (or one of
+    ``others``)."""
+    from .app import ApiError
+
     text = (q or "").strip() or None
     if text is not None and not text.isprintable():
         raise ApiError(422, "q: the search text has characters that cannot be searched",
                        "invalid")
+    if variant is not None and variant not in others:
+        try:
+            check_kind(variant)
+        except ValueError as e:
+            raise ApiError(422, f"variant: {e}", "invalid") from None
     return ListQuery(limit, offset, variant, status, text)
 
 
 def tavli_query(limit: int = Query(MAX_LIMIT, ge=1, le=MAX_LIMIT),
                 offset: int = Query(0, ge=0, le=MAX_OFFSET),
-                variant: Literal["portes", "plakoto", "fevga", "backgammon", "tavli"]
-                | None = None,
+                variant: str | None = None,
                 status: Status | None = None,
                 q: str | None = Query(None, max_length=MAX_TEXT)) -> ListQuery:
     return _query(limit, offset, variant, status, q)
@@ -146,10 +152,10 @@ def dama_query(limit: int = Query(MAX_LIMIT, ge=1, le=MAX_LIMIT),
 
 def library_query(limit: int = Query(MAX_LIMIT, ge=1, le=MAX_LIMIT),
                   offset: int = Query(0, ge=0, le=MAX_OFFSET),
-                  variant: Variant | None = None,
+                  variant: str | None = None,
                   status: Status | None = None,
                   q: str | None = Query(None, max_length=MAX_TEXT)) -> ListQuery:
-    return _query(limit, offset, variant, status, q)
+    return _query(limit, offset, variant, status, q, "dama")
 
 
 TavliQuery = Annotated[ListQuery, Depends(tavli_query)]

@@ -27,6 +27,7 @@ from ..dice import dice_text
 from ..game import Game
 from ..history import opening_throws
 from ..layout import SIDE_NAMES
+from .steps import move_frames
 
 
 def numbering(players: Mapping[str, Mapping[str, Any]], turn: int) -> int:
@@ -51,7 +52,8 @@ def last_moves(game: Game, viewer: int) -> dict[str, dict[str, Any] | None]:
     """The last turn of each side in ``game`` (None before its first): ``turn`` (its
     number in the game), ``dice``, ``dice_text``, ``move`` (mover's numbering, as
     recorded), ``shown`` (the same move in ``viewer``'s numbering), ``steps``, ``from`` and
-    ``to`` (mover's numbering; 25 the bar, 0 off; ``[]`` for a pass) and ``pass``."""
+    ``to`` (mover's numbering; 25 the bar, 0 off; ``[]`` for a pass), ``pass`` and
+    ``frames`` (the boards step by step, :func:`tavli.web.steps.move_frames`)."""
     out: dict[str, dict[str, Any] | None] = {s: None for s in SIDE_NAMES}
     for number in range(len(game.turns), 0, -1):
         before, dice, move = game.turns[number - 1]
@@ -65,7 +67,8 @@ def last_moves(game: Game, viewer: int) -> dict[str, dict[str, Any] | None]:
                      "move": "" if move is None else str(move),
                      "shown": "" if move is None else move.seen_by(viewer),
                      "steps": [list(s) for s in steps], "from": froms, "to": tos,
-                     "pass": move is None}
+                     "pass": move is None,
+                     "frames": move_frames(before, dice, steps)}
         if all(out.values()):
             break
     return out

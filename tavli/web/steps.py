@@ -1,0 +1,235 @@
+"""The steps of a turn as the page plays them, worked out by the engine (the page has no
+rules: it only follows what this module says).
+
+* :func:`turn_tree`: every order in which the side to move may play the single checker
+  steps of its legal moves, as a tree of *nodes* (the steps played so far), each with the
+  board after them, the dice still unused and the steps that may follow; a node that
+  completes a turn names its legal move;
+* :func:`move_frames`: the boards of a move step by step (to animate a move played);
+* :func:`opposite`: how the two sides number the points (to label them for either side);
+* :func:`board_fields`, :func:`last_frames`: what the game state carries of these.
+
+A node's key is the multiset of its steps, written ``"24/21 13/10"`` (each ``from/to``,
+25 the bar and 0 off, sorted from the highest), ``""`` for none. Its board is the board
+array of :mod:`tavli.layout` as 104 hexadecimal digits (:func:`board_text`).
+
+The steps and their order come from the engine's single-step rules
+(:func:`tavli.movegen.step_code`, :func:`tavli.movegen.apply_step`, with the variant's
+kernel): a node exists only if its steps can be played in some order that goes on to one
+of the legal moves (:meth:`tavli.board.Position.legal_moves`), so the page offers exactly
+the steps that keep a legal move in reach.
+
+>>> from tavli.board import Position
+>>> pos = Position.start("portes")
+>>> tree = turn_tree(pos, (3, 1), pos.legal_moves((3, 1)))
+>>> root = tree["nodes"][0]
+>>> tree["dice"], root["key"], [step[:2] for step in root["next"]][:3]
+([3, 1], '', [[24, 23], [24, 21], [13, 10]])
+>>> node = tree["nodes"][next(i for f, t, i in root["next"] if (f, t) == (8, 5))]
+>>> node["key"], node["dice"], [step[:2] for step in node["next"]]
+('8/5', [1], [[24, 23], [8, 7], [6, 5], [5, 4]])
+>>> done = tree["nodes"][next(i for f, t, i in node["next"] if (f, t) == (6, 5))]
+>>> done["key"], done["next"], str(pos.legal_moves((3, 1))[done["move"]])
+('8/5 6/5', [], '8/5 6/5')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from ..board import Move, Position
+from ..game import Game
+from ..games import find_variant
+
+Step = tuple[int, int]
+Key = tuple[Step, ...]
+
+
+def key_text(key: Iterable[Step]) -> str:
+    """The text of a node's key: its steps ``from/to``, highest first."""
+    return " ".join(f"{f}/{t}" for f, t in sorted(key, reverse=True))
+
+
+_HEX = bytes.maketrans(bytes(range(16)), b"0123456789abcdef")
+
+
+def board_text(arr: np.ndarray) -> str:
+    """A board array (:mod:`tavli.layout`) as hexadecimal digits, one per slot, row after
+    row: the 26 slots of white (0 off, 1..24 its points, 25 its bar), of black (in black's
+    own numbering), then white's and black's pin flags (Plakoto); the zeros at the end are
+    left out (a slot past the end holds 0).
+
+    >>> from tavli.board import Position
+    >>> board_text(Position.start("portes").array)
+    '000000503000050000000000200000005030000500000000002'
+    """
+    text = np.asarray(arr, dtype=np.uint8).tobytes().translate(_HEX).decode("ascii")
+    return text.rstrip("0")
+
+
+def dice_of_turn(dice: Sequence[int]) -> list[int]:
+    """The dice a turn plays, higher first: a double four times."""
+    d1, d2 = int(dice[0]), int(dice[1])
+    return [d1] * 4 if d1 == d2 else sorted((d1, d2), reverse=True)
+
+
+def opposite(game: str | int) -> list[int]:
+    """``out[p]``: the other side's number of point ``p`` (1..24; ``out[0]`` is 0), the same
+    both ways round (:meth:`tavli.games.Variant.opponent_point`)."""
+    v = find_variant(game)
+    return [0] + [v.opponent_point(p) for p in range(1, 25)]
+
+
+def _reaches(s: int, t: int, d: int) -> bool:
+    """Does a die of ``d`` take a checker from ``s`` to ``t`` (0 = off)?"""
+    return t == s - d or (t == 0 and s - d <= 0)
+
+
+def _without(rem: tuple[int, ...], d: int) -> tuple[int, ...]:
+    i = rem.index(d)
+    return rem[:i] + rem[i + 1:]
+
+
+def _step(arr: np.ndarray, me: int, s: int, t: int, rem: tuple[int, ...],
+          kernel: int) -> Iterable[tuple[int, np.ndarray]]:
+    """Each way the engine allows to play ``s/t`` with one of the dice ``rem`` (the die,
+    the board after), the smallest die first."""
+    from ..movegen import OK, apply_step, step_code
+
+    for d in sorted(set(rem)):
+        if _reaches(s, t, d) and step_code(arr, me, s, d, kernel) == OK:
+            after = arr.copy()
+            apply_step(after, me, s, d, kernel)
+            yield d, after
+
+
+def turn_tree(pos: Position, dice: Sequence[int], legal: Sequence[Move], *,
+              steps: bool = True) -> dict[str, Any]:
+    """The tree of the turn of ``pos``'s side to move with ``dice``, whose legal moves are
+    ``legal`` (in the order the state lists them): ``{"dice": [...], "nodes": [...]}``.
+
+    ``dice`` are the dice the turn plays, higher first (a double four times); node 0 is
+    the root (no step played). A node is ``{"key", "board", "dice": [the dice still
+    unused, higher first], "next": [[from, to, node], ...]}`` and, when its steps make a
+    legal move, ``"move"``: that move's index in ``legal``. When one multiset of steps
+    can leave different dice unused (a checker borne off with either of two dice), the
+    node shows the larger ones left. ``steps=False``: the root only, without its steps
+    (a turn the page does not play: the AI's)."""
+    dice_all = dice_of_turn(dice)
+    targets: dict[Key, int] = {}
+    for i, m in enumerate(legal):
+        targets.setdefault(tuple(sorted(((f, t) for f, t, _h in m.steps), reverse=True)), i)
+    boards: dict[Key, np.ndarray] = {}
+    left: dict[Key, tuple[int, ...]] = {}
+    edges: dict[Key, dict[Step, Key]] = {}
+    if steps and legal:
+        _search(pos, dice_all, legal, targets, boards, left, edges)
+    root: Key = ()
+    if root not in boards:  # no legal move (the turn passes) or no steps asked for
+        boards[root] = pos.array
+        left[root] = tuple(dice_all)
+    keys = sorted(boards, key=lambda k: (len(k), [(-f, -t) for f, t in k]))
+    index = {k: i for i, k in enumerate(keys)}
+    nodes: list[dict[str, Any]] = []
+    for key in keys:
+        node: dict[str, Any] = {
+            "key": key_text(key), "board": board_text(boards[key]), "dice": list(left[key]),
+            "next": [[f, t, index[c]] for (f, t), c in edges.get(key, {}).items()]}
+        if key in targets:
+            node["move"] = targets[key]
+        nodes.append(node)
+    return {"dice": dice_all, "nodes": nodes}
+
+
+def _search(pos: Position, dice: list[int], legal: Sequence[Move], targets: dict[Key, int],
+            boards: dict[Key, np.ndarray], left: dict[Key, tuple[int, ...]],
+            edges: dict[Key, dict[Step, Key]]) -> None:
+    """Fill ``boards``, ``left`` and ``edges`` with the nodes from which a legal move
+    (``targets``: its sorted steps -> its index) can still be reached."""
+    kernel = pos.variant.kernel
+    me = pos.turn
+    # the steps that may follow each multiset of steps on the way to a legal move
+    follows: dict[Key, set[Step]] = {}
+    for target in targets:
+        n = len(target)
+        for k in range(n):
+            for idx in combinations(range(n), k):
+                rest = follows.setdefault(tuple(target[i] for i in idx), set())
+                rest.update(target[i] for i in range(n) if i not in idx)
+    seen: dict[tuple[Key, tuple[int, ...]], bool] = {}
+
+    def visit(key: Key, arr: np.ndarray, rem: tuple[int, ...]) -> bool:
+        memo = (key, rem)
+        if memo in seen:
+            return seen[memo]
+        seen[memo] = False
+        good = key in targets and arr.tobytes() == legal[targets[key]].after.array.tobytes()
+        for s, t in sorted(follows.get(key, ()), reverse=True):
+            child = tuple(sorted((*key, (s, t)), reverse=True))
+            for d, after in _step(arr, me, s, t, rem, kernel):
+                if visit(child, after, _without(rem, d)):
+                    edges.setdefault(key, {})[(s, t)] = child
+                    good = True
+        if good:
+            boards.setdefault(key, arr)
+            if key not in left or rem > left[key]:
+                left[key] = rem
+        seen[memo] = good
+        return good
+
+    visit((), np.array(pos.array, dtype=np.int8), tuple(dice))
+
+
+def move_frames(before: Position, dice: Sequence[int],
+                steps: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+    """The boards of a move from ``before`` with ``dice``, one frame per step played in
+    order (``steps``: ``[from, to, ...]``), the first the board before: ``{"board": text,
+    "dice": [unused, higher first]}``. Raises ValueError if the steps cannot be played."""
+    kernel = before.variant.kernel
+    me = before.turn
+    rem0 = tuple(sorted(dice_of_turn(dice), reverse=True))
+    order = [(int(s[0]), int(s[1])) for s in steps]
+
+    def walk(i: int, arr: np.ndarray, rem: tuple[int, ...]) -> list[tuple[Any, ...]] | None:
+        if i == len(order):
+            return []
+        s, t = order[i]
+        for d, after in _step(arr, me, s, t, rem, kernel):
+            rest = walk(i + 1, after, _without(rem, d))
+            if rest is not None:
+                return [(after, _without(rem, d)), *rest]
+        return None
+
+    start = np.array(before.array, dtype=np.int8)
+    path = walk(0, start, rem0)
+    if path is None:
+        raise ValueError(f"the steps {order} cannot be played from {before.id()}")
+    return [{"board": board_text(arr), "dice": list(rem)}
+            for arr, rem in [(start, rem0), *path]]
+
+
+def last_frames(last: Mapping[str, Any] | None) -> list[dict[str, Any]] | None:
+    """The frames (:func:`move_frames`) of the state's ``last`` action when it is a move
+    (it keeps the position before it and its steps), else None."""
+    if not last or last.get("kind") != "move" or not last.get("before"):
+        return None
+    return move_frames(Position.from_json(last["before"]), last["dice"], last["steps"])
+
+
+def board_fields(game: Game, person: bool) -> dict[str, Any]:
+    """The game state's fields for drawing and playing the board (docs/web.md):
+    ``turn_tree`` (:func:`turn_tree` of the turn whose dice are out, its steps only when
+    ``person`` plays it; None before the dice are thrown) and ``opposite``
+    (:func:`opposite`)."""
+    tree = None
+    if game.phase == "move" and game.dice:
+        tree = turn_tree(game.position, game.dice, game.legal_moves(), steps=person)
+    return {"turn_tree": tree, "opposite": opposite(game.rules.game)}
+
+
+__all__ = ["turn_tree", "move_frames", "last_frames", "board_fields", "opposite",
+           "key_text", "board_text", "dice_of_turn"]
