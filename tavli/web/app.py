@@ -18,11 +18,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import random
 import secrets
-import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -36,7 +33,6 @@ from ..board import Move, Position
 from ..dice import DiceSource, dice_text
 from ..errors import (
     IllegalMove,
-    RecordError,
     RuleError,
     TavliError,
     WrongState,
@@ -46,17 +42,18 @@ from ..games import game_names
 from ..history import opening_throws
 from ..layout import SIDE_NAMES
 from ..match import Match
-from ..record import game_record, load_record, match_record
+from ..record import load_record
 from ..rules import Rules
 from . import listing, shown, workers
 from .errors import ApiError, Body, Side, body, engine_error, install_handlers
 from .info import check_kind, registry_info
-from .limits import REVIEWS, SESSIONS, BodyLimit, SessionCache
+from .limits import REVIEWS, SESSIONS, BodyLimit
 from .listing import ListQuery
 from .records import RecordShapeError, check_record, rule_option_errors
 from .reviews import ReviewJob, Reviews
 from .security import LOOPBACK_NAMES, Guard
-from .steps import board_fields, last_frames
+from .service import GameService
+from .sessions import Session, restore, row
 from .store import Store
 from .workers import EnginePool, PoolError
 
@@ -97,85 +94,6 @@ class MoveBody(Body):
 
 # --- sessions -------------------------------------------------------------------------------
 
-class _ThenDice(DiceSource):
-    """Given dice first (throws replayed after a restart), then another source."""
-
-    def __init__(self, first: list[int], then: DiceSource) -> None:
-        super().__init__(rng=then.rng)
-        self.first = list(first)
-        self.then = then
-
-    def die(self) -> int:
-        return self.first.pop(0) if self.first else self.then.die()
-
-
-def _rng_state(src: DiceSource) -> Any:
-    rng = src.rng
-    if type(rng) is random.Random:
-        v, state, gauss = rng.getstate()
-        return [v, list(state), gauss]
-    return None
-
-
-def _dice_source(meta: dict[str, Any]) -> DiceSource:
-    state = meta.get("rng")
-    if state:
-        rng = random.Random()
-        rng.setstate((state[0], tuple(state[1]), state[2]))
-        return DiceSource(rng=rng)
-    return DiceSource()
-
-
-@dataclass
-class Session:
-    id: str
-    obj: Game | Match
-    meta: dict[str, Any]
-    last: dict[str, Any] | None = None
-    lock: threading.RLock = field(default_factory=threading.RLock)
-    version: int = 0  # counts the saved actions: the AI's answer is for one version
-    thinking: threading.Lock = field(default_factory=threading.Lock)  # an AI move pending
-
-    @property
-    def match(self) -> Match | None:
-        return self.obj if isinstance(self.obj, Match) else None
-
-    @property
-    def game(self) -> Game:
-        return self.obj.game if isinstance(self.obj, Match) else self.obj
-
-    @property
-    def finished(self) -> bool:
-        m = self.match
-        return m.is_over if m is not None else self.game.is_over
-
-    @property
-    def imported(self) -> bool:
-        return bool(self.meta.get("imported"))
-
-    def record(self) -> dict[str, Any]:
-        m = self.match
-        if m is not None:
-            return match_record(m)
-        return game_record(self.game, self.meta.get("seed"))
-
-
-def _title(variant: str, points: int, players: dict[str, Any], imported: bool) -> str:
-    if variant == "tavli":
-        what = f"Tavli match to {points}"
-    elif points > 1:
-        what = f"{variant.capitalize()} match to {points}"
-    else:
-        what = variant.capitalize()
-    if imported:
-        return f"{what} (imported)"
-    ai = [s for s in SIDE_NAMES if players[s]["type"] == "ai"]
-    if not ai:
-        return f"{what}: two players"
-    return f"{what}: you ({'black' if ai[0] == 'white' else 'white'}) vs AI " \
-           f"{players[ai[0]].get('level', '')}".rstrip()
-
-
 def _setup(s: Session) -> NewGame:
     """The settings ``s`` was created with (what a rematch repeats), without the seed."""
     meta = s.meta
@@ -198,28 +116,6 @@ def _is_practice(req: NewGame) -> bool:
                                      or req.first is not None)
 
 
-def _score(s: Session) -> list[int]:
-    m = s.match
-    if m is not None:
-        return list(m.score)
-    out = s.game.outcome
-    return [out.points if out is not None and out.winner == side else 0 for side in (0, 1)]
-
-
-def _last_shown(last: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The stored last action with its roll written for people (higher die first) and, for
-    a move, its boards step by step (``frames``, :func:`tavli.web.steps.last_frames`)."""
-    if last and last.get("dice"):
-        frames = last_frames(last)
-        return {**last, "dice_text": dice_text(last["dice"]),
-                **({"frames": frames} if frames is not None else {})}
-    return last
-
-
-def _steps(move: Move) -> list[list[Any]]:
-    return [[f, t, bool(h)] for f, t, h in move.steps]
-
-
 def _point(v: int | str) -> int:
     if isinstance(v, str):
         key = v.strip().lower()
@@ -239,16 +135,16 @@ def _point(v: int | str) -> int:
 
 # --- the API ---------------------------------------------------------------------------------
 
-class TavliApi:
-    """Games, matches and their actions, over a :class:`Store` (usable without HTTP)."""
+class TavliApi(GameService[Session]):
+    """Games, matches and their actions, over a :class:`Store` (usable without HTTP):
+    the rules of the app (who may act, what an action does, what the AI and the reviews
+    need); storing is :mod:`tavli.web.sessions`, showing :mod:`tavli.web.shown`."""
 
     def __init__(self, db_path: str | Path, analysis_ply: int = 1, *,
                  pool: EnginePool | None = None, sessions: int = SESSIONS,
                  reviews: int = REVIEWS) -> None:
+        super().__init__(sessions)
         self.store = Store(db_path)
-        # the games in memory (a few hundred; the others reload from the store)
-        self.sessions: SessionCache[Session] = SessionCache(sessions)
-        self.lock = threading.RLock()  # guards the cache only: each game has its own lock
         self.analysis_ply = analysis_ply
         self.pool = pool or workers.default_pool()  # where the engine thinks
         self.reviews = Reviews(self.pool, reviews)
@@ -259,68 +155,29 @@ class TavliApi:
 
         return "neural" if has_shipped_net(game) else "greedy"
 
-    # sessions --------------------------------------------------------------------------
-    def session(self, game_id: str) -> Session:
-        s = self.sessions.get(game_id)
-        if s is not None:
-            return s
-        row = self.store.get(game_id)  # replayed outside the lock: other games go on
+    # storage (the hooks of GameService) ------------------------------------------------
+    def load(self, game_id: str) -> Session | None:
+        row = self.store.get(game_id)
         if row is None:
-            raise ApiError(404, f"no game with id {game_id!r}", "not_found")
+            return None
         try:
-            s = self._restore(game_id, row["record"], row["meta"])
+            return restore(game_id, row["record"], row["meta"])
         except TavliError as e:
             raise ApiError(409, f"the stored game {game_id} does not replay: {e}",
                            "corrupt") from None
-        with self.lock:
-            if self.store.get(game_id) is None:  # deleted meanwhile
-                raise ApiError(404, f"no game with id {game_id!r}", "not_found")
-            return self.sessions.setdefault(game_id, s)
 
-    def _restore(self, game_id: str, record: dict[str, Any], meta: dict[str, Any]) -> Session:
-        obj = load_record(record)
-        s = Session(game_id, obj, meta, meta.get("last"))
-        if s.imported:
-            return s
-        src = _dice_source(meta)
-        games = obj.games if isinstance(obj, Match) else [obj]
-        for g in games:
-            g.dice_source = src
-        if isinstance(obj, Match):
-            obj.dice_source = src
-            obj.seed = meta.get("seed")
-        g = s.game
-        pending = meta.get("pending")
-        if pending and g.phase in ("opening", "roll"):
-            # the dice were thrown but not played: throw the same ones again
-            if g.phase == "opening":
-                docs = record.get("games") or [{}]
-                throws = [d for ev in docs[-1].get("events") or []
-                          if isinstance(ev, dict) and "opening" in ev for d in ev["opening"]]
-                if g.rules.opening_reroll:
-                    throws += list(pending)
-                g.dice_source = _ThenDice(throws, src)
-                g.roll()
-                g.dice_source = src
-            else:
-                g.set_dice(tuple(pending))
-            if list(g.dice or ()) != list(pending):
-                raise RecordError(f"the saved dice {pending} do not replay")
-        return s
+    def load_is_stale(self, game_id: str) -> bool:
+        return self.store.get(game_id) is None
+
+    def remove(self, game_id: str) -> bool:
+        return self.store.delete(game_id)
 
     def save(self, s: Session) -> None:
         s.version += 1
-        g = s.game
-        s.meta["pending"] = list(g.dice) if g.phase == "move" and g.dice else None
-        if not s.imported:
-            s.meta["rng"] = _rng_state(g.dice_source)
-        s.meta["last"] = s.last
-        s.meta["score"] = _score(s)
-        status = "imported" if s.imported else "over" if s.finished else "playing"
-        m = s.match
-        self.store.save(s.id, kind="match" if m is not None else "game",
-                        variant=s.meta["variant"], status=status, title=s.meta["title"],
-                        record=s.record(), meta=s.meta)
+        self.store.save(s.id, **row(s))
+
+    def state(self, s: Session) -> dict[str, Any]:
+        return shown.state(s, self.engine_name)
 
     # creating ----------------------------------------------------------------------------
     def create(self, req: NewGame) -> dict[str, Any]:
@@ -369,17 +226,13 @@ class TavliApi:
             raise engine_error(e) from None
         game_id = secrets.token_urlsafe(6)
         practice = _is_practice(req)
-        title = _title(variant, points, players, False)
+        title = shown.title(variant, points, players, False)
         meta = {"variant": variant, "points": points, "opponent": req.opponent,
                 "players": players, "seed": req.seed, "imported": False,
                 "title": f"{title} (practice)" if practice else title,
                 "practice": practice, "first": req.first, "position": req.position,
                 "rules": req.rules}
-        s = Session(game_id, obj, meta)
-        with self.lock:
-            self.sessions[game_id] = s
-            self.save(s)
-        return self.state(s)
+        return self.add(Session(game_id, obj, meta))
 
     def rematch(self, game_id: str) -> dict[str, Any]:
         """A new game or match with the settings of the finished ``game_id``: variant,
@@ -432,140 +285,17 @@ class TavliApi:
         game_id = secrets.token_urlsafe(6)
         meta = {"variant": variant, "points": points, "opponent": "human", "players": players,
                 "seed": data.get("seed") if isinstance(data.get("seed"), int) else None,
-                "imported": True, "title": _title(variant, points, players, True)}
-        s = Session(game_id, obj, meta)
-        with self.lock:
-            self.sessions[game_id] = s
-            self.save(s)
-        return self.state(s)
-
-    def get(self, game_id: str) -> dict[str, Any]:
-        s = self.session(game_id)
-        with s.lock:
-            return self.state(s)
+                "imported": True, "title": shown.title(variant, points, players, True)}
+        return self.add(Session(game_id, obj, meta))
 
     def list(self, query: ListQuery | None = None) -> dict[str, Any]:
         """A page of the stored games and matches: ``{games, total, limit, offset}``."""
         return listing.page(self.store, query or ListQuery(), listing.TAVLI)
 
-    def delete(self, game_id: str) -> None:
-        with self.lock:
-            self.sessions.pop(game_id, None)
-            if not self.store.delete(game_id):
-                raise ApiError(404, f"no game with id {game_id!r}", "not_found")
-
-    # state ---------------------------------------------------------------------------------
-    def state(self, s: Session) -> dict[str, Any]:
-        g = s.game
-        m = s.match
-        pos = g.position
-        players: dict[str, Any] = s.meta["players"]
-        legal = g.legal_moves() if g.phase == "move" else []
-        actor = SIDE_NAMES[g.turn]
-        over = g.is_over
-        score = _score(s)
-        if m is not None:
-            winner = None if not m.is_over else SIDE_NAMES[m.winner or 0]
-        else:
-            winner = (SIDE_NAMES[g.outcome.winner] if g.outcome is not None
-                      and g.outcome.winner is not None else None)
-        throws = opening_throws(g.history)
-        opening = throws[-1] if throws else None
-        ai_to_act = (not over and not s.imported and g.phase != "opening"
-                     and players[actor]["type"] == "ai")
-        viewer = shown.numbering(players, g.turn)
-        players = {side: {**p, "engine": self.engine_name(g.rules.game)}
-                   if p["type"] == "ai" else dict(p) for side, p in players.items()}
-        return {
-            "id": s.id,
-            "title": s.meta["title"],
-            "kind": "match" if m is not None else "game",
-            "variant": s.meta["variant"],
-            "imported": s.imported,
-            "practice": bool(s.meta.get("practice")),
-            "game": g.rules.game_name,
-            "rules": g.rules.to_dict(),
-            "game_number": len(m.games) if m is not None else 1,
-            "target": m.target if m is not None else None,
-            "games": [{"game": x.rules.game_name,
-                       "result": x.outcome.to_dict() if x.outcome else None}
-                      for x in (m.games if m is not None else [g])],
-            "score": {"white": score[0], "black": score[1]},
-            "finished": s.finished,
-            "winner": winner,
-            "phase": g.phase,
-            "turn": actor,
-            "mover": SIDE_NAMES[pos.turn],
-            "dice": list(g.dice) if g.dice else None,
-            "dice_text": dice_text(g.dice) if g.dice else None,
-            "opening": opening,
-            "opening_text": shown.opening_text(g),
-            "numbering": SIDE_NAMES[viewer],
-            "position": pos.to_json(),
-            "position_id": pos.id(),
-            "legal_moves": [{"move": str(mv), "steps": _steps(mv)} for mv in legal],
-            **board_fields(g, person=not ai_to_act and not s.imported),
-            "pips": {"white": pos.pip_count(0), "black": pos.pip_count(1)},
-            "cube": {"used": g.rules.cube, "value": g.cube_value,
-                     "owner": None if g.cube_owner is None else SIDE_NAMES[g.cube_owner],
-                     "can_double": g.can_double(), "crawford": g.crawford},
-            "outcome": g.outcome.to_dict() if g.outcome else None,
-            "players": players,
-            "ai_to_act": ai_to_act,
-            "last": _last_shown(s.last),
-            "last_moves": shown.last_moves(g, viewer),
-            "history": list(g.events),
-            "history_text": [shown.event_text(ev) for ev in g.events],
-            "message": self._message(s),
-        }
-
-    def _message(self, s: Session) -> str:
-        g = s.game
-        m = s.match
-        who = SIDE_NAMES[g.turn].capitalize()
-        parts = []
-        last = s.last
-        if last and last.get("kind") == "pass":
-            parts.append(f"{last['side'].capitalize()} cannot move with "
-                         f"{dice_text(last['dice'])}: the turn passes.")
-        if g.phase == "over" and g.outcome is not None:
-            parts.append(f"{str(g.outcome).capitalize()}.")
-            if m is not None:
-                sc = m.score
-                if m.is_over:
-                    parts.append(f"{SIDE_NAMES[m.winner or 0].capitalize()} wins the match "
-                                 f"{max(sc)}-{min(sc)}.")
-                else:
-                    parts.append(f"Score {sc[0]}-{sc[1]} (white-black): next game.")
-        elif g.phase == "opening":
-            parts.append("Opening throw: each side throws one die, the higher starts.")
-        elif g.phase == "roll":
-            parts.append(f"{who} to roll" + (" or double." if g.can_double() else "."))
-        elif g.phase == "double":
-            parts.append(f"{SIDE_NAMES[1 - g.turn].capitalize()} doubles to "
-                         f"{g.cube_value * 2}: {who} takes or drops.")
-        elif g.phase == "move" and g.dice:
-            if last and last.get("kind") == "opening":
-                parts.append(shown.opening_text(g) or "")
-            parts.append(f"{who} to move {dice_text(g.dice)}.")
-        return " ".join(parts)
-
     # actions -------------------------------------------------------------------------------
-    def _act(self, game_id: str, fn: Callable[[Session], None], *,
-             side: str | None = None, by_ai: bool = False) -> dict[str, Any]:
-        s = self.session(game_id)
-        with s.lock:
-            self._may_act(s, side, by_ai)
-            try:
-                fn(s)
-            except TavliError as e:
-                raise engine_error(e) from None
-            self.save(s)
-            return self.state(s)
-
-    @staticmethod
-    def _may_act(s: Session, side: str | None, by_ai: bool) -> None:
-        """Raise the 409 that answers an action now (under ``s.lock``), if any."""
+    def check_action(self, s: Session, side: str | None, by_ai: bool) -> str:
+        """The side to act (the AI's with ``by_ai``), or the 409 that answers an action now
+        (under ``s.lock``)."""
         g = s.game
         if s.imported:
             raise ApiError(409, "an imported record is for review only", "read_only")
@@ -586,6 +316,7 @@ class TavliApi:
                                     "POST .../ai", "wrong_player")
         if side is not None and g.phase not in ("opening", "over") and side != actor:
             raise ApiError(409, f"it is {actor}'s turn, not {side}'s", "wrong_player")
+        return actor
 
     def _after_roll(self, s: Session, side: str, kind: str) -> None:
         g = s.game
@@ -600,27 +331,25 @@ class TavliApi:
             s.last = {"kind": "pass", "side": side, "dice": d, "opening": opening}
 
     def roll(self, game_id: str, body: Side) -> dict[str, Any]:
-        def do(s: Session) -> None:
+        def do(s: Session, side: str) -> None:
             g = s.game
             kind = "opening" if g.phase == "opening" else "roll"
-            side = SIDE_NAMES[g.turn]
             g.roll()
             self._after_roll(s, side, kind)
 
-        return self._act(game_id, do, side=body.side)
+        return self.act(game_id, do, side=body.side)
 
     def move(self, game_id: str, body: MoveBody) -> dict[str, Any]:
         if (body.move is None) == (body.steps is None):
             raise ApiError(422, "give either move (notation such as \"24/18 13/11\") or "
                                 "steps ([[24, 18], [13, 11]])", "invalid")
 
-        def do(s: Session) -> None:
+        def do(s: Session, side: str) -> None:
             g = s.game
             if g.phase != "move":
                 raise WrongState("roll the dice before moving" if g.phase in
                                  ("roll", "opening") else "answer the double first")
             before = g.position
-            side = SIDE_NAMES[g.turn]
             if body.steps is not None:
                 chosen = self._match_steps(g, body.steps)
             else:
@@ -631,9 +360,9 @@ class TavliApi:
             dice = list(g.dice or ())
             g.play(chosen)
             s.last = {"kind": "move", "side": side, "dice": dice, "move": str(chosen),
-                      "steps": _steps(chosen), "before": before.to_json()}
+                      "steps": shown.steps_json(chosen), "before": before.to_json()}
 
-        return self._act(game_id, do, side=body.side)
+        return self.act(game_id, do, side=body.side)
 
     @staticmethod
     def _match_steps(g: Game, raw: list[tuple[int | str, int | str]]) -> Move:
@@ -650,45 +379,40 @@ class TavliApi:
         return found[0]
 
     def double(self, game_id: str, body: Side) -> dict[str, Any]:
-        def do(s: Session) -> None:
-            side = SIDE_NAMES[s.game.turn]
+        def do(s: Session, side: str) -> None:
             s.game.double()
             s.last = {"kind": "double", "side": side, "value": s.game.cube_value * 2}
 
-        return self._act(game_id, do, side=body.side)
+        return self.act(game_id, do, side=body.side)
 
     def take(self, game_id: str, body: Side) -> dict[str, Any]:
-        def do(s: Session) -> None:
-            side = SIDE_NAMES[s.game.turn]
+        def do(s: Session, side: str) -> None:
             s.game.take()
             s.last = {"kind": "take", "side": side, "value": s.game.cube_value}
 
-        return self._act(game_id, do, side=body.side)
+        return self.act(game_id, do, side=body.side)
 
     def drop(self, game_id: str, body: Side) -> dict[str, Any]:
-        def do(s: Session) -> None:
-            side = SIDE_NAMES[s.game.turn]
+        def do(s: Session, side: str) -> None:
             s.game.drop()
             s.last = {"kind": "drop", "side": side}
 
-        return self._act(game_id, do, side=body.side)
+        return self.act(game_id, do, side=body.side)
 
     def next_game(self, game_id: str, body: Side) -> dict[str, Any]:
-        def do(s: Session) -> None:
-            m = s.match
-            if m is None:
-                raise WrongState("a single game has no next game: start a new one")
-            m.next_game()
-            s.last = {"kind": "next", "game": m.game.rules.game_name}
-
         s = self.session(game_id)
         with s.lock:
             if s.imported:
                 raise ApiError(409, "an imported record is for review only", "read_only")
+            m = s.match
+            if m is None:
+                raise ApiError(409, "a single game has no next game: start a new one",
+                               "wrong_state")
             try:
-                do(s)
+                m.next_game()
             except TavliError as e:
                 raise engine_error(e) from None
+            s.last = {"kind": "next", "game": m.game.rules.game_name}
             self.save(s)
             return self.state(s)
 
@@ -703,12 +427,11 @@ class TavliApi:
         the game's version it is for."""
         s = self.session(game_id)
         with s.lock:
-            self._may_act(s, body.side, True)
+            side = self.check_action(s, body.side, True)
             g = s.game
             if g.phase == "opening":
                 raise ApiError(409, "the opening throw is made by the player (POST .../roll)",
                                "wrong_state")
-            side = SIDE_NAMES[g.turn]
             job = {"engine": self.engine_name(g.rules.game),
                    "level": s.meta["players"][side].get("level", "expert"),
                    "rules": g.rules.to_dict(), "position": g.position.id(),
@@ -721,12 +444,11 @@ class TavliApi:
                  decision: dict[str, Any]) -> dict[str, Any]:
         """Play the AI's ``decision`` (from :func:`tavli.web.workers.ai_action`) if the game
         is still at ``version``."""
-        def do(s: Session) -> None:
+        def do(s: Session, side: str) -> None:
             if s.version != version:
                 raise ApiError(409, "the game changed while the AI was thinking",
                                "conflict")
             g = s.game
-            side = SIDE_NAMES[g.turn]
             action = decision["action"]
             if action == "drop":
                 g.drop()
@@ -754,10 +476,10 @@ class TavliApi:
                     s.last = {"kind": "pass", "side": side, "dice": dice}
                 else:
                     s.last = {"kind": "move", "side": side, "dice": dice,
-                              "move": str(move), "steps": _steps(move),
+                              "move": str(move), "steps": shown.steps_json(move),
                               "before": before.to_json()}
 
-        return self._act(game_id, do, side=body.side, by_ai=True)
+        return self.act(game_id, do, side=body.side, by_ai=True)
 
     # analysis ------------------------------------------------------------------------------
     def hint(self, game_id: str, level: str | None) -> dict[str, Any]:

@@ -29,8 +29,9 @@ from ..dama.game import DamaGame
 from ..errors import IllegalMove, ParseError, RuleError, TavliError
 from . import listing, workers
 from .errors import ApiError, Body, Side, body, engine_error
-from .limits import SESSIONS, SessionCache
+from .limits import SESSIONS
 from .listing import ListQuery
+from .service import GameService
 from .store import Store
 from .workers import EnginePool
 
@@ -87,19 +88,19 @@ class DamaSession:
         self.thinking = threading.Lock()  # an AI move is being thought out
 
 
-class DamaApi:
+class DamaApi(GameService[DamaSession]):
     """Dama games over the app's :class:`Store` (its SQLite file, table ``dama_games``)."""
 
+    noun = "Dama game"
+
     def __init__(self, store: Store, sessions: int = SESSIONS) -> None:
+        super().__init__(sessions)
         self.store = store
         # the store's connection and lock: one file, one writer (":memory:" shares too)
         self._db = store._db
         self._dblock = store._lock
         with self._dblock:
             self._db.executescript(SCHEMA)
-        # the games in memory (a few hundred; the others reload from the store)
-        self.sessions: SessionCache[DamaSession] = SessionCache(sessions)
-        self.lock = threading.RLock()
 
     # storage ---------------------------------------------------------------------------
     @staticmethod
@@ -121,35 +122,28 @@ class DamaApi:
                 "status=excluded.status, updated=excluded.updated, plies=excluded.plies, "
                 "meta=excluded.meta", row)
 
-    def session(self, game_id: str) -> DamaSession:
-        s = self.sessions.get(game_id)
-        if s is not None:
-            return s
+    def load(self, game_id: str) -> DamaSession | None:
         with self._dblock:
             row = self._db.execute("SELECT * FROM dama_games WHERE id = ?",
                                    (game_id,)).fetchone()
         if row is None:
-            raise ApiError(404, f"no Dama game {game_id!r}", "not_found")
+            return None
         g = DamaGame(row["rules"], huffing=bool(row["huffing"]))
         for ply in json.loads(row["plies"]):
             if ply.startswith("*"):
                 g.huff(int(ply[1:]))
             else:
                 g.play(ply)
-        s = DamaSession(game_id, g, json.loads(row["meta"]), row["created"])
-        return self.sessions.setdefault(game_id, s)
+        return DamaSession(game_id, g, json.loads(row["meta"]), row["created"])
 
     def list(self, query: ListQuery | None = None) -> dict[str, Any]:
         """A page of the stored Dama games: ``{games, total, limit, offset}``."""
         return listing.page(self.store, query or ListQuery(), listing.DAMA)
 
-    def delete(self, game_id: str) -> None:
-        with self.lock:
-            self.sessions.pop(game_id, None)
-            with self._dblock:
-                cur = self._db.execute("DELETE FROM dama_games WHERE id = ?", (game_id,))
-            if cur.rowcount == 0:
-                raise ApiError(404, f"no Dama game {game_id!r}", "not_found")
+    def remove(self, game_id: str) -> bool:
+        with self._dblock:
+            cur = self._db.execute("DELETE FROM dama_games WHERE id = ?", (game_id,))
+        return cur.rowcount > 0
 
     # state -----------------------------------------------------------------------------
     def state(self, s: DamaSession) -> dict[str, Any]:
@@ -202,30 +196,10 @@ class DamaApi:
         players = {side: {"type": "human"} for side in SIDES}
         if body.opponent == "ai":
             players[body.ai_side] = {"type": "ai", "level": level}
-        s = DamaSession(secrets.token_hex(6), g, {"players": players}, time.time())
-        with self.lock:
-            self.sessions[s.id] = s
-        self.save(s)
-        return self.state(s)
+        return self.add(DamaSession(secrets.token_hex(6), g, {"players": players},
+                                    time.time()))
 
-    def get(self, game_id: str) -> dict[str, Any]:
-        s = self.session(game_id)
-        with s.lock:
-            return self.state(s)
-
-    def _act(self, game_id: str, fn, side: str | None, by_ai: bool = False) -> dict[str, Any]:
-        s = self.session(game_id)
-        with s.lock:
-            turn = self._may_act(s, side, by_ai)
-            try:
-                fn(s, turn)
-            except TavliError as e:
-                raise engine_error(e) from None
-            self.save(s)
-            return self.state(s)
-
-    @staticmethod
-    def _may_act(s: DamaSession, side: str | None, by_ai: bool) -> str:
+    def check_action(self, s: DamaSession, side: str | None, by_ai: bool) -> str:
         """The side to act, or the 409 that answers an action now (under ``s.lock``)."""
         g = s.game
         if g.is_over():
@@ -267,7 +241,7 @@ class DamaApi:
             played = g.play(mv)
             self._last(s, turn, played)
 
-        return self._act(game_id, do, body.side)
+        return self.act(game_id, do, side=body.side)
 
     def huff(self, game_id: str, body: HuffBody) -> dict[str, Any]:
         def do(s: DamaSession, turn: str) -> None:
@@ -281,7 +255,7 @@ class DamaApi:
             s.game.huff(sq)
             s.last = {"kind": "huff", "side": turn, "by": "human", "huffed": sq}
 
-        return self._act(game_id, do, body.side)
+        return self.act(game_id, do, side=body.side)
 
     def ai(self, game_id: str, body: Side) -> dict[str, Any]:
         """The AI's move, thought out in this thread (the app thinks in its worker
@@ -295,7 +269,7 @@ class DamaApi:
         the level, at most ``budget`` seconds), and the game's version it is for."""
         s = self.session(game_id)
         with s.lock:
-            turn = self._may_act(s, body.side, True)
+            turn = self.check_action(s, body.side, True)
             g = s.game
             job = {"rules": g.rules.name, "huffing": g.rules.huffing, "plies": self.plies(g),
                    "level": s.meta["players"][turn].get("level", "default"),
@@ -316,7 +290,7 @@ class DamaApi:
             played = g.play(decision["move"])
             self._last(s, turn, played, huffed, by="ai")
 
-        return self._act(game_id, do, body.side, by_ai=True)
+        return self.act(game_id, do, side=body.side, by_ai=True)
 
     def undo(self, game_id: str, body: Side) -> dict[str, Any]:
         """Take back the last human move, with the AI's replies after it."""

@@ -1,5 +1,7 @@
-"""What the page shows in words and marks, worked out on the server (the page has no rules).
+"""What the page shows, worked out on the server (the page has no rules).
 
+* :func:`state`: the state of a game or match as the API answers it, with
+  :func:`message` (what is going on, in words) and :func:`title`;
 * :func:`numbering`: whose numbering the board's labels and the messages use;
 * :func:`last_moves`: the last turn of each side, with the points its checkers left and
   reached and its text in the viewer's numbering;
@@ -20,14 +22,19 @@ Rolls are written higher die first (:func:`tavli.dice.dice_text`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..dice import dice_text
 from ..game import Game
+from ..games import ROTATIONS, find_variant
 from ..history import opening_throws
 from ..layout import SIDE_NAMES
-from .steps import move_frames
+from .steps import board_fields, last_frames, move_frames
+
+if TYPE_CHECKING:
+    from ..board import Move
+    from .sessions import Session
 
 
 def numbering(players: Mapping[str, Mapping[str, Any]], turn: int) -> int:
@@ -108,3 +115,137 @@ def event_text(ev: Mapping[str, Any]) -> str:
         if ev.get(word):
             return f"{side} {text}"
     return f"{side} {' '.join(k for k in ev if k != 'side')}".strip()
+
+
+def title(kind: str, points: int, players: Mapping[str, Mapping[str, Any]],
+          imported: bool) -> str:
+    """The title of a game or match in the list: what is played and by whom.
+
+    >>> title("tavli", 5, {"white": {"type": "human"}, "black": {"type": "human"}}, False)
+    'Tavli match to 5: two players'
+    >>> title("bg", 1, {"white": {"type": "human"}, "black": {"type": "ai",
+    ...                                                    "level": "expert"}}, False)
+    'Backgammon: you (white) vs AI expert'
+    """
+    name = kind.capitalize() if kind in ROTATIONS else find_variant(kind).display
+    what = f"{name} match to {points}" if kind in ROTATIONS or points > 1 else name
+    if imported:
+        return f"{what} (imported)"
+    ai = [s for s in SIDE_NAMES if players[s]["type"] == "ai"]
+    if not ai:
+        return f"{what}: two players"
+    return f"{what}: you ({'black' if ai[0] == 'white' else 'white'}) vs AI " \
+           f"{players[ai[0]].get('level', '')}".rstrip()
+
+
+def steps_json(move: Move) -> list[list[Any]]:
+    """A move's single steps ``[from, to, hit or pin]``."""
+    return [[f, t, bool(h)] for f, t, h in move.steps]
+
+
+def last_shown(last: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The stored last action with its roll written for people (higher die first) and, for
+    a move, its boards step by step (``frames``, :func:`tavli.web.steps.last_frames`)."""
+    if last and last.get("dice"):
+        frames = last_frames(last)
+        return {**last, "dice_text": dice_text(last["dice"]),
+                **({"frames": frames} if frames is not None else {})}
+    return last
+
+
+def state(s: Session, engine_name: Callable[[int], str]) -> dict[str, Any]:
+    """The state of ``s`` as the API answers it (docs/web.md); ``engine_name(game)`` says
+    which engine plays a game for the AI."""
+    g = s.game
+    m = s.match
+    pos = g.position
+    players: dict[str, Any] = s.meta["players"]
+    legal = g.legal_moves() if g.phase == "move" else []
+    actor = SIDE_NAMES[g.turn]
+    over = g.is_over
+    score = s.score()
+    if m is not None:
+        winner = None if not m.is_over else SIDE_NAMES[m.winner or 0]
+    else:
+        winner = (SIDE_NAMES[g.outcome.winner] if g.outcome is not None
+                  and g.outcome.winner is not None else None)
+    throws = opening_throws(g.history)
+    ai_to_act = (not over and not s.imported and g.phase != "opening"
+                 and players[actor]["type"] == "ai")
+    viewer = numbering(players, g.turn)
+    players = {side: {**p, "engine": engine_name(g.rules.game)}
+               if p["type"] == "ai" else dict(p) for side, p in players.items()}
+    return {
+        "id": s.id,
+        "title": s.meta["title"],
+        "kind": "match" if m is not None else "game",
+        "variant": s.meta["variant"],
+        "imported": s.imported,
+        "practice": bool(s.meta.get("practice")),
+        "game": g.rules.game_name,
+        "rules": g.rules.to_dict(),
+        "game_number": len(m.games) if m is not None else 1,
+        "target": m.target if m is not None else None,
+        "games": [{"game": x.rules.game_name,
+                   "result": x.outcome.to_dict() if x.outcome else None} for x in s.games],
+        "score": {"white": score[0], "black": score[1]},
+        "finished": s.finished,
+        "winner": winner,
+        "phase": g.phase,
+        "turn": actor,
+        "mover": SIDE_NAMES[pos.turn],
+        "dice": list(g.dice) if g.dice else None,
+        "dice_text": dice_text(g.dice) if g.dice else None,
+        "opening": throws[-1] if throws else None,
+        "opening_text": opening_text(g),
+        "numbering": SIDE_NAMES[viewer],
+        "position": pos.to_json(),
+        "position_id": pos.id(),
+        "legal_moves": [{"move": str(mv), "steps": steps_json(mv)} for mv in legal],
+        **board_fields(g, person=not ai_to_act and not s.imported),
+        "pips": {"white": pos.pip_count(0), "black": pos.pip_count(1)},
+        "cube": {"used": g.rules.cube, "value": g.cube_value,
+                 "owner": None if g.cube_owner is None else SIDE_NAMES[g.cube_owner],
+                 "can_double": g.can_double(), "crawford": g.crawford},
+        "outcome": g.outcome.to_dict() if g.outcome else None,
+        "players": players,
+        "ai_to_act": ai_to_act,
+        "last": last_shown(s.last),
+        "last_moves": last_moves(g, viewer),
+        "history": list(g.events),
+        "history_text": [event_text(ev) for ev in g.events],
+        "message": message(s),
+    }
+
+
+def message(s: Session) -> str:
+    """What is going on, in words (the page's status line)."""
+    g = s.game
+    m = s.match
+    who = SIDE_NAMES[g.turn].capitalize()
+    parts = []
+    last = s.last
+    if last and last.get("kind") == "pass":
+        parts.append(f"{last['side'].capitalize()} cannot move with "
+                     f"{dice_text(last['dice'])}: the turn passes.")
+    if g.phase == "over" and g.outcome is not None:
+        parts.append(f"{str(g.outcome).capitalize()}.")
+        if m is not None:
+            sc = m.score
+            if m.is_over:
+                parts.append(f"{SIDE_NAMES[m.winner or 0].capitalize()} wins the match "
+                             f"{max(sc)}-{min(sc)}.")
+            else:
+                parts.append(f"Score {sc[0]}-{sc[1]} (white-black): next game.")
+    elif g.phase == "opening":
+        parts.append("Opening throw: each side throws one die, the higher starts.")
+    elif g.phase == "roll":
+        parts.append(f"{who} to roll" + (" or double." if g.can_double() else "."))
+    elif g.phase == "double":
+        parts.append(f"{SIDE_NAMES[1 - g.turn].capitalize()} doubles to "
+                     f"{g.cube_value * 2}: {who} takes or drops.")
+    elif g.phase == "move" and g.dice:
+        if last and last.get("kind") == "opening":
+            parts.append(opening_text(g) or "")
+        parts.append(f"{who} to move {dice_text(g.dice)}.")
+    return " ".join(parts)

@@ -1,0 +1,117 @@
+"""What the games API and the Dama API share: sessions (a game in memory with its own
+lock) kept in a bounded cache in front of the store; reading one; an action checked,
+applied by the engine, saved and answered with the new state; deleting one.
+
+A service says how its sessions are stored (:meth:`GameService.load`, :meth:`save`,
+:meth:`remove`), shown (:meth:`state`) and who may act (:meth:`check_action`); the rest
+is here, once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
+
+from ..errors import TavliError
+from .errors import ApiError, engine_error
+from .limits import SessionCache
+
+
+class SessionLike(Protocol):
+    id: str
+    lock: Any
+
+
+S = TypeVar("S", bound=SessionLike)
+
+
+class GameService(Generic[S]):
+    """Sessions of one kind of game over a store (subclasses: the hooks below)."""
+
+    #: how error messages name a game of this service
+    noun = "game"
+
+    def __init__(self, sessions: int) -> None:
+        # the games in memory (a few hundred; the others reload from the store)
+        self.sessions: SessionCache[S] = SessionCache(sessions)
+        self.lock = threading.RLock()  # guards the cache only: each game has its own lock
+
+    # --- hooks -----------------------------------------------------------------------------
+    def load(self, game_id: str) -> S | None:
+        """The stored game ``game_id`` replayed into a session, or None if there is none."""
+        raise NotImplementedError
+
+    def remove(self, game_id: str) -> bool:
+        """Delete the stored game; False if there was none."""
+        raise NotImplementedError
+
+    def save(self, s: S) -> None:
+        """Store ``s`` as it stands (one transaction)."""
+        raise NotImplementedError
+
+    def state(self, s: S) -> dict[str, Any]:
+        """What the page is told about ``s``."""
+        raise NotImplementedError
+
+    def check_action(self, s: S, side: str | None, by_ai: bool) -> str:
+        """The side to act now, or the 409 that answers an action (under ``s.lock``)."""
+        raise NotImplementedError
+
+    # --- shared ----------------------------------------------------------------------------
+    def not_found(self, game_id: str) -> ApiError:
+        return ApiError(404, f"no {self.noun} with id {game_id!r}", "not_found")
+
+    def session(self, game_id: str) -> S:
+        """The session of ``game_id``: from memory, else replayed from the store (outside
+        any lock, so that other games go on); 404 when there is none."""
+        s = self.sessions.get(game_id)
+        if s is not None:
+            return s
+        s = self.load(game_id)
+        if s is None:
+            raise self.not_found(game_id)
+        with self.lock:
+            if self.load_is_stale(game_id):  # deleted meanwhile
+                raise self.not_found(game_id)
+            return self.sessions.setdefault(game_id, s)
+
+    def load_is_stale(self, game_id: str) -> bool:
+        """Was the game deleted while it was being replayed? (Override when cheap.)"""
+        return False
+
+    def add(self, s: S) -> dict[str, Any]:
+        """Keep a new session, store it and answer its state."""
+        with self.lock:
+            self.sessions[s.id] = s
+            self.save(s)
+        return self.state(s)
+
+    def get(self, game_id: str) -> dict[str, Any]:
+        s = self.session(game_id)
+        with s.lock:
+            return self.state(s)
+
+    def delete(self, game_id: str) -> None:
+        with self.lock:
+            self.sessions.pop(game_id, None)
+            if not self.remove(game_id):
+                raise self.not_found(game_id)
+
+    def act(self, game_id: str, fn: Callable[[S, str], None], *, side: str | None = None,
+            by_ai: bool = False) -> dict[str, Any]:
+        """Check that ``side`` (or the AI) may act in ``game_id`` now, let ``fn(session,
+        actor)`` act through the engine, save and answer the new state. An engine error
+        changes nothing that is stored and is answered in the app's format."""
+        s = self.session(game_id)
+        with s.lock:
+            actor = self.check_action(s, side, by_ai)
+            try:
+                fn(s, actor)
+            except TavliError as e:
+                raise engine_error(e) from None
+            self.save(s)
+            return self.state(s)
+
+
+__all__ = ["GameService"]
