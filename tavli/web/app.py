@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import secrets
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal
@@ -27,10 +26,9 @@ from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import Field, field_validator
 
-from ..board import Move, Position
-from ..dice import DiceSource, dice_text
+from ..board import Move
+from ..dice import dice_text
 from ..errors import (
     IllegalMove,
     RuleError,
@@ -41,15 +39,12 @@ from ..game import Game
 from ..games import game_names
 from ..history import opening_throws
 from ..layout import SIDE_NAMES
-from ..match import Match
-from ..record import load_record
-from ..rules import Rules
 from . import listing, shown, workers
 from .errors import ApiError, Body, Side, body, engine_error, install_handlers
-from .info import check_kind, registry_info
+from .info import registry_info
 from .limits import REVIEWS, SESSIONS, BodyLimit
 from .listing import ListQuery
-from .records import RecordShapeError, check_record, rule_option_errors
+from .newgame import NewGame, imported_session, new_session, rematch_request
 from .reviews import ReviewJob, Reviews
 from .security import LOOPBACK_NAMES, Guard
 from .service import GameService
@@ -63,29 +58,6 @@ SideName = Literal["white", "black"]
 
 # --- request bodies -------------------------------------------------------------------------
 
-class NewGame(Body):
-    variant: str = "tavli"  # a game or a rotation of the registry (tavli.games.match_kinds)
-    points: int | None = Field(None, ge=1, le=25,
-                               description="match length; 1 = a single game")
-    opponent: Literal["ai", "human"] = "ai"
-    level: str = "expert"
-    ai_side: SideName = "black"
-    first: SideName | None = None
-    seed: int | None = None
-    position: str | None = None
-    rules: dict[str, Any] | None = None
-
-    _variant = field_validator("variant")(check_kind)
-
-    @field_validator("rules")
-    @classmethod
-    def _rule_types(cls, v: dict[str, Any] | None) -> dict[str, Any] | None:
-        errors = rule_option_errors(v or {})
-        if errors:
-            raise ValueError("; ".join(errors))
-        return v
-
-
 class MoveBody(Body):
     side: SideName | None = None
     move: str | None = None
@@ -93,28 +65,6 @@ class MoveBody(Body):
 
 
 # --- sessions -------------------------------------------------------------------------------
-
-def _setup(s: Session) -> NewGame:
-    """The settings ``s`` was created with (what a rematch repeats), without the seed."""
-    meta = s.meta
-    players = meta["players"]
-    ai = [side for side in SIDE_NAMES if players[side]["type"] == "ai"]
-    rules = meta.get("rules")
-    if rules is None and s.match is None:   # stored before the settings were kept
-        rules = s.game.rules.options()
-    return NewGame(variant=meta["variant"], points=meta["points"],
-                   opponent="ai" if ai else "human",
-                   level=players[ai[0]].get("level", "expert") if ai else "expert",
-                   ai_side=ai[0] if ai else "black", first=meta.get("first"),
-                   position=meta.get("position"), rules=rules)
-
-
-def _is_practice(req: NewGame) -> bool:
-    """A game against the AI whose dice (``seed``), start (``position``) or starter
-    (``first``) the player fixed: for practice and analysis, left out of any statistics."""
-    return req.opponent == "ai" and (req.seed is not None or req.position is not None
-                                     or req.first is not None)
-
 
 def _point(v: int | str) -> int:
     if isinstance(v, str):
@@ -181,58 +131,8 @@ class TavliApi(GameService[Session]):
 
     # creating ----------------------------------------------------------------------------
     def create(self, req: NewGame) -> dict[str, Any]:
-        from ..ai.neural import parse_level
-
-        variant = req.variant
-        points = req.points if req.points is not None else (5 if variant == "tavli" else 1)
-        try:
-            parse_level(req.level)
-        except RuleError as e:
-            raise ApiError(422, f"level: {e}", "invalid") from None
-        level = req.level.strip().lower()
-        players = {s: {"type": "human"} for s in SIDE_NAMES}
-        if req.opponent == "ai":
-            players[req.ai_side] = {"type": "ai", "level": level}
-        src = DiceSource(seed=req.seed)
-        try:
-            if variant == "tavli" or points > 1:
-                if req.first is not None or req.position is not None:
-                    raise ApiError(422, "first and position apply to single games only (a "
-                                        "match opens with the opening throw)", "invalid")
-                rules = None
-                if req.rules:
-                    rot = ("portes", "plakoto", "fevga") if variant == "tavli" else (variant,)
-                    rules = {n: Rules.for_game(n, {k: v for k, v in req.rules.items()
-                                                  if self._applies(k, n)}) for n in rot}
-                    self._check_rules(req.rules, rot)
-                obj: Game | Match = Match(points, variant, rules=rules, dice=src)
-                obj.seed = req.seed
-            else:
-                rules_ = Rules.for_game(variant, req.rules or {})
-                start = None
-                if req.position is not None:
-                    start = Position.from_id(req.position, variant)
-                    if start.game_name != variant:
-                        raise ApiError(422, f"position: that is a {start.game_name} "
-                                            f"position, not {variant}", "invalid")
-                    if req.first is not None:
-                        start = Position(start.game, start.array,
-                                         SIDE_NAMES.index(req.first))
-                first = None if req.first is None else SIDE_NAMES.index(req.first)
-                obj = Game(rules_, dice=src, first=first, position=start)
-                if start is not None and start.is_finished():
-                    raise ApiError(422, "position: the game is already over there", "invalid")
-        except TavliError as e:
-            raise engine_error(e) from None
-        game_id = secrets.token_urlsafe(6)
-        practice = _is_practice(req)
-        title = shown.title(variant, points, players, False)
-        meta = {"variant": variant, "points": points, "opponent": req.opponent,
-                "players": players, "seed": req.seed, "imported": False,
-                "title": f"{title} (practice)" if practice else title,
-                "practice": practice, "first": req.first, "position": req.position,
-                "rules": req.rules}
-        return self.add(Session(game_id, obj, meta))
+        """A new game or match (:func:`tavli.web.newgame.new_session`)."""
+        return self.add(new_session(req))
 
     def rematch(self, game_id: str) -> dict[str, Any]:
         """A new game or match with the settings of the finished ``game_id``: variant,
@@ -240,53 +140,14 @@ class TavliApi(GameService[Session]):
         position and starter if they were given; new dice (a seed is not reused)."""
         s = self.session(game_id)
         with s.lock:
-            if s.imported:
-                raise ApiError(409, "an imported record is for review only", "read_only")
-            if not s.finished:
-                what = "match" if s.match is not None else "game"
-                raise ApiError(409, f"the {what} is not over: a rematch follows its end",
-                               "not_over")
-            req = _setup(s)
-        st = self.create(req)
-        new = self.session(st["id"])
-        with new.lock:
-            new.meta["rematch_of"] = game_id
-            self.save(new)
-        return st
-
-    @staticmethod
-    def _applies(option: str, game: str) -> bool:
-        from ..rules import option_applies
-
-        return option_applies(option, game)
-
-    def _check_rules(self, options: dict[str, Any], rotation: tuple[str, ...]) -> None:
-        for name in options:
-            if not any(self._applies(name, g) for g in rotation):
-                raise RuleError(f"rule option {name!r} does not apply to "
-                                f"{' or '.join(rotation)}")
+            req = rematch_request(s)
+        new = new_session(req)
+        new.meta["rematch_of"] = game_id
+        return self.add(new)
 
     def import_record(self, data: Any) -> dict[str, Any]:
-        if not isinstance(data, dict):
-            raise ApiError(422, "a record must be a JSON object", "invalid")
-        try:
-            check_record(data)  # shape and size, before anything is replayed
-        except RecordShapeError as e:
-            raise ApiError(422, f"the record cannot be read: {e}", "invalid_record") from None
-        try:
-            obj = load_record(data)
-        except TavliError as e:
-            raise ApiError(422, f"the record cannot be read: {e}", "invalid_record") from None
-        if isinstance(obj, Match):
-            variant, points = obj.variant, obj.target
-        else:
-            variant, points = obj.rules.game_name, 1
-        players = {s: {"type": "human"} for s in SIDE_NAMES}
-        game_id = secrets.token_urlsafe(6)
-        meta = {"variant": variant, "points": points, "opponent": "human", "players": players,
-                "seed": data.get("seed") if isinstance(data.get("seed"), int) else None,
-                "imported": True, "title": shown.title(variant, points, players, True)}
-        return self.add(Session(game_id, obj, meta))
+        """A review-only game of an imported record."""
+        return self.add(imported_session(data))
 
     def list(self, query: ListQuery | None = None) -> dict[str, Any]:
         """A page of the stored games and matches: ``{games, total, limit, offset}``."""
@@ -625,17 +486,8 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
 
     @app.post("/api/games/{game_id}/ai")
     async def ai(game_id: str, request: Request) -> dict[str, Any]:
-        body_ = await body(request, Side)
-        s = await call(api.session, game_id)
-        if not s.thinking.acquire(blocking=False):
-            raise ApiError(409, "the AI is already thinking in this game", "busy")
-        try:  # the game stays free for plain requests while the AI thinks
-            job, version = await call(api.ai_job, game_id, body_)
-            decision = workers.quick_action(job) or await pool.run(
-                workers.ai_action, job, timeout=ai_deadline)
-            return await call(api.ai_apply, game_id, body_, version, decision)
-        finally:
-            s.thinking.release()
+        return await api.think(game_id, await body(request, Side), pool, workers.ai_action,
+                               ai_deadline, quick=workers.quick_action)
 
     @app.post("/api/games/{game_id}/next")
     async def next_game(game_id: str, request: Request) -> dict[str, Any]:

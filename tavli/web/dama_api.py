@@ -376,16 +376,8 @@ def mount_dama(app: FastAPI, store: Store, *, pool: EnginePool | None = None,
 
     @app.post("/api/dama/{game_id}/ai")
     async def ai_dama(game_id: str, request: Request) -> dict[str, Any]:
-        body = await parse(request, Side)
-        s = await run_in_threadpool(api.session, game_id)
-        if not s.thinking.acquire(blocking=False):
-            raise ApiError(409, "the AI is already thinking in this game", "busy")
-        try:  # the game stays free for plain requests while the AI thinks
-            job, version = await run_in_threadpool(api.ai_job, game_id, body)
-            decision = await pool.run(workers.dama_move, job, timeout=ai_deadline)
-            return await run_in_threadpool(api.ai_apply, game_id, body, version, decision)
-        finally:
-            s.thinking.release()
+        return await api.think(game_id, await parse(request, Side), pool, workers.dama_move,
+                               ai_deadline)
 
     @app.post("/api/dama/{game_id}/rematch", status_code=201)
     async def rematch_dama(game_id: str, request: Request) -> dict[str, Any]:

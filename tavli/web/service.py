@@ -13,14 +13,18 @@ import threading
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
+from fastapi.concurrency import run_in_threadpool
+
 from ..errors import TavliError
 from .errors import ApiError, engine_error
 from .limits import SessionCache
+from .workers import EnginePool
 
 
 class SessionLike(Protocol):
     id: str
     lock: Any
+    thinking: Any
 
 
 S = TypeVar("S", bound=SessionLike)
@@ -56,6 +60,16 @@ class GameService(Generic[S]):
 
     def check_action(self, s: S, side: str | None, by_ai: bool) -> str:
         """The side to act now, or the 409 that answers an action (under ``s.lock``)."""
+        raise NotImplementedError
+
+    def ai_job(self, game_id: str, body: Any) -> tuple[dict[str, Any], int]:
+        """What the AI needs to decide (small, for a worker process) and the game's
+        version it is for."""
+        raise NotImplementedError
+
+    def ai_apply(self, game_id: str, body: Any, version: int,
+                 decision: dict[str, Any]) -> dict[str, Any]:
+        """Play the AI's decision if the game is still at ``version``."""
         raise NotImplementedError
 
     # --- shared ----------------------------------------------------------------------------
@@ -97,6 +111,25 @@ class GameService(Generic[S]):
             self.sessions.pop(game_id, None)
             if not self.remove(game_id):
                 raise self.not_found(game_id)
+
+    async def think(self, game_id: str, body: Any, pool: EnginePool,
+                    decide: Callable[[dict[str, Any]], dict[str, Any]], deadline: float,
+                    quick: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
+                    ) -> dict[str, Any]:
+        """The AI's action in ``game_id``: the job is read under the game's lock, decided by
+        ``decide`` in a worker process of ``pool`` (or at once by ``quick`` when it can),
+        then applied; the game stays free for plain requests while the AI thinks, and a
+        second request for the same game meanwhile is answered 409 ``busy``."""
+        s = await run_in_threadpool(self.session, game_id)
+        if not s.thinking.acquire(blocking=False):
+            raise ApiError(409, "the AI is already thinking in this game", "busy")
+        try:
+            job, version = await run_in_threadpool(self.ai_job, game_id, body)
+            decision = (quick(job) if quick is not None else None) or await pool.run(
+                decide, job, timeout=deadline)
+            return await run_in_threadpool(self.ai_apply, game_id, body, version, decision)
+        finally:
+            s.thinking.release()
 
     def act(self, game_id: str, fn: Callable[[S, str], None], *, side: str | None = None,
             by_ai: bool = False) -> dict[str, Any]:

@@ -1,0 +1,166 @@
+"""Setting up a game or match of the browser app: the New game request
+(:class:`NewGame`), the session it makes, an imported record's session, and the request
+a rematch repeats.
+
+>>> s = new_session(NewGame(variant="fevga", seed=4))
+>>> s.meta["title"], s.meta["practice"], s.game.phase
+('Fevga: you (white) vs AI expert (practice)', True, 'opening')
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from ..board import Position
+from ..dice import DiceSource
+from ..errors import RuleError, TavliError
+from ..game import Game
+from ..games import ROTATIONS, rotation
+from ..layout import SIDE_NAMES
+from ..match import Match
+from ..record import load_record
+from ..rules import Rules, option_applies
+from . import shown
+from .errors import ApiError, Body, engine_error
+from .info import check_kind
+from .records import RecordShapeError, check_record, rule_option_errors
+from .sessions import Session, players
+
+SideName = Literal["white", "black"]
+
+
+class NewGame(Body):
+    variant: str = "tavli"  # a game or a rotation of the registry (tavli.games.match_kinds)
+    points: int | None = Field(None, ge=1, le=25,
+                               description="match length; 1 = a single game")
+    opponent: Literal["ai", "human"] = "ai"
+    level: str = "expert"
+    ai_side: SideName = "black"
+    first: SideName | None = None
+    seed: int | None = None
+    position: str | None = None
+    rules: dict[str, Any] | None = None
+
+    _variant = field_validator("variant")(check_kind)
+
+    @field_validator("rules")
+    @classmethod
+    def _rule_types(cls, v: dict[str, Any] | None) -> dict[str, Any] | None:
+        errors = rule_option_errors(v or {})
+        if errors:
+            raise ValueError("; ".join(errors))
+        return v
+
+
+def is_practice(req: NewGame) -> bool:
+    """A game against the AI whose dice (``seed``), start (``position``) or starter
+    (``first``) the player fixed: for practice and analysis, left out of any statistics."""
+    return req.opponent == "ai" and (req.seed is not None or req.position is not None
+                                     or req.first is not None)
+
+
+def _match_rules(options: dict[str, Any], games: tuple[str, ...]) -> dict[str, Rules]:
+    """Each game's rules from the options of a match: an option goes to the games that
+    have it; one that none has is an error."""
+    for name in options:
+        if not any(option_applies(name, g) for g in games):
+            raise RuleError(f"rule option {name!r} does not apply to {' or '.join(games)}")
+    return {g: Rules.for_game(g, {k: v for k, v in options.items() if option_applies(k, g)})
+            for g in games}
+
+
+def _single_game(req: NewGame, src: DiceSource) -> Game:
+    rules = Rules.for_game(req.variant, req.rules or {})
+    start = None
+    if req.position is not None:
+        start = Position.from_id(req.position, req.variant)
+        if start.game != rules.game:
+            raise ApiError(422, f"position: that is a {start.game_name} position, not "
+                                f"{rules.game_name}", "invalid")
+        if req.first is not None:
+            start = Position(start.game, start.array, SIDE_NAMES.index(req.first))
+    first = None if req.first is None else SIDE_NAMES.index(req.first)
+    g = Game(rules, dice=src, first=first, position=start)
+    if start is not None and start.is_finished():
+        raise ApiError(422, "position: the game is already over there", "invalid")
+    return g
+
+
+def new_session(req: NewGame) -> Session:
+    """The session of a new game or match as ``req`` asks (422 for what cannot be set up)."""
+    from ..ai.neural import parse_level
+
+    kind = req.variant
+    points = req.points if req.points is not None else (5 if kind in ROTATIONS else 1)
+    try:
+        parse_level(req.level)
+    except RuleError as e:
+        raise ApiError(422, f"level: {e}", "invalid") from None
+    who = players(req.opponent, req.ai_side, req.level.strip().lower())
+    src = DiceSource(seed=req.seed)
+    try:
+        if kind in ROTATIONS or points > 1:
+            if req.first is not None or req.position is not None:
+                raise ApiError(422, "first and position apply to single games only (a "
+                                    "match opens with the opening throw)", "invalid")
+            rules = _match_rules(req.rules, rotation(kind)) if req.rules else None
+            obj: Game | Match = Match(points, kind, rules=rules, dice=src)
+            obj.seed = req.seed
+        else:
+            obj = _single_game(req, src)
+    except TavliError as e:
+        raise engine_error(e) from None
+    practice = is_practice(req)
+    title = shown.title(kind, points, who, False)
+    meta = {"variant": kind, "points": points, "opponent": req.opponent, "players": who,
+            "seed": req.seed, "imported": False,
+            "title": f"{title} (practice)" if practice else title, "practice": practice,
+            "first": req.first, "position": req.position, "rules": req.rules}
+    return Session(secrets.token_urlsafe(6), obj, meta)
+
+
+def rematch_request(s: Session) -> NewGame:
+    """The settings ``s`` was created with (what a rematch repeats), without the seed;
+    409 unless it is over (and not an imported record)."""
+    if s.imported:
+        raise ApiError(409, "an imported record is for review only", "read_only")
+    if not s.finished:
+        what = "match" if s.match is not None else "game"
+        raise ApiError(409, f"the {what} is not over: a rematch follows its end", "not_over")
+    meta = s.meta
+    who = meta["players"]
+    ai = [side for side in SIDE_NAMES if who[side]["type"] == "ai"]
+    rules = meta.get("rules")
+    if rules is None and s.match is None:   # stored before the settings were kept
+        rules = s.game.rules.options()
+    return NewGame(variant=meta["variant"], points=meta["points"],
+                   opponent="ai" if ai else "human",
+                   level=who[ai[0]].get("level", "expert") if ai else "expert",
+                   ai_side=ai[0] if ai else "black", first=meta.get("first"),
+                   position=meta.get("position"), rules=rules)
+
+
+def imported_session(data: Any) -> Session:
+    """A review-only session of an imported record (422 for one that cannot be read)."""
+    if not isinstance(data, dict):
+        raise ApiError(422, "a record must be a JSON object", "invalid")
+    try:
+        check_record(data)  # shape and size, before anything is replayed
+        obj = load_record(data)
+    except (RecordShapeError, TavliError) as e:
+        raise ApiError(422, f"the record cannot be read: {e}", "invalid_record") from None
+    if isinstance(obj, Match):
+        kind, points = obj.variant, obj.target
+    else:
+        kind, points = obj.rules.game_name, 1
+    who = players("human")
+    meta = {"variant": kind, "points": points, "opponent": "human", "players": who,
+            "seed": data.get("seed") if isinstance(data.get("seed"), int) else None,
+            "imported": True, "title": shown.title(kind, points, who, True)}
+    return Session(secrets.token_urlsafe(6), obj, meta)
+
+
+__all__ = ["NewGame", "new_session", "imported_session", "rematch_request", "is_practice"]
