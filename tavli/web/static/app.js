@@ -1102,7 +1102,8 @@ function undo() {
 async function confirmMove() {
   const mv = completeMove();
   if (!mv) return;
-  await action("move", {steps: S.done.map((s) => s.slice())});
+  // the engine's steps of the move the node reached (the player's order may differ)
+  await action("move", {steps: mv.steps.map(([f, t]) => [f, t])});
 }
 
 // --- hints -----------------------------------------------------------------------------------
