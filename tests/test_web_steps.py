@@ -16,8 +16,14 @@ from test_toy_variant import Nackgammon
 
 from tavli.board import Position
 from tavli.game import Game
-from tavli.games import VARIANTS, find_variant, game_names, match_kinds
-from tavli.games import register_variant, unregister_variant
+from tavli.games import (
+    VARIANTS,
+    find_variant,
+    game_names,
+    match_kinds,
+    register_variant,
+    unregister_variant,
+)
 from tavli.movegen import OK, apply_step, step_code
 from tavli.web.steps import board_text, move_frames, turn_tree
 
@@ -362,3 +368,11 @@ def test_the_page_script_has_no_rule():
     for name in [*match_kinds(), "worldclass", "expert"]:
         assert not re.search(rf'value="(ai:)?{name}"', html), name
     assert 'value="dama"' in html     # Dama is its own app, not in the registry
+
+
+def test_board_text_reads_back_as_the_page_reads_it():
+    pinned = Position.from_points("plakoto", {24: 14, 6: 1}, {24: 14, 19: 1}, pinned=[(0, 6)])
+    for pos in (Position.start("fevga"), PLAKOTO_PIN, pinned, BG_BAR):
+        text = board_text(pos.array)
+        assert not text.endswith("0") and set(text) <= set("0123456789abcdef")
+        assert board(text).tobytes() == pos.array.tobytes()
