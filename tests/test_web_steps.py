@@ -25,7 +25,7 @@ from tavli.games import (
     unregister_variant,
 )
 from tavli.movegen import OK, apply_step, step_code
-from tavli.web.steps import board_text, move_frames, turn_tree
+from tavli.web.steps import board_text, last_frames, move_frames, turn_tree
 
 STATIC = Path(__file__).parent.parent / "tavli" / "web" / "static"
 
@@ -242,6 +242,10 @@ def test_move_frames_replay_the_steps():
     assert [f["dice"] for f in frames] == [[3, 2], [2], []]
     with pytest.raises(ValueError):
         move_frames(pos, (3, 2), [[8, 5]])     # no checker there at the start
+    # a stored last move that does not replay: no frames, the state still answers
+    last = {"kind": "move", "dice": [3, 2], "steps": [[8, 5, True]], "before": pos.to_json()}
+    assert last_frames(last) is None
+    assert last_frames({**last, "before": PLAKOTO_PIN.to_json()})[1]["dice"] == [2]
 
 
 # --- the state ------------------------------------------------------------------------------

@@ -1,17 +1,17 @@
 """The steps of a turn as the page plays them, worked out by the engine (the page has no
 rules: it only follows what this module says).
 
-* :func:`turn_tree`: every order in which the side to move may play the single checker
-  steps of its legal moves, as a tree of *nodes* (the steps played so far), each with the
-  board after them, the dice still unused and the steps that may follow; a node that
-  completes a turn names its legal move;
+* :func:`turn_tree`: every order of single checker steps in which the side to move may
+  play a legal move, as a tree of *nodes* (the steps played so far), each with the board
+  after them, the dice still unused and the steps that may follow; a node that completes
+  a turn names its legal move;
 * :func:`move_frames`: the boards of a move step by step (to animate a move played);
 * :func:`opposite`: how the two sides number the points (to label them for either side);
 * :func:`board_fields`, :func:`last_frames`: what the game state carries of these.
 
 A node's key is the multiset of its steps, written ``"24/21 13/10"`` (each ``from/to``,
 25 the bar and 0 off, sorted from the highest), ``""`` for none. Its board is the board
-array of :mod:`tavli.layout` as 104 hexadecimal digits (:func:`board_text`).
+array of :mod:`tavli.layout` as hexadecimal digits (:func:`board_text`).
 
 The steps and their order come from the engine's single-step rules
 (:func:`tavli.movegen.step_code`, :func:`tavli.movegen.apply_step`, with the variant's
@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..board import Move, Position
+from ..errors import TavliError
 from ..game import Game
 from ..games import find_variant
 
@@ -222,10 +223,14 @@ def move_frames(before: Position, dice: Sequence[int],
 
 def last_frames(last: Mapping[str, Any] | None) -> list[dict[str, Any]] | None:
     """The frames (:func:`move_frames`) of the state's ``last`` action when it is a move
-    (it keeps the position before it and its steps), else None."""
+    (it keeps the position before it and its steps), else None (also when the stored
+    action does not replay: the page then shows the new position without animating)."""
     if not last or last.get("kind") != "move" or not last.get("before"):
         return None
-    return move_frames(Position.from_json(last["before"]), last["dice"], last["steps"])
+    try:
+        return move_frames(Position.from_json(last["before"]), last["dice"], last["steps"])
+    except (TavliError, ValueError, KeyError, TypeError, IndexError):
+        return None
 
 
 def board_fields(game: Game, person: bool) -> dict[str, Any]:
