@@ -209,6 +209,8 @@ def test_fevga_first_checker_goes_alone():
     assert sources(tree["nodes"][0]) == {24}
     assert sources(at(tree, (24, 19))) == {19}       # the others wait until it passes
     assert at(tree, (24, 19), (19, 16))["move"] == 0
+    # either die first: the engine writes 24/19/16, the 3 first is the same move
+    assert at(tree, (24, 21), (21, 16))["move"] == 0
 
 
 def test_a_double_counts_down_four_dice():
