@@ -1,23 +1,23 @@
 """The steps of a turn as the page plays them, worked out by the engine (the page has no
 rules: it only follows what this module says).
 
-* :func:`turn_tree`: every order in which the side to move may play the single checker
-  steps of its legal moves, as a tree of *nodes* (the steps played so far), each with the
-  board after them, the dice still unused and the steps that may follow; a node that
-  completes a turn names its legal move;
+* :func:`turn_tree`: every order of single checker steps in which the side to move may
+  play a legal move, as a tree of *nodes* (the steps played so far), each with the board
+  after them, the dice still unused and the steps that may follow; a node that completes
+  a turn names its legal move;
 * :func:`move_frames`: the boards of a move step by step (to animate a move played);
 * :func:`opposite`: how the two sides number the points (to label them for either side);
 * :func:`board_fields`, :func:`last_frames`: what the game state carries of these.
 
 A node's key is the multiset of its steps, written ``"24/21 13/10"`` (each ``from/to``,
 25 the bar and 0 off, sorted from the highest), ``""`` for none. Its board is the board
-array of :mod:`tavli.layout` as 104 hexadecimal digits (:func:`board_text`).
+array of :mod:`tavli.layout` as hexadecimal digits (:func:`board_text`).
 
 The steps and their order come from the engine's single-step rules
 (:func:`tavli.movegen.step_code`, :func:`tavli.movegen.apply_step`, with the variant's
-kernel): a node exists only if its steps can be played in some order that goes on to one
-of the legal moves (:meth:`tavli.board.Position.legal_moves`), so the page offers exactly
-the steps that keep a legal move in reach.
+kernel): a node exists only if its steps can be played in some order that goes on to the
+position of one of the legal moves (:meth:`tavli.board.Position.legal_moves`), so the
+page offers exactly the steps that keep a legal move in reach.
 
 >>> from tavli.board import Position
 >>> pos = Position.start("portes")
@@ -36,12 +36,12 @@ the steps that keep a legal move in reach.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations
 from typing import Any
 
 import numpy as np
 
 from ..board import Move, Position
+from ..errors import TavliError
 from ..game import Game
 from ..games import find_variant
 
@@ -115,19 +115,19 @@ def turn_tree(pos: Position, dice: Sequence[int], legal: Sequence[Move], *,
     ``dice`` are the dice the turn plays, higher first (a double four times); node 0 is
     the root (no step played). A node is ``{"key", "board", "dice": [the dice still
     unused, higher first], "next": [[from, to, node], ...]}`` and, when its steps make a
-    legal move, ``"move"``: that move's index in ``legal``. When one multiset of steps
-    can leave different dice unused (a checker borne off with either of two dice), the
-    node shows the larger ones left. ``steps=False``: the root only, without its steps
-    (a turn the page does not play: the AI's)."""
+    legal move, ``"move"``: that move's index in ``legal``. Every order of steps that ends
+    on the position of a legal move is there, also when the engine wrote that move with
+    other steps (``7/6 6/off`` for ``7/1 1/off``). When one multiset of steps can leave
+    different dice unused (a checker borne off with either of two dice), the node shows
+    the larger ones left. ``steps=False``: the root only, without its steps (a turn the
+    page does not play: the AI's)."""
     dice_all = dice_of_turn(dice)
-    targets: dict[Key, int] = {}
-    for i, m in enumerate(legal):
-        targets.setdefault(tuple(sorted(((f, t) for f, t, _h in m.steps), reverse=True)), i)
     boards: dict[Key, np.ndarray] = {}
     left: dict[Key, tuple[int, ...]] = {}
     edges: dict[Key, dict[Step, Key]] = {}
+    done: dict[Key, int] = {}
     if steps and legal:
-        _search(pos, dice_all, legal, targets, boards, left, edges)
+        _search(pos, dice_all, legal, boards, left, edges, done)
     root: Key = ()
     if root not in boards:  # no legal move (the turn passes) or no steps asked for
         boards[root] = pos.array
@@ -139,41 +139,50 @@ def turn_tree(pos: Position, dice: Sequence[int], legal: Sequence[Move], *,
         node: dict[str, Any] = {
             "key": key_text(key), "board": board_text(boards[key]), "dice": list(left[key]),
             "next": [[f, t, index[c]] for (f, t), c in edges.get(key, {}).items()]}
-        if key in targets:
-            node["move"] = targets[key]
+        if key in done:
+            node["move"] = done[key]
         nodes.append(node)
     return {"dice": dice_all, "nodes": nodes}
 
 
-def _search(pos: Position, dice: list[int], legal: Sequence[Move], targets: dict[Key, int],
+def _search(pos: Position, dice: list[int], legal: Sequence[Move],
             boards: dict[Key, np.ndarray], left: dict[Key, tuple[int, ...]],
-            edges: dict[Key, dict[Step, Key]]) -> None:
-    """Fill ``boards``, ``left`` and ``edges`` with the nodes from which a legal move
-    (``targets``: its sorted steps -> its index) can still be reached."""
+            edges: dict[Key, dict[Step, Key]], done: dict[Key, int]) -> None:
+    """Fill ``boards``, ``left`` and ``edges`` with the nodes from which the position of a
+    legal move can still be reached step by step, ``done`` with those that reach it (the
+    move's index)."""
+    from ..movegen import OK, apply_step, step_code
+
     kernel = pos.variant.kernel
     me = pos.turn
-    # the steps that may follow each multiset of steps on the way to a legal move
-    follows: dict[Key, set[Step]] = {}
-    for target in targets:
-        n = len(target)
-        for k in range(n):
-            for idx in combinations(range(n), k):
-                rest = follows.setdefault(tuple(target[i] for i in idx), set())
-                rest.update(target[i] for i in range(n) if i not in idx)
+    finals = {}
+    for i, m in enumerate(legal):
+        finals.setdefault(m.after.array.tobytes(), i)
+    length = len(legal[0].steps)  # every legal move plays as many dice
     seen: dict[tuple[Key, tuple[int, ...]], bool] = {}
 
     def visit(key: Key, arr: np.ndarray, rem: tuple[int, ...]) -> bool:
         memo = (key, rem)
         if memo in seen:
             return seen[memo]
-        seen[memo] = False
-        good = key in targets and arr.tobytes() == legal[targets[key]].after.array.tobytes()
-        for s, t in sorted(follows.get(key, ()), reverse=True):
-            child = tuple(sorted((*key, (s, t)), reverse=True))
-            for d, after in _step(arr, me, s, t, rem, kernel):
-                if visit(child, after, _without(rem, d)):
-                    edges.setdefault(key, {})[(s, t)] = child
-                    good = True
+        good = False
+        if len(key) == length:
+            i = finals.get(arr.tobytes())
+            if i is not None:
+                done[key] = i
+                good = True
+        else:
+            for s in [int(p) for p in np.flatnonzero(arr[me, 1:]) + 1][::-1]:
+                for d in sorted(set(rem)):
+                    if step_code(arr, me, s, d, kernel) != OK:
+                        continue
+                    after = arr.copy()
+                    apply_step(after, me, s, d, kernel)
+                    step = (s, max(s - d, 0))
+                    child = tuple(sorted((*key, step), reverse=True))
+                    if visit(child, after, _without(rem, d)):
+                        edges.setdefault(key, {})[step] = child
+                        good = True
         if good:
             boards.setdefault(key, arr)
             if key not in left or rem > left[key]:
@@ -214,10 +223,14 @@ def move_frames(before: Position, dice: Sequence[int],
 
 def last_frames(last: Mapping[str, Any] | None) -> list[dict[str, Any]] | None:
     """The frames (:func:`move_frames`) of the state's ``last`` action when it is a move
-    (it keeps the position before it and its steps), else None."""
+    (it keeps the position before it and its steps), else None (also when the stored
+    action does not replay: the page then shows the new position without animating)."""
     if not last or last.get("kind") != "move" or not last.get("before"):
         return None
-    return move_frames(Position.from_json(last["before"]), last["dice"], last["steps"])
+    try:
+        return move_frames(Position.from_json(last["before"]), last["dice"], last["steps"])
+    except (TavliError, ValueError, KeyError, TypeError, IndexError):
+        return None
 
 
 def board_fields(game: Game, person: bool) -> dict[str, Any]:

@@ -1,14 +1,17 @@
 /* Tavli in the browser: draws the board as SVG and talks to the server's API.
  *
- * The server throws the dice and decides what is legal. The page only offers steps that
- * belong to one of the engine's legal moves (state.legal_moves) and sends the chosen
- * steps, which the server checks again. No build step, no external resources.
+ * The page knows no rule: the server throws the dice and sends, with the state, the tree
+ * of the turn (state.turn_tree: every step the rules allow next, with the board after it
+ * and the dice left), how the two sides number the points (state.opposite) and the
+ * boards of the last move step by step (state.last.frames). The page offers the steps of
+ * the tree, draws the boards it was given and sends the chosen steps, which the server
+ * checks again. The list of games and levels comes from GET /api/info.
+ * No build step, no external resources.
  */
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const SIDES = ["white", "black"];
-const GAMES = {portes: 0, plakoto: 1, fevga: 2, backgammon: 3};
 
 // --- geometry (SVG user units) ----------------------------------------------------------------
 const PW = 56;              // point width
@@ -46,10 +49,13 @@ const COLORS = {
 // --- state --------------------------------------------------------------------------------
 const S = {
   state: null,        // the server's game state
+  info: null,         // GET /api/info: the games, matches and levels
   viewer: 0,          // the side whose home is drawn at the bottom right
-  sim: null,          // the position drawn (the state's, with the steps played so far)
+  sim: null,          // the board drawn (the state's, or a node's or frame's the server sent)
   done: [],           // steps played in this turn, not yet confirmed: [[from, to], ...]
+  trail: [0],         // the nodes of the turn tree those steps went through (root first)
   groups: [],         // how many steps each click played (for undo)
+  replay: null,       // the dice of a move being replayed: {all, left}
   selected: null,     // a source point (mover's numbering) or null
   busy: false,
   hints: null,
@@ -117,58 +123,44 @@ async function api(method, path, body) {
   return data;
 }
 
-// --- positions ----------------------------------------------------------------------------
-function gameCode(name) { return GAMES[name]; }
-
-function opp(game, p) {
-  return game === 2 ? ((p + 11) % 24) + 1 : 25 - p;
+// --- boards ----------------------------------------------------------------------------------
+/** A board to draw: per side its points (own numbering, [0] unused), bar, off and pinned
+ * points; `opposite` (from the server) maps a point to the other side's number for it. */
+function sideOf(pts, bar, off, pinned) {
+  return {pts, bar, off, pinned: new Set(pinned)};
 }
 
-/** A mutable copy of a JSON position document. */
-function simOf(doc) {
-  const side = (d) => ({pts: [0, ...d.points], bar: d.bar, off: d.off,
-                        pinned: new Set(d.pinned || [])});
-  return {game: gameCode(doc.game), turn: SIDES.indexOf(doc.turn),
-          s: [side(doc.white), side(doc.black)]};
+/** The board of a JSON position document. */
+function simOf(doc, opposite) {
+  const side = (d) => sideOf([0, ...d.points], d.bar, d.off, d.pinned || []);
+  return {opposite, s: [side(doc.white), side(doc.black)]};
 }
 
-function cloneSim(sim) {
-  return {game: sim.game, turn: sim.turn,
-          s: sim.s.map((x) => ({pts: x.pts.slice(), bar: x.bar, off: x.off,
-                                pinned: new Set(x.pinned)}))};
+/** The board of a node or frame: the board array as hex digits, 26 slots a row (white's,
+ * black's, white's pins, black's pins; digits left out at the end are 0). */
+function simOfText(text, opposite) {
+  const at = (i) => (i < text.length ? parseInt(text[i], 16) : 0);
+  const side = (r) => {
+    const row = Array.from({length: 26}, (_, c) => at(r * 26 + c));
+    const pinned = [];
+    for (let p = 1; p <= 24; p++) if (at((r + 2) * 26 + p)) pinned.push(p);
+    return sideOf([0, ...row.slice(1, 25)], row[25], row[0], pinned);
+  };
+  return {opposite, s: [side(0), side(1)]};
 }
 
-/** Play one step of `mover` (own numbering, 25 = bar, 0 = off) on `sim`. */
-function applyStep(sim, mover, from, to) {
-  const me = sim.s[mover];
-  const op = sim.s[1 - mover];
-  const g = sim.game;
-  if (from === 25) me.bar -= 1; else me.pts[from] -= 1;
-  if (from !== 25 && me.pts[from] === 0 && op.pinned.has(opp(g, from))) {
-    op.pinned.delete(opp(g, from));           // Plakoto: the pinned checker is free again
-  }
-  if (to === 0) { me.off += 1; return; }
-  const q = opp(g, to);
-  if ((g === 0 || g === 3) && op.pts[q] === 1) {
-    op.pts[q] = 0;
-    op.bar += 1;                                // a hit
-  } else if (g === 1 && op.pts[q] === 1 && me.pts[to] === 0 && !op.pinned.has(q)) {
-    op.pinned.add(q);                           // a pin
-  }
-  me.pts[to] += 1;
+/** The same board with one checker of `side` fewer on its slot p (lifted by the hand). */
+function lifted(sim, side, p) {
+  const s = sim.s.map((x) => sideOf(x.pts.slice(), x.bar, x.off, x.pinned));
+  if (p === 25) s[side].bar -= 1; else s[side].pts[p] -= 1;
+  return {opposite: sim.opposite, s};
 }
 
-function hasChecker(sim, side, p) {
-  const me = sim.s[side];
-  if (p === 25) return me.bar > 0;
-  return me.pts[p] > 0 && !me.pinned.has(p);
-}
-
-function allHome(sim, side) {
-  const me = sim.s[side];
-  if (me.bar) return false;
-  for (let p = 7; p <= 24; p++) if (me.pts[p]) return false;
-  return true;
+/** The other side's numbering of a game (the state's, else /api/info's). */
+function oppositeOf(game) {
+  if (S.state && S.state.game === game && S.state.opposite) return S.state.opposite;
+  const g = S.info && S.info.games.find((x) => x.name === game);
+  return g ? g.opposite : null;
 }
 
 function pips(sim, side) {
@@ -178,97 +170,61 @@ function pips(sim, side) {
   return n;
 }
 
-// --- legal steps (from the engine's list of legal moves) --------------------------------------
-function remainingOf(move, done) {
-  const rem = move.steps.map((s) => [s[0], s[1]]);
-  for (const [f, t] of done) {
-    const i = rem.findIndex((r) => r[0] === f && r[1] === t);
-    if (i < 0) return null;
-    rem.splice(i, 1);
-  }
-  return rem;
-}
-
+// --- the turn tree (state.turn_tree, made by the engine) -----------------------------------
 function moverSide() { return S.state ? SIDES.indexOf(S.state.mover) : 0; }
+
+function tree() { return S.state && S.state.turn_tree; }
+
+function node(i) { return tree().nodes[i === undefined ? S.trail[S.trail.length - 1] : i]; }
+
+function nodeSim(i) { return simOfText(node(i).board, S.state.opposite); }
 
 function canPlayHere() {
   const st = S.state;
-  return st && !S.busy && !S.sliding && !S.review && st.phase === "move" && !st.ai_to_act && !st.imported
-    && st.legal_moves.length > 0;
+  return st && !S.busy && !S.sliding && !S.review && st.phase === "move" && !st.ai_to_act
+    && !st.imported && st.legal_moves.length > 0 && !!tree();
 }
 
-/** Map source -> Map(destination -> path of steps) of what may be played now. */
+/** Map source -> Map(destination -> {path, node}) of what may be played now: each step
+ * of the tree's node, and the same checker going on with the next steps (one
+ * destination, reached over several steps). */
 function options() {
   const out = new Map();
   if (!canPlayHere()) return out;
-  const mover = moverSide();
-  const sim = S.sim;
-  const onBar = sim.s[mover].bar > 0;
-  const add = (f, t, path) => {
+  const add = (f, t, path, at) => {
     if (!out.has(f)) out.set(f, new Map());
     const m = out.get(f);
-    if (!m.has(t) || m.get(t).length > path.length) m.set(t, path);
+    if (!m.has(t) || m.get(t).path.length > path.length) m.set(t, {path, node: at});
   };
-  const stepOk = (s, f, t) => {
-    if (!hasChecker(s, mover, f)) return false;
-    if (onBar && f !== 25) return false;
-    if (t === 0 && !allHome(s, mover)) return false;
-    return true;
+  const follow = (f, cur, path, at) => {
+    for (const [a, b, i] of node(at).next) {
+      if (a !== cur) continue;
+      const p2 = path.concat([[a, b]]);
+      add(f, b, p2, i);
+      if (b !== 0) follow(f, b, p2, i);
+    }
   };
-  for (const mv of S.state.legal_moves) {
-    const rem = remainingOf(mv, S.done);
-    if (!rem || rem.length === 0) continue;
-    rem.forEach(([f, t], i) => {
-      if (!stepOk(sim, f, t)) return;
-      add(f, t, [[f, t]]);
-      // the same checker going on with the next steps (shown as one destination)
-      let rest = rem.slice();
-      rest.splice(i, 1);
-      let cur = t;
-      let path = [[f, t]];
-      let s2 = cloneSim(sim);
-      applyStep(s2, mover, f, t);
-      while (cur !== 0) {
-        const j = rest.findIndex((r) => r[0] === cur);
-        if (j < 0 || !stepOk(s2, rest[j][0], rest[j][1])) break;
-        const st = rest[j];
-        rest.splice(j, 1);
-        applyStep(s2, mover, st[0], st[1]);
-        path = path.concat([st]);
-        cur = st[1];
-        add(f, cur, path);
-      }
-    });
+  for (const [f, t, i] of node().next) {
+    add(f, t, [[f, t]], i);
+    if (t !== 0) follow(f, t, [[f, t]], i);
   }
   return out;
 }
 
 function completeMove() {
-  if (!S.state || S.done.length === 0) return null;
-  return S.state.legal_moves.find((mv) => {
-    const rem = remainingOf(mv, S.done);
-    return rem && rem.length === 0;
-  }) || null;
+  if (!tree() || S.done.length === 0) return null;
+  const n = node();
+  return n.move === undefined ? null : S.state.legal_moves[n.move];
 }
 
-/** Which dice the steps played so far have used (for dimming them). */
-function usedDice(dice, done) {
-  if (!dice) return [];
-  const all = dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : dice.slice();
-  const used = all.map(() => false);
-  for (const [f, t] of done) {
-    const dist = f - t;
-    let k = all.findIndex((d, i) => !used[i] && d === dist);
-    if (k < 0) {
-      let best = -1;
-      all.forEach((d, i) => {
-        if (!used[i] && d > dist && (best < 0 || d < all[best])) best = i;
-      });
-      k = best;
-    }
-    if (k >= 0) used[k] = true;
-  }
-  return all.map((d, i) => ({value: d, used: used[i]}));
+/** The dice to draw: [{value, used}], from all the dice of a turn and those left. */
+function diceShown(all, left) {
+  const rest = left.slice();
+  return all.map((d) => {
+    const k = rest.indexOf(d);
+    if (k >= 0) rest.splice(k, 1);
+    return {value: d, used: k < 0};
+  });
 }
 
 // --- viewer geometry ------------------------------------------------------------------------
@@ -283,10 +239,10 @@ function isTop(v) { return v >= 13; }
 
 /** The viewer's point of side `side`'s point p. */
 function toView(side, p) {
-  return side === S.viewer ? p : opp(S.sim.game, p);
+  return side === S.viewer ? p : S.sim.opposite[p];
 }
 function fromView(side, v) {
-  return side === S.viewer ? v : opp(S.sim.game, v);
+  return side === S.viewer ? v : S.sim.opposite[v];
 }
 
 function checkerXY(v, i) {
@@ -311,7 +267,7 @@ function trayRect(side) {
 /** Stack on the viewer's point v, from the edge inward: [{side, pinned}]. */
 function stackAt(sim, v) {
   const V = S.viewer, O = 1 - V;
-  const q = opp(sim.game, v);
+  const q = sim.opposite[v];
   const nV = sim.s[V].pts[v], nO = sim.s[O].pts[q];
   const out = [];
   if (sim.s[V].pinned.has(v)) {
@@ -336,18 +292,6 @@ function topXY(sim, side, p) {
   }
   const v = toView(side, p);
   return checkerXY(v, Math.max(0, stackAt(sim, v).length - 1));
-}
-
-/** Where a checker of `side` lands on its point p. */
-function landXY(sim, side, p) {
-  if (p === 0) return topXY(sim, side, 0);
-  const v = toView(side, p);
-  const st = stackAt(sim, v);
-  let n = st.length;
-  // a hit checker leaves: the arriving one takes its place
-  const g = sim.game;
-  if ((g === 0 || g === 3) && st.length === 1 && st[0].side !== side) n = 0;
-  return checkerXY(v, n);
 }
 
 // --- drawing --------------------------------------------------------------------------------
@@ -424,7 +368,7 @@ function drawPoints(svg, labelSide) {
     el("polygon", {points: `${x + 2},${base} ${x + PW - 2},${base} ${x + PW / 2},${tip}`,
                    fill, stroke: "rgba(0,0,0,.35)", "stroke-width": 1, class: "point",
                    "data-view": v}, svg);
-    const label = labelSide === S.viewer ? v : opp(S.sim.game, v);
+    const label = labelSide === S.viewer ? v : S.sim.opposite[v];
     const t = el("text", {x: x + PW / 2, y: top ? Y_TOP - 7 : Y_BOT + 19, "text-anchor": "middle",
                           "font-size": 16, "font-weight": 600, fill: COLORS.num}, svg);
     t.textContent = String(label);
@@ -466,23 +410,23 @@ function drawCheckers(svg, sim) {
   }
 }
 
-function drawDice(svg, st, sim) {
+function drawDice(svg, st) {
   if (!st) return;
-  let dice = null, side = null, used = [];
+  let side = null, used = null;
   if (S.reviewTurn) {
-    dice = S.reviewTurn.dice;
     side = SIDES.indexOf(S.reviewTurn.side);
-    used = dice.map((d) => ({value: d, used: false}));
-  } else if (st.dice) {
-    dice = st.dice;
+    used = S.reviewTurn.dice.map((d) => ({value: d, used: false}));
+  } else if (S.replay) {            // a move being replayed: the dice it has not used yet
+    side = S.replay.side;
+    used = diceShown(S.replay.all, S.replay.left);
+  } else if (st.turn_tree) {        // the turn's dice, those the steps played used dimmed
     side = SIDES.indexOf(st.turn);
-    used = usedDice(dice, S.done);
+    used = diceShown(st.turn_tree.dice, node().dice);
   } else if (st.last && st.last.dice && ["pass", "roll", "opening"].includes(st.last.kind)) {
-    dice = st.last.dice;
     side = SIDES.indexOf(st.last.side);
-    used = dice.map((d) => ({value: d, used: st.last.kind === "pass"}));
+    used = st.last.dice.map((d) => ({value: d, used: st.last.kind === "pass"}));
   }
-  if (!dice) return;
+  if (!used) return;
   used = used.slice().sort((a, b) => b.value - a.value || a.used - b.used);  // higher first
   const size = used.length > 2 ? 40 : 46;
   const gap = 12;
@@ -565,14 +509,15 @@ function drawHighlights(svg, opts) {
   const [sx, sy] = topXY(sim, mover, S.selected);
   el("circle", {cx: sx, cy: sy, r: CR + 2, class: "sel"}, svg);
   const dests = opts.get(S.selected) || new Map();
-  for (const t of dests.keys()) {
+  for (const [t, dest] of dests) {
     if (t === 0) {
       const r = trayRect(mover);
       el("rect", {x: r.x + 2, y: r.y + 2, width: TRAYW - 4, height: r.h - 4, rx: 4,
                   class: "dst-mark"}, svg);
       continue;
     }
-    const [lx, ly] = landXY(sim, mover, t);
+    // where the checker will stand: on top of its point in the board after the steps
+    const [lx, ly] = topXY(nodeSim(dest.node), mover, t);
     el("circle", {cx: lx, cy: ly, r: CR - 2, class: "dst-ring"}, svg);
   }
 }
@@ -624,7 +569,7 @@ function renderBoard() {
   drawPoints(svg, labelSide);
   if (!S.reviewTurn) drawDestinations(svg, opts);
   drawCheckers(svg, S.sim);
-  drawDice(svg, st, S.sim);
+  drawDice(svg, st);
   drawCube(svg, st);
   if (!S.reviewTurn) drawLastMoves(svg, st);
   if (!S.reviewTurn) drawHighlights(svg, opts);
@@ -788,9 +733,11 @@ function viewerOf(st) {
 function setState(st) {
   S.state = st;
   S.viewer = viewerOf(st);
-  S.sim = simOf(st.position);
+  S.sim = simOf(st.position, st.opposite);
   S.done = [];
+  S.trail = [0];
   S.groups = [];
+  S.replay = null;
   S.selected = null;
   S.hints = null;
   $("#hints").replaceChildren();
@@ -826,13 +773,13 @@ async function loadGame(id, opts = {}) {
   }
 }
 
-/** Slide a checker of `side` from its point `from` to `to` (own numbering). */
-async function slide(side, from, to, ms) {
+/** Slide a checker of `side` from its point `from` to `to` (own numbering), then show
+ * `after`, the board the server gave for after that step. */
+async function slide(side, from, to, after, ms) {
   const [x0, y0] = topXY(S.sim, side, from);
-  const [x1, y1] = landXY(S.sim, side, to);
-  // take the checker off its point while it moves
-  const me = S.sim.s[side];
-  if (from === 25) me.bar -= 1; else me.pts[from] -= 1;
+  const [x1, y1] = topXY(after, side, to);
+  const before = S.sim;
+  S.sim = lifted(before, side, from);   // the checker is off its point while it moves
   S.animating = {x: x0, y: y0, side};
   renderBoard();
   const start = performance.now();
@@ -846,10 +793,9 @@ async function slide(side, from, to, ms) {
     };
     requestAnimationFrame(frame);
   });
-  if (from === 25) me.bar += 1; else me.pts[from] += 1;
   S.animating = null;
   S.animEl = null;
-  applyStep(S.sim, side, from, to);
+  S.sim = after;
 }
 
 /** Show a new state from the server, animating what the other side did. */
@@ -857,21 +803,24 @@ async function showState(st) {
   const token = S.token;
   const last = st.last;
   if (last && (last.kind === "move" || last.kind === "next")) S.aiMove = null;
-  if (last && last.kind === "move" && last.before && st.players[last.side].type === "ai") {
+  if (last && last.kind === "move" && last.frames && st.players[last.side].type === "ai") {
     const side = SIDES.indexOf(last.side);
+    const frames = last.frames;   // the boards the server gave, one after each step
     // the marks of the previous state while the AI's checkers slide (its own old move off)
     const marks = {...((S.state && S.state.last_moves) || {}), [last.side]: null};
     S.state = {...st, dice: last.dice, turn: last.side, phase: "animating", legal_moves: [],
-               last_moves: marks};
+               turn_tree: null, last_moves: marks};
     S.viewer = viewerOf(st);
-    S.sim = simOf(last.before);
+    S.sim = simOfText(frames[0].board, st.opposite);
+    S.replay = {side, all: frames[0].dice, left: frames[0].dice};
     S.done = [];
     render();
     await sleep(250);
-    for (const [f, t] of last.steps) {
+    for (let k = 0; k < last.steps.length; k++) {
       if (token !== S.token) return;
-      await slide(side, f, t, 420);
-      S.done.push([f, t]);
+      const [f, t] = last.steps[k];
+      await slide(side, f, t, simOfText(frames[k + 1].board, st.opposite), 420);
+      S.replay.left = frames[k + 1].dice;
       renderBoard();
       await sleep(120);
     }
@@ -940,6 +889,7 @@ function clearGame(message) {
   closeReview();
   S.state = null;
   S.sim = null;
+  S.replay = null;
   S.aiMove = null;
   S.hints = null;
   $("#hints").hidden = true;
@@ -987,18 +937,30 @@ async function action(name, body) {
 }
 
 // --- moving checkers ---------------------------------------------------------------------------
+/** The node the step f/t leads to from the current node of the tree (or undefined). */
+function childOf(f, t) {
+  const e = node().next.find(([a, b]) => a === f && b === t);
+  return e ? e[2] : undefined;
+}
+
+/** Play the steps of `path` (a path of the turn tree from its current node). */
 async function playPath(path, animate) {
   const mover = moverSide();
   S.selected = null;
   S.sliding = true;
   document.body.dataset.busy = "1";
+  let played = 0;
   try {
     for (const [f, t] of path) {
-      if (animate) await slide(mover, f, t, 170);
-      else applyStep(S.sim, mover, f, t);
+      const i = childOf(f, t);
+      if (i === undefined) break;
+      if (animate) await slide(mover, f, t, nodeSim(i), 170);
+      else S.sim = nodeSim(i);
+      S.trail.push(i);
       S.done.push([f, t]);
+      played += 1;
     }
-    S.groups.push(path.length);
+    if (played) S.groups.push(played);
   } finally {
     S.sliding = false;
     document.body.dataset.busy = S.busy ? "1" : "0";
@@ -1012,7 +974,7 @@ function clickSlot(p) {
   if (S.selected !== null) {
     const dests = opts.get(S.selected);
     if (p !== null && dests && dests.has(p)) {
-      playPath(dests.get(p), true);
+      playPath(dests.get(p).path, true);
       return;
     }
     if (p === S.selected || p === null || !opts.has(p)) {
@@ -1022,12 +984,7 @@ function clickSlot(p) {
     }
   }
   if (p !== null && opts.has(p)) {
-    const dests = opts.get(p);
-    // a checker with a single way to go moves at once when the dice leave no choice
-    S.selected = p;
-    if (dests.size === 1 && opts.size === 1 && p !== 25) {
-      // keep the selection visible: the player still clicks the destination
-    }
+    S.selected = p;   // the player then clicks a destination
     render();
   }
 }
@@ -1090,12 +1047,12 @@ function setupPointer() {
       S.selected = drag.p;
       const mover = moverSide();
       const [x, y] = topXY(S.sim, mover, drag.p);
-      const me = S.sim.s[mover];
-      if (drag.p === 25) me.bar -= 1; else me.pts[drag.p] -= 1;
+      const board = S.sim;
+      S.sim = lifted(board, mover, drag.p);   // drawn without the checker in the hand
       S.animating = {x, y, side: mover};
       drag.origin = [x, y];
       renderBoard();
-      if (drag.p === 25) me.bar += 1; else me.pts[drag.p] += 1;
+      S.sim = board;
     }
     if (S.animEl) {
       S.animEl.setAttribute("transform",
@@ -1116,7 +1073,7 @@ function setupPointer() {
     S.suppressClick = true;
     setTimeout(() => { S.suppressClick = false; }, 0);
     if (to !== null && dests && dests.has(to)) {
-      playPath(dests.get(to), false);
+      playPath(dests.get(to).path, false);
     } else {
       S.selected = null;
       render();
@@ -1131,13 +1088,13 @@ function setupPointer() {
   });
 }
 
+/** Take back the steps of the last click or drag: back to the node before them. */
 function undo() {
   if (!S.groups.length) return;
   const n = S.groups.pop();
   S.done.splice(S.done.length - n, n);
-  // replay what is left from the state's position
-  S.sim = simOf(S.state.position);
-  for (const [f, t] of S.done) applyStep(S.sim, moverSide(), f, t);
+  S.trail.splice(S.trail.length - n, n);
+  S.sim = nodeSim();
   S.selected = null;
   render();
 }
@@ -1145,7 +1102,8 @@ function undo() {
 async function confirmMove() {
   const mv = completeMove();
   if (!mv) return;
-  await action("move", {steps: S.done.map((s) => s.slice())});
+  // the engine's steps of the move the node reached (the player's order may differ)
+  await action("move", {steps: mv.steps.map(([f, t]) => [f, t])});
 }
 
 // --- hints -----------------------------------------------------------------------------------
@@ -1188,16 +1146,31 @@ async function showHints() {
   }
 }
 
+/** The nodes of a path from the root of the turn tree that plays `steps` (in some order
+ * the tree has), or null. */
+function pathOf(steps) {
+  const walk = (at, rest) => {
+    if (!rest.length) return [];
+    for (const [f, t, i] of node(at).next) {
+      const k = rest.findIndex(([a, b]) => a === f && b === t);
+      if (k < 0) continue;
+      const more = walk(i, rest.slice(0, k).concat(rest.slice(k + 1)));
+      if (more) return [[f, t, i], ...more];
+    }
+    return null;
+  };
+  return tree() ? walk(0, steps.map(([f, t]) => [f, t])) : null;
+}
+
 function previewHint(m, tr) {
+  const path = pathOf(m.steps);
+  if (!path) return;
   document.querySelectorAll("#hints tr.hint").forEach((x) => x.classList.remove("active"));
   tr.classList.add("active");
-  S.sim = simOf(S.state.position);
-  S.done = [];
-  for (const [f, t] of m.steps) {
-    applyStep(S.sim, moverSide(), f, t);
-    S.done.push([f, t]);
-  }
-  S.groups = [m.steps.length];
+  S.trail = [0, ...path.map((e) => e[2])];
+  S.done = path.map(([f, t]) => [f, t]);
+  S.groups = [path.length];
+  S.sim = nodeSim();
   S.selected = null;
   render();
 }
@@ -1231,9 +1204,10 @@ function closeReview() {
   $("#review").hidden = true;
   $("#review-banner").hidden = true;
   if (S.state) {
-    S.sim = simOf(S.state.position);
+    S.sim = simOf(S.state.position, S.state.opposite);
     S.viewer = viewerOf(S.state);
     S.done = [];
+    S.trail = [0];
     S.groups = [];
   }
 }
@@ -1314,7 +1288,7 @@ function drawReview() {
 function showReviewTurn(i) {
   const t = S.review.turns[i];
   S.reviewTurn = t;
-  S.sim = simOf(t.board);
+  S.sim = simOf(t.board, oppositeOf(t.board.game));
   S.done = [];
   S.selected = null;
   document.querySelectorAll("#mistakes li").forEach((x) =>
@@ -1331,6 +1305,45 @@ function showReviewTurn(i) {
 }
 
 // --- dialogs -------------------------------------------------------------------------------------
+/** Fill the menus with the games, matches and levels of GET /api/info (the registry). */
+function fillMenus(info) {
+  const option = (value, text) => {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = text;
+    return o;
+  };
+  const display = (name) => (info.games.find((g) => g.name === name) || {display: name}).display;
+  // New game: the matches that rotate through games, then each game (Dama stays last)
+  const variant = $("#ng-variant");
+  variant.prepend(
+    ...info.rotations.map((r) => option(r.name, `${r.display} (${r.games.map(display)
+      .join(" → ")})`)),
+    ...info.games.map((g) => option(g.name, g.display)));
+  variant.value = (info.rotations[0] || info.games[0]).name;
+  const opponent = $("#ng-opponent");
+  opponent.prepend(...info.levels.map((l) => option(`ai:${l}`, `AI: ${info.level_titles[l]}`)));
+  opponent.value = `ai:${info.default_level}`;
+  // the Games dialog's filter: after "all games", before Dama
+  $("#gf-variant").firstElementChild.after(
+    ...info.rotations.map((r) => option(r.name, `${r.display}es`)),
+    ...info.games.map((g) => option(g.name, g.display)));
+  variant.dispatchEvent(new Event("change"));
+}
+
+async function loadInfo() {
+  try {
+    S.info = await api("GET", "/api/info");
+    fillMenus(S.info);
+  } catch (e) {
+    toast(`The list of games could not be loaded: ${e.message}`);
+  }
+}
+
+function isRotation(name) {
+  return !!(S.info && S.info.rotations.some((r) => r.name === name));
+}
+
 function openNewDialog() {
   const d = $("#dlg-new");
   syncNewDialog();
@@ -1341,8 +1354,8 @@ function syncNewDialog() {
   const variant = $("#ng-variant").value;
   const pts = $("#ng-points");
   const single = pts.querySelector("option[value='1']");
-  single.disabled = variant === "tavli";
-  if (variant === "tavli" && pts.value === "1") pts.value = "5";
+  single.disabled = isRotation(variant);      // a rotation is a match
+  if (single.disabled && pts.value === "1") pts.value = "5";
   const human = $("#ng-opponent").value === "human";
   $("#ng-side-label").hidden = human;
   const first = $("#ng-first");
@@ -1447,14 +1460,16 @@ function init() {
   });
   window.tavli = {state: () => S.state, S, clear: clearGame};
   render();
-  const m = location.hash.match(/^#\/game\/([\w-]+)/);
-  const id = m ? m[1] : localStorage.getItem("tavli.game");
-  if (location.hash.startsWith("#/dama/")) setBusy(false);   // dama.js loads it
-  else if (id) loadGame(id);
-  else {
-    setBusy(false);
-    openNewDialog();
-  }
+  loadInfo().then(() => {
+    const m = location.hash.match(/^#\/game\/([\w-]+)/);
+    const id = m ? m[1] : localStorage.getItem("tavli.game");
+    if (location.hash.startsWith("#/dama/")) setBusy(false);   // dama.js loads it
+    else if (id) loadGame(id);
+    else {
+      setBusy(false);
+      openNewDialog();
+    }
+  });
 }
 
 init();
