@@ -23,9 +23,12 @@ def add_play_arguments(p: argparse.ArgumentParser, rule_help: str) -> None:
     p.add_argument("--db", metavar="FILE", default=None,
                    help="browser app: SQLite file of saved games (default $TAVLI_DB or "
                         "~/.local/share/tavli/games.sqlite3)")
+    from .games import ROTATIONS, find_variant, game_names
+
+    rotations = "; ".join(f"{name} (a match {'→'.join(find_variant(g).display for g in games)})"
+                          for name, games in ROTATIONS.items())
     p.add_argument("--game", default=None,
-                   help="tavli (a match Portes→Plakoto→Fevga) or portes|plakoto|fevga|"
-                        "backgammon (default: tavli)")
+                   help=f"{rotations}; or one game: {'|'.join(game_names())} (default: tavli)")
     p.add_argument("--points", type=int, default=None,
                    help="match length in points (default 5; 1 with a single game name: "
                         "one game)")
