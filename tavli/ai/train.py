@@ -36,9 +36,10 @@ from .selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games, train_g
 
 
 def training_rules(family: str) -> Rules:
-    """Portes and backgammon share a network trained under backgammon rules (gammons and
-    backgammons counted, higher die); the others under their own defaults."""
-    return Rules.for_game("backgammon" if family == "portes" else family)
+    """The rules a family's network is trained under: its game's ``training_game`` (Portes
+    and backgammon share a network trained under backgammon rules: gammons and backgammons
+    counted, higher die), else that game's defaults."""
+    return Rules.for_game(find_variant(family).training_game or family)
 
 
 HALF_LIFE = 300_000

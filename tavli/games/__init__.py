@@ -71,6 +71,8 @@ class Variant:
     hit_mark: ClassVar[str] = "*"
     #: its rule options and their defaults (see :mod:`tavli.rules` for what each means)
     options: ClassVar[dict[str, Any]] = {}
+    #: the game whose default rules train this game's network (itself when empty)
+    training_game: ClassVar[str] = ""
     #: one line for menus and ``--help``
     summary: ClassVar[str] = ""
     #: what a player should know when looking at the board (shown beside it), if anything
@@ -145,6 +147,7 @@ class Portes(Variant):
     start = {24: 2, 13: 5, 8: 3, 6: 5}
     options = {"must_play_higher": False, "opening_reroll": True, "backgammons": False}
     gnubg_ids = True  # the same board as backgammon
+    training_game = "backgammon"  # its network learns backgammon (gammons, higher die)
     summary = "hitting and the bar, as in backgammon (no cube)"
 
 

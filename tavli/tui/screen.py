@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..dice import dice_text
+from ..games import ROTATIONS
 from ..layout import SIDE_NAMES
 from .board import BOARD_W, CHECKER, BoardView, move_marks
 
@@ -70,7 +71,7 @@ class Screen:
         m = self.s.match
         lines: list[Text] = [Text(self.title(), style="bold")]
         if m is not None:
-            kind = "Tavli match" if m.variant == "tavli" else "match"
+            kind = f"{m.variant.capitalize()} match" if m.variant in ROTATIONS else "match"
             score = m.score
             lines.append(Text(f"{kind} to {m.target}: {score[0]}-{score[1]}"
                               + (" (Crawford)" if g.crawford else "")))
