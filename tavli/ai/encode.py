@@ -191,9 +191,10 @@ def encode_portes(b, me, x):
 
 
 @njit(cache=True, inline="always")
-def _raw_and_off(b, me, x):
-    """The raw counts of both sides, then each side's borne-off share (games with no bar);
-    returns the next input's index."""
+def _raw_and_off(b, me, x, n):
+    """Clear the ``n`` inputs, then the raw counts of both sides and each side's borne-off
+    share (games with no bar); returns the next input's index."""
+    x[:n] = 0.0
     _raw(b, me, x, 0)
     _raw(b, 1 - me, x, 96)
     x[N_RAW] = b[me * 26] / 15.0
@@ -203,9 +204,8 @@ def _raw_and_off(b, me, x):
 
 @njit(cache=True)
 def encode_plakoto(b, me, x):
-    x[:N_PLAKOTO] = 0.0
+    k = _raw_and_off(b, me, x, N_PLAKOTO)
     op = 1 - me
-    k = _raw_and_off(b, me, x)
     for side in (me, op):
         for p in range(1, 25):
             x[k + p - 1] = b[52 + side * 26 + p]
@@ -369,9 +369,8 @@ def _plakoto_held(b, side):
 
 @njit(cache=True)
 def encode_fevga(b, me, x):
-    x[:N_FEVGA] = 0.0
+    k = _raw_and_off(b, me, x, N_FEVGA)
     op = 1 - me
-    k = _raw_and_off(b, me, x)
     for side in (me, op):
         r = side * 26
         o = (1 - side) * 26

@@ -40,7 +40,7 @@ from ..games import game_names
 from ..history import opening_throws
 from ..layout import SIDE_NAMES
 from . import listing, shown, workers
-from .errors import ApiError, Body, Side, body, engine_error, install_handlers
+from .errors import ApiError, Body, Side, body, either, engine_error, install_handlers
 from .info import registry_info
 from .limits import REVIEWS, SESSIONS, BodyLimit
 from .listing import ListQuery
@@ -201,9 +201,8 @@ class TavliApi(GameService[Session]):
         return self.act(game_id, do, side=body.side)
 
     def move(self, game_id: str, body: MoveBody) -> dict[str, Any]:
-        if (body.move is None) == (body.steps is None):
-            raise ApiError(422, "give either move (notation such as \"24/18 13/11\") or "
-                                "steps ([[24, 18], [13, 11]])", "invalid")
+        either('move (notation such as "24/18 13/11") or steps ([[24, 18], [13, 11]])',
+               move=body.move, steps=body.steps)
 
         def do(s: Session, side: str) -> None:
             g = s.game

@@ -28,7 +28,7 @@ from ..dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
 from ..dama.game import DamaGame
 from ..errors import IllegalMove, ParseError, RuleError, TavliError
 from . import listing, workers
-from .errors import ApiError, Body, Side, body, engine_error
+from .errors import ApiError, Body, Side, body, either, engine_error
 from .limits import SESSIONS
 from .listing import ListQuery
 from .service import GameService
@@ -221,9 +221,8 @@ class DamaApi(GameService[DamaSession]):
                   **_move_json(mv, s.game.rules)}
 
     def move(self, game_id: str, body: DamaMoveBody) -> dict[str, Any]:
-        if (body.move is None) == (body.path is None):
-            raise ApiError(422, "give either move (text such as \"22-18\") or path "
-                                 "(the squares visited)", "invalid")
+        either('move (text such as "22-18") or path (the squares visited)', move=body.move,
+               path=body.path)
 
         def do(s: DamaSession, turn: str) -> None:
             g = s.game

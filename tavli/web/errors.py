@@ -77,6 +77,13 @@ class Side(Body):
     side: Literal["white", "black"] | None = None
 
 
+def either(what: str, **fields: Any) -> None:
+    """422 unless exactly one of ``fields`` is given (not None); ``what`` says how each is
+    written."""
+    if sum(v is not None for v in fields.values()) != 1:
+        raise ApiError(422, f"give either {what}", "invalid")
+
+
 def parse_body(raw: bytes, model: type[BaseModel], required: bool) -> Any:
     """Read a JSON body into ``model``: 400 for malformed JSON, 422 for bad fields; an
     empty body is the model's defaults unless ``required``."""
@@ -140,5 +147,5 @@ def install_handlers(app: FastAPI) -> None:
                       else str(exc.detail), "http")
 
 
-__all__ = ["ApiError", "engine_error", "Body", "Side", "parse_body", "validation_text",
+__all__ = ["ApiError", "engine_error", "Body", "Side", "either", "parse_body", "validation_text",
            "body", "install_handlers"]

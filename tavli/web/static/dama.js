@@ -352,10 +352,11 @@
     proceed();
   }
 
-  async function huff(sq) {
+  /** POST `action` of this game and draw the state it answers (no animation). */
+  async function redraw(action, body) {
     busy(true);
     try {
-      const st = await call("POST", `/api/dama/${D.state.id}/huff`, {square: sq});
+      const st = await call("POST", `/api/dama/${D.state.id}/${action}`, body);
       D.partial = [];
       D.state = st;
       D.shown = null;
@@ -367,24 +368,16 @@
     }
   }
 
-  async function undo() {
-    busy(true);
-    try {
-      D.partial = [];
-      D.state = await call("POST", `/api/dama/${D.state.id}/undo`, {});
-      D.shown = null;
-      draw();
-    } catch (e) {
-      say(e.message);
-    } finally {
-      busy(false);
-    }
-  }
+  function huff(sq) { return redraw("huff", {square: sq}); }
 
-  async function rematch() {
+  function undo() { return redraw("undo", {}); }
+
+  /** Start the game the server makes for `request` (a new game, a rematch). */
+  async function startNew(request, after) {
     busy(true);
     try {
-      const st = await call("POST", `/api/dama/${D.state.id}/rematch`, {});
+      const st = await request();
+      if (after) after();
       D.token += 1;
       start(st);
     } catch (e) {
@@ -393,6 +386,10 @@
       busy(false);
     }
     proceed();
+  }
+
+  function rematch() {
+    return startNew(() => call("POST", `/api/dama/${D.state.id}/rematch`, {}));
   }
 
   /** Show a new state; when its last ply is a move, slide the piece along its path from
@@ -512,18 +509,7 @@
       body.level = opp.split(":")[1];
       body.ai_side = q("#ng-side").value === "white" ? "black" : "white";
     }
-    busy(true);
-    try {
-      const st = await call("POST", "/api/dama", body);
-      q("#dlg-new").close();
-      D.token += 1;
-      start(st);
-    } catch (e) {
-      say(e.message);
-    } finally {
-      busy(false);
-    }
-    proceed();
+    await startNew(() => call("POST", "/api/dama", body), () => q("#dlg-new").close());
   }
 
   function init() {
