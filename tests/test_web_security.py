@@ -172,9 +172,10 @@ def test_the_page_keeps_and_sends_its_token(browser, tmp_path):
         page.select_option("#ng-variant", "portes")
         page.select_option("#ng-opponent", "human")
         page.click("#ng-start")
-        page.wait_for_selector('body[data-busy="0"]')
+        # the game is there once the page shows it (data-busy may still be 0 from before)
+        page.wait_for_selector('body[data-game="portes"]')
+        wait_js(page, "window.tavli.state() && window.tavli.state().variant === 'portes'")
         st = page.evaluate("window.tavli.state()")
-        assert st and st["variant"] == "portes"
         page.reload()  # the tab keeps it
         wait_js(page, "window.tavli.state() && window.tavli.state().id === "
                 f"{json.dumps(st['id'])}")
@@ -207,6 +208,7 @@ def test_no_csp_violation_in_the_page(page, server):
     page.wait_for_selector("#dlg-new[open]")
     page.select_option("#ng-variant", "backgammon")
     page.click("#ng-start")
+    page.wait_for_selector('body[data-game="backgammon"]')
     page.wait_for_selector('body[data-busy="0"]')
     page.click("#btn-games")
     page.wait_for_selector("#dlg-games[open]")
