@@ -206,8 +206,9 @@ def test_kernels_take_the_weights_and_the_work_arrays_as_one_value_each():
         assert len(params) <= 10, k.__name__
         assert not params & {"W1", "b1", "W2", "b2", "buf", "table", "buf2"}, k.__name__
     net = Net.random("plakoto", hidden=4, seed=1)
-    assert all(a is b for a, b in zip(net.weights, (net.W1, net.b1, net.W2, net.b2),
+    assert all(a is b for a, b in zip(net.weights[:4], (net.W1, net.b1, net.W2, net.b2),
                                       strict=True))
+    assert net.weights.enc == net.encoder == 1
     s = net.scratch(64, 128)
     assert s.x.shape == (net.W1.shape[0],) and s.h.shape == (4,) and s.buf.shape[0] == 64
     assert s.buf2.shape == s.buf.shape and s.scores.shape == (64,)

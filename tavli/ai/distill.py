@@ -36,6 +36,7 @@ from ..board import Position
 from ..errors import DistillError, TrainingError
 from ..movegen import generate
 from .encode import encode, family_name
+from .evaluator import Evaluator, as_evaluator
 from .net import N_OUT, Net, equity, read_npz, write_npz
 from .search import _after_value, v1
 from .selfplay import MAX_PLIES, _play_roll, new_game, throw
@@ -106,7 +107,7 @@ def _label_played(net, start, flags, n_games, seed, every, s, data):
                 _add_label(net, sf, me, flags, s, data, n)
                 n += 1
             d1, d2 = throw()
-            bi, done = _play_roll(net, st, me, d1, d2, flags, 0.0, s)
+            bi, done = _play_roll(net.contact, st, me, d1, d2, flags, 0.0, s)
             if bi >= 0:
                 for k in range(104):
                     sf[k] = s.buf[bi, k]
@@ -165,7 +166,7 @@ def _label_candidates(net, start, flags, n_games, seed, keep, every, s, data):
 LABEL_STATES = 8192  # move-generator records of each of the labelling's two searches
 
 
-def label(teacher: Net, games: int, seed: int, keep: int = 6, every: float = 0.25,
+def label(teacher: Net | Evaluator, games: int, seed: int, keep: int = 6, every: float = 0.25,
           limit: int | None = None) -> Labelled:
     """Label positions from ``games`` 0-ply self-play games of ``teacher`` (stopping early
     at ``limit`` positions) with its 1-ply outputs: the played positions when ``keep`` is
@@ -182,9 +183,10 @@ def label(teacher: Net, games: int, seed: int, keep: int = 6, every: float = 0.2
         raise TrainingError("the position limit must be at least 1")
     data = (np.zeros((limit, 104), dtype=np.int8), np.zeros(limit, dtype=np.int8),
             np.zeros((limit, N_OUT), dtype=np.float32))
-    scratch = teacher.scratch(LABEL_STATES, 2 * LABEL_STATES)
+    ev = as_evaluator(teacher, rules.game)
+    scratch = ev.scratch(LABEL_STATES, 2 * LABEL_STATES)
     start = np.array(Position.start(rules.game).array)
-    common = (teacher.weights, start, rules.kernel_flags(), games, seed % 2**32)
+    common = (ev.tables, start, rules.kernel_flags(), games, seed % 2**32)
     if keep == 0:
         n, played = _label_played(*common, every, scratch, data)
     else:
@@ -225,7 +227,7 @@ def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Pa
     games = sum(d.games for d in data)
     n_in = init.W1.shape[0]
     X = np.zeros((len(boards), n_in), dtype=np.float32)
-    _encode_all(boards, sides, init.family, X)
+    _encode_all(boards, sides, init.encoder, X)
     rng = np.random.default_rng(seed)
     perm = rng.permutation(len(X))
     nv = min(20000, len(X) // 10)

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from ..dice import SHOT_ROLLS
-from ..games import PINNING, RUNNING, VARIANTS, find_variant
+from ..games import HITTING, PINNING, RUNNING, VARIANTS, find_variant
 from ..games.fevga import fevga_opp
 
 N_RAW = 192
@@ -42,8 +42,29 @@ N_PLAKOTO = N_RAW + 2 + 48 + 6 + 14 + 1 + 11 + 6
 N_FEVGA = N_RAW + 2 + 24 + 2 + 1
 
 
+#: The encoders by name: a network's metadata names the one it was trained with
+#: (``inputs``; the family's own when absent). Codes 0-2 are the families' first encoders
+#: (their kernel codes, :mod:`tavli.games`).
+ENCODERS: dict[str, int] = {"portes": HITTING, "plakoto": PINNING, "fevga": RUNNING}
+
+
+def encoder_code(name: str) -> int:
+    """The code of the encoder called ``name`` (:data:`ENCODERS`); KeyError if unknown."""
+    return ENCODERS[name]
+
+
+def encoder_name(code: int) -> str:
+    """The name of encoder ``code``.
+
+    >>> encoder_name(encoder_code("plakoto"))
+    'plakoto'
+    """
+    return next(k for k, v in ENCODERS.items() if v == code)
+
+
 def n_inputs(family: int) -> int:
-    """Input size of the network of a rule family (a kernel code of :mod:`tavli.games`)."""
+    """Input size of encoder ``family`` (a code of :data:`ENCODERS`; the first three are
+    the rule families' kernel codes of :mod:`tavli.games`)."""
     if family == PINNING:
         return N_PLAKOTO
     if family == RUNNING:
@@ -425,8 +446,8 @@ def encode_fevga(b, me, x):
 
 @njit(cache=True)
 def encode(b, me, family, x):
-    """Dispatch to the family's encoder (one per rule set: Portes and backgammon share
-    the hitting one)."""
+    """Dispatch to encoder ``family`` (a code of :data:`ENCODERS`: the rule families' own
+    are their kernel codes; Portes and backgammon share the hitting one)."""
     if family == PINNING:
         return encode_plakoto(b, me, x)
     if family == RUNNING:

@@ -27,15 +27,16 @@ from numba import njit
 
 from ..errors import NetError, TavliError
 from ..movegen import HASH_SIZE, HT, MAX_STATES, REC
-from .encode import encode, family_name, family_of, n_inputs
+from .encode import ENCODERS, encode, encoder_code, encoder_name, family_name, family_of, n_inputs
 
 N_OUT = 5
 WIN, WIN_G, WIN_BG, LOSE_G, LOSE_BG = range(5)
 
-Weights = namedtuple("Weights", "W1 b1 W2 b2")
+Weights = namedtuple("Weights", "W1 b1 W2 b2 enc")
 Weights.__doc__ = """A network's weights as compiled code takes them (:attr:`Net.weights`):
 ``W1`` float32[inputs, hidden], ``b1`` float32[hidden], ``W2`` float32[hidden, 5],
-``b2`` float32[5]; the arrays themselves, so training updates the :class:`Net`."""
+``b2`` float32[5]; the arrays themselves, so training updates the :class:`Net`; ``enc``
+the code of its encoder (:data:`tavli.ai.encode.ENCODERS`)."""
 
 Scratch = namedtuple("Scratch", "x h y dh xc hc yc xb tb tgt tmp cand best acc best2 acc2 "
                      "scores st st2 buf table buf2 table2")
@@ -97,7 +98,7 @@ def _sigmoid(z):
 def forward(net, x, h, y):
     """One position: the outputs of the network ``net`` (:data:`Weights`) for the inputs
     ``x``: hidden activations into ``h``, outputs into ``y`` (skips zero inputs)."""
-    W1, b1, W2, b2 = net
+    W1, b1, W2, b2 = net.W1, net.b1, net.W2, net.b2
     n_in = W1.shape[0]
     H = b1.shape[0]
     for j in range(H):
@@ -121,7 +122,7 @@ def td_update(net, x, h, y, target, alpha, dh):
     """Move the outputs of ``net`` for input ``x`` (with ``h``, ``y`` from :func:`forward`)
     toward ``target`` by one gradient step of size ``alpha`` (TD(0) / supervised); ``dh``
     is work space of the hidden layer's size."""
-    W1, b1, W2, b2 = net
+    W1, b1, W2, b2 = net.W1, net.b1, net.W2, net.b2
     n_in = W1.shape[0]
     H = b1.shape[0]
     for j in range(H):
@@ -162,12 +163,12 @@ def money_equity(y, count_bg):
 
 
 @njit(cache=True)
-def evaluate_boards(net, boards, turns, family, out):
+def evaluate_boards(net, boards, turns, out):
     """Outputs of ``net`` for many flat boards (int8[N, >=104]), each for its side to
     move."""
     s = make_scratch(net.W1.shape[0], net.b1.shape[0], 1, 2)  # no move generation here
     for k in range(boards.shape[0]):
-        encode(boards[k], turns[k], family, s.x)
+        encode(boards[k], turns[k], net.enc, s.x)
         forward(net, s.x, s.h, s.y)
         for q in range(N_OUT):
             out[k, q] = s.y[q]
@@ -184,25 +185,35 @@ class Net:
         self.W2 = np.ascontiguousarray(W2, dtype=np.float32)
         self.b2 = np.ascontiguousarray(b2, dtype=np.float32)
         self.meta = dict(meta or {})
-        if self.W1.shape[0] != n_inputs(self.family):
+        inputs = self.meta.get("inputs", family_name(self.family))
+        if inputs not in ENCODERS:
+            raise NetError(f"unknown network inputs {str(inputs)[:40]!r}")
+        self.encoder = encoder_code(inputs)
+        if self.W1.shape[0] != n_inputs(self.encoder):
             raise NetError(f"weights have {self.W1.shape[0]} inputs, the "
-                           f"{family_name(self.family)} encoder {n_inputs(self.family)}")
+                           f"{inputs} encoder {n_inputs(self.encoder)}")
         if self.W2.shape != (self.b1.shape[0], N_OUT) or self.W1.shape[1] != self.b1.shape[0]:
             raise NetError("weight shapes do not match")
 
     @classmethod
-    def random(cls, family: int, hidden: int = 80, seed: int | None = None) -> Net:
-        """A new network of ``family`` with small random weights (training starts here)."""
+    def random(cls, family: int | str, hidden: int = 80, seed: int | None = None,
+               inputs: str | None = None) -> Net:
+        """A new network of ``family`` with small random weights (training starts here),
+        reading the encoder ``inputs`` (:data:`~tavli.ai.encode.ENCODERS`; the family's
+        own by default)."""
         rng = np.random.default_rng(seed)
-        n = n_inputs(family_of(family))
+        inputs = inputs or family_name(family_of(family))
+        if inputs not in ENCODERS:
+            raise NetError(f"unknown network inputs {inputs!r}: one of {', '.join(ENCODERS)}")
+        n = n_inputs(encoder_code(inputs))
         return cls(family, rng.uniform(-0.1, 0.1, (n, hidden)), np.zeros(hidden),
                    rng.uniform(-0.1, 0.1, (hidden, N_OUT)), np.zeros(N_OUT),
-                   {"games": 0})
+                   {"games": 0, "inputs": inputs})
 
     @property
     def weights(self) -> Weights:
         """The weights as compiled code takes them (the arrays themselves, not copies)."""
-        return Weights(self.W1, self.b1, self.W2, self.b2)
+        return Weights(self.W1, self.b1, self.W2, self.b2, self.encoder)
 
     def scratch(self, states: int = MAX_STATES, hash_size: int = HASH_SIZE) -> Scratch:
         """Work arrays (:data:`Scratch`) for compiled code running this network, with
@@ -229,16 +240,17 @@ class Net:
                    self.b2.copy(), dict(self.meta))
 
     def __repr__(self) -> str:
+        inputs = encoder_name(self.encoder)
+        extra = "" if inputs == family_name(self.family) else f", inputs={inputs!r}"
         return (f"Net({family_name(self.family)!r}, hidden={self.hidden}, "
-                f"games={self.games})")
+                f"games={self.games}{extra})")
 
     # --- evaluation ---------------------------------------------------------------------
     def evaluate_arrays(self, boards: np.ndarray, turns: np.ndarray) -> np.ndarray:
         """Outputs for board arrays ``(N, 4, 26)`` with ``turns[k]`` to move."""
         flat = np.ascontiguousarray(boards, dtype=np.int8).reshape(len(boards), 104)
         out = np.zeros((len(boards), N_OUT), dtype=np.float32)
-        evaluate_boards(self.weights, flat, np.ascontiguousarray(turns, dtype=np.int64),
-                        self.family, out)
+        evaluate_boards(self.weights, flat, np.ascontiguousarray(turns, dtype=np.int64), out)
         return out
 
     def evaluate(self, positions) -> np.ndarray:

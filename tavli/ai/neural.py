@@ -35,6 +35,7 @@ from ..layout import BAR, OFF
 from ..players import GreedyPlayer, Player
 from ..rules import Rules
 from .encode import family_name, family_of
+from .evaluator import Evaluator, as_evaluator
 from .net import Net, NetError, equity
 
 LEVELS: dict[str, tuple[int, float]] = {
@@ -59,6 +60,13 @@ def shipped_net(game: int | str) -> Net:
         raise NetError(f"no trained network for {family} is installed ({name})")
     with resources.as_file(ref) as path:
         return Net.load(path)
+
+
+@functools.lru_cache(maxsize=8)
+def shipped_evaluator(game: int | str) -> Evaluator:
+    """The evaluator shipped for ``game``'s family: its trained network and the bear-off
+    databases (:class:`~tavli.ai.evaluator.Evaluator`)."""
+    return Evaluator(shipped_net(game))
 
 
 def has_shipped_net(game: int) -> bool:
@@ -123,19 +131,20 @@ class Analyzer:
     FILTER_1 = (8, 0.16)  # candidates kept for 1-ply: at most 8, within 0.16 of the best
     FILTER_2 = (3, 0.08)
 
-    def __init__(self, rules: Rules, net: Net | None = None) -> None:
+    def __init__(self, rules: Rules, net: Net | Evaluator | None = None) -> None:
         from .search import Searcher
 
         self.rules = rules
-        self.net = net or shipped_net(rules.game)
+        self.evaluator = as_evaluator(net, rules.game)
+        self.net = self.evaluator.contact
         if self.net.family != family_of(rules.game):
             raise NetError(f"the network is for {family_name(self.net.family)}, the game "
                            f"{rules.game_name}")
         self.count_bg = bool(rules.backgammons)
-        self.searcher = Searcher(self.net, rules)
+        self.searcher = Searcher(self.evaluator, rules)
 
     def __repr__(self) -> str:
-        return f"Analyzer({self.rules!r}, net={self.net!r})"
+        return f"Analyzer({self.rules!r}, {self.evaluator!r})"
 
     def equity(self, outputs: np.ndarray) -> np.ndarray:
         """Cubeless equity of network outputs, backgammons counted where they score."""
@@ -165,7 +174,7 @@ class Analyzer:
     def position_outputs(self, position: Position, ply: int = 0) -> np.ndarray:
         """Outputs for the side to move in ``position`` (before its roll)."""
         if ply == 0:
-            return self.net.evaluate([position])[0]
+            return self.evaluator.evaluate([position])[0][0]
         # the position seen as the after-position of the opponent's turn
         sw = position.swap_turn()
         o = self.searcher.outputs(sw.array[None], sw.turn, ply)[0]
@@ -175,7 +184,7 @@ class Analyzer:
 class NeuralPlayer(Player):
     """Plays by the shipped (or a given) network at a level (see the module docstring)."""
 
-    def __init__(self, level: str | int | None = None, net: Net | None = None,
+    def __init__(self, level: str | int | None = None, net: Net | Evaluator | None = None,
                  seed: int | None = None) -> None:
         self.ply, self.noise = parse_level(level)
         self.level = level if level is not None else DEFAULT_LEVEL

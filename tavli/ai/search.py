@@ -7,6 +7,8 @@ its best move by 0-ply. ``V2(p)``: per roll, the reply chosen by 0-ply is valued
 A move is valued by the outputs of its after-position seen from the mover's side.
 
 All outputs are the five probabilities of :mod:`tavli.ai.net`, from the mover's view.
+Kernels take the evaluator as one value (``net``: :data:`~tavli.ai.evaluator.Tables`),
+so each position is valued by the valuer of its class (contact, race, bear-off).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from numba import njit
 
 from ..games.kernel import F_BACKGAMMONS, F_KERNEL
 from ..movegen import generate
-from .encode import encode
-from .net import N_OUT, flip, forward, money_equity
+from .evaluator import evaluate
+from .net import N_OUT, flip, money_equity
 from .selfplay import terminal
 
 ROLLS = np.array([(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)],
@@ -27,10 +29,10 @@ REPLY_KEEP = 1  # replies per roll valued at 1-ply inside a 2-ply evaluation
 
 @njit(cache=True)
 def v0(net, b, side, family, x, h, out):
-    """Outputs of the net for ``side`` to move in flat board ``b`` (into ``out``; ``x``,
-    ``h``: work arrays for the inputs and the hidden layer)."""
-    encode(b, side, family, x)
-    forward(net, x, h, out)
+    """Outputs of the evaluator ``net`` (:data:`~tavli.ai.evaluator.Tables`) for ``side``
+    to move in flat board ``b`` (into ``out``; ``x``, ``h``: work arrays for the inputs
+    and the hidden layer)."""
+    evaluate(net, b, side, family, x, h, out)
 
 
 @njit(cache=True)
@@ -160,17 +162,20 @@ SEARCH_STATES = 8192  # move-generator records of a search (two sets: one per le
 
 
 class Searcher:
-    """Values moves with a network at a given ply (holds the work arrays)."""
+    """Values moves with an :class:`~tavli.ai.evaluator.Evaluator` (or a network, with the
+    bear-off databases) at a given ply (holds the work arrays)."""
 
-    def __init__(self, net, rules) -> None:
-        self.net = net
+    def __init__(self, evaluator, rules) -> None:
+        from .evaluator import as_evaluator
+
+        self.evaluator = as_evaluator(evaluator, rules.game)
         self.rules = rules
         self.flags = rules.kernel_flags()
-        self.scratch = net.scratch(SEARCH_STATES, 2 * SEARCH_STATES)
+        self.scratch = evaluator.scratch(SEARCH_STATES, 2 * SEARCH_STATES)
 
     def outputs(self, after_arrays: np.ndarray, mover: int, ply: int) -> np.ndarray:
         """Outputs (mover's view) for after-position arrays ``(N, 4, 26)``."""
         boards = np.ascontiguousarray(after_arrays, dtype=np.int8).reshape(-1, 104)
         out = np.zeros((len(boards), N_OUT), dtype=np.float32)
-        eval_moves(self.net.weights, boards, mover, ply, self.flags, self.scratch, out)
+        eval_moves(self.evaluator.tables, boards, mover, ply, self.flags, self.scratch, out)
         return out

@@ -22,6 +22,7 @@ from numba import njit
 from ..games.kernel import BACKGAMMON, DRAW, F_BACKGAMMONS, F_KERNEL, GOES_ON, verdict
 from ..movegen import HASH_SIZE, MAX_STATES, generate
 from .encode import encode, is_contact
+from .evaluator import evaluate
 from .net import N_OUT, flip, forward, money_equity, td_update
 
 NET = 0
@@ -103,10 +104,10 @@ def throw():
 
 
 @njit(cache=True, inline="always")
-def _reply_equity(net, b, op, family, count_bg, x, h, y):
+def _reply_equity(net, b, op, count_bg, x, h, y):
     """The money equity of after-position ``b`` for the mover: minus the opponent's
     (``op`` to move), by the network; ``x``, ``h``, ``y`` are work arrays."""
-    encode(b, op, family, x)
+    encode(b, op, net.enc, x)
     forward(net, x, h, y)
     return -money_equity(y, count_bg)
 
@@ -123,7 +124,6 @@ def _best_move(net, j0, j1, me, flags, s):
     into ``s.tb`` and its inputs (the opponent to move) into ``s.xb``."""
     buf, table, tgt, tb, xc, hc, yc, xb = s.buf, s.table, s.tgt, s.tb, s.xc, s.hc, s.yc, s.xb
     outp = table.shape[0] - buf.shape[0]
-    family = flags[F_KERNEL]
     count_bg = flags[F_BACKGAMMONS] != 0
     n_in = net.W1.shape[0]
     op = 1 - me
@@ -142,7 +142,7 @@ def _best_move(net, j0, j1, me, flags, s):
                 for k in range(N_OUT):
                     tb[k] = tgt[k]
             continue
-        e = _reply_equity(net, buf[i], op, family, count_bg, xc, hc, yc)
+        e = _reply_equity(net, buf[i], op, count_bg, xc, hc, yc)
         if e > best:
             best = e
             bi = i
@@ -162,7 +162,7 @@ def _play_roll(net, st, me, d1, d2, flags, explore, s):
     opponent to move."""
     n = generate(st, me, d1, d2, flags, s.buf, s.table)
     if n <= 0:
-        encode(st.reshape(104), 1 - me, flags[F_KERNEL], s.xb)
+        encode(st.reshape(104), 1 - me, net.enc, s.xb)
         forward(net, s.xb, s.hc, s.yc)
         flip(s.yc, s.tb)
         return -1, np.nan
@@ -198,7 +198,6 @@ def train_games(net, start, flags, n_games, alpha, seed, s, stats, explore=0.0, 
     probability (and learns toward its outcome), so that positions greedy play avoids are
     seen too. ``stats`` (float64[4]) receives games, total plies, white points, draws."""
     np.random.seed(seed)
-    family = flags[F_KERNEL]
     n_in = net.W1.shape[0]
     x, h, y, dh, tb, xb, st, buf = s.x, s.h, s.y, s.dh, s.tb, s.xb, s.st, s.buf
     sf = st.reshape(104)
@@ -207,7 +206,7 @@ def train_games(net, start, flags, n_games, alpha, seed, s, stats, explore=0.0, 
     ts = np.zeros((keep, N_OUT), dtype=np.float32)  # ... and their targets
     for _g in range(n_games):
         me = new_game(st, start)
-        encode(sf, me, family, x)
+        encode(sf, me, net.enc, x)
         forward(net, x, h, y)
         for plies in range(1, MAX_PLIES + 2):  # cut off after MAX_PLIES
             d1, d2 = throw()
@@ -240,7 +239,6 @@ def train_games_ply1(net, start, flags, n_games, alpha, seed, s, stats):
     played: the expected TD target without its dice noise, about 20 times the work per
     turn. Moves are still the 0-ply choice for the roll thrown."""
     np.random.seed(seed)
-    family = flags[F_KERNEL]
     x, h, y, dh, tb, acc, st, buf = s.x, s.h, s.y, s.dh, s.tb, s.acc, s.st, s.buf
     sf = st.reshape(104)
     nxt = s.st2.reshape(104)  # the after-position of the roll thrown
@@ -267,7 +265,7 @@ def train_games_ply1(net, start, flags, n_games, alpha, seed, s, stats):
                             nxt[k] = buf[bi, k]
             for k in range(N_OUT):
                 acc[k] /= 36.0
-            encode(sf, me, family, x)
+            encode(sf, me, net.enc, x)
             forward(net, x, h, y)
             td_update(net, x, h, y, acc, alpha, dh)
             if moved:
@@ -296,8 +294,8 @@ def _lambda_updates(net, xs, ts, plies, lam, alpha, s):
 
 @njit(cache=True)
 def _choose(player, pubw, st, me, n, flags, s):
-    """Index (into ``s.buf``) of the move that ``player`` (kind, weights) chooses among the
-    ``n`` generated."""
+    """Index (into ``s.buf``) of the move that ``player`` (kind, evaluator
+    :data:`~tavli.ai.evaluator.Tables`) chooses among the ``n`` generated."""
     kind, net = player
     buf, table, tgt, x, h, y = s.buf, s.table, s.tgt, s.x, s.h, s.y
     outp = table.shape[0] - buf.shape[0]
@@ -317,7 +315,8 @@ def _choose(player, pubw, st, me, n, flags, s):
         elif kind == PUBEVAL:
             e = pubeval_score(buf[i], me, pubw, race)
         else:
-            e = _reply_equity(net, buf[i], op, family, count_bg, x, h, y)
+            evaluate(net, buf[i], op, family, x, h, y)
+            e = -money_equity(y, count_bg)
         if e > best:
             best = e
             bi = i
@@ -364,20 +363,25 @@ def play_games(a, b, pubw, start, flags, n_pairs, seed, s, results):
 def compiled_match(net_a, kind_a: int, net_b, kind_b: int, rules, pairs: int, seed: int,
                    scratch=None) -> np.ndarray:
     """A's points in ``2 pairs`` duplicate-dice games (money scoring, no cube) between two
-    compiled players (``NET`` with its network, ``PUBEVAL`` or ``RANDOM``). ``scratch``:
-    work arrays to use (:data:`~tavli.ai.net.Scratch`; made here when none is given or it
-    is too small for the networks)."""
+    compiled players (``NET`` with its network or :class:`~tavli.ai.evaluator.Evaluator`
+    (a network alone plays with the bear-off databases), ``PUBEVAL`` or ``RANDOM``).
+    ``scratch``: work arrays to use (:data:`~tavli.ai.net.Scratch`; made here when none is
+    given or it is too small for the networks)."""
     from ..board import Position
+    from .evaluator import Evaluator
     from .net import Net, make_scratch
 
-    a = net_a or net_b or Net.random(rules.game, hidden=2, seed=0)
-    b = net_b or net_a or a
-    n_in = max(a.W1.shape[0], b.W1.shape[0])
+    def as_ev(net):
+        return net if isinstance(net, Evaluator) else Evaluator(net)
+
+    a = as_ev(net_a or net_b or Net.random(rules.game, hidden=2, seed=0))
+    b = as_ev(net_b) if net_b is not None else a
+    n_in = max(a.n_inputs, b.n_inputs)
     hidden = max(a.hidden, b.hidden)
     if scratch is None or scratch.x.shape[0] < n_in or scratch.h.shape[0] < hidden:
         scratch = make_scratch(n_in, hidden, MAX_STATES, HASH_SIZE)
     res = np.zeros(2 * pairs)
-    play_games((kind_a, a.weights), (kind_b, b.weights), pubeval_weights(),
+    play_games((kind_a, a.tables), (kind_b, b.tables), pubeval_weights(),
                np.array(Position.start(rules.game).array), rules.kernel_flags(), pairs,
                pair_seed_base(seed), scratch, res)
     return res
