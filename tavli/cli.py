@@ -85,9 +85,10 @@ def cmd_moves(args: argparse.Namespace) -> int:
     return 0
 
 
-def _batch(args: argparse.Namespace, extra: int, entries) -> int:
+def _batch(args: argparse.Namespace, extra: int, entries, whole: bool = False) -> int:
     """The line protocol of ``--batch``: ``GAME POSITION DICE`` (plus ``extra`` optional
-    fields) per line in, one JSON line out, ``{"error": ...}`` for a bad line."""
+    fields) per line in, one JSON line out, ``{"error": ...}`` for a bad line. ``entries``
+    gives a line's moves, or (``whole``) its whole answer."""
     from .board import parse_dice
 
     rules_cache: dict[str, Any] = {}
@@ -106,8 +107,8 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
             if game not in rules_cache:
                 rules_cache[game] = _rules(game, args.rule)
             pos = _read_position(game, ptext)
-            out: dict[str, Any] = {"moves": entries(pos, parse_dice(dtext), rules_cache[game],
-                                                    parts[3:])}
+            got = entries(pos, parse_dice(dtext), rules_cache[game], parts[3:])
+            out: dict[str, Any] = got if whole else {"moves": got}
         except TavliError as e:
             out = {"error": f"line {lineno}: {one_line(e)}"}
         sys.stdout.write(json.dumps(out) + "\n")
@@ -142,7 +143,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "movegen":
         from .bench import bench_movegen
 
-        bench_movegen(n_positions=args.positions, seed=args.seed)
+        bench_movegen(n_positions=args.positions or 12000, seed=args.seed)
+        return 0
+    if args.what == "race":
+        from .ai.racebench import POSITIONS, bench_race
+
+        if args.players:
+            raise CliError("usage: tavli bench race [--game G] [--positions N] [--trials N] "
+                           "[--rollouts FILE] [--race FILE] [--net FILE] [--games N]")
+        bench_race(args.game, positions=args.positions or POSITIONS, trials=args.trials,
+                   seed=args.seed, rollouts=args.rollouts, race=args.race, net=args.net,
+                   games=10000 if args.games is None else args.games,
+                   progress=sys.stderr)
         return 0
     if args.what == "strength":
         from .ai.strength import bench_strength
@@ -150,7 +162,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if len(args.players) != 2:
             raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
                            "[--games N]")
-        bench_strength(args.players[0], args.players[1], game=args.game, games=args.games,
+        games = 10000 if args.games is None else args.games
+        bench_strength(args.players[0], args.players[1], game=args.game, games=games,
                        seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
                        progress=sys.stderr if args.log else None)
         return 0
@@ -168,13 +181,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     raise CliError(f"unknown benchmark {args.what!r}")
 
 
-def _hint_entries(pos, dice, rules, level) -> list[dict[str, Any]]:
+def _hint(pos, dice, rules, level) -> dict[str, Any]:
+    """The hint's answer: the position's class, the valuer that answers for it (before
+    the roll) and the ranked moves."""
     from .ai.neural import Analyzer, parse_level
 
     ply, _noise = parse_level(level)
     _check_not_over(pos, rules)
     moves = pos.legal_moves(dice, rules)
-    return [r.to_dict() for r in Analyzer(rules).rank(pos, moves, ply)]
+    an = Analyzer(rules)
+    cls, valuer = an.position_valuer(pos)
+    return {"class": cls, "evaluator": valuer,
+            "moves": [r.to_dict() for r in an.rank(pos, moves, ply)]}
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
@@ -183,19 +201,22 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
     if args.batch:
         _check_batch_alone(args)
-        return _batch(args, 1, lambda pos, dice, rules, extra: _hint_entries(
-            pos, dice, rules, extra[0] if extra else args.level))
+        return _batch(args, 1, lambda pos, dice, rules, extra: _hint(
+            pos, dice, rules, extra[0] if extra else args.level), whole=True)
     if args.game is None or args.position is None or args.dice is None:
         raise CliError("usage: tavli hint GAME POSITION --dice 31 [--level L] (or --batch)")
     rules = _rules(args.game, args.rule)
     pos = _read_position(args.game, args.position)
     dice = parse_dice(args.dice)
-    entries = _hint_entries(pos, dice, rules, args.level)
+    hint = _hint(pos, dice, rules, args.level)
+    entries = hint["moves"]
     if args.json:
-        print(json.dumps({"moves": entries}))
+        print(json.dumps(hint))
         return 0
+    valued = f"position: {hint['class']}; evaluator: {hint['evaluator']}"
     if not entries:
         print(f"no legal move with {dice_text(dice)}: the turn passes")
+        print(valued)
         return 0
     best = entries[0]["equity"]
     # the probabilities the scoring in force counts (no backgammon columns without them)
@@ -209,6 +230,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         diff = "" if i == 1 else f"{e['equity'] - best:+.3f}"
         print(f"{i:3d} {e['move']:28s} {e['ply']:3d} {e['equity']:+8.3f} {diff:>7}  "
               + " ".join(f"{e[key]:5.3f}" for _, key in cols))
+    print(valued)
     return 0
 
 
@@ -230,6 +252,16 @@ def cmd_train(args: argparse.Namespace) -> int:
           check_every=args.check_every, check_pairs=args.check_pairs,
           start_from=args.start_from, half_life=args.half_life, floor=args.floor,
           explore=args.explore, lam=args.lam, targets=args.targets, alpha0=args.alpha0)
+    return 0
+
+
+def cmd_train_race(args: argparse.Namespace) -> int:
+    from .ai.racetrain import train_race_net
+
+    train_race_net(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
+                   starts=args.starts, sample_games=args.sample, check=args.check,
+                   alpha0=args.alpha0, half_life=args.half_life, floor=args.floor,
+                   check_every=args.check_every)
     return 0
 
 
@@ -353,6 +385,36 @@ def build_parser() -> argparse.ArgumentParser:
                         "kept by a resumed run)")
     t.set_defaults(func=cmd_train)
 
+    r = sub.add_parser("train-race", help="train a race network by TD from race positions "
+                       "(resumable)",
+                       description="Train the race network of a family: games from race "
+                                   "positions (where contact ended in self-play of the "
+                                   "shipped network) played to the end, TD(0).")
+    r.add_argument("game", help="portes|backgammon (one network), plakoto or fevga")
+    r.add_argument("--games", type=at_least(1), default=200_000,
+                   help="total games to reach (default 200,000)")
+    r.add_argument("--run", default=None, help="run folder (default runs/FAMILY-race)")
+    r.add_argument("--hidden", type=at_least(1), default=64,
+                   help="hidden units of a new network (default 64)")
+    r.add_argument("--seed", type=seed_arg, default=None)
+    r.add_argument("--starts", default=None, metavar="FILE",
+                   help="a new run trains from these race positions instead of sampling "
+                        "its own")
+    r.add_argument("--sample", type=at_least(10), default=30_000, metavar="GAMES",
+                   help="self-play games a new run samples its starts from (default 30,000)")
+    r.add_argument("--check", default=None, metavar="FILE",
+                   help="rollouts of `tavli bench race --rollouts FILE`: log the error "
+                        "against them at each check")
+    r.add_argument("--alpha", dest="alpha0", type=float, default=None, metavar="ALPHA",
+                   help="the step size at the start (default 0.1; kept by a resumed run)")
+    r.add_argument("--half-life", type=int, default=None, metavar="GAMES",
+                   help="the step size halves every GAMES games (default 50,000)")
+    r.add_argument("--floor", type=float, default=None, metavar="ALPHA",
+                   help="the smallest step size (default 0.005)")
+    r.add_argument("--check-every", type=int, default=None, metavar="GAMES",
+                   help="games between checks, written to log.jsonl (default 10,000)")
+    r.set_defaults(func=cmd_train_race)
+
     d = sub.add_parser("distill", help="teach a network its own 1-ply lookahead")
     dsub = d.add_subparsers(dest="step", metavar="STEP", required=True)
     dl = dsub.add_parser("label", help="label self-play positions with a net's 1-ply outputs")
@@ -379,16 +441,27 @@ def build_parser() -> argparse.ArgumentParser:
     df.set_defaults(func=cmd_distill)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["movegen", "strength", "dama", "web"])
+    b.add_argument("what", choices=["movegen", "strength", "race", "dama", "web"])
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
                         "neural:0, greedy random, gnubg, net:FILE")
-    b.add_argument("--positions", type=at_least(4), default=12000,
-                   help="movegen: positions")
-    b.add_argument("--game", default="backgammon", help="strength: the game")
-    b.add_argument("--games", type=even_games, default=10000,
+    b.add_argument("--positions", type=at_least(4), default=None,
+                   help="movegen: positions (default 12,000); race: race positions (default "
+                        "500)")
+    b.add_argument("--game", default="backgammon", help="strength, race: the game")
+    b.add_argument("--games", type=even_games, default=None,
                    help="strength: games, an even number (each dice sequence is played "
-                        "twice)")
+                        "twice; default 10,000); race: duplicate games from the positions, "
+                        "race net against contact net (default 10,000)")
+    b.add_argument("--trials", type=at_least(2), default=1296,
+                   help="race: play-outs per position (default 1,296)")
+    b.add_argument("--rollouts", metavar="FILE",
+                   help="race: the positions and rollouts, read if the file exists, else "
+                        "made and saved there")
+    b.add_argument("--race", metavar="FILE", help="race: the race network (default the "
+                                                   "shipped one)")
+    b.add_argument("--net", metavar="FILE", help="race: the contact network (default the "
+                                                  "shipped one)")
     b.add_argument("--seed", type=seed_arg, default=1)
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.add_argument("--log", metavar="FILE",

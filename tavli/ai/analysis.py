@@ -8,6 +8,8 @@ and the luck of each roll, with totals per player.
   that over all 36 rolls.
 * Totals per player: the error rate in millipoints per unforced move and a rating label
   (gnubg's scale), total luck.
+* Per turn also the class of the position before the roll (contact, race, bear-off) and
+  the valuer that answers for it (contact net, race net, a bear-off database).
 
 The result is deterministic: the same record and ply give the same analysis.
 """
@@ -58,6 +60,8 @@ class TurnAnalysis:
     legal: int
     position: str
     win_before: float  # P(win) of white before the roll (0-ply), for a curve
+    position_class: str = ""  # contact, race or bear-off (before the roll)
+    evaluator: str = ""  # the valuer answering for it (tavli.ai.evaluator.VALUERS)
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "turn": self.number, "side": SIDE_NAMES[self.side],
@@ -66,7 +70,8 @@ class TurnAnalysis:
                 "equity_best": round(self.equity_best, 4), "loss": round(self.loss, 4),
                 "mark": mark(self.loss), "luck": round(self.luck, 4),
                 "legal_moves": self.legal, "position": self.position,
-                "white_win": round(self.win_before, 4)}
+                "white_win": round(self.win_before, 4), "class": self.position_class,
+                "evaluator": self.evaluator}
 
 
 @dataclass
@@ -121,6 +126,7 @@ def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
     rules = an.rules
     side = pos.turn
     o0 = an.position_outputs(pos, 0)
+    cls, valuer = an.position_valuer(pos)
     white_win = float(o0[0] if side == 0 else 1 - o0[0])
     # luck: best 0-ply equity with this roll against the average over all rolls
     avg = float(an.equity(an.position_outputs(pos, 1)))
@@ -129,8 +135,7 @@ def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
         ranked0 = an.rank(pos, moves, 0)
         luck = ranked0[0].equity - avg
     else:
-        sw = pos.swap_turn()
-        o = an.net.evaluate([sw])[0]
+        o = an.position_outputs(pos.swap_turn(), 0)
         luck = -float(an.equity(o)) - avg
     if len(moves) >= 2:
         ranked = an.rank(pos, moves, ply)
@@ -145,12 +150,12 @@ def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
         best_text, eq_best = str(best.move), best.equity
     else:
         eq_best = eq_played = float(ranked0[0].equity) if moves else -float(
-            an.equity(an.net.evaluate([pos.swap_turn()])[0]))
+            an.equity(an.position_outputs(pos.swap_turn(), 0)))
         loss = 0.0
         best_text = str(chosen) if chosen is not None else ""
     return TurnAnalysis(gi, number, side, tuple(dice), str(chosen) if chosen is not None
                         else "", best_text, eq_played, eq_best, loss, luck, len(moves),
-                        pos.id(), white_win)
+                        pos.id(), white_win, cls, valuer)
 
 
 def summarise(turns: list[TurnAnalysis], ply: int) -> dict[str, Any]:
@@ -192,6 +197,8 @@ def format_analysis(result: dict[str, Any]) -> str:
             text += f"  loss {t['loss']:.3f}"
             if t["mark"]:
                 text += f" [{t['mark']}] best {t['best']} ({t['equity_best']:+.3f})"
+        if t.get("evaluator", "contact net") != "contact net":
+            text += f"  ({t['evaluator']})"
         lines.append(text)
     lines.append("-- totals")
     for side, tot in result["players"].items():

@@ -35,6 +35,7 @@ from numba import njit
 from ..dice import SHOT_ROLLS
 from ..games import HITTING, PINNING, RUNNING, VARIANTS, find_variant
 from ..games.fevga import fevga_opp
+from .race import N_RACE, RACE, encode_race
 
 N_RAW = 192
 N_PORTES = N_RAW + 4 + 16 + 2
@@ -44,8 +45,10 @@ N_FEVGA = N_RAW + 2 + 24 + 2 + 1
 
 #: The encoders by name: a network's metadata names the one it was trained with
 #: (``inputs``; the family's own when absent). Codes 0-2 are the families' first encoders
-#: (their kernel codes, :mod:`tavli.games`).
-ENCODERS: dict[str, int] = {"portes": HITTING, "plakoto": PINNING, "fevga": RUNNING}
+#: (their kernel codes, :mod:`tavli.games`); ``race`` (:mod:`tavli.ai.race`) is the race
+#: networks' encoder, shared by every family.
+ENCODERS: dict[str, int] = {"portes": HITTING, "plakoto": PINNING, "fevga": RUNNING,
+                            "race": RACE}
 
 
 def encoder_code(name: str) -> int:
@@ -65,6 +68,8 @@ def encoder_name(code: int) -> str:
 def n_inputs(family: int) -> int:
     """Input size of encoder ``family`` (a code of :data:`ENCODERS`; the first three are
     the rule families' kernel codes of :mod:`tavli.games`)."""
+    if family == RACE:
+        return N_RACE
     if family == PINNING:
         return N_PLAKOTO
     if family == RUNNING:
@@ -448,6 +453,8 @@ def encode_fevga(b, me, x):
 def encode(b, me, family, x):
     """Dispatch to encoder ``family`` (a code of :data:`ENCODERS`: the rule families' own
     are their kernel codes; Portes and backgammon share the hitting one)."""
+    if family == RACE:
+        return encode_race(b, me, x)
     if family == PINNING:
         return encode_plakoto(b, me, x)
     if family == RUNNING:

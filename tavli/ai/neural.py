@@ -63,10 +63,22 @@ def shipped_net(game: int | str) -> Net:
 
 
 @functools.lru_cache(maxsize=8)
+def shipped_race_net(game: int | str) -> Net | None:
+    """The race network shipped for ``game``'s family (``tavli/data/<family>-race.npz``),
+    or None when none is installed."""
+    family = find_variant(game).family
+    ref = resources.files("tavli").joinpath("data", f"{family}-race.npz")
+    if not ref.is_file():
+        return None
+    with resources.as_file(ref) as path:
+        return Net.load(path)
+
+
+@functools.lru_cache(maxsize=8)
 def shipped_evaluator(game: int | str) -> Evaluator:
-    """The evaluator shipped for ``game``'s family: its trained network and the bear-off
-    databases (:class:`~tavli.ai.evaluator.Evaluator`)."""
-    return Evaluator(shipped_net(game))
+    """The evaluator shipped for ``game``'s family: its trained network, its race network
+    where one ships, and the bear-off databases (:class:`~tavli.ai.evaluator.Evaluator`)."""
+    return Evaluator(shipped_net(game), race=shipped_race_net(game))
 
 
 def has_shipped_net(game: int) -> bool:
@@ -170,6 +182,17 @@ class Analyzer:
             plies[cand] = depth
         order = sorted(range(len(moves)), key=lambda i: (-plies[i], -eq[i]))
         return [RankedMove(moves[i], out[i], float(eq[i]), int(plies[i])) for i in order]
+
+    def position_valuer(self, position: Position) -> tuple[str, str]:
+        """The class of ``position`` (``contact``, ``race`` or ``bear-off``:
+        :data:`~tavli.ai.evaluator.CLASSES`) and the valuer that answers for it at 0-ply
+        (``contact net``, ``race net``, a bear-off database: :data:`~tavli.ai.evaluator.VALUERS`)."""
+        from .evaluator import CLASSES, VALUERS, position_class
+
+        flat = np.ascontiguousarray(position.array, dtype=np.int8).reshape(104)
+        cls = int(position_class(flat, self.evaluator.family))
+        used = int(self.evaluator.evaluate([position])[1][0])
+        return CLASSES[cls], VALUERS[used]
 
     def position_outputs(self, position: Position, ply: int = 0) -> np.ndarray:
         """Outputs for the side to move in ``position`` (before its roll)."""

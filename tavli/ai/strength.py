@@ -3,8 +3,12 @@
 Each dice sequence is played twice with the seats swapped (white always starts), money
 scoring without the cube. Players are named:
 
-* ``neural`` or ``neural:LEVEL`` (a level name or a ply 0-2) — the shipped network;
-* ``net:FILE`` — a weights file at 0-ply (e.g. a training checkpoint);
+* ``neural`` or ``neural:LEVEL`` (a level name or a ply 0-2) — the shipped evaluator (the
+  family's network, its race network where one ships, the bear-off databases);
+* ``net:FILE`` — a weights file at 0-ply (e.g. a training checkpoint), valuing races too;
+* either with ``+race:FILE`` (a race network for the races: ``net:a.npz+race:b.npz``) or
+  ``+race:off`` (no race network: ``neural:0+race:off`` is the shipped contact network
+  valuing races);
 * ``pubeval`` (Portes/backgammon), ``random``, ``greedy`` (the heuristic player);
 * ``gnubg`` — gnubg's own network at 0-ply via the PyPI package ``gnubg-nn`` (Portes and
   backgammon; a test extra, not a runtime dependency).
@@ -42,14 +46,43 @@ class Spec:
     player: Any = None
 
 
+def _race_part(t: str) -> tuple[str, str | None]:
+    """``t`` without its ``+race:...`` suffix, and the suffix's value (None if none)."""
+    i = t.lower().rfind("+race:")
+    if i < 0:
+        return t, None
+    return t[:i], t[i + len("+race:"):]
+
+
+def _with_race(contact, race_text: str | None, default, rules: Rules):
+    """The evaluator of ``contact`` with the race network named by ``race_text`` (a file,
+    ``off``, or None for ``default``)."""
+    from .evaluator import Evaluator
+    from .racetrain import load_race_net
+
+    if race_text is None:
+        race = default
+    elif race_text.strip().lower() == "off":
+        race = None
+    elif not race_text.strip():
+        raise RuleError("+race: needs a race network file or 'off'")
+    else:
+        race = load_race_net(race_text, rules.game)
+    return Evaluator(contact, race=race)
+
+
 def parse_player(text: str, rules: Rules) -> Spec:
     from ..players import GreedyPlayer
-    from .net import Net
-    from .neural import NeuralPlayer, PubevalPlayer, parse_level, shipped_net
+    from .neural import NeuralPlayer, PubevalPlayer, parse_level, shipped_net, shipped_race_net
+    from .racetrain import load_contact_net
     from .selfplay import NET, PUBEVAL, RANDOM
 
-    t = text.strip()
+    full = text.strip()
+    t, race_text = _race_part(full)
     key = t.lower()
+    if race_text is not None and not (key.startswith("net:") or key == "neural"
+                                      or key.startswith("neural:")):
+        raise RuleError(f"+race: goes with a neural or net:FILE player, not {t[:40]!r}")
     if key == "random":
         return Spec(t, RANDOM)
     if key == "pubeval":
@@ -61,16 +94,16 @@ def parse_player(text: str, rules: Rules) -> Spec:
     if key == "gnubg":
         return Spec(t, None, player=GnubgPlayer())
     if key.startswith("net:"):
-        net = Net.load(t[4:])
-        return Spec(t, NET, net=net, player=NeuralPlayer(0, net=net))
+        ev = _with_race(load_contact_net(t[4:], rules.game), race_text, None, rules)
+        return Spec(full, NET, net=ev, player=NeuralPlayer(0, net=ev))
     if key == "neural" or key.startswith("neural:"):
         level = t.split(":", 1)[1] if ":" in t else None
         ply, noise = parse_level(level)
-        net = shipped_net(rules.game)
-        player = NeuralPlayer(level, net=net, seed=0)
-        return Spec(t, NET if ply == 0 and noise == 0 else None, net=net, player=player)
-    raise RuleError(f"unknown player {text!r}: neural[:LEVEL], net:FILE, pubeval, random, "
-                    "greedy or gnubg")
+        ev = _with_race(shipped_net(rules.game), race_text, shipped_race_net(rules.game), rules)
+        player = NeuralPlayer(level, net=ev, seed=0)
+        return Spec(full, NET if ply == 0 and noise == 0 else None, net=ev, player=player)
+    raise RuleError(f"unknown player {text!r}: neural[:LEVEL], net:FILE (either with "
+                    "+race:FILE or +race:off), pubeval, random, greedy or gnubg")
 
 
 class GnubgPlayer:

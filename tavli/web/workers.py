@@ -182,8 +182,9 @@ def quick_action(job: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def hint_moves(job: dict[str, Any]) -> dict[str, Any]:
-    """The legal moves of a roll ranked best first: by the network at ``job["ply"]``, or
-    (``engine`` greedy) by the greedy player's score at 0-ply."""
+    """The legal moves of a roll ranked best first: by the network at ``job["ply"]`` (with
+    the position's class and the valuer answering for it before the roll), or (``engine``
+    greedy) by the greedy player's score at 0-ply."""
     from ..board import Position
     from ..rules import Rules
 
@@ -193,9 +194,11 @@ def hint_moves(job: dict[str, Any]) -> dict[str, Any]:
         dice = tuple(job["dice"])
         moves = pos.legal_moves(dice, rules)
         if job["engine"] == "neural":
-            ranked = _analyzer(rules).rank(pos, list(moves), job["ply"])
-            return {"ply": job["ply"], "moves": [{**r.to_dict(), "steps": _steps(r.move)}
-                                                 for r in ranked]}
+            an = _analyzer(rules)
+            ranked = an.rank(pos, list(moves), job["ply"])
+            cls, valuer = an.position_valuer(pos)
+            return {"ply": job["ply"], "class": cls, "evaluator": valuer,
+                    "moves": [{**r.to_dict(), "steps": _steps(r.move)} for r in ranked]}
         player = _player("greedy", "expert")
         scores = player.evaluate([m.after for m in moves], pos.turn, rules) if moves else []
         order = sorted(range(len(moves)), key=lambda i: -float(scores[i]))

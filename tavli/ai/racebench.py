@@ -1,0 +1,206 @@
+"""``tavli bench race``: how well a race network values races, against rollouts.
+
+Race-class positions are sampled from self-play of the family's evaluator (one position
+of each game that reaches a race, drawn at random among its race positions), each is
+played out to the end ``trials`` times (:func:`tavli.ai.racegames.rollout`: 0-ply play
+by the full evaluator, contact network, race network and bear-off databases; the first two
+rolls run through all 1,296 pairs, plain means), and the cubeless equity of the side to
+move by each network at 0-ply is compared with the rollout's mean: the mean absolute
+error of the race network and of the contact network alone, each ± its standard error
+over the positions, their paired difference, and the root-mean-square errors with the
+rollouts' own noise taken out (``sqrt(mean(err^2) - mean(se^2))``). With ``--games N``
+the two evaluators also play N duplicate games from the positions (the same dice twice,
+seats swapped): the race network's points per game ± SE.
+
+The positions and their rollouts can be kept in a file (``--rollouts FILE``: made when
+missing, read when present), so later networks are measured on the same ones (``tavli
+train-race --check FILE`` logs the error at each check).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import NetError, OptionError
+from ..games import find_variant
+from ..rules import Rules
+from .evaluator import E_RACE, Evaluator
+from .net import Net, equity, read_npz, write_npz
+from .race import RACE
+
+TRIALS = 1296
+POSITIONS = 500
+
+
+@dataclass
+class Rollouts:
+    """Race positions (flat boards, side to move) with their rollouts: the mean points
+    for the side to move and its standard error, over ``trials`` play-outs by
+    ``player``."""
+
+    family: str
+    boards: np.ndarray
+    turns: np.ndarray
+    means: np.ndarray
+    ses: np.ndarray
+    trials: int
+    seed: int
+    player: str
+
+    def save(self, path: str | Path) -> None:
+        meta = {"family": self.family, "trials": self.trials, "seed": self.seed,
+                "player": self.player}
+        write_npz(path, boards=self.boards, turns=self.turns, means=self.means, ses=self.ses,
+                  meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Rollouts:
+        """The rollouts saved in ``path``; :class:`OptionError` when it is not such a
+        file."""
+        z = read_npz(path, ("boards", "turns", "means", "ses", "meta"), "rollouts",
+                     "a race rollouts", OptionError)
+        try:
+            meta = json.loads(bytes(z["meta"]).decode())
+            r = cls(find_variant(meta["family"]).family,
+                    np.ascontiguousarray(z["boards"], dtype=np.int8),
+                    np.ascontiguousarray(z["turns"], dtype=np.int64),
+                    np.asarray(z["means"], dtype=np.float64),
+                    np.asarray(z["ses"], dtype=np.float64), int(meta["trials"]),
+                    int(meta["seed"]), str(meta["player"]))
+            n = len(r.boards)
+            ok = (r.boards.shape == (n, 104) and r.turns.shape == (n,) and n > 1
+                  and r.means.shape == (n,) and r.ses.shape == (n,))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            ok = False
+        if not ok:
+            raise OptionError(f"{path}: not a race rollouts file")
+        return r
+
+
+def _valued(ev: Evaluator, rolls: Rollouts, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    out, used = ev.evaluate_arrays(rolls.boards.reshape(-1, 4, 26), rolls.turns)
+    return np.asarray(equity(out, bool(rules.backgammons))), used
+
+
+def equity_errors(ev: Evaluator, rolls: Rollouts, rules: Rules) -> np.ndarray:
+    """``|equity by ev at 0-ply - rollout mean|`` for each position."""
+    eq, _ = _valued(ev, rolls, rules)
+    return np.abs(eq - rolls.means)
+
+
+def make_rollouts(ev: Evaluator, rules: Rules, positions: int, trials: int, seed: int,
+                  player: str, progress=None) -> Rollouts:
+    """``positions`` race positions from self-play of ``ev`` (seed ``seed``), rolled out
+    ``trials`` times each by ``ev``."""
+    from .racegames import rollout
+    from .racetrain import sample_starts
+
+    game = rules.game
+    boards = []
+    turns = []
+    k = 0
+    while sum(len(b) for b in boards) < positions:
+        got = sample_starts(game, positions + 50, seed * 1000 + k, pick_any=True,
+                            evaluator=ev)
+        boards.append(got.boards)
+        turns.append(got.turns)
+        k += 1
+    b = np.concatenate(boards)[:positions]
+    t = np.concatenate(turns)[:positions]
+    res = np.zeros((positions, 2))
+    s = ev.scratch(4096, 8192)
+    step = 10
+    for i in range(0, positions, step):
+        rollout(ev.tables, b[i:i + step], t[i:i + step], rules.kernel_flags(), trials,
+                (seed * 1_000_003 + i) % 2**31, s, res[i:i + step])
+        if progress is not None:
+            print(f"\rrollouts: {min(positions, i + step)}/{positions} positions", end="",
+                  file=progress, flush=True)
+    if progress is not None:
+        print(file=progress)
+    return Rollouts(rules.variant.family, b, t, res[:, 0].copy(), res[:, 1].copy(), trials,
+                    seed, player)
+
+
+def _stats(err: np.ndarray) -> tuple[float, float]:
+    return float(err.mean()), float(err.std(ddof=1) / math.sqrt(len(err)))
+
+
+def bench_race(game: str, positions: int = POSITIONS, trials: int = TRIALS, seed: int = 1,
+               rollouts: str | Path | None = None, race: str | Path | None = None,
+               net: str | Path | None = None, games: int = 0, out=None,
+               progress=None) -> dict:
+    """Measure (see the module docstring), print and return the figures."""
+    from .neural import shipped_net, shipped_race_net
+    from .racetrain import family_rules, load_race_net, race_match
+
+    out = out or sys.stdout
+    rules = family_rules(game)
+    family = rules.variant.family
+    contact = Net.load(net) if net is not None else shipped_net(rules.game)
+    if contact.family != rules.variant.kernel or contact.encoder == RACE:
+        raise NetError(f"{net} is not a {family} contact network")
+    racenet = load_race_net(race, game) if race is not None else shipped_race_net(rules.game)
+    if racenet is None:
+        raise NetError(f"no race network ships for {family}: name one with --race FILE")
+    full = Evaluator(contact, race=racenet)
+    plain = Evaluator(contact)
+    t0 = time.time()
+    path = Path(rollouts) if rollouts is not None else None
+    if path is not None and path.exists():
+        rolls = Rollouts.load(path)
+        if rolls.family != family:
+            raise OptionError(f"{path} holds {rolls.family} rollouts, not {family}")
+    else:
+        if positions < 2 or trials < 2:
+            raise OptionError("the race benchmark needs at least 2 positions and 2 trials")
+        player = f"{contact!r} + race {racenet!r}"
+        rolls = make_rollouts(full, rules, positions, trials, seed, player, progress)
+        if path is not None:
+            rolls.save(path)
+    eq_race, used = _valued(full, rolls, rules)
+    eq_plain, _ = _valued(plain, rolls, rules)
+    if (used != E_RACE).any():
+        n = int((used != E_RACE).sum())
+        print(f"  ({n} positions valued by a bear-off database, not the race network)",
+              file=out)
+    e_race = np.abs(eq_race - rolls.means)
+    e_plain = np.abs(eq_plain - rolls.means)
+    noise = float(np.mean(rolls.ses ** 2))
+    figures: dict = {"family": family, "positions": len(rolls.boards), "trials": rolls.trials,
+                     "seed": rolls.seed, "rollout_se": float(rolls.ses.mean())}
+    for name, e in (("race_net", e_race), ("contact_net", e_plain)):
+        m, se = _stats(e)
+        figures[name] = {"mae": m, "se": se,
+                         "rmse": math.sqrt(max(0.0, float(np.mean(e ** 2)) - noise))}
+    figures["difference"] = dict(zip(("mean", "se"), _stats(e_race - e_plain), strict=True))
+    dt = time.time() - t0
+    print(f"race benchmark: {family} ({rules.game_name} rules), {figures['positions']} race "
+          f"positions from self-play (seed {rolls.seed}), rollouts of {rolls.trials} games "
+          f"each by {rolls.player}, {dt:.1f} s", file=out)
+    print(f"  rollouts' standard error: mean {figures['rollout_se']:.4f}", file=out)
+    print(f"  {'':14s} {'mean abs error':>20s}  {'rms error, noise removed':>24s}", file=out)
+    for label, key in (("race net", "race_net"), ("contact net", "contact_net")):
+        f = figures[key]
+        print(f"  {label:14s} {f['mae']:>11.4f} ± {f['se']:.4f}  {f['rmse']:>24.4f}", file=out)
+    d = figures["difference"]
+    print(f"  {'difference':14s} {d['mean']:>+11.4f} ± {d['se']:.4f}  (paired, race - contact)",
+          file=out)
+    if games > 0:
+        from .racetrain import RaceStarts
+
+        starts = RaceStarts(family, rolls.boards, rolls.turns)
+        res = np.concatenate([race_match(full, plain, starts, rules, seed * 7919 + r)
+                              for r in range(math.ceil(games / (2 * len(starts))))])[:games]
+        ppg, se = _stats(res)
+        figures["duplicate"] = {"games": len(res), "ppg": ppg, "se": se}
+        print(f"  duplicate races from these positions, race net vs contact net: "
+              f"{len(res)} games, {ppg:+.4f} ± {se:.4f} points a game (1 SE)", file=out)
+    return figures
