@@ -254,10 +254,15 @@ def test_duplicate_races_of_one_player_cancel_and_rollouts_of_decided_races():
     res = race_match(ev, ev, sample, rules, 2)
     assert res[0] == -res[1] and res[0] != 0
     boards, turns, _ = _sure_wins("plakoto")
-    out = np.zeros((len(boards), 2))
+    out = np.zeros((len(boards), 7))
     rollout(ev.tables, boards, turns, rules.kernel_flags(), 40, 1, ev.scratch(4096, 8192),
             out)
-    assert out.tolist() == [[1, 0], [2, 0], [1, 0]]
+    assert out.tolist() == [[1, 0, 1, 0, 0, 0, 0], [2, 0, 1, 1, 0, 0, 0], [1, 0, 1, 0, 0, 0, 0]]
+    # a race the side to move loses: the outputs are his
+    lost = np.array([flat(Position.from_points("plakoto", {6: 5}, {1: 1}, 0))])
+    rollout(ev.tables, lost, np.array([0]), rules.kernel_flags(), 40, 1,
+            ev.scratch(4096, 8192), out[:1])
+    assert out[0].tolist() == [-1, 0, 0, 0, 0, 0, 0]
 
 
 def test_bench_race_prints_both_errors(tmp_path):
@@ -280,6 +285,7 @@ def test_bench_race_prints_both_errors(tmp_path):
     r = Rollouts.load(f)
     assert len(r.boards) == 4 and all(position_class(b, RUNNING) == C_RACE for b in r.boards)
     assert (np.abs(r.means) <= 2).all() and (r.ses >= 0).all()
+    np.testing.assert_allclose(equity(r.outputs, False), r.means, atol=1e-9)
     # a second run reads the same rollouts: the same figures
     again = bench_race("fevga", rollouts=f, race=tmp_path / "race.npz", out=Out())
     assert again["race_net"] == fig["race_net"] and again["contact_net"] == fig["contact_net"]

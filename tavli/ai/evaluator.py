@@ -5,7 +5,9 @@ A position falls in one class (:func:`position_class`):
 * **contact**: some checker still has to pass an opposing one, or (Plakoto) a checker is
   pinned: the family's contact network;
 * **race**: the sides can no longer meet: the race network where one is given (else the
-  contact network);
+  contact network), its gammon and backgammon outputs set to 0 where the board rules
+  them out (:func:`tavli.ai.race.race_sanity`: a loser with a checker off, or none left
+  in the winner's home board);
 * **bear-off**: every checker of both sides on its home points 1-6 or off: the bear-off
   databases (:mod:`tavli.ai.bearoff`), exact; the two-sided one up to 6 checkers a side,
   the one-sided one with the race formula above that.
@@ -36,6 +38,7 @@ from numba import njit
 from ..games import PINNING, RUNNING, find_variant
 from .encode import encode, is_contact
 from .net import N_OUT, Net, NetError, Scratch, forward, make_scratch
+from .race import race_sanity
 
 C_CONTACT, C_RACE, C_BEAROFF = range(3)
 CLASSES = ("contact", "race", "bear-off")
@@ -100,9 +103,12 @@ def evaluate(ev, b, side, family, x, h, out):
     if cls != C_CONTACT and ev.race.b1.shape[0] > 0:
         encode(b, side, ev.race.enc, x)
         forward(ev.race, x, h, out)
+        race_sanity(b, side, out)
         return E_RACE
     encode(b, side, ev.contact.enc, x)
     forward(ev.contact, x, h, out)
+    if cls != C_CONTACT:
+        race_sanity(b, side, out)
     return E_CONTACT
 
 

@@ -139,6 +139,27 @@ def encode_race(b, me, x):
     return N_RACE
 
 
+@njit(cache=True)
+def race_sanity(b, me, y):
+    """Set to 0 the outputs ``y`` (for ``me`` to move, in a race or bear-off: no checker
+    can be hit or pinned any more, so none goes back) that the board rules out: no gammon
+    for a winner whose opponent has borne a checker off, no backgammon for one whose
+    opponent has none left in the winner's home board (his points 19..24) or on the bar.
+    (Output order: win, win gammon, win backgammon, lose gammon, lose backgammon.)"""
+    for winner_is_me in (True, False):
+        loser = (1 - me) * 26 if winner_is_me else me * 26
+        g = 1 if winner_is_me else 3  # the winner's gammon output
+        if b[loser] > 0:
+            y[g] = 0.0
+            y[g + 1] = 0.0
+            continue
+        back = 0
+        for p in range(19, 26):
+            back += b[loser + p]
+        if back == 0:
+            y[g + 1] = 0.0
+
+
 def race_inputs(position) -> np.ndarray:
     """The race inputs of a :class:`tavli.board.Position` for its side to move."""
     x = np.zeros(N_RACE, dtype=np.float32)

@@ -30,9 +30,10 @@ import numpy as np
 
 from ..errors import NetError, OptionError
 from ..games import find_variant
+from ..movegen import HASH_SIZE, MAX_STATES
 from ..rules import Rules
 from .evaluator import E_RACE, Evaluator
-from .net import Net, equity, read_npz, write_npz
+from .net import N_OUT, Net, equity, read_npz, write_npz
 from .race import RACE
 
 TRIALS = 1296
@@ -42,14 +43,16 @@ POSITIONS = 500
 @dataclass
 class Rollouts:
     """Race positions (flat boards, side to move) with their rollouts: the mean points
-    for the side to move and its standard error, over ``trials`` play-outs by
-    ``player``."""
+    for the side to move, its standard error and the frequencies of the five outputs
+    (``outputs``: win, win gammon, win backgammon, lose gammon, lose backgammon), over
+    ``trials`` play-outs by ``player``."""
 
     family: str
     boards: np.ndarray
     turns: np.ndarray
     means: np.ndarray
     ses: np.ndarray
+    outputs: np.ndarray
     trials: int
     seed: int
     player: str
@@ -58,25 +61,28 @@ class Rollouts:
         meta = {"family": self.family, "trials": self.trials, "seed": self.seed,
                 "player": self.player}
         write_npz(path, boards=self.boards, turns=self.turns, means=self.means, ses=self.ses,
+                  outputs=self.outputs,
                   meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
 
     @classmethod
     def load(cls, path: str | Path) -> Rollouts:
         """The rollouts saved in ``path``; :class:`OptionError` when it is not such a
         file."""
-        z = read_npz(path, ("boards", "turns", "means", "ses", "meta"), "rollouts",
-                     "a race rollouts", OptionError)
+        z = read_npz(path, ("boards", "turns", "means", "ses", "outputs", "meta"),
+                     "rollouts", "a race rollouts", OptionError)
         try:
             meta = json.loads(bytes(z["meta"]).decode())
             r = cls(find_variant(meta["family"]).family,
                     np.ascontiguousarray(z["boards"], dtype=np.int8),
                     np.ascontiguousarray(z["turns"], dtype=np.int64),
                     np.asarray(z["means"], dtype=np.float64),
-                    np.asarray(z["ses"], dtype=np.float64), int(meta["trials"]),
+                    np.asarray(z["ses"], dtype=np.float64),
+                    np.asarray(z["outputs"], dtype=np.float64), int(meta["trials"]),
                     int(meta["seed"]), str(meta["player"]))
             n = len(r.boards)
             ok = (r.boards.shape == (n, 104) and r.turns.shape == (n,) and n > 1
-                  and r.means.shape == (n,) and r.ses.shape == (n,))
+                  and r.means.shape == (n,) and r.ses.shape == (n,)
+                  and r.outputs.shape == (n, N_OUT))
         except (ValueError, KeyError, TypeError, AttributeError):
             ok = False
         if not ok:
@@ -114,8 +120,8 @@ def make_rollouts(ev: Evaluator, rules: Rules, positions: int, trials: int, seed
         k += 1
     b = np.concatenate(boards)[:positions]
     t = np.concatenate(turns)[:positions]
-    res = np.zeros((positions, 2))
-    s = ev.scratch(4096, 8192)
+    res = np.zeros((positions, 2 + N_OUT))
+    s = ev.scratch(MAX_STATES, HASH_SIZE)
     step = 10
     for i in range(0, positions, step):
         rollout(ev.tables, b[i:i + step], t[i:i + step], rules.kernel_flags(), trials,
@@ -125,8 +131,8 @@ def make_rollouts(ev: Evaluator, rules: Rules, positions: int, trials: int, seed
                   file=progress, flush=True)
     if progress is not None:
         print(file=progress)
-    return Rollouts(rules.variant.family, b, t, res[:, 0].copy(), res[:, 1].copy(), trials,
-                    seed, player)
+    return Rollouts(rules.variant.family, b, t, res[:, 0].copy(), res[:, 1].copy(),
+                    res[:, 2:].copy(), trials, seed, player)
 
 
 def _stats(err: np.ndarray) -> tuple[float, float]:

@@ -170,10 +170,13 @@ def _play_out(a, b, st, me, a_side, flags, first, s):
     """Play the board array ``st`` to the end, ``me`` to move, player ``a`` (``(kind,
     tables)``) for side ``a_side`` and ``b`` for the other; the first two rolls are
     ``first`` (int64[4]: d1, d2 of the first, then of the second; 0: random), later ones
-    random. Returns the points of the side that moved first (0 if cut off)."""
+    random. Returns the points of the side that moved first (0 if cut off); ``s.tgt``
+    holds the result's outputs from that side's view."""
     sf = st.reshape(104)
     buf, table = s.buf, s.table
     root = me
+    for k in range(N_OUT):
+        s.tgt[k] = 0.0
     for ply in range(MAX_RACE_PLIES):
         if ply < 2 and first[2 * ply] > 0:
             d1, d2 = first[2 * ply], first[2 * ply + 1]
@@ -185,7 +188,12 @@ def _play_out(a, b, st, me, a_side, flags, first, s):
             _copy(sf, buf[i])
             pts = terminal(sf, me, flags, s.tgt)
             if not np.isnan(pts):
-                return pts if me == root else -pts
+                if me != root:
+                    flip(s.tgt, s.tmp)
+                    for k in range(N_OUT):
+                        s.tgt[k] = s.tmp[k]
+                    return -pts
+                return pts
         me = 1 - me
     return 0.0
 
@@ -214,9 +222,10 @@ def race_pairs(a, b, boards, turns, flags, seed, s, results):
 def rollout(ev, boards, turns, flags, trials, seed, s, res):
     """Play each position (``boards[k]``, ``turns[k]`` to move) out ``trials`` times to the
     end with the 0-ply choice of ``ev`` on both sides; ``res[k]`` gets the mean points
-    for the side to move and their standard error (plain means over the trials). The
-    first two rolls of trial ``t`` run through the 36 x 36 ordered pairs in turn (all of
-    them once in 1,296 trials), the later ones are random (seeded ``seed + k``)."""
+    for the side to move, their standard error (plain means over the trials) and the
+    five outputs' frequencies (win, win gammon, ..., from that side's view). The first
+    two rolls of trial ``t`` run through the 36 x 36 ordered pairs in turn (all of them
+    once in 1,296 trials), the later ones are random (seeded ``seed + k``)."""
     st = s.st
     first = np.zeros(4, dtype=np.int64)
     p = (NET, ev)
@@ -224,6 +233,8 @@ def rollout(ev, boards, turns, flags, trials, seed, s, res):
         np.random.seed((seed + k) % 4294967296)
         total = 0.0
         total2 = 0.0
+        for q in range(N_OUT):
+            res[k, 2 + q] = 0.0
         for t in range(trials):
             first[0] = t % 6 + 1
             first[1] = (t // 6) % 6 + 1
@@ -233,6 +244,8 @@ def rollout(ev, boards, turns, flags, trials, seed, s, res):
             pts = _play_out(p, p, st, turns[k], 0, flags, first, s)
             total += pts
             total2 += pts * pts
+            for q in range(N_OUT):
+                res[k, 2 + q] += s.tgt[q] / trials
         mean = total / trials
         res[k, 0] = mean
         var = (total2 - trials * mean * mean) / max(1, trials - 1)

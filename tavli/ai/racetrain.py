@@ -33,6 +33,7 @@ import numpy as np
 
 from ..errors import NetError, TrainingError
 from ..games import find_variant
+from ..movegen import HASH_SIZE, MAX_STATES
 from ..rules import Rules
 from .evaluator import Evaluator
 from .net import Net, read_npz, write_npz
@@ -123,7 +124,7 @@ def sample_starts(game: str, games: int, seed: int, *, pick_any: bool = False,
     turns = np.zeros(games, dtype=np.int64)
     start = np.array(rules.variant.start_array())
     n = sample_races(ev.tables, start, rules.kernel_flags(), games, seed % 2**31, explore,
-                     pick_any, ev.scratch(4096, 8192), boards, turns)
+                     pick_any, ev.scratch(MAX_STATES, HASH_SIZE), boards, turns)
     return RaceStarts(rules.variant.family, boards[:n].copy(), turns[:n].copy(), games, seed)
 
 
@@ -142,7 +143,8 @@ def race_match(a: Evaluator, b: Evaluator, starts: RaceStarts, rules: Rules,
 def _scratch_for(*evs: Evaluator):
     from .net import make_scratch
 
-    return make_scratch(max(e.n_inputs for e in evs), max(e.hidden for e in evs), 4096, 8192)
+    return make_scratch(max(e.n_inputs for e in evs), max(e.hidden for e in evs), MAX_STATES,
+                        HASH_SIZE)
 
 
 def alpha_at(games: int, cfg: dict) -> float:
