@@ -261,7 +261,7 @@ def cmd_train_race(args: argparse.Namespace) -> int:
     train_race_net(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
                    starts=args.starts, sample_games=args.sample, check=args.check,
                    alpha0=args.alpha0, half_life=args.half_life, floor=args.floor,
-                   check_every=args.check_every)
+                   explore=args.explore, check_every=args.check_every)
     return 0
 
 
@@ -411,6 +411,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the step size halves every GAMES games (default 50,000)")
     r.add_argument("--floor", type=float, default=None, metavar="ALPHA",
                    help="the smallest step size (default 0.005)")
+    r.add_argument("--explore", type=float, default=None, metavar="SHARE",
+                   help="share of turns that go on with a random move, the target staying "
+                        "the best move's value (default 0)")
     r.add_argument("--check-every", type=int, default=None, metavar="GAMES",
                    help="games between checks, written to log.jsonl (default 10,000)")
     r.set_defaults(func=cmd_train_race)

@@ -186,7 +186,8 @@ class Analyzer:
     def position_valuer(self, position: Position) -> tuple[str, str]:
         """The class of ``position`` (``contact``, ``race`` or ``bear-off``:
         :data:`~tavli.ai.evaluator.CLASSES`) and the valuer that answers for it at 0-ply
-        (``contact net``, ``race net``, a bear-off database: :data:`~tavli.ai.evaluator.VALUERS`)."""
+        (``contact net``, ``race net``, a bear-off database:
+        :data:`~tavli.ai.evaluator.VALUERS`)."""
         from .evaluator import CLASSES, VALUERS, position_class
 
         flat = np.ascontiguousarray(position.array, dtype=np.int8).reshape(104)

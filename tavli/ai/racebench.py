@@ -145,7 +145,7 @@ def bench_race(game: str, positions: int = POSITIONS, trials: int = TRIALS, seed
                progress=None) -> dict:
     """Measure (see the module docstring), print and return the figures."""
     from .neural import shipped_net, shipped_race_net
-    from .racetrain import family_rules, load_race_net, race_match
+    from .racetrain import family_rules, load_race_net, pair_stats, race_match
 
     out = out or sys.stdout
     rules = family_rules(game)
@@ -203,9 +203,9 @@ def bench_race(game: str, positions: int = POSITIONS, trials: int = TRIALS, seed
         from .racetrain import RaceStarts
 
         starts = RaceStarts(family, rolls.boards, rolls.turns)
-        res = np.concatenate([race_match(full, plain, starts, rules, seed * 7919 + r)
+        res = np.concatenate([race_match(full, plain, starts, rules, seed * 7919 + 1000 * r)
                               for r in range(math.ceil(games / (2 * len(starts))))])[:games]
-        ppg, se = _stats(res)
+        ppg, se = pair_stats(res)
         figures["duplicate"] = {"games": len(res), "ppg": ppg, "se": se}
         print(f"  duplicate races from these positions, race net vs contact net: "
               f"{len(res)} games, {ppg:+.4f} ± {se:.4f} points a game (1 SE)", file=out)

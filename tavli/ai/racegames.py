@@ -129,16 +129,19 @@ def _race_target(ev, sf, me, n, flags, s):
 
 
 @njit(cache=True)
-def train_race(ev, starts, turns, flags, n_games, alpha, seed, s, stats):
+def train_race(ev, starts, turns, flags, n_games, alpha, seed, s, stats, explore=0.0):
     """Play ``n_games`` games from race positions drawn from ``starts`` (int8[N, 104],
     ``turns[k]`` to move) with the 0-ply choice of the evaluator ``ev``, updating its race
     network (``ev.race``, in place) by TD(0) with step ``alpha``: the outputs for each
     position the race network values move toward the value of the next position by the
     evaluator (seen from the mover), the result at the end. A game stops where another
-    valuer answers (a bear-off database). ``stats`` (float64[4]) receives games, updates,
-    the summed absolute equity change asked by the targets (the TD error), and the games
-    handed over to a database before their end."""
+    valuer answers (a bear-off database). With ``explore`` > 0 a turn goes on with a
+    random legal move with that probability (the target stays the best move's value), so
+    that positions the greedy play avoids are learned too. ``stats`` (float64[4])
+    receives games, updates, the summed absolute equity change asked by the targets (the
+    TD error), and the games handed over to a database before their end."""
     np.random.seed(seed)
+    outp = s.table.shape[0] - s.buf.shape[0]
     family = flags[F_KERNEL]
     count_bg = flags[F_BACKGAMMONS] != 0
     x, h, y, dh, tb, st, buf, table = s.x, s.h, s.y, s.dh, s.tb, s.st, s.buf, s.table
@@ -158,6 +161,9 @@ def train_race(ev, starts, turns, flags, n_games, alpha, seed, s, stats):
             stats[1] += 1
             stats[2] += abs(money_equity(tb, count_bg) - money_equity(y, count_bg))
             td_update(ev.race, x, h, y, tb, alpha, dh)
+            if explore > 0.0 and n > 1 and np.random.random() < explore:
+                bi = table[outp + np.random.randint(0, n)]
+                done = terminal(buf[bi], me, flags, s.tgt)
             if bi >= 0:
                 _copy(sf, buf[bi])
             if not np.isnan(done):

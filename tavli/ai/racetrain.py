@@ -45,7 +45,7 @@ ALPHA0 = 0.1
 HALF_LIFE = 50_000
 FLOOR = 0.005
 SAMPLE_GAMES = 30_000
-SETTINGS = {"alpha0": ALPHA0, "half_life": HALF_LIFE, "floor": FLOOR,
+SETTINGS = {"alpha0": ALPHA0, "half_life": HALF_LIFE, "floor": FLOOR, "explore": 0.0,
             "check_every": 10_000}
 
 
@@ -140,6 +140,15 @@ def race_match(a: Evaluator, b: Evaluator, starts: RaceStarts, rules: Rules,
     return res
 
 
+def pair_stats(res: np.ndarray) -> tuple[float, float]:
+    """Points per game of duplicate games (``res``: two games a pair, the same dice) and
+    its standard error, taken over the pairs' means (the two games of a pair share their
+    luck, so the games are not independent)."""
+    pairs = res.reshape(-1, 2).mean(axis=1)
+    se = float(pairs.std(ddof=1) / math.sqrt(len(pairs))) if len(pairs) > 1 else 0.0
+    return float(res.mean()), se
+
+
 def _scratch_for(*evs: Evaluator):
     from .net import make_scratch
 
@@ -159,15 +168,18 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
                    starts: str | Path | None = None, sample_games: int = SAMPLE_GAMES,
                    check: str | Path | None = None, alpha0: float | None = None,
                    half_life: int | None = None, floor: float | None = None,
-                   check_every: int | None = None, chunk: int = 1000, out=None) -> Net:
+                   explore: float | None = None, check_every: int | None = None,
+                   chunk: int = 1000, out=None) -> Net:
     """Train (or resume) the race network of ``game``'s family up to ``games`` games.
 
     A new run samples its starts from ``sample_games`` self-play games of the shipped
     network (or copies the file ``starts``) into the run folder and starts from random
     weights with ``hidden`` units. The step size starts at ``alpha0`` and halves every
-    ``half_life`` games down to ``floor`` (kept in the run's metadata; a resumed run
-    keeps its own unless a new value is given). ``check`` is a rollouts file of ``tavli
-    bench race`` to measure the error against at each check. Bad settings raise
+    ``half_life`` games down to ``floor``; ``explore`` is the share of turns that go on
+    with a random move (the target stays the best move's value); all four are kept in the
+    run's metadata (a resumed run keeps its own unless a new value is given). ``check``
+    is a rollouts file of ``tavli bench race`` to measure the error against at each
+    check. Bad settings raise
     :class:`~tavli.errors.TrainingError` and a refused new run leaves nothing behind."""
     from .racebench import Rollouts
     from .racegames import train_race
@@ -179,6 +191,8 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
         raise TrainingError("the step-size floor must be in (0, 1]")
     if half_life is not None and half_life < 1:
         raise TrainingError("the half-life must be at least 1 game")
+    if explore is not None and not 0 <= explore < 1:
+        raise TrainingError("the exploration share must be in [0, 1)")
     if check_every is not None and check_every < 1:
         raise TrainingError("--check-every must be at least 1 game")
     if hidden < 1:
@@ -191,7 +205,8 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
     ckpt = run / "checkpoint.npz"
     starts_file = run / "starts.npz"
     given = {k: v for k, v in (("alpha0", alpha0), ("half_life", half_life), ("floor", floor),
-                                ("check_every", check_every)) if v is not None}
+                                ("explore", explore), ("check_every", check_every))
+             if v is not None}
     rolls = Rollouts.load(check) if check is not None else None
     if rolls is not None and rolls.family != family:
         raise TrainingError(f"{check} holds {rolls.family} rollouts, not {family}")
@@ -238,7 +253,8 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
         n = min(chunk, games - net.games, next_check - net.games)
         alpha = alpha_at(net.games, cfg)
         train_race(ev.tables, train_part.boards, train_part.turns, flags, n, alpha,
-                   (int(net.meta["seed"]) * 1_000_003 + net.games) % 2**31, scratch, stats)
+                   (int(net.meta["seed"]) * 1_000_003 + net.games) % 2**31, scratch, stats,
+                   float(cfg["explore"]))
         net.meta["games"] = net.games + n
         net.meta["alpha"] = alpha
         net.save(ckpt)
@@ -269,10 +285,9 @@ def _check_entry(net: Net, ev: Evaluator, plain: Evaluator, check_part: RaceStar
     """The figures of a check (see the module docstring)."""
     entry: dict = {"td_error": round(float(stats[2] / max(1.0, stats[1])), 4)}
     if len(check_part):
-        res = race_match(ev, plain, check_part, rules, 4242)
-        entry["vs_contact_net"] = {"ppg": round(float(res.mean()), 4),
-                                   "se": round(float(res.std(ddof=1) / math.sqrt(len(res))), 4),
-                                   "games": len(res)}
+        ppg, se = pair_stats(race_match(ev, plain, check_part, rules, 4242))
+        entry["vs_contact_net"] = {"ppg": round(ppg, 4), "se": round(se, 4),
+                                   "games": 2 * len(check_part)}
     if rolls is not None:
         from .racebench import equity_errors
 
