@@ -18,9 +18,10 @@ the game is a race that can be solved exactly.
   to maximise it. With at most 6 checkers on the board no gammon is possible.
 
 :func:`bearoff_outputs` values a pure bear-off in the network's five outputs from them
-(compiled, for the search and evaluators). The tables take about half a minute to build
-(:func:`build`) and are kept in the user's cache directory (:func:`cache_dir`) as one
-compressed ``.npz`` of about 2.5 MB; :func:`load_tables` builds them there on first use.
+(compiled, for the search and evaluators). The tables take a few seconds to build
+(:func:`build`: about 2.5 s on one core, plus compiling on a first run) and are kept in the
+user's cache directory (:func:`cache_dir`) as one compressed ``.npz`` of about 5 MB;
+:func:`load_tables` builds them there on first use.
 
 How they are built: the move generator (:func:`tavli.movegen.generate`, backgammon's rule
 flags) lists, for every one-sided position and each of the 21 rolls, the distinct positions
@@ -53,7 +54,7 @@ from typing import TextIO
 import numpy as np
 from numba import njit
 
-from ..errors import TavliError
+from ..errors import BearoffError
 from ..layout import CHECKERS, NSLOTS
 from ..movegen import HASH_SIZE, HT, MAX_STATES, REC, generate
 from ..rules import Rules
@@ -71,7 +72,7 @@ ROLLS = 32  # entries of a distribution: 0..31 rolls (the tail folded into the l
 ALL_OFF = 0
 FIRST_OFF = 1
 MAX_PIPS = CHECKERS * POINTS
-BUILD_SECONDS = 30  # what the one line printed before a build announces
+BUILD_SECONDS = 10  # what the one line printed before a build announces
 
 # the 21 rolls (higher die first) and their weights out of 36
 _D1 = np.array([a for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
@@ -85,12 +86,6 @@ for _n in range(32):
     _BINOM[_n, 0] = 1
     for _k in range(1, min(_n, 7) + 1):
         _BINOM[_n, _k] = _BINOM[_n - 1, _k - 1] + (_BINOM[_n - 1, _k] if _k < _n else 0)
-
-
-class BearoffError(TavliError):
-    """The bear-off databases cannot be built, written or read (a bad cache folder, a file
-    that is not a database of this version), or a position that is not a pure bear-off
-    was given where one is needed."""
 
 
 # --- indexing -----------------------------------------------------------------------------
@@ -181,7 +176,7 @@ def move_table(positions, count, flags):
     outp = table.shape[0] - buf.shape[0]
     st = np.zeros((4, NSLOTS), dtype=np.int8)
     starts = np.zeros(count * NROLLS + 1, dtype=np.int64)
-    targets = np.zeros(max(1024, count * NROLLS * 8), dtype=np.uint16)
+    targets = np.zeros(max(1024, count * NROLLS * 9), dtype=np.uint16)
     c = np.zeros(POINTS, dtype=np.int64)
     total = 0
     for k in range(count):
