@@ -65,7 +65,6 @@ FORMAT = 1
 FILE_NAME = f"bearoff-v{FORMAT}.npz"
 POINTS = 6
 ONE_SIDED = 54264  # C(21, 6): 0..15 checkers on 6 points
-TWO_CHECKERS = 6
 TWO_SIDED = 924  # C(12, 6): 0..6 checkers on 6 points
 FULL = 38760  # C(20, 6): the first index of the positions of 15 checkers
 ROLLS = 32  # entries of a distribution: 0..31 rolls (the tail folded into the last)
