@@ -34,6 +34,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
+    BearoffError,
     CliError,
     DistillError,
     GameOver,
@@ -87,7 +88,7 @@ __all__ = [
     "NeuralPlayer", "LevelPlayer", "PubevalPlayer", "Analyzer", "rank_moves", "Net",
     "TavliError", "ParseError", "IllegalMove", "InvalidPosition", "RuleError", "GameOver",
     "WrongState", "RecordError", "OptionError", "CliError", "NetError", "DistillError",
-    "TrainingError",
+    "TrainingError", "BearoffError",
 ]
 
 
