@@ -145,10 +145,12 @@ class Evaluator:
 
     @property
     def n_inputs(self) -> int:
+        """The inputs of the larger network (work arrays are sized for it)."""
         return max(self.contact.W1.shape[0], self.race.W1.shape[0] if self.race else 0)
 
     @property
     def hidden(self) -> int:
+        """The hidden units of the larger network."""
         return max(self.contact.hidden, self.race.hidden if self.race else 0)
 
     def scratch(self, states: int, hash_size: int) -> Scratch:
