@@ -306,6 +306,12 @@ def cmd_bearoff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_met(args: argparse.Namespace) -> int:
+    from .cube.cli import cmd_met as run
+
+    return run(args)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "tui", False):
         from . import tui
@@ -472,6 +478,24 @@ def build_parser() -> argparse.ArgumentParser:
     bs.add_argument("--dir", metavar="DIR", help="the databases' folder (default: the cache)")
     bs.set_defaults(func=cmd_bearoff)
 
+    mt = sub.add_parser("met", help="match equity: the table, or one score's take and cash "
+                                     "points and gammon values",
+                        description="The match equity table of backgammon matches (computed "
+                                    "by tavli, or the published Kazaross-XG2), or one score's "
+                                    "entry; --tavli: a Tavli match's equity.")
+    mt.add_argument("--length", type=int, metavar="N",
+                    help="the match length (1..25; the table: default 15)")
+    mt.add_argument("--score", metavar="A-B",
+                    help="points won by me and by the opponent: show that score's entry")
+    which = mt.add_mutually_exclusive_group()
+    which.add_argument("--published", action="store_true",
+                       help="the published Kazaross-XG2 table")
+    which.add_argument("--computed", action="store_true",
+                       help="the table tavli computes (the default)")
+    mt.add_argument("--tavli", action="store_true",
+                    help="a Tavli match (Portes, Plakoto, Fevga; no cube): default 5 points")
+    mt.set_defaults(func=cmd_met)
+
     from .dama.cli import add_dama_commands
 
     add_dama_commands(sub)
@@ -487,7 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _runs_compiled_code(args: argparse.Namespace) -> bool:
     """Whether the command may call Numba kernels (``show`` does not; the browser app's
     server says so itself while it warms up)."""
-    return args.command != "show" and not (args.command == "play" and not args.tui)
+    return args.command not in ("show", "met") and not (args.command == "play" and not args.tui)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,8 +16,8 @@ All functions take the side concerned first: ``away_me`` points away, the oppone
 >>> met = published_met()
 >>> round(take_point(met, 2, 2), 3)          # 2-away/2-away: a pass leaves a Crawford game
 0.323
->>> round(take_point(met, 4, 2), 3)          # trailing 4-away/2-away: a lighter take
-0.179
+>>> round(take_point(met, 4, 2), 3)          # trailing 4-away/2-away
+0.371
 >>> gammon_values(met, 1, 1)                 # DMP: gammons count for nothing
 GammonValues(win_gammon=0.0, win_backgammon=0.0, lose_gammon=0.0, lose_backgammon=0.0)
 >>> money_take_point()
