@@ -80,14 +80,20 @@ def dumps(obj: Game | Match) -> str:
             nonlocal n, row
             if row != [None, None]:
                 n += 1
-                out.append(f"{n:3d}) {(row[0] or ''):<{COL}}{row[1] or ''}".rstrip())
+                left = row[0] or ""
+                width = max(COL, len(left) + 1)
+                out.append(f"{n:3d}) {left:<{width}}{row[1] or ''}".rstrip())
             row = [None, None]
 
         cube = [1]
         for a in acts_of(g):
             col = 0 if a.side == 1 else 1  # black left
             text = _act_text(a, cube)
-            if a.kind == "win":
+            if a.kind == "win":  # in the winner's column, as gnubg writes it
+                if col == 1 and row[0] is not None and row[1] is None:
+                    row[1] = text
+                    flush()
+                    continue
                 flush()
                 out.append(" " * 5 + (text if col == 0 else " " * COL + text))
                 continue

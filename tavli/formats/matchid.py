@@ -6,7 +6,8 @@ cube value as log2 (4), cube owner (2: 0, 1 or 3 for the middle), player on roll
 Crawford game (1), game state (3: 0 no game, 1 playing, 2 over, 3 resigned, 4 dropped),
 player to decide (1: differs from the player on roll while a double is offered),
 double offered (1), resignation offered (2: 0 none, 1 single, 2 gammon, 3 backgammon),
-die 1 (3), die 2 (3) (0 when not rolled), match length (15; 0 for money play), score of
+die 1 (3), die 2 (3) (0 when not rolled; written higher first, as gnubg
+does), match length (15; 0 for money play), score of
 player 0 (15), score of player 1 (15).
 
 gnubg's player 0 (O) is tavli's black, player 1 (X) tavli's white: a Match ID's side to
@@ -98,7 +99,7 @@ def match_id(obj: Game | Match | MatchState) -> str:
     log = st.cube_value.bit_length() - 1
     if st.cube_value != 1 << log or not 0 <= log < 16:
         raise ParseError(f"cube value {st.cube_value} is not a power of 2 up to 2^15")
-    d1, d2 = st.dice or (0, 0)
+    d1, d2 = sorted(st.dice or (0, 0), reverse=True)  # the higher die first, as gnubg
     values = {
         "cube_log": log,
         "owner": 3 if st.cube_owner is None else GNUBG_PLAYER[st.cube_owner],

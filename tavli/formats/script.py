@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..board import parse_dice
-from ..dice import ScriptedDice
+from ..dice import DiceSource, ScriptedDice
 from ..errors import RecordError, TavliError
 from ..game import RESIGN_POINTS, Game
 from ..history import Beaver, Double, Drop, Pass, Play, Take
@@ -126,6 +126,7 @@ def build(ms: MatchScript, fmt: str) -> Game | Match:
                               "imports a money session of one game only")
         g = Game(rules, dice=feed)
         _replay(g, ms.games[0], feed, "game 1")
+        g.dice_source = DiceSource()  # the game plays on with fresh dice
         return g
     if not 1 <= ms.length <= 99:
         raise RecordError(f"a {ms.length}-point match: tavli plays matches of 1..99 points")
@@ -148,6 +149,9 @@ def build(ms: MatchScript, fmt: str) -> Game | Match:
             raise RecordError(f"{where}: the file says it is {'' if gs.crawford else 'not '}"
                               "the Crawford game; the score says otherwise")
         _replay(m.game, gs, feed, where)
+    m.dice_source = DiceSource()  # the match plays on with fresh dice
+    for g in m.games:
+        g.dice_source = m.dice_source
     return m
 
 
