@@ -82,7 +82,7 @@ def dumps(obj: Game | Match) -> str:
                 n += 1
                 left = row[0] or ""
                 width = max(COL, len(left) + 1)
-                out.append(f"{n:3d}) {left:<{width}}{row[1] or ''}".rstrip())
+                out.append(f"{n:3d}) {left:<{width}}{row[1] or ''}".rstrip())  # noqa: B023 (called within the iteration)
             row = [None, None]
 
         cube = [1]
