@@ -16,7 +16,7 @@ move, cube owner and scores are translated accordingly.
 >>> from tavli.game import Game
 >>> g = Game("backgammon", seed=1, first=0)
 >>> match_id(g)
-'cAEAAAAAAAAA'
+'cAkAAAAAAAAA'
 >>> parse_match_id("cAkAAAAAAAAA").on_roll
 0
 """
