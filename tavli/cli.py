@@ -312,6 +312,18 @@ def cmd_met(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_convert(args: argparse.Namespace) -> int:
+    from .formats import convert
+    from .match import Match
+
+    obj = convert(args.input, args.output, args.from_format, args.format)
+    games = obj.games if isinstance(obj, Match) else [obj]
+    what = (f"a {obj.target}-point match, {len(games)} game" + ("s" if len(games) != 1 else "")
+            if isinstance(obj, Match) else "one game")
+    print(f"{args.input} -> {args.output}: {what}")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "tui", False):
         from . import tui
@@ -500,6 +512,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_dama_commands(sub)
 
+    cv = sub.add_parser("convert", help="convert a game or match file (.json, .mat, .sgf)",
+                        description="Read a game or match (a tavli record .json, a gnubg/"
+                        "Jellyfish .mat, a gnubg .sgf), replay it through the engine and "
+                        "write it in another format. The formats follow the extensions.")
+    cv.add_argument("input", help="the file to read")
+    cv.add_argument("output", help="the file to write")
+    cv.add_argument("--format", choices=("json", "mat", "sgf"), default=None,
+                    help="the output format (default: by OUTPUT's extension)")
+    cv.add_argument("--from", dest="from_format", choices=("json", "mat", "sgf"),
+                    default=None, help="the input format (default: by INPUT's extension)")
+    cv.set_defaults(func=cmd_convert)
+
     pl = sub.add_parser("play", help="play a game or match (--tui: in the terminal)")
     from .tui_args import add_play_arguments
 
@@ -511,7 +535,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _runs_compiled_code(args: argparse.Namespace) -> bool:
     """Whether the command may call Numba kernels (``show`` does not; the browser app's
     server says so itself while it warms up)."""
-    return args.command not in ("show", "met") and not (args.command == "play" and not args.tui)
+    return (args.command not in ("show", "met", "convert")
+            and not (args.command == "play" and not args.tui))
 
 
 def main(argv: list[str] | None = None) -> int:
