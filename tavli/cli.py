@@ -161,7 +161,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                            "[--games N]")
         bench_strength(args.players[0], args.players[1], game=args.game, games=args.games,
                        seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
-                       progress=sys.stderr if args.log else None)
+                       progress=sys.stderr if args.log else None, cube=args.cube)
         return 0
     if args.what == "dama":
         from .dama.cli import bench_dama
@@ -477,6 +477,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="strength: games, an even number (each dice sequence is played "
                         "twice)")
     b.add_argument("--seed", type=seed_arg, default=1)
+    b.add_argument("--cube", action="store_true",
+                   help="strength: money play with the cube (Jacoby on); players "
+                        "neural[:LEVEL] (cubeful cube) and neural-thresholds[:LEVEL] "
+                        "(the old fixed thresholds)")
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.add_argument("--log", metavar="FILE",
                    help="strength: append each dice pair's result to FILE and resume from "
