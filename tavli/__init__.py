@@ -62,7 +62,8 @@ if TYPE_CHECKING:
     from .ai.neural import Analyzer, LevelPlayer, NeuralPlayer, PubevalPlayer, rank_moves
     from .board import Move, Position, parse_dice
     from .cube.cubeful import CubeDecision
-    from .cube.info import CubeInfo, Owner
+    from .cube.info import CubeInfo as CubeInfo
+    from .cube.info import Owner as Owner
     from .game import Game, Outcome
     from .match import Match
     from .players import GreedyPlayer, Player, RandomPlayer, play_game
@@ -97,7 +98,7 @@ __all__ = [
     "game_record", "match_record", "load_record", "save_record", "load_record_file",
     "Player", "RandomPlayer", "GreedyPlayer", "play_game",
     "NeuralPlayer", "LevelPlayer", "PubevalPlayer", "Analyzer", "rank_moves", "Net",
-    "Evaluator", "cube_decision", "CubeDecision", "CubeInfo", "Owner",
+    "Evaluator", "cube_decision", "CubeDecision",
     "TavliError", "ParseError", "IllegalMove", "InvalidPosition", "RuleError", "GameOver",
     "WrongState", "RecordError", "OptionError", "CliError", "NetError", "DistillError",
     "TrainingError", "BearoffError",

