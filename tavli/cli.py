@@ -161,7 +161,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                            "[--games N]")
         bench_strength(args.players[0], args.players[1], game=args.game, games=args.games,
                        seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
-                       progress=sys.stderr if args.log else None)
+                       progress=sys.stderr if args.log else None, cube=args.cube)
         return 0
     if args.what == "dama":
         from .dama.cli import bench_dama
@@ -194,10 +194,16 @@ def cmd_hint(args: argparse.Namespace) -> int:
         _check_batch_alone(args)
         return _batch(args, 1, lambda pos, dice, rules, extra: _hint_entries(
             pos, dice, rules, extra[0] if extra else args.level))
-    if args.game is None or args.position is None or args.dice is None:
-        raise CliError("usage: tavli hint GAME POSITION --dice 31 [--level L] (or --batch)")
+    if args.game is None or args.position is None:
+        raise CliError("usage: tavli hint GAME POSITION [--dice 31] [--level L] (or --batch)")
     rules = _rules(args.game, args.rule)
     pos = _read_position(args.game, args.position)
+    if args.dice is None:
+        return _cube_hint(args, pos, rules)
+    if args.match is not None or args.score is not None or args.cube is not None \
+            or args.owner is not None or args.crawford:
+        raise CliError("--match, --score, --cube, --owner, --crawford are for a cube "
+                       "hint (without --dice)")
     dice = parse_dice(args.dice)
     entries = _hint_entries(pos, dice, rules, args.level)
     if args.json:
@@ -218,6 +224,19 @@ def cmd_hint(args: argparse.Namespace) -> int:
         diff = "" if i == 1 else f"{e['equity'] - best:+.3f}"
         print(f"{i:3d} {e['move']:28s} {e['ply']:3d} {e['equity']:+8.3f} {diff:>7}  "
               + " ".join(f"{e[key]:5.3f}" for _, key in cols))
+    return 0
+
+
+def _cube_hint(args: argparse.Namespace, pos, rules) -> int:
+    from .ai.neural import parse_level
+    from .cube.hint import cube_hint, cube_info_from_options
+
+    ci = cube_info_from_options(rules, args.match, args.score, args.cube, args.owner,
+                                args.crawford)
+    _check_not_over(pos, rules)
+    ply = min(parse_level(args.level)[0], 2)
+    for line in cube_hint(pos, rules, ci, ply, args.json):
+        print(line)
     return 0
 
 
@@ -362,9 +381,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the JSON position document")
     s.set_defaults(func=cmd_show)
 
-    h = sub.add_parser("hint", help="rank the legal moves with the AI",
-                       description="Every legal move ranked with equity and win/gammon "
-                                   "probabilities (first: the move the AI plays).")
+    h = sub.add_parser("hint", help="rank the legal moves, or the cube decision, with the AI",
+                       description="With --dice: every legal move ranked with equity and "
+                                   "win/gammon probabilities (first: the move the AI "
+                                   "plays). Without: the cube decision before the roll "
+                                   "(backgammon): cubeful equities of no double, "
+                                   "double/take, double/pass and the proper action.")
     h.add_argument("game", nargs="?", help="|".join(game_names()))
     h.add_argument("position", nargs="?", help="position ID, gnubg ID, 'start' or '-'")
     h.add_argument("--dice", "-d", help="the roll, e.g. 31")
@@ -376,6 +398,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="read lines 'GAME POSITION DICE [LEVEL]' from stdin, one JSON line "
                         "each")
     h.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
+    h.add_argument("--match", type=int, default=None, metavar="N",
+                   help="cube hint: a match to N points (default money play)")
+    h.add_argument("--score", default=None, metavar="A-B",
+                   help="cube hint: points won by the side to move and the opponent")
+    h.add_argument("--cube", type=int, default=None, metavar="V",
+                   help="cube hint: the cube's value (default 1)")
+    h.add_argument("--owner", default=None, help="cube hint: me|opp|centre")
+    h.add_argument("--crawford", action="store_true",
+                   help="cube hint: this is the Crawford game")
     h.set_defaults(func=cmd_hint)
 
     a = sub.add_parser("analyse", aliases=["analyze"], help="analyse a game or match record")
@@ -458,6 +489,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="strength: games, an even number (each dice sequence is played "
                         "twice)")
     b.add_argument("--seed", type=seed_arg, default=1)
+    b.add_argument("--cube", action="store_true",
+                   help="strength: money play with the cube (Jacoby on); players "
+                        "neural[:LEVEL] (cubeful cube) and neural-thresholds[:LEVEL] "
+                        "(the old fixed thresholds)")
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.add_argument("--log", metavar="FILE",
                    help="strength: append each dice pair's result to FILE and resume from "

@@ -123,8 +123,10 @@ class Match:
             if self.target > 1 and max(self.score) == self.target - 1:
                 crawford = True
                 self._crawford_done = True
-        self.games.append(Game(rules, dice=self.dice_source, first=starter, match_play=True,
-                               crawford=crawford))
+        game = Game(rules, dice=self.dice_source, first=starter, match_play=True,
+                    crawford=crawford)
+        game.match = self
+        self.games.append(game)
 
     def to_dict(self) -> dict[str, Any]:
         """The match's settings as records store them (target, variant, rules; and
