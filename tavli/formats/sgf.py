@@ -42,10 +42,6 @@ def _point(c: str, side: int) -> int:
     return k + 1 if side == 1 else 24 - k
 
 
-def _esc(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("]", "\\]")
-
-
 def dumps(obj: Game | Match) -> str:
     """The ``.sgf`` text of a backgammon game (money play) or match."""
     length, games = backgammon_games(obj, ".sgf")
