@@ -375,8 +375,10 @@ def rollout_moves(position: Position, dice: Dice | str, moves: int | None = 5,
         for i, m in enumerate(candidates, 1):
             end = _game_over(m, rules)
             if end is not None:
-                results.append(summarize(end, bool(rules.backgammons), luck, 0.0,
-                                         settings, m))
+                e = float(equity(end, bool(rules.backgammons)))
+                zero = np.zeros(N_OUT)
+                results.append(RolloutResult(0, end, zero, e, 0.0, end, zero, e, 0.0,
+                                             settings=settings, move=m))
                 continue
             res, secs = runner.run(m.after, games, ply, truncate, seed, luck, target_se,
                                    progress, f"move {i}/{len(candidates)} {m}")
@@ -387,18 +389,15 @@ def rollout_moves(position: Position, dice: Dice | str, moves: int | None = 5,
 
 
 def _game_over(move: Move, rules: Rules) -> np.ndarray | None:
-    """The one trial row of a move that ends the game (its outcome, the mover's view),
-    or None."""
-    from .playout import RES
+    """The outcome (five outputs, the mover's view) of a move that ends the game, or
+    None."""
     from .selfplay import terminal
 
-    row = np.zeros((1, RES))
     tgt = np.zeros(N_OUT, dtype=np.float32)
     b = np.ascontiguousarray(move.after.array, dtype=np.int8).reshape(104)
     if math.isnan(terminal(b, move.before.turn, rules.kernel_flags(), tgt)):
         return None
-    row[0, :N_OUT] = tgt
-    return row
+    return tgt.astype(np.float64)
 
 
 def format_result(r: RolloutResult, count_bg: bool, head: str = "") -> list[str]:
