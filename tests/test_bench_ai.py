@@ -59,7 +59,7 @@ def test_bench_rollout_with_and_without_gnubg(lines, one_position, monkeypatch):
     assert set(f) == {"plain", "adjusted", "gnubg"}
     assert all(f[k]["rate"] > 0 and -1 <= f[k]["equity"] <= 1 for k in f)
     assert f["adjusted"]["se"] < f["plain"]["se"]
-    assert any(ln.startswith("  bear-off") for ln in lines)
+    assert any(ln.startswith("  bear-off") and "ours plain" in ln for ln in lines)
     lines.clear()
     monkeypatch.setattr(gnubg_ref, "load", lambda: None)
     fig = bench.bench_rollout(games=36, out=lines.append)

@@ -97,7 +97,7 @@ def bench_eval(positions: int = 10000, seed: int = 1, out=print, rounds: int = 3
             best["gnubg"] = max(best["gnubg"], _rate(positions, time.perf_counter() - t0))
             diffs.append(np.abs(equity(ours) - equity(np.array(theirs))))
     out(f"eval benchmark: {positions} backgammon positions from 0-ply self-play (seed "
-        f"{seed}) per round, best of {rounds} rounds on fresh positions")
+        f"{seed}) per round, best of {rounds} rounds on fresh positions; {machine()}")
     out(f"  {'0-ply evaluations per second':<52} {'per second':>12}")
     out(f"  {'ours, one call at a time (Evaluator.evaluate_arrays)':<52} "
         f"{best['single']:>12,.0f}")
@@ -144,57 +144,60 @@ def bench_rollout(games: int = 1296, seed: int = 1, out=print) -> dict:
     count_bg = bool(rules.backgammons)
     out(f"rollout benchmark: {games} trials per position at 0-ply, seed {seed}, one "
         "process, no cube; trials per second and cubeless equity ± 1 SE for the side to "
-        "roll")
+        f"roll; {machine()}")
     out("  ours plain: played out with stratified first rolls; ours adjusted: the same "
         "trials with gnubg-style luck adjustment (a 0-ply look at the 21 rolls every turn)")
     if g is not None:
         out(f"  gnubg-nn {gnubg_ref.version(g)}: its 0-ply move (best_move) every turn, "
             "driven from Python, stratified first rolls, no luck adjustment (its own "
             "rollout() is broken in this version: see tavli/ai/gnubg_ref.py)")
-    head = (f"  {'position':<17} {'ours plain':>24} {'ours adjusted':>24} "
-            f"{'gnubg-nn':>24}")
-    out(head)
+    out(f"  {'position':<17} {'':<14} {'trials/s':>9} {'per CPU s':>10} "
+        f"{'equity ± SE':>16}")
     figs: dict = {"games": games, "seed": seed, "positions": {}}
     with Runner(ev, rules) as runner:
         runner.run(bench_positions()[-1][1], 1, 0, None, seed)  # compiled code loaded
         for name, pos in bench_positions():
-            cells = []
             f: dict = {}
             for luck in (False, True):
+                c0 = time.process_time()
                 res, secs = runner.run(pos, games, 0, None, seed, luck)
                 r = summarize(res, count_bg, luck, secs)
-                key = "adjusted" if luck else "plain"
-                f[key] = {"rate": _rate(games, secs), "equity": r.equity, "se": r.equity_se}
-                cells.append(_cell(f[key]))
+                f["adjusted" if luck else "plain"] = _figures(
+                    games, secs, time.process_time() - c0, r.equity, r.equity_se)
             if g is not None:
                 board = gnubg_board(pos.array, pos.turn)
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 rows = np.array([gnubg_ref.playout(g, board, t, seed) for t in range(games)])
-                secs = time.perf_counter() - t0
+                secs, cpu = time.perf_counter() - t0, time.process_time() - c0
                 e = np.asarray(equity(rows, count_bg))
-                f["gnubg"] = {"rate": _rate(games, secs), "equity": float(e.mean()),
-                              "se": float(e.std(ddof=1) / math.sqrt(games))
-                              if games > 1 else math.nan}
-                cells.append(_cell(f["gnubg"]))
-            else:
-                cells.append(f"{'-':>24}")
+                f["gnubg"] = _figures(games, secs, cpu, float(e.mean()),
+                                      float(e.std(ddof=1) / math.sqrt(games))
+                                      if games > 1 else math.nan)
             figs["positions"][name] = f
-            out(f"  {name:<17} " + " ".join(cells))
+            for i, (key, label) in enumerate((("plain", "ours plain"),
+                                              ("adjusted", "ours adjusted"),
+                                              ("gnubg", "gnubg-nn"))):
+                if key in f:
+                    x = f[key]
+                    out(f"  {name if i == 0 else '':<17} {label:<14} {x['rate']:>9.1f} "
+                        f"{x['cpu_rate']:>10.1f} {x['equity']:>+8.3f} ± {x['se']:.3f}")
     if g is None:
         out(gnubg_ref.NOTE)
     return figs
 
 
-def _cell(f: dict) -> str:
-    return f"{f['rate']:>7.1f}/s {f['equity']:+.3f}±{f['se']:.3f}".rjust(24)
+def _figures(games: int, secs: float, cpu: float, eq: float, se: float) -> dict:
+    return {"rate": _rate(games, secs), "cpu_rate": _rate(games, cpu), "equity": eq,
+            "se": se}
 
 
 def bench_moves(games: int = 4, seed: int = 1, out=print,
                 levels: tuple[str, ...] | None = None) -> dict:
     """The AI's time per move at each level (beginner .. worldclass, or ``levels``) over
     ``games`` backgammon games of that level against itself: the legal moves and the
-    choice together, on turns with at least two legal moves; mean and max. Beside it
-    ``gnubg_nn.best_move`` at the level's ply on the same positions and rolls."""
+    choice together, on turns with at least two legal moves; mean and max of the wall
+    time, and the mean CPU time of this process (what the move costs on an idle core).
+    Beside it ``gnubg_nn.best_move`` at the level's ply on the same positions and rolls."""
     from ..bench import gnubg_board
     from .neural import LEVELS, NeuralPlayer
 
@@ -202,48 +205,69 @@ def bench_moves(games: int = 4, seed: int = 1, out=print,
     g = gnubg_ref.load()
     rng = np.random.default_rng(seed)
     out(f"moves benchmark: the AI's time per move (legal moves and choice) over {games} "
-        f"backgammon games per level against itself (seed {seed}), turns with a choice")
-    head = (f"  {'level':<13} {'ply':>3} {'moves':>6} {'mean s':>8} {'max s':>8}"
-            + (f"   {'gnubg-nn mean':>13} {'max s':>8}" if g is not None else ""))
+        f"backgammon games per level against itself (seed {seed}), turns with a choice; "
+        f"{machine()}")
+    head = (f"  {'level':<13} {'ply':>3} {'moves':>6} {'mean s':>8} {'max s':>8} {'CPU s':>8}"
+            + (f"   {'gnubg-nn mean':>13} {'max s':>8} {'CPU s':>8}" if g is not None else ""))
     out(head)
     figs: dict = {"games": games, "seed": seed, "levels": {}}
     for level in levels or tuple(LEVELS):
         ply = LEVELS[level][0]
         player = NeuralPlayer(level, seed=seed)
-        times: list[float] = []
+        start = Position.start(GAME)
+        player.choose_move(start, (3, 1), start.legal_moves((3, 1), rules), rules)  # warm
+        wall: list[float] = []
+        cpu: list[float] = []
         jobs = []
         for _ in range(games):
             pos = Position.start(GAME, int(rng.integers(2)))
             while True:
                 dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 moves = pos.legal_moves(dice, rules)
                 m = player.choose_move(pos, dice, moves, rules)
-                dt = time.perf_counter() - t0
+                dt, dc = time.perf_counter() - t0, time.process_time() - c0
                 if len(moves) > 1:
-                    times.append(dt)
+                    wall.append(dt)
+                    cpu.append(dc)
                     jobs.append((gnubg_board(pos.array, pos.turn), dice))
                 pos = m.after if m is not None else pos.swap_turn()
                 if pos.is_finished():
                     break
-        f = {"ply": ply, "moves": len(times), "mean": float(np.mean(times)),
-             "max": float(np.max(times))}
-        line = (f"  {level:<13} {ply:>3} {len(times):>6} {f['mean']:>8.4f} "
-                f"{f['max']:>8.4f}")
+        f = {"ply": ply, "moves": len(wall), "mean": float(np.mean(wall)),
+             "max": float(np.max(wall)), "cpu": float(np.mean(cpu))}
+        line = (f"  {level:<13} {ply:>3} {len(wall):>6} {f['mean']:>8.4f} "
+                f"{f['max']:>8.4f} {f['cpu']:>8.4f}")
         if g is not None:
-            gt = []
+            gt, gc = [], []
             for board, (d1, d2) in jobs:
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 g.best_move(board, d1, d2, ply)
                 gt.append(time.perf_counter() - t0)
-            f["gnubg_mean"], f["gnubg_max"] = float(np.mean(gt)), float(np.max(gt))
-            line += f"   {f['gnubg_mean']:>13.4f} {f['gnubg_max']:>8.4f}"
+                gc.append(time.process_time() - c0)
+            f.update(gnubg_mean=float(np.mean(gt)), gnubg_max=float(np.max(gt)),
+                     gnubg_cpu=float(np.mean(gc)))
+            line += (f"   {f['gnubg_mean']:>13.4f} {f['gnubg_max']:>8.4f} "
+                     f"{f['gnubg_cpu']:>8.4f}")
         figs["levels"][level] = f
         out(line)
     if "worldclass" in figs["levels"]:
-        wc = figs["levels"]["worldclass"]["mean"]
-        verdict = "met" if wc < 0.2 else "NOT met"
-        out(f"  target worldclass < 0.2 s per move on average: {verdict} ({wc:.3f} s)")
+        wc = figs["levels"]["worldclass"]
+        verdict = "met" if wc["mean"] < 0.2 else "NOT met"
+        out(f"  target worldclass < 0.2 s per move on average: {verdict} ({wc['mean']:.3f} s "
+            f"wall, {wc['cpu']:.3f} s CPU)")
     if g is None:
         out(gnubg_ref.NOTE)
     return figs
+
+
+def machine() -> str:
+    """The processors and the load they were under (a benchmark's wall times depend on
+    it)."""
+    import os
+
+    try:
+        load = f"load average {os.getloadavg()[0]:.1f}"
+    except OSError:
+        load = "load unknown"
+    return f"{os.cpu_count()} CPUs, {load}"

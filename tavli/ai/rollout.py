@@ -348,7 +348,7 @@ def rollout(position: Position, evaluator=None, games: int = 1296, ply: int = 0,
                      _settings(ply, truncate, seed, luck))
 
 
-def rollout_moves(position: Position, dice: Dice | str, moves: int | None = 5,
+def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None = 5,
                   evaluator=None, games: int = 1296, ply: int = 0,
                   truncate: int | None = None, seed: int = 1, jobs: int = 1, *,
                   rules: Rules | None = None, candidates: list[Move] | None = None,
