@@ -11,7 +11,8 @@ Everything the docs use is a name of this package:
   JSON text), :func:`save_record` and :func:`load_record_file` (files);
 * players: :class:`Player`, :class:`RandomPlayer`, :class:`GreedyPlayer`,
   :func:`play_game`, and the AI: :class:`NeuralPlayer`, :class:`LevelPlayer`,
-  :class:`PubevalPlayer`, :class:`Analyzer`, :func:`rank_moves`, :class:`Net`;
+  :class:`PubevalPlayer`, :class:`Analyzer`, :func:`rank_moves`, :class:`Net`,
+  :class:`Evaluator` (a family's networks and the bear-off databases);
 * errors: :class:`TavliError` and one subclass per kind of error.
 
 Names that need NumPy (or the compiled engine) load on first use, so that
@@ -34,6 +35,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
+    BearoffError,
     CliError,
     DistillError,
     GameOver,
@@ -52,6 +54,7 @@ from .games import VARIANTS, Variant, find_variant
 from .rules import Rules
 
 if TYPE_CHECKING:
+    from .ai.evaluator import Evaluator
     from .ai.net import Net
     from .ai.neural import Analyzer, LevelPlayer, NeuralPlayer, PubevalPlayer, rank_moves
     from .board import Move, Position, parse_dice
@@ -76,6 +79,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     **{n: (".ai.neural", n) for n in ("NeuralPlayer", "LevelPlayer", "PubevalPlayer",
                                       "Analyzer", "rank_moves")},
     "Net": (".ai.net", "Net"),
+    "Evaluator": (".ai.evaluator", "Evaluator"),
 }
 
 __all__ = [
@@ -85,9 +89,10 @@ __all__ = [
     "game_record", "match_record", "load_record", "save_record", "load_record_file",
     "Player", "RandomPlayer", "GreedyPlayer", "play_game",
     "NeuralPlayer", "LevelPlayer", "PubevalPlayer", "Analyzer", "rank_moves", "Net",
+    "Evaluator",
     "TavliError", "ParseError", "IllegalMove", "InvalidPosition", "RuleError", "GameOver",
     "WrongState", "RecordError", "OptionError", "CliError", "NetError", "DistillError",
-    "TrainingError",
+    "TrainingError", "BearoffError",
 ]
 
 

@@ -115,19 +115,28 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
     return 0
 
 
-def cmd_show(args: argparse.Namespace) -> int:
+def _game_and_position(game: str | None, text: str | None, usage: str
+                       ) -> tuple[str | None, str]:
+    """``[GAME] POSITION`` read from two optional arguments: one alone is the position
+    unless it names a game."""
     from .games import find_variant
-    from .ids import parse_position
 
-    game, text = args.game, args.position
     try:
         named = game is not None and bool(find_variant(game))
     except ParseError:
         named = False
     if text is None and game is not None and not named:
-        game, text = None, game  # tavli show POSITION
+        game, text = None, game  # POSITION alone
     if text is None:
-        raise CliError("usage: tavli show [GAME] POSITION [--json]")
+        raise CliError(f"usage: {usage}")
+    return game, text
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from .ids import parse_position
+
+    game, text = _game_and_position(args.game, args.position,
+                                    "tavli show [GAME] POSITION [--json]")
     if game is None and text == "start":
         raise CliError("name the game: tavli show GAME start")
     if text == "-":
@@ -286,6 +295,53 @@ def cmd_distill(args: argparse.Namespace) -> int:
         data = [distill.Labelled.load(f) for f in args.data]
         distill.fit(init, data, args.hidden, args.epochs, out, lr=args.lr)
     return 0
+
+
+def cmd_bearoff(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    from .ai import bearoff
+
+    folder = Path(args.dir).expanduser() if args.dir else None
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise CliError(f"--dir {args.dir}: not a folder")
+    path = (folder or bearoff.cache_dir()) / bearoff.FILE_NAME
+    if args.action == "build":
+        if path.exists() and not args.force:
+            print(f"the bear-off databases are already built: {path} (--force builds "
+                  "them again)")
+            return 0
+        t0 = time.perf_counter()
+        bearoff.build(path, progress=sys.stderr)
+        print(f"built the bear-off databases in {time.perf_counter() - t0:.1f} s: {path} "
+              f"({path.stat().st_size / 1e6:.1f} MB)")
+        return 0
+    from .ai.bearoff_text import looks_like_counts, parse_counts, position_text, side_text
+
+    game, text = _game_and_position(args.game, args.position,
+                                    "tavli bearoff show [GAME] POSITION [--dir DIR]")
+    counts = parse_counts(text) if game is None and looks_like_counts(text) else None
+    pos = None if counts is not None else _read_position(game, text)
+    if folder is None:
+        tables = bearoff.load_tables()
+    elif not path.exists():
+        raise CliError(f"no bear-off databases in {folder}: build them with `tavli "
+                       f"bearoff build --dir {folder}`")
+    else:
+        tables = bearoff.load(path)
+    if counts is not None:
+        lines = side_text(tables[0], counts, "one side")
+    else:
+        lines = position_text(tables, pos.array, pos.turn)
+    print("\n".join(lines))
+    return 0
+
+
+def cmd_met(args: argparse.Namespace) -> int:
+    from .cube.cli import cmd_met as run
+
+    return run(args)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -448,6 +504,41 @@ def build_parser() -> argparse.ArgumentParser:
                    help="web: length of the match reviewed (greedy against random)")
     b.set_defaults(func=cmd_bench, parser=b)
 
+    bo = sub.add_parser("bearoff", help="exact bear-off databases: build, show a position",
+                        description="The exact bear-off databases the AI uses (docs/ai.md): "
+                                    "build them, or show a bear-off position's values.")
+    bsub = bo.add_subparsers(dest="action", metavar="ACTION", required=True)
+    bb = bsub.add_parser("build", help="build the databases (once; about 10-30 s)")
+    bb.add_argument("--force", action="store_true", help="build them again if present")
+    bb.add_argument("--dir", metavar="DIR", help="the folder (default: $TAVLI_CACHE_DIR, "
+                    "else $XDG_CACHE_HOME/tavli, else ~/.cache/tavli)")
+    bb.set_defaults(func=cmd_bearoff)
+    bs = bsub.add_parser("show", help="a bear-off position's rolls to bear off and chances")
+    bs.add_argument("game", nargs="?", help="|".join(game_names()) + " (optional for IDs)")
+    bs.add_argument("position", nargs="?",
+                    help="position ID, gnubg ID, '-' (JSON on stdin), or one side's checkers "
+                         "on points 1..6 as counts, e.g. 3,2,0,0,0,1")
+    bs.add_argument("--dir", metavar="DIR", help="the databases' folder (default: the cache)")
+    bs.set_defaults(func=cmd_bearoff)
+
+    mt = sub.add_parser("met", help="match equity: the table, or one score's take and cash "
+                                     "points and gammon values",
+                        description="The match equity table of backgammon matches (computed "
+                                    "by tavli, or the published Kazaross-XG2), or one score's "
+                                    "entry; --tavli: a Tavli match's equity.")
+    mt.add_argument("--length", type=int, metavar="N",
+                    help="the match length (1..25; the table: default 15)")
+    mt.add_argument("--score", metavar="A-B",
+                    help="points won by me and by the opponent: show that score's entry")
+    which = mt.add_mutually_exclusive_group()
+    which.add_argument("--published", action="store_true",
+                       help="the published Kazaross-XG2 table")
+    which.add_argument("--computed", action="store_true",
+                       help="the table tavli computes (the default)")
+    mt.add_argument("--tavli", action="store_true",
+                    help="a Tavli match (Portes, Plakoto, Fevga; no cube): default 5 points")
+    mt.set_defaults(func=cmd_met)
+
     from .dama.cli import add_dama_commands
 
     add_dama_commands(sub)
@@ -463,7 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _runs_compiled_code(args: argparse.Namespace) -> bool:
     """Whether the command may call Numba kernels (``show`` does not; the browser app's
     server says so itself while it warms up)."""
-    return args.command != "show" and not (args.command == "play" and not args.tui)
+    return args.command not in ("show", "met") and not (args.command == "play" and not args.tui)
 
 
 def main(argv: list[str] | None = None) -> int:
