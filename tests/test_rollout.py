@@ -43,13 +43,13 @@ def test_trials_have_seeds_of_their_own():
 
 
 def test_a_rollout_replays_for_its_seed_and_whatever_the_processes():
-    kw = dict(games=144, truncate=6, seed=7)
+    kw = dict(games=108, truncate=3, seed=7)
     one = rollout(OPENING, **kw)
     again = rollout(OPENING, **kw)
     two = rollout(OPENING, jobs=2, **kw)
     other = rollout(OPENING, **dict(kw, seed=8))
     for r in (again, two):
-        assert r.trials == one.trials == 144
+        assert r.trials == one.trials == 108
         assert np.array_equal(r.outputs, one.outputs) and r.equity == one.equity
         assert np.array_equal(r.plain_outputs, one.plain_outputs)
         assert r.equity_se == one.equity_se
@@ -65,11 +65,11 @@ def test_the_standard_error_shrinks_as_one_over_root_n():
 
 
 def test_the_luck_adjustment_shrinks_the_error_on_the_opening():
-    r = rollout(OPENING, games=108, truncate=8)
+    r = rollout(OPENING, games=72, truncate=6)
     assert r.equity_se < 0.5 * r.plain_equity_se, r
     # both estimate the same value
     assert abs(r.equity - r.plain_equity) < 3 * r.plain_equity_se
-    assert r.turns == 8.0  # truncated after 8 turns (no game ends sooner from here)
+    assert r.turns == 6.0  # truncated after 6 turns (no game ends sooner from here)
 
 
 @functools.cache
@@ -91,8 +91,8 @@ def test_a_race_of_one_checker_each_agrees_with_the_exact_value(me, opp):
     exact = exact_p_win(me, opp)
     r = rollout(pos, games=1296, seed=3)
     for p, se in ((r.outputs[0], r.se[0]), (r.plain_outputs[0], r.plain_se[0])):
-        assert abs(p - exact) < 3 * se + 1e-9, (p, se, exact)
-    assert abs(r.equity - (2 * exact - 1)) < 3 * r.equity_se + 1e-9
+        assert abs(p - exact) < 3 * se + 1e-5, (p, se, exact)
+    assert abs(r.equity - (2 * exact - 1)) < 3 * r.equity_se + 2e-5
     assert r.plain_outputs[1:].tolist() == [0.0] * 4  # no gammons with 14 off
     assert r.equity_se < r.plain_equity_se
 

@@ -134,10 +134,16 @@ class Runner:
         return res
 
     def _pool_get(self):
+        """The worker processes: forked from this one where that is safe (POSIX, one
+        thread: they start at once with the compiled code and the evaluator loaded), else
+        spawned (each imports tavli and loads the kernels from Numba's cache)."""
         if self._pool is None:
             import multiprocessing as mp
+            import threading
 
-            self._pool = mp.get_context("spawn").Pool(
+            method = ("fork" if threading.active_count() == 1
+                      and "fork" in mp.get_all_start_methods() else "spawn")
+            self._pool = mp.get_context(method).Pool(
                 self.jobs, _worker_init, (self.evaluator, self.flags))
         return self._pool
 
