@@ -117,8 +117,9 @@ def cmd_rollout(args: argparse.Namespace) -> int:
 
         print(f"no legal move with {dice_text(dice)}: the turn passes")
         return 0
-    print(f"{_head(pos, side + ' rolled ' + args.dice)}: the best {len(results)} "
-          f"moves by 0-ply, {describe(results[0])}")
+    secs = sum(r.seconds for r in results)
+    print(f"{_head(pos, side + ' rolled ' + args.dice)}: the best {len(results)} moves by "
+          f"0-ply, {args.games} trials each ({describe(results[0])}), {secs:.1f} s")
     print_ranked(results, count_bg)
     return 0
 

@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 import tavli
-from tavli.ai.playout import trial_seed
+from tavli.ai.playout import _roll_index, trial_seed
 from tavli.ai.rollout import rollout, rollout_moves
+from tavli.ai.search import ROLLS
 from tavli.board import Position
 from tavli.cli import main
 from tavli.errors import GameOver, OptionError
@@ -35,6 +36,11 @@ def run(capsys, monkeypatch, argv):
     code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def test_rolls_are_found_in_the_table_of_21():
+    for k, (a, b, _w) in enumerate(ROLLS):
+        assert _roll_index(a, b) == _roll_index(b, a) == k
 
 
 def test_trials_have_seeds_of_their_own():

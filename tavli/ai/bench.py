@@ -98,10 +98,10 @@ def bench_eval(positions: int = 10000, seed: int = 1, out=print, rounds: int = 3
             diffs.append(np.abs(equity(ours) - equity(np.array(theirs))))
     out(f"eval benchmark: {positions} backgammon positions from 0-ply self-play (seed "
         f"{seed}) per round, best of {rounds} rounds on fresh positions; {machine()}")
-    out(f"  {'0-ply evaluations per second':<52} {'per second':>12}")
-    out(f"  {'ours, one call at a time (Evaluator.evaluate_arrays)':<52} "
+    out(f"  {'0-ply evaluations per second':<56} {'per second':>12}")
+    out(f"  {'ours, one call at a time (Evaluator.evaluate_arrays)':<56} "
         f"{best['single']:>12,.0f}")
-    out(f"  {'ours, batched (one evaluate_arrays call for all)':<52} {best['batch']:>12,.0f}")
+    out(f"  {'ours, batched (one evaluate_arrays call for all)':<56} {best['batch']:>12,.0f}")
     fig = {"positions": positions, "seed": seed, "ours_single": best["single"],
            "ours_batch": best["batch"], "gnubg": None}
     if g is None:
@@ -109,7 +109,7 @@ def bench_eval(positions: int = 10000, seed: int = 1, out=print, rounds: int = 3
         return fig
     d = np.concatenate(diffs)
     name = f"gnubg-nn {gnubg_ref.version(g)}, probabilities(board, 0) one at a time"
-    out(f"  {name:<52} {best['gnubg']:>12,.0f}")
+    out(f"  {name:<56} {best['gnubg']:>12,.0f}")
     out(f"  ours/gnubg-nn: one at a time {best['single'] / best['gnubg']:.2f}x, batched "
         f"{best['batch'] / best['gnubg']:.2f}x; the two cubeless equities differ by "
         f"{d.mean():.3f} on average (median {np.median(d):.3f})")

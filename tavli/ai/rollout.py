@@ -222,10 +222,9 @@ def _worker_init(evaluator, flags) -> None:
 
 
 def _worker_chunk(root: np.ndarray, side: int, cfg) -> np.ndarray:
-    from .playout import RES, Trials, play_trials
+    from .playout import RES, play_trials
 
     w = _WORKER
-    cfg = Trials(*cfg)
     res = np.zeros((cfg.n, RES))
     play_trials(w["ev"].tables, root, side, w["flags"], cfg, w["scratch"], res)
     return res
@@ -264,7 +263,7 @@ class _Progress:
         line = (f"{self.label}{n}/{self.games} trials, equity {e.mean():+.4f} ± {se:.4f}, "
                 f"{n / max(seconds, 1e-9):.0f} trials/s")
         if self.tty:
-            self.stream.write("\r" + line[:120].ljust(min(len(line), 120)) + "\x1b[K")
+            self.stream.write("\r" + line[:120] + "\x1b[K")
             self.shown = True
         else:
             self.stream.write(line + "\n")
