@@ -176,7 +176,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             args.parser.error(f"argument --games: {e}")
         bench_strength(args.players[0], args.players[1], game=args.game, games=games,
                        seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
-                       progress=sys.stderr if args.log else None)
+                       progress=sys.stderr if args.log else None, cube=args.cube)
         return 0
     if args.what == "dama":
         from .dama.cli import bench_dama
@@ -215,10 +215,16 @@ def cmd_hint(args: argparse.Namespace) -> int:
             raise CliError("--rollout cannot be used with --batch")
         return _batch(args, 1, lambda pos, dice, rules, extra: _hint_entries(
             pos, dice, rules, extra[0] if extra else args.level))
-    if args.game is None or args.position is None or args.dice is None:
-        raise CliError("usage: tavli hint GAME POSITION --dice 31 [--level L] (or --batch)")
+    if args.game is None or args.position is None:
+        raise CliError("usage: tavli hint GAME POSITION [--dice 31] [--level L] (or --batch)")
     rules = _rules(args.game, args.rule)
     pos = _read_position(args.game, args.position)
+    if args.dice is None:
+        return _cube_hint(args, pos, rules)
+    if args.match is not None or args.score is not None or args.cube is not None \
+            or args.owner is not None or args.crawford:
+        raise CliError("--match, --score, --cube, --owner, --crawford are for a cube "
+                       "hint (without --dice)")
     dice = parse_dice(args.dice)
     ranked = _hint_ranked(pos, dice, rules, args.level)
     entries = [r.to_dict() for r in ranked]
@@ -250,6 +256,19 @@ def cmd_hint(args: argparse.Namespace) -> int:
         from .rollout_cli import hint_rollouts
 
         hint_rollouts(pos, ranked, rules, args.rollout, False)
+    return 0
+
+
+def _cube_hint(args: argparse.Namespace, pos, rules) -> int:
+    from .ai.neural import parse_level
+    from .cube.hint import cube_hint, cube_info_from_options
+
+    ci = cube_info_from_options(rules, args.match, args.score, args.cube, args.owner,
+                                args.crawford)
+    _check_not_over(pos, rules)
+    ply = min(parse_level(args.level)[0], 2)
+    for line in cube_hint(pos, rules, ci, ply, args.json):
+        print(line)
     return 0
 
 
@@ -344,6 +363,18 @@ def cmd_met(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_convert(args: argparse.Namespace) -> int:
+    from .formats import convert
+    from .match import Match
+
+    obj = convert(args.input, args.output, args.from_format, args.format)
+    games = obj.games if isinstance(obj, Match) else [obj]
+    what = (f"a {obj.target}-point match, {len(games)} game" + ("s" if len(games) != 1 else "")
+            if isinstance(obj, Match) else "one game")
+    print(f"{args.input} -> {args.output}: {what}")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "tui", False):
         from . import tui
@@ -382,9 +413,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the JSON position document")
     s.set_defaults(func=cmd_show)
 
-    h = sub.add_parser("hint", help="rank the legal moves with the AI",
-                       description="Every legal move ranked with equity and win/gammon "
-                                   "probabilities (first: the move the AI plays).")
+    h = sub.add_parser("hint", help="rank the legal moves, or the cube decision, with the AI",
+                       description="With --dice: every legal move ranked with equity and "
+                                   "win/gammon probabilities (first: the move the AI "
+                                   "plays). Without: the cube decision before the roll "
+                                   "(backgammon): cubeful equities of no double, "
+                                   "double/take, double/pass and the proper action.")
     h.add_argument("game", nargs="?", help="|".join(game_names()))
     h.add_argument("position", nargs="?", help="position ID, gnubg ID, 'start' or '-'")
     h.add_argument("--dice", "-d", help="the roll, e.g. 31")
@@ -399,6 +433,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also roll out the top 3 moves, N trials each (0-ply, "
                         "luck-adjusted), ranked with their standard errors")
     h.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
+    h.add_argument("--match", type=int, default=None, metavar="N",
+                   help="cube hint: a match to N points (default money play)")
+    h.add_argument("--score", default=None, metavar="A-B",
+                   help="cube hint: points won by the side to move and the opponent")
+    h.add_argument("--cube", type=int, default=None, metavar="V",
+                   help="cube hint: the cube's value (default 1)")
+    h.add_argument("--owner", default=None, help="cube hint: me|opp|centre")
+    h.add_argument("--crawford", action="store_true",
+                   help="cube hint: this is the Crawford game")
     h.set_defaults(func=cmd_hint)
 
     from .rollout_cli import add_rollout_command
@@ -489,6 +532,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "twice; default 10,000); rollout: trials per position (default "
                         "1296); moves: games per level (default 4)")
     b.add_argument("--seed", type=seed_arg, default=1)
+    b.add_argument("--cube", action="store_true",
+                   help="strength: money play with the cube (Jacoby on); players "
+                        "neural[:LEVEL] (cubeful cube) and neural-thresholds[:LEVEL] "
+                        "(the old fixed thresholds)")
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.add_argument("--log", metavar="FILE",
                    help="strength: append each dice pair's result to FILE and resume from "
@@ -543,6 +590,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_dama_commands(sub)
 
+    cv = sub.add_parser("convert", help="convert a game or match file (.json, .mat, .sgf)",
+                        description="Read a game or match (a tavli record .json, a gnubg/"
+                        "Jellyfish .mat, a gnubg .sgf), replay it through the engine and "
+                        "write it in another format. The formats follow the extensions.")
+    cv.add_argument("input", help="the file to read")
+    cv.add_argument("output", help="the file to write")
+    cv.add_argument("--format", choices=("json", "mat", "sgf"), default=None,
+                    help="the output format (default: by OUTPUT's extension)")
+    cv.add_argument("--from", dest="from_format", choices=("json", "mat", "sgf"),
+                    default=None, help="the input format (default: by INPUT's extension)")
+    cv.set_defaults(func=cmd_convert)
+
     pl = sub.add_parser("play", help="play a game or match (--tui: in the terminal)")
     from .tui_args import add_play_arguments
 
@@ -554,7 +613,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _runs_compiled_code(args: argparse.Namespace) -> bool:
     """Whether the command may call Numba kernels (``show`` does not; the browser app's
     server says so itself while it warms up)."""
-    return args.command not in ("show", "met") and not (args.command == "play" and not args.tui)
+    return (args.command not in ("show", "met", "convert")
+            and not (args.command == "play" and not args.tui))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -88,6 +88,7 @@ def _examples() -> dict[str, object]:
         "Analyzer": tavli.Analyzer(tavli.Rules("plakoto")),
         "Net": tavli.Net.random(0, hidden=4, seed=1),
         "Evaluator": tavli.Evaluator(tavli.Net.random(0, hidden=4, seed=1), bearoff=False),
+        "CubeDecision": tavli.cube_decision(tavli.Position.start("backgammon"), ply=0),
     }
 
 
@@ -107,6 +108,7 @@ def test_every_public_class_has_a_useful_repr():
     assert repr(examples["NeuralPlayer"]) == "NeuralPlayer(level='casual')"
     assert repr(examples["Analyzer"]).startswith("Analyzer(Rules('plakoto'), "
                                                  "Evaluator(Net('plakoto'")
+    assert repr(examples["CubeDecision"]).startswith("CubeDecision(nd=")
     assert repr(examples["Evaluator"]) == ("Evaluator(Net('portes', hidden=4, games=0), "
                                            "race=None, bearoff=False)")
 
