@@ -148,10 +148,20 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.what in ("eval", "rollout", "moves"):
+        from .ai import bench
+
+        if args.what == "eval":
+            bench.bench_eval(positions=args.positions or 10000, seed=args.seed)
+        elif args.what == "rollout":
+            bench.bench_rollout(games=args.games or 1296, seed=args.seed)
+        else:
+            bench.bench_moves(games=args.games or 4, seed=args.seed)
+        return 0
     if args.what == "movegen":
         from .bench import bench_movegen
 
-        bench_movegen(n_positions=args.positions, seed=args.seed)
+        bench_movegen(n_positions=args.positions or 12000, seed=args.seed)
         return 0
     if args.what == "strength":
         from .ai.strength import bench_strength
@@ -159,7 +169,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if len(args.players) != 2:
             raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
                            "[--games N]")
-        bench_strength(args.players[0], args.players[1], game=args.game, games=args.games,
+        games = 10000 if args.games is None else args.games
+        try:
+            even_games(str(games))
+        except argparse.ArgumentTypeError as e:
+            args.parser.error(f"argument --games: {e}")
+        bench_strength(args.players[0], args.players[1], game=args.game, games=games,
                        seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
                        progress=sys.stderr if args.log else None, cube=args.cube)
         return 0
@@ -177,13 +192,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     raise CliError(f"unknown benchmark {args.what!r}")
 
 
-def _hint_entries(pos, dice, rules, level) -> list[dict[str, Any]]:
+def _hint_ranked(pos, dice, rules, level) -> list:
     from .ai.neural import Analyzer, parse_level
 
     ply, _noise = parse_level(level)
     _check_not_over(pos, rules)
     moves = pos.legal_moves(dice, rules)
-    return [r.to_dict() for r in Analyzer(rules).rank(pos, moves, ply)]
+    return Analyzer(rules).rank(pos, moves, ply)
+
+
+def _hint_entries(pos, dice, rules, level) -> list[dict[str, Any]]:
+    return [r.to_dict() for r in _hint_ranked(pos, dice, rules, level)]
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
@@ -192,6 +211,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
     if args.batch:
         _check_batch_alone(args)
+        if args.rollout is not None:
+            raise CliError("--rollout cannot be used with --batch")
         return _batch(args, 1, lambda pos, dice, rules, extra: _hint_entries(
             pos, dice, rules, extra[0] if extra else args.level))
     if args.game is None or args.position is None:
@@ -205,9 +226,16 @@ def cmd_hint(args: argparse.Namespace) -> int:
         raise CliError("--match, --score, --cube, --owner, --crawford are for a cube "
                        "hint (without --dice)")
     dice = parse_dice(args.dice)
-    entries = _hint_entries(pos, dice, rules, args.level)
+    ranked = _hint_ranked(pos, dice, rules, args.level)
+    entries = [r.to_dict() for r in ranked]
     if args.json:
-        print(json.dumps({"moves": entries}))
+        doc: dict[str, Any] = {"moves": entries}
+        if args.rollout is not None:
+            from .rollout_cli import hint_rollouts
+
+            doc["rollouts"] = hint_rollouts(pos, ranked, rules, args.rollout, True) \
+                if ranked else []
+        print(json.dumps(doc))
         return 0
     if not entries:
         print(f"no legal move with {dice_text(dice)}: the turn passes")
@@ -224,6 +252,10 @@ def cmd_hint(args: argparse.Namespace) -> int:
         diff = "" if i == 1 else f"{e['equity'] - best:+.3f}"
         print(f"{i:3d} {e['move']:28s} {e['ply']:3d} {e['equity']:+8.3f} {diff:>7}  "
               + " ".join(f"{e[key]:5.3f}" for _, key in cols))
+    if args.rollout is not None:
+        from .rollout_cli import hint_rollouts
+
+        hint_rollouts(pos, ranked, rules, args.rollout, False)
     return 0
 
 
@@ -397,6 +429,9 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--batch", action="store_true",
                    help="read lines 'GAME POSITION DICE [LEVEL]' from stdin, one JSON line "
                         "each")
+    h.add_argument("--rollout", type=at_least(1), default=None, metavar="N",
+                   help="also roll out the top 3 moves, N trials each (0-ply, "
+                        "luck-adjusted), ranked with their standard errors")
     h.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     h.add_argument("--match", type=int, default=None, metavar="N",
                    help="cube hint: a match to N points (default money play)")
@@ -408,6 +443,11 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--crawford", action="store_true",
                    help="cube hint: this is the Crawford game")
     h.set_defaults(func=cmd_hint)
+
+    from .rollout_cli import add_rollout_command
+
+    add_rollout_command(sub, rule_help, "trials (default 1296; a multiple of 1296 "
+                                        "stratifies the first two rolls)")
 
     a = sub.add_parser("analyse", aliases=["analyze"], help="analyse a game or match record")
     a.add_argument("record", help="a JSON game/match record file")
@@ -478,16 +518,19 @@ def build_parser() -> argparse.ArgumentParser:
     df.set_defaults(func=cmd_distill)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["movegen", "strength", "dama", "web"])
+    b.add_argument("what", choices=["movegen", "strength", "dama", "web", "eval", "rollout",
+                                    "moves"])
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
                         "neural:0, greedy random, gnubg, net:FILE")
-    b.add_argument("--positions", type=at_least(4), default=12000,
-                   help="movegen: positions")
+    b.add_argument("--positions", type=at_least(4), default=None,
+                   help="movegen: positions (default 12,000); eval: positions per round "
+                        "(default 10,000)")
     b.add_argument("--game", default="backgammon", help="strength: the game")
-    b.add_argument("--games", type=even_games, default=10000,
+    b.add_argument("--games", type=at_least(1), default=None,
                    help="strength: games, an even number (each dice sequence is played "
-                        "twice)")
+                        "twice; default 10,000); rollout: trials per position (default "
+                        "1296); moves: games per level (default 4)")
     b.add_argument("--seed", type=seed_arg, default=1)
     b.add_argument("--cube", action="store_true",
                    help="strength: money play with the cube (Jacoby on); players "
@@ -506,7 +549,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--ply", type=int, choices=[0, 1, 2], default=2, help="web: review ply")
     b.add_argument("--points", type=at_least(1), default=3,
                    help="web: length of the match reviewed (greedy against random)")
-    b.set_defaults(func=cmd_bench)
+    b.set_defaults(func=cmd_bench, parser=b)
 
     bo = sub.add_parser("bearoff", help="exact bear-off databases: build, show a position",
                         description="The exact bear-off databases the AI uses (docs/ai.md): "
