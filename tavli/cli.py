@@ -289,7 +289,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
           check_every=args.check_every, check_pairs=args.check_pairs,
           start_from=args.start_from, half_life=args.half_life, floor=args.floor,
-          explore=args.explore, lam=args.lam, targets=args.targets, alpha0=args.alpha0)
+          explore=args.explore, lam=args.lam, targets=args.targets, alpha0=args.alpha0,
+          inputs=args.inputs)
     return 0
 
 
@@ -464,6 +465,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--run", default=None, help="run folder (default runs/FAMILY)")
     t.add_argument("--hidden", type=at_least(1), default=80,
                    help="hidden units of a new network")
+    t.add_argument("--inputs", default=None, metavar="ENCODER",
+                   help="the encoder a new network reads (default the family's own; "
+                        "portes-2 for portes/backgammon; kept by a resumed run)")
     t.add_argument("--seed", type=seed_arg, default=None)
     t.add_argument("--from", dest="start_from", default=None, metavar="FILE",
                    help="a new run starts from these weights (e.g. tavli/data/plakoto.npz) "

@@ -192,10 +192,10 @@ def as_evaluator(net: Net | Evaluator | None, game: int | str) -> Evaluator:
 
 def _empty_net(encoder: int) -> Net:
     """A network with no hidden units: "none" for compiled code."""
-    from .encode import encoder_name, n_inputs
+    from .encode import encoder_family, encoder_name, n_inputs
 
     n = n_inputs(encoder)
-    return Net(0, np.zeros((n, 0)), np.zeros(0), np.zeros((0, N_OUT)), np.zeros(N_OUT),
-               {"inputs": encoder_name(encoder)})
+    return Net(encoder_family(encoder), np.zeros((n, 0)), np.zeros(0), np.zeros((0, N_OUT)),
+               np.zeros(N_OUT), {"inputs": encoder_name(encoder)})
 
 
