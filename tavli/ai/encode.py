@@ -35,6 +35,8 @@ from numba import njit
 from ..dice import SHOT_ROLLS
 from ..games import HITTING, PINNING, RUNNING, VARIANTS, find_variant
 from ..games.fevga import fevga_opp
+from .basics import _longest_run, _pips, _raw, is_contact
+from .features import DROP_ESCAPES, DROP_HITS, N_PORTES2, encode_portes2
 from .race import N_RACE, RACE, encode_race
 
 N_RAW = 192
@@ -43,17 +45,30 @@ N_PLAKOTO = N_RAW + 2 + 48 + 6 + 14 + 1 + 11 + 6
 N_FEVGA = N_RAW + 2 + 24 + 2 + 1
 
 
+PORTES2, PORTES2_NOHITS, PORTES2_NOESCAPES = 3, 4, 5
+
 #: The encoders by name: a network's metadata names the one it was trained with
 #: (``inputs``; the family's own when absent). Codes 0-2 are the families' first encoders
-#: (their kernel codes, :mod:`tavli.games`); ``race`` (:mod:`tavli.ai.race`) is the race
-#: networks' encoder, shared by every family.
+#: (their kernel codes, :mod:`tavli.games`); "portes-2" (:mod:`tavli.ai.features`) reads
+#: hitting-family boards, and its two ablations leave one group of inputs at zero; "race"
+#: (:mod:`tavli.ai.race`) is the race networks' encoder, shared by every family.
 ENCODERS: dict[str, int] = {"portes": HITTING, "plakoto": PINNING, "fevga": RUNNING,
-                            "race": RACE}
+                            "portes-2": PORTES2, "portes-2-nohits": PORTES2_NOHITS,
+                            "portes-2-noescapes": PORTES2_NOESCAPES, "race": RACE}
 
 
 def encoder_code(name: str) -> int:
     """The code of the encoder called ``name`` (:data:`ENCODERS`); KeyError if unknown."""
     return ENCODERS[name]
+
+
+def encoder_family(code: int) -> int:
+    """The rule family (kernel code) whose boards encoder ``code`` reads.
+
+    >>> encoder_family(encoder_code("portes-2")) == HITTING
+    True
+    """
+    return code if code < PORTES2 else HITTING
 
 
 def encoder_name(code: int) -> str:
@@ -74,47 +89,9 @@ def n_inputs(family: int) -> int:
         return N_PLAKOTO
     if family == RUNNING:
         return N_FEVGA
+    if family >= PORTES2:
+        return N_PORTES2
     return N_PORTES
-
-
-@njit(cache=True, inline="always")
-def _raw(b, side, x, base):
-    r = side * 26
-    for p in range(1, 25):
-        n = b[r + p]
-        k = base + 4 * (p - 1)
-        if n >= 1:
-            x[k] = 1.0
-            if n >= 2:
-                x[k + 1] = 1.0
-                if n >= 3:
-                    x[k + 2] = 1.0
-                    if n > 3:
-                        x[k + 3] = (n - 3) * 0.5
-
-
-@njit(cache=True)
-def _pips(b, side):
-    r = side * 26
-    s = 0
-    for p in range(1, 26):
-        s += p * b[r + p]
-    return s
-
-
-@njit(cache=True)
-def _longest_run(b, side, minimum):
-    r = side * 26
-    best = 0
-    run = 0
-    for p in range(1, 25):
-        if b[r + p] >= minimum:
-            run += 1
-            if run > best:
-                best = run
-        else:
-            run = 0
-    return best
 
 
 @njit(cache=True, inline="always")
@@ -152,22 +129,6 @@ def _shooters(b, side, lo, hi, plakoto):
         if _free_blot(b, r, o, p, plakoto):
             total += int(_shots_at(b, r, o, p, lo, hi, plakoto, _ONES))
     return total
-
-
-@njit(cache=True)
-def is_contact(b):
-    """Some checker still has to pass an opposing one (Portes/Plakoto geometry)."""
-    far0 = 0
-    for p in range(25, 0, -1):
-        if b[p] > 0:
-            far0 = p
-            break
-    far1 = 0
-    for p in range(25, 0, -1):
-        if b[26 + p] > 0:
-            far1 = p
-            break
-    return far0 + far1 > 25
 
 
 @njit(cache=True)
@@ -459,6 +420,12 @@ def encode(b, me, family, x):
         return encode_plakoto(b, me, x)
     if family == RUNNING:
         return encode_fevga(b, me, x)
+    if family == PORTES2:
+        return encode_portes2(b, me, x, 0)
+    if family == PORTES2_NOHITS:
+        return encode_portes2(b, me, x, DROP_HITS)
+    if family == PORTES2_NOESCAPES:
+        return encode_portes2(b, me, x, DROP_ESCAPES)
     return encode_portes(b, me, x)
 
 

@@ -27,7 +27,16 @@ from numba import njit
 
 from ..errors import NetError, TavliError
 from ..movegen import HASH_SIZE, HT, MAX_STATES, REC
-from .encode import ENCODERS, encode, encoder_code, encoder_name, family_name, family_of, n_inputs
+from .encode import (
+    ENCODERS,
+    encode,
+    encoder_code,
+    encoder_family,
+    encoder_name,
+    family_name,
+    family_of,
+    n_inputs,
+)
 
 N_OUT = 5
 WIN, WIN_G, WIN_BG, LOSE_G, LOSE_BG = range(5)
@@ -189,6 +198,9 @@ class Net:
         if inputs not in ENCODERS:
             raise NetError(f"unknown network inputs {str(inputs)[:40]!r}")
         self.encoder = encoder_code(inputs)
+        if encoder_family(self.encoder) != self.family:
+            raise NetError(f"the {inputs} inputs are not for {family_name(self.family)} "
+                           "networks")
         if self.W1.shape[0] != n_inputs(self.encoder):
             raise NetError(f"weights have {self.W1.shape[0]} inputs, the "
                            f"{inputs} encoder {n_inputs(self.encoder)}")
@@ -205,7 +217,11 @@ class Net:
         inputs = inputs or family_name(family_of(family))
         if inputs not in ENCODERS:
             raise NetError(f"unknown network inputs {inputs!r}: one of {', '.join(ENCODERS)}")
-        n = n_inputs(encoder_code(inputs))
+        code = encoder_code(inputs)
+        if encoder_family(code) != family_of(family):
+            raise NetError(f"the {inputs} inputs are not for {family_name(family_of(family))} "
+                           "networks")
+        n = n_inputs(code)
         return cls(family, rng.uniform(-0.1, 0.1, (n, hidden)), np.zeros(hidden),
                    rng.uniform(-0.1, 0.1, (hidden, N_OUT)), np.zeros(N_OUT),
                    {"games": 0, "inputs": inputs})

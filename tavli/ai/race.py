@@ -49,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-RACE = 4  #: the race encoder's code (:data:`tavli.ai.encode.ENCODERS`)
+RACE = 6  #: the race encoder's code (:data:`tavli.ai.encode.ENCODERS`)
 POINT_UNITS = 5
 OFF_UNITS = 14
 N_FEATURES = 9  # pips, outside, crossovers, gaps, stacked, low; rolls: all, gammon, bg

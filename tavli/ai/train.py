@@ -30,7 +30,7 @@ from ..board import Position
 from ..errors import TrainingError
 from ..games import HITTING, find_variant
 from ..rules import Rules
-from .encode import family_name
+from .encode import ENCODERS, encoder_code, encoder_family, encoder_name, family_name
 from .net import Net, Scratch
 from .selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games, train_games_ply1
 
@@ -83,7 +83,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
           seed: int | None = None, out=None, start_from: str | Path | None = None,
           half_life: int | None = None, floor: float | None = None,
           explore: float | None = None, lam: float | None = None,
-          targets: str | None = None, alpha0: float | None = None) -> Net:
+          targets: str | None = None, alpha0: float | None = None,
+          inputs: str | None = None) -> Net:
     """Train (or resume) the network of ``game``'s family up to ``games`` games in total.
 
     A new run starts from random weights, or from the weights file ``start_from`` (e.g.
@@ -94,9 +95,11 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     instead of the roll played (no lambda or exploration then; about 20 times slower). A
     strength check every ``check_every`` games plays ``check_pairs`` pairs of games. All
     eight are kept in the run's metadata: a resumed run keeps its own, unless a new value
-    is given. A setting out of range, a run folder that cannot be made or a starting
-    network of another family raises :class:`~tavli.errors.TrainingError`, and a refused
-    new run leaves nothing behind."""
+    is given. ``inputs`` names the encoder of a new network
+    (:data:`~tavli.ai.encode.ENCODERS`; the family's own by default), kept in its
+    metadata; a resumed run or a starting network must already read it. A setting out of
+    range, a run folder that cannot be made or a starting network of another family raises
+    :class:`~tavli.errors.TrainingError`, and a refused new run leaves nothing behind."""
     out = out or sys.stdout
     if half_life is not None and half_life < 1:
         raise TrainingError("the half-life must be at least 1 game")
@@ -119,6 +122,8 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
                                 ("check_every", check_every), ("check_pairs", check_pairs))
              if v is not None}
     family = find_variant(game).family
+    if inputs is not None:
+        _check_inputs(inputs, family)
     run = Path(run_dir or Path("runs") / family)
     ckpt = run / "checkpoint.npz"
     first = run / "initial.npz"
@@ -127,15 +132,18 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
     resume = ckpt.exists()
     if resume:
         net = Net.load(ckpt)
+        _same_inputs(net, inputs, f"the run in {run}")
         net.meta.update(given)
     else:
         if start_from is not None:
             net = Net.load(start_from)
             if family_name(net.family) != family:
                 raise TrainingError(f"{start_from} is not a {family} network")
+            _same_inputs(net, inputs, str(start_from))
         else:
-            net = Net.random(rules.game, hidden=hidden, seed=seed)
+            net = Net.random(rules.game, hidden=hidden, seed=seed, inputs=inputs)
             net.meta.update(games=0)
+        net.meta["inputs"] = encoder_name(net.encoder)
         net.meta.setdefault("seed", seed if seed is not None else 0)
         net.meta.update(SETTINGS, **given)
     cfg = {**SETTINGS, **net.meta}  # runs from before a setting existed: its default
@@ -207,6 +215,23 @@ def train(game: str, games: int, run_dir: str | Path | None = None, *, hidden: i
             net.save(snap)
     print(file=out)
     return net
+
+
+def _check_inputs(inputs: str, family: str) -> None:
+    """Refuse an encoder that does not exist or reads another family's boards."""
+    if inputs not in ENCODERS:
+        raise TrainingError(f"unknown inputs {inputs[:40]!r}: one of {', '.join(ENCODERS)}")
+    fam = encoder_family(encoder_code(inputs))
+    if family_name(fam) != family:
+        raise TrainingError(f"the {inputs} inputs are for {family_name(fam)} networks, not "
+                            f"{family}")
+
+
+def _same_inputs(net: Net, inputs: str | None, what: str) -> None:
+    """A network carried on (a resumed run, ``--from``) keeps its encoder."""
+    if inputs is not None and encoder_name(net.encoder) != inputs:
+        raise TrainingError(f"{what} reads the {encoder_name(net.encoder)} inputs, not "
+                            f"{inputs}")
 
 
 def _vs_greedy(net: Net, rules: Rules, pairs: int, seed: int) -> dict:
