@@ -241,7 +241,7 @@ def test_sampled_starts_are_races_and_training_runs(tmp_path):
 # --- duplicate races and rollouts -----------------------------------------------------------
 
 def test_duplicate_races_of_one_player_cancel_and_rollouts_of_decided_races():
-    from tavli.ai.racegames import rollout
+    from tavli.ai.racebench import rollouts_of
     from tavli.ai.racetrain import RaceStarts, contact_evaluator, family_rules, race_match
 
     rules = family_rules("plakoto")
@@ -254,15 +254,13 @@ def test_duplicate_races_of_one_player_cancel_and_rollouts_of_decided_races():
     res = race_match(ev, ev, sample, rules, 2)
     assert res[0] == -res[1] and res[0] != 0
     boards, turns, _ = _sure_wins("plakoto")
-    out = np.zeros((len(boards), 7))
-    rollout(ev.tables, boards, turns, rules.kernel_flags(), 40, 1, ev.scratch(4096, 8192),
-            out)
-    assert out.tolist() == [[1, 0, 1, 0, 0, 0, 0], [2, 0, 1, 1, 0, 0, 0], [1, 0, 1, 0, 0, 0, 0]]
-    # a race the side to move loses: the outputs are his
+    r = rollouts_of(ev, rules, boards, turns, 36, 1, "test")
+    assert r.means.tolist() == [1, 2, 1] and r.ses.tolist() == [0, 0, 0]
+    assert r.outputs.tolist() == [[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [1, 0, 0, 0, 0]]
+    # a race the side to move loses: the figures are his
     lost = np.array([flat(Position.from_points("plakoto", {6: 5}, {1: 1}, 0))])
-    rollout(ev.tables, lost, np.array([0]), rules.kernel_flags(), 40, 1,
-            ev.scratch(4096, 8192), out[:1])
-    assert out[0].tolist() == [-1, 0, 0, 0, 0, 0, 0]
+    r = rollouts_of(ev, rules, lost, np.array([0]), 36, 1, "test")
+    assert r.means.tolist() == [-1] and r.outputs.tolist() == [[0, 0, 0, 0, 0]]
 
 
 def test_bench_race_prints_both_errors(tmp_path):

@@ -62,13 +62,28 @@ def encoder_code(name: str) -> int:
     return ENCODERS[name]
 
 
+ANY_FAMILY = -1  # what encoder_family says of the race encoder: it reads every family
+
+
 def encoder_family(code: int) -> int:
-    """The rule family (kernel code) whose boards encoder ``code`` reads.
+    """The rule family (kernel code) whose boards encoder ``code`` reads; ``ANY_FAMILY``
+    for the race encoder, which reads every family's.
 
     >>> encoder_family(encoder_code("portes-2")) == HITTING
     True
     """
+    if code == RACE:
+        return ANY_FAMILY
     return code if code < PORTES2 else HITTING
+
+
+def encoder_fits(code: int, family: int) -> bool:
+    """Whether encoder ``code`` reads the boards of rule family ``family``.
+
+    >>> encoder_fits(encoder_code("race"), PINNING), encoder_fits(PORTES2, RUNNING)
+    (True, False)
+    """
+    return encoder_family(code) in (family, ANY_FAMILY)
 
 
 def encoder_name(code: int) -> str:

@@ -31,7 +31,7 @@ from .encode import (
     ENCODERS,
     encode,
     encoder_code,
-    encoder_family,
+    encoder_fits,
     encoder_name,
     family_name,
     family_of,
@@ -198,7 +198,7 @@ class Net:
         if inputs not in ENCODERS:
             raise NetError(f"unknown network inputs {str(inputs)[:40]!r}")
         self.encoder = encoder_code(inputs)
-        if encoder_family(self.encoder) != self.family:
+        if not encoder_fits(self.encoder, self.family):
             raise NetError(f"the {inputs} inputs are not for {family_name(self.family)} "
                            "networks")
         if self.W1.shape[0] != n_inputs(self.encoder):
@@ -218,7 +218,7 @@ class Net:
         if inputs not in ENCODERS:
             raise NetError(f"unknown network inputs {inputs!r}: one of {', '.join(ENCODERS)}")
         code = encoder_code(inputs)
-        if encoder_family(code) != family_of(family):
+        if not encoder_fits(code, family_of(family)):
             raise NetError(f"the {inputs} inputs are not for {family_name(family_of(family))} "
                            "networks")
         n = n_inputs(code)

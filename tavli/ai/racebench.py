@@ -2,9 +2,9 @@
 
 Race-class positions are sampled from self-play of the family's evaluator (one position
 of each game that reaches a race, drawn at random among its race positions), each is
-played out to the end ``trials`` times (:func:`tavli.ai.racegames.rollout`: 0-ply play
-by the full evaluator, contact network, race network and bear-off databases; the first two
-rolls run through all 1,296 pairs, plain means), and the cubeless equity of the side to
+played out to the end ``trials`` times (:mod:`tavli.ai.rollout`: 0-ply play by the full
+evaluator, contact network, race network and bear-off databases; the first two rolls run
+through all 1,296 pairs, plain means), and the cubeless equity of the side to
 move by each network at 0-ply is compared with the rollout's mean: the mean absolute
 error of the race network and of the contact network alone, each ± its standard error
 over the positions, their paired difference, and the root-mean-square errors with the
@@ -30,7 +30,6 @@ import numpy as np
 
 from ..errors import NetError, OptionError
 from ..games import find_variant
-from ..movegen import HASH_SIZE, MAX_STATES
 from ..rules import Rules
 from .evaluator import E_RACE, Evaluator
 from .net import N_OUT, Net, equity, read_npz, write_npz
@@ -101,11 +100,38 @@ def equity_errors(ev: Evaluator, rolls: Rollouts, rules: Rules) -> np.ndarray:
     return np.abs(eq - rolls.means)
 
 
+def rollouts_of(ev: Evaluator, rules: Rules, boards: np.ndarray, turns: np.ndarray,
+                trials: int, seed: int, player: str, progress=None) -> Rollouts:
+    """The positions (flat boards, ``turns[k]`` to move) rolled out ``trials`` times each
+    by ``ev`` at 0-ply to the end (:mod:`tavli.ai.rollout`: plain means, stratified first
+    rolls; position ``k`` takes the rollout seed ``seed * 100,000 + k``)."""
+    from ..board import Position
+    from .rollout import Runner, summarize
+
+    n = len(boards)
+    means = np.zeros(n)
+    ses = np.zeros(n)
+    outputs = np.zeros((n, N_OUT))
+    count_bg = bool(rules.backgammons)
+    with Runner(ev, rules) as runner:
+        for k in range(n):
+            pos = Position(rules.game, boards[k].reshape(4, 26), int(turns[k]), validate=False)
+            res, _ = runner.run(pos, trials, 0, None, (seed * 100_000 + k) % 2**32,
+                                luck=False)
+            r = summarize(res, count_bg, False)
+            means[k], ses[k], outputs[k] = r.plain_equity, r.plain_equity_se, r.plain_outputs
+            if progress is not None and (k + 1) % 10 == 0:
+                print(f"\rrollouts: {k + 1}/{n} positions", end="", file=progress, flush=True)
+    if progress is not None:
+        print(file=progress)
+    return Rollouts(rules.variant.family, boards, turns, means, ses, outputs, trials, seed,
+                    player)
+
+
 def make_rollouts(ev: Evaluator, rules: Rules, positions: int, trials: int, seed: int,
                   player: str, progress=None) -> Rollouts:
     """``positions`` race positions from self-play of ``ev`` (seed ``seed``), rolled out
-    ``trials`` times each by ``ev``."""
-    from .racegames import rollout
+    ``trials`` times each by ``ev`` (:func:`rollouts_of`)."""
     from .racetrain import sample_starts
 
     game = rules.game
@@ -120,19 +146,7 @@ def make_rollouts(ev: Evaluator, rules: Rules, positions: int, trials: int, seed
         k += 1
     b = np.concatenate(boards)[:positions]
     t = np.concatenate(turns)[:positions]
-    res = np.zeros((positions, 2 + N_OUT))
-    s = ev.scratch(MAX_STATES, HASH_SIZE)
-    step = 10
-    for i in range(0, positions, step):
-        rollout(ev.tables, b[i:i + step], t[i:i + step], rules.kernel_flags(), trials,
-                (seed * 1_000_003 + i) % 2**31, s, res[i:i + step])
-        if progress is not None:
-            print(f"\rrollouts: {min(positions, i + step)}/{positions} positions", end="",
-                  file=progress, flush=True)
-    if progress is not None:
-        print(file=progress)
-    return Rollouts(rules.variant.family, b, t, res[:, 0].copy(), res[:, 1].copy(),
-                    res[:, 2:].copy(), trials, seed, player)
+    return rollouts_of(ev, rules, b, t, trials, seed, player, progress)
 
 
 def _stats(err: np.ndarray) -> tuple[float, float]:

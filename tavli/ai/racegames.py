@@ -1,5 +1,5 @@
-"""Compiled play of races: sampling race positions, TD training of a race network, duplicate
-games from race positions and play-outs (rollouts) to the end.
+"""Compiled play of races: sampling race positions, TD training of a race network, and
+duplicate games from race positions.
 
 Every kernel takes the evaluator as one value (:data:`~tavli.ai.evaluator.Tables`) and
 plays the 0-ply choice of it (:func:`tavli.ai.evaluator.evaluate`: the valuer of each
@@ -14,8 +14,9 @@ bear-off databases, where the tables carry them, value the bear-offs.
   evaluator (TD(0)): the race network itself, the bear-off databases once positions reach
   them (where a database answers, the game stops: nothing is left to learn), the result
   at the end;
-* :func:`race_pairs` plays each race position twice with the same dice, seats swapped;
-* :func:`rollout` plays each position out ``trials`` times and averages the points.
+* :func:`race_pairs` plays each race position twice with the same dice, seats swapped.
+
+Rollouts of race positions (``tavli bench race``) are :mod:`tavli.ai.rollout`'s.
 """
 
 from __future__ import annotations
@@ -172,34 +173,22 @@ def train_race(ev, starts, turns, flags, n_games, alpha, seed, s, stats, explore
 
 
 @njit(cache=True)
-def _play_out(a, b, st, me, a_side, flags, first, s):
-    """Play the board array ``st`` to the end, ``me`` to move, player ``a`` (``(kind,
-    tables)``) for side ``a_side`` and ``b`` for the other; the first two rolls are
-    ``first`` (int64[4]: d1, d2 of the first, then of the second; 0: random), later ones
-    random. Returns the points of the side that moved first (0 if cut off); ``s.tgt``
-    holds the result's outputs from that side's view."""
+def _play_out(a, b, st, me, a_side, flags, s):
+    """Play the board array ``st`` to the end with random dice, ``me`` to move, player
+    ``a`` (``(kind, tables)``) for side ``a_side`` and ``b`` for the other. Returns the
+    points of the side that moved first (0 if cut off)."""
     sf = st.reshape(104)
     buf, table = s.buf, s.table
     root = me
-    for k in range(N_OUT):
-        s.tgt[k] = 0.0
-    for ply in range(MAX_RACE_PLIES):
-        if ply < 2 and first[2 * ply] > 0:
-            d1, d2 = first[2 * ply], first[2 * ply + 1]
-        else:
-            d1, d2 = throw()
+    for _ply in range(MAX_RACE_PLIES):
+        d1, d2 = throw()
         n = generate(st, me, d1, d2, flags, buf, table)
         if n > 0:
             i = _choose(a if me == a_side else b, PUBEVAL_NONE, st, me, n, flags, s)
             _copy(sf, buf[i])
             pts = terminal(sf, me, flags, s.tgt)
             if not np.isnan(pts):
-                if me != root:
-                    flip(s.tgt, s.tmp)
-                    for k in range(N_OUT):
-                        s.tgt[k] = s.tmp[k]
-                    return -pts
-                return pts
+                return pts if me == root else -pts
         me = 1 - me
     return 0.0
 
@@ -211,7 +200,6 @@ def race_pairs(a, b, boards, turns, flags, seed, s, results):
     (:data:`~tavli.ai.evaluator.Tables`) first on the side to move, then on the other.
     ``results[2k]``, ``results[2k + 1]`` get ``a``'s points."""
     st = s.st
-    first = np.zeros(4, dtype=np.int64)
     pa = (NET, a)
     pb = (NET, b)
     for k in range(boards.shape[0]):
@@ -220,39 +208,5 @@ def race_pairs(a, b, boards, turns, flags, seed, s, results):
             np.random.seed((seed + k) % 4294967296)
             _copy(st.reshape(104), boards[k])
             a_side = me if swap == 0 else 1 - me
-            pts = _play_out(pa, pb, st, me, a_side, flags, first, s)
+            pts = _play_out(pa, pb, st, me, a_side, flags, s)
             results[2 * k + swap] = pts if swap == 0 else -pts
-
-
-@njit(cache=True)
-def rollout(ev, boards, turns, flags, trials, seed, s, res):
-    """Play each position (``boards[k]``, ``turns[k]`` to move) out ``trials`` times to the
-    end with the 0-ply choice of ``ev`` on both sides; ``res[k]`` gets the mean points
-    for the side to move, their standard error (plain means over the trials) and the
-    five outputs' frequencies (win, win gammon, ..., from that side's view). The first
-    two rolls of trial ``t`` run through the 36 x 36 ordered pairs in turn (all of them
-    once in 1,296 trials), the later ones are random (seeded ``seed + k``)."""
-    st = s.st
-    first = np.zeros(4, dtype=np.int64)
-    p = (NET, ev)
-    for k in range(boards.shape[0]):
-        np.random.seed((seed + k) % 4294967296)
-        total = 0.0
-        total2 = 0.0
-        for q in range(N_OUT):
-            res[k, 2 + q] = 0.0
-        for t in range(trials):
-            first[0] = t % 6 + 1
-            first[1] = (t // 6) % 6 + 1
-            first[2] = (t // 36) % 6 + 1
-            first[3] = (t // 216) % 6 + 1
-            _copy(st.reshape(104), boards[k])
-            pts = _play_out(p, p, st, turns[k], 0, flags, first, s)
-            total += pts
-            total2 += pts * pts
-            for q in range(N_OUT):
-                res[k, 2 + q] += s.tgt[q] / trials
-        mean = total / trials
-        res[k, 0] = mean
-        var = (total2 - trials * mean * mean) / max(1, trials - 1)
-        res[k, 1] = np.sqrt(max(var, 0.0) / trials)

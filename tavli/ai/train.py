@@ -32,6 +32,7 @@ from ..games import HITTING, find_variant
 from ..rules import Rules
 from .encode import ENCODERS, encoder_code, encoder_family, encoder_name, family_name
 from .net import Net, Scratch
+from .race import RACE
 from .selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games, train_games_ply1
 
 
@@ -221,6 +222,8 @@ def _check_inputs(inputs: str, family: str) -> None:
     """Refuse an encoder that does not exist or reads another family's boards."""
     if inputs not in ENCODERS:
         raise TrainingError(f"unknown inputs {inputs[:40]!r}: one of {', '.join(ENCODERS)}")
+    if encoder_code(inputs) == RACE:
+        raise TrainingError("the race inputs are for race networks: tavli train-race")
     fam = encoder_family(encoder_code(inputs))
     if family_name(fam) != family:
         raise TrainingError(f"the {inputs} inputs are for {family_name(fam)} networks, not "
