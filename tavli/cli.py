@@ -260,10 +260,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
                 if ranked else []
         print(json.dumps(doc))
         return 0
-    valued = f"position: {cls}; evaluator: {valuer}"
     if not entries:
         print(f"no legal move with {dice_text(dice)}: the turn passes")
-        print(valued)
         return 0
     best = entries[0]["equity"]
     # the probabilities the scoring in force counts (no backgammon columns without them)
@@ -277,7 +275,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         diff = "" if i == 1 else f"{e['equity'] - best:+.3f}"
         print(f"{i:3d} {e['move']:28s} {e['ply']:3d} {e['equity']:+8.3f} {diff:>7}  "
               + " ".join(f"{e[key]:5.3f}" for _, key in cols))
-    print(valued)
+    print(f"position: {cls}; evaluator: {valuer}")
     if args.rollout is not None:
         from .rollout_cli import hint_rollouts
 
@@ -326,7 +324,7 @@ def cmd_train_race(args: argparse.Namespace) -> int:
     train_race_net(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
                    starts=args.starts, sample_games=args.sample, check=args.check,
                    alpha0=args.alpha0, half_life=args.half_life, floor=args.floor,
-                   explore=args.explore, check_every=args.check_every)
+                   explore=args.explore, targets=args.targets, check_every=args.check_every)
     return 0
 
 
@@ -561,6 +559,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--explore", type=float, default=None, metavar="SHARE",
                    help="share of turns that go on with a random move, the target staying "
                         "the best move's value (default 0)")
+    r.add_argument("--targets", default=None, metavar="td|ply1",
+                   help="td: learn toward the roll played (default); ply1: toward the mean "
+                        "over the 21 rolls (about 20x slower)")
     r.add_argument("--check-every", type=int, default=None, metavar="GAMES",
                    help="games between checks, written to log.jsonl (default 10,000)")
     r.set_defaults(func=cmd_train_race)

@@ -173,6 +173,56 @@ def train_race(ev, starts, turns, flags, n_games, alpha, seed, s, stats, explore
 
 
 @njit(cache=True)
+def train_race_ply1(ev, starts, turns, flags, n_games, alpha, seed, s, stats):
+    """:func:`train_race` with 1-ply targets: each position moves toward the mean over
+    the 21 rolls of the best move's value (the TD target's expectation, without the
+    noise of the roll thrown; about 20 times the work a turn). The game goes on with the
+    best move of the roll thrown."""
+    np.random.seed(seed)
+    family = flags[F_KERNEL]
+    count_bg = flags[F_BACKGAMMONS] != 0
+    x, h, y, dh, tb, acc, st, buf, table = (s.x, s.h, s.y, s.dh, s.tb, s.acc, s.st, s.buf,
+                                            s.table)
+    sf = st.reshape(104)
+    nxt = s.st2.reshape(104)
+    for _g in range(n_games):
+        k = np.random.randint(0, starts.shape[0])
+        _copy(sf, starts[k])
+        me = turns[k]
+        stats[0] += 1
+        for _ply in range(MAX_RACE_PLIES):
+            if evaluate(ev, sf, me, family, x, h, y) != E_RACE:
+                stats[3] += 1
+                break
+            r1, r2 = throw()
+            if r1 > r2:
+                r1, r2 = r2, r1
+            for q in range(N_OUT):
+                acc[q] = 0.0
+            moved = False
+            done = np.nan
+            for a in range(1, 7):
+                for c in range(a, 7):
+                    n = generate(st, me, a, c, flags, buf, table)
+                    bi, pts = _race_target(ev, sf, me, n, flags, s)
+                    w = (1.0 if a == c else 2.0) / 36.0
+                    for q in range(N_OUT):
+                        acc[q] += w * tb[q]
+                    if a == r1 and c == r2 and bi >= 0:
+                        moved = True
+                        done = pts
+                        _copy(nxt, buf[bi])
+            stats[1] += 1
+            stats[2] += abs(money_equity(acc, count_bg) - money_equity(y, count_bg))
+            td_update(ev.race, x, h, y, acc, alpha, dh)
+            if moved:
+                _copy(sf, nxt)
+            if not np.isnan(done):
+                break
+            me = 1 - me
+
+
+@njit(cache=True)
 def _play_out(a, b, st, me, a_side, flags, s):
     """Play the board array ``st`` to the end with random dice, ``me`` to move, player
     ``a`` (``(kind, tables)``) for side ``a_side`` and ``b`` for the other. Returns the

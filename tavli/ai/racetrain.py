@@ -46,7 +46,8 @@ HALF_LIFE = 50_000
 FLOOR = 0.005
 SAMPLE_GAMES = 30_000
 SETTINGS = {"alpha0": ALPHA0, "half_life": HALF_LIFE, "floor": FLOOR, "explore": 0.0,
-            "check_every": 10_000}
+            "targets": "td", "check_every": 10_000}
+TARGETS = ("td", "ply1")
 
 
 @dataclass
@@ -168,21 +169,22 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
                    starts: str | Path | None = None, sample_games: int = SAMPLE_GAMES,
                    check: str | Path | None = None, alpha0: float | None = None,
                    half_life: int | None = None, floor: float | None = None,
-                   explore: float | None = None, check_every: int | None = None,
-                   chunk: int = 1000, out=None) -> Net:
+                   explore: float | None = None, targets: str | None = None,
+                   check_every: int | None = None, chunk: int = 1000, out=None) -> Net:
     """Train (or resume) the race network of ``game``'s family up to ``games`` games.
 
     A new run samples its starts from ``sample_games`` self-play games of the shipped
     network (or copies the file ``starts``) into the run folder and starts from random
     weights with ``hidden`` units. The step size starts at ``alpha0`` and halves every
     ``half_life`` games down to ``floor``; ``explore`` is the share of turns that go on
-    with a random move (the target stays the best move's value); all four are kept in the
-    run's metadata (a resumed run keeps its own unless a new value is given). ``check``
+    with a random move (the target stays the best move's value); ``targets`` "ply1"
+    learns toward the mean over the 21 rolls (no exploration then); all five are kept in
+    the run's metadata (a resumed run keeps its own unless a new value is given). ``check``
     is a rollouts file of ``tavli bench race`` to measure the error against at each
     check. Bad settings raise
     :class:`~tavli.errors.TrainingError` and a refused new run leaves nothing behind."""
     from .racebench import Rollouts
-    from .racegames import train_race
+    from .racegames import train_race, train_race_ply1
 
     out = out or sys.stdout
     if alpha0 is not None and not 0 < alpha0 <= 1:
@@ -193,6 +195,8 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
         raise TrainingError("the half-life must be at least 1 game")
     if explore is not None and not 0 <= explore < 1:
         raise TrainingError("the exploration share must be in [0, 1)")
+    if targets is not None and targets not in TARGETS:
+        raise TrainingError(f"targets must be one of {', '.join(TARGETS)}")
     if check_every is not None and check_every < 1:
         raise TrainingError("--check-every must be at least 1 game")
     if hidden < 1:
@@ -205,8 +209,8 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
     ckpt = run / "checkpoint.npz"
     starts_file = run / "starts.npz"
     given = {k: v for k, v in (("alpha0", alpha0), ("half_life", half_life), ("floor", floor),
-                                ("explore", explore), ("check_every", check_every))
-             if v is not None}
+                                ("explore", explore), ("targets", targets),
+                                ("check_every", check_every)) if v is not None}
     rolls = Rollouts.load(check) if check is not None else None
     if rolls is not None and rolls.family != family:
         raise TrainingError(f"{check} holds {rolls.family} rollouts, not {family}")
@@ -239,6 +243,8 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
         print(f"{len(pool)} race starts", file=out)
         net.save(ckpt)
     cfg = {**SETTINGS, **net.meta}
+    if cfg["targets"] == "ply1" and float(cfg["explore"]) > 0:
+        raise TrainingError("1-ply targets go without exploration (--explore 0)")
     train_part, check_part = pool.split(CHECK_STARTS)
     ev = contact_evaluator(rules.game, race=net)
     plain = contact_evaluator(rules.game)
@@ -252,9 +258,13 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
     while net.games < games:
         n = min(chunk, games - net.games, next_check - net.games)
         alpha = alpha_at(net.games, cfg)
-        train_race(ev.tables, train_part.boards, train_part.turns, flags, n, alpha,
-                   (int(net.meta["seed"]) * 1_000_003 + net.games) % 2**31, scratch, stats,
-                   float(cfg["explore"]))
+        seed = (int(net.meta["seed"]) * 1_000_003 + net.games) % 2**31
+        if cfg["targets"] == "ply1":
+            train_race_ply1(ev.tables, train_part.boards, train_part.turns, flags, n, alpha,
+                            seed, scratch, stats)
+        else:
+            train_race(ev.tables, train_part.boards, train_part.turns, flags, n, alpha, seed,
+                       scratch, stats, float(cfg["explore"]))
         net.meta["games"] = net.games + n
         net.meta["alpha"] = alpha
         net.save(ckpt)

@@ -151,6 +151,15 @@ class Result:
         return float(self.points.std(ddof=1) / math.sqrt(len(self.points)))
 
     @property
+    def pair_se(self) -> float:
+        """The standard error of the points per game taken over the dice pairs' means (the
+        two games of a pair share their dice, so players of like strength score nearly
+        opposite results in them: this is the tighter, honest error of a duplicate
+        match)."""
+        pairs = self.points[:len(self.points) // 2 * 2].reshape(-1, 2).mean(axis=1)
+        return float(pairs.std(ddof=1) / math.sqrt(len(pairs))) if len(pairs) > 1 else math.nan
+
+    @property
     def wins(self) -> int:
         return int((self.points > 0).sum())
 
@@ -375,4 +384,6 @@ def bench_strength(a_text: str, b_text: str, game: str = "backgammon", games: in
           f"share of points {100 * r.share:.1f}%", file=out)
     print(f"  points per game {r.ppg:+.3f} ± {r.se:.3f} (1 SE); "
           f"95% interval [{r.ppg - 1.96 * r.se:+.3f}, {r.ppg + 1.96 * r.se:+.3f}]", file=out)
+    print(f"  over the {r.games // 2} dice pairs: {r.ppg:+.4f} ± {r.pair_se:.4f} (1 SE of the "
+          "pairs' means)", file=out)
     return r
