@@ -14,6 +14,7 @@ from tavli.ai.evaluator import C_CONTACT, C_RACE, Evaluator, position_class
 from tavli.ai.fitting import FitSettings, Student, fit_labels
 from tavli.ai.labels import Chunk, LabelSettings, label_chunk, label_run, load_chunks
 from tavli.ai.net import Net, flip
+from tavli.ai.neural import shipped_net
 from tavli.ai.rounds import _encode
 from tavli.ai.search import Searcher
 from tavli.ai.train import training_rules
@@ -229,7 +230,7 @@ def _round_args(run, start, *extra):
 
 def test_a_round_labels_fits_measures_and_resumes(tmp_path, capsys):
     start = tmp_path / "start.npz"
-    Net.random("portes", hidden=5, seed=2).save(start)
+    shipped_net("portes").save(start)  # a trained net: games of a few dozen turns
     run = tmp_path / "run"
     assert main(_round_args(run, start, "--rounds", "1", "--z", "0")) == 0
     out = capsys.readouterr().out
