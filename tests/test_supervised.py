@@ -126,6 +126,14 @@ def test_an_interrupted_labelling_resumes_to_the_same_labels(tmp_path, teacher, 
     assert "chunk 0:" not in log.getvalue()  # not labelled again
     assert not list((tmp_path / "cut").glob(".tmp-*"))
     assert _same(_chunks(tmp_path / "whole"), _chunks(tmp_path / "cut"))
+    # the total may change on a rerun: chunks are the same but for the last one's size
+    assert len(label_run(ev, QUICK, 200, tmp_path / "cut", jobs=1, log=io.StringIO())) == 2
+    last = Chunk.load(tmp_path / "cut" / "chunk-00002.npz")
+    label_run(ev, QUICK, 300, tmp_path / "cut", jobs=1, log=io.StringIO())
+    longer = Chunk.load(tmp_path / "cut" / "chunk-00002.npz")
+    assert len(last.boards) == 50 and len(longer.boards) == 100
+    assert np.array_equal(longer.labels[:50], last.labels)
+    assert _same(_chunks(tmp_path / "whole")[:2], _chunks(tmp_path / "cut")[:2])
     # another teacher or other settings do not mix into a folder
     with pytest.raises(TrainingError, match="labels of another run .*differing: every"):
         label_run(ev, LabelSettings(**{**QUICK.__dict__, "every": 0.5}), 250,
@@ -284,3 +292,21 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+def test_label_kernels_take_grouped_values():
+    """No kernel takes more than ten arguments; weights and buffers travel grouped."""
+    import inspect
+
+    for k in (lab._rollout, lab._add, lab._one_ply_choice, lab.label_rows, lab._in_class):
+        params = set(inspect.signature(k.py_func).parameters)
+        assert len(params) <= 10, k.__name__
+        assert not params & {"W1", "b1", "W2", "b2", "buf", "table", "buf2"}, k.__name__
+
+
+def test_round_command_needs_a_run_folder(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["train-round", "portes"])
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and len(err.splitlines()) == 1
+    assert err.startswith("tavli train-round: error:") and "--run" in err

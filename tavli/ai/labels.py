@@ -380,20 +380,32 @@ def _worker_chunk(task: tuple[int, int]) -> tuple[int, int, int, float]:
     return c, len(chunk.boards), chunk.games, time.time() - t0
 
 
-def run_meta(ev: Evaluator, settings: LabelSettings, positions: int) -> dict:
+def _have_chunk(folder: Path, c: int, size: int) -> bool:
+    """Whether chunk ``c`` of ``size`` positions is labelled (a chunk of another size, the
+    last one of a run of another total, is not)."""
+    path = chunk_path(folder, c)
+    if not path.exists():
+        return False
+    z = read_npz(path, ("labels",), "labels", "a tavli labels chunk", TrainingError)
+    return len(z["labels"]) == size
+
+
+def run_meta(ev: Evaluator, settings: LabelSettings) -> dict:
     """What a labels folder was made with (``meta.json``): the teacher, the settings."""
     race = ev.race
     return {"family": family_name(ev.family),
             "teacher": digest(ev.contact.W1, ev.contact.b1, ev.contact.W2, ev.contact.b2),
             "race": None if race is None else digest(race.W1, race.b1, race.W2, race.b2),
-            "bearoff": ev.bearoff, "positions": positions, **asdict(settings)}
+            "bearoff": ev.bearoff, **asdict(settings)}
 
 
 def label_run(ev: Evaluator, settings: LabelSettings, positions: int, folder: str | Path,
               jobs: int | None = None, log=None) -> list[Path]:
     """Label ``positions`` positions with the teacher ``ev`` into ``folder`` (chunk files
     and ``meta.json``), in ``jobs`` processes (default: one per core). A folder holding
-    a run with the same teacher and settings is resumed: its finished chunks are kept.
+    a run with the same teacher and settings is resumed: its finished chunks are kept
+    (``positions`` may differ from the first call's: a chunk is the same whatever the
+    total, but for the last one's size, which is labelled again where it changed).
     Returns the chunk files."""
     log = log or sys.stdout
     settings.check()
@@ -404,7 +416,7 @@ def label_run(ev: Evaluator, settings: LabelSettings, positions: int, folder: st
         raise TrainingError("jobs must be at least 1")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    meta = run_meta(ev, settings, positions)
+    meta = run_meta(ev, settings)
     meta_path = folder / "meta.json"
     if meta_path.exists():
         try:
@@ -420,7 +432,7 @@ def label_run(ev: Evaluator, settings: LabelSettings, positions: int, folder: st
     for tmp in folder.glob(".tmp-*"):  # a write cut short
         tmp.unlink()
     sizes = chunk_sizes(positions, settings.chunk)
-    todo = [(c, n) for c, n in enumerate(sizes) if not chunk_path(folder, c).exists()]
+    todo = [(c, n) for c, n in enumerate(sizes) if not _have_chunk(folder, c, n)]
     done = len(sizes) - len(todo)
     if done:
         print(f"{done} of {len(sizes)} chunks already labelled", file=log, flush=True)

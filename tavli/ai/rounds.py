@@ -82,9 +82,10 @@ class Run:
         self.settings = settings
         self.log = log
         self.path = folder / "rounds.json"
+        same = settings.as_dict()
+        del same["positions"]  # may change between calls (label_run)
         head = {"family": family_name(start.family), "start": _net_digest(start),
-                "race": None if race is None else _net_digest(race),
-                "settings": settings.as_dict()}
+                "race": None if race is None else _net_digest(race), "settings": same}
         if self.path.exists():
             try:
                 self.state = json.loads(self.path.read_text(encoding="utf-8"))
