@@ -310,3 +310,14 @@ def test_round_command_needs_a_run_folder(capsys):
     err = capsys.readouterr().err.strip()
     assert e.value.code == 2 and len(err.splitlines()) == 1
     assert err.startswith("tavli train-round: error:") and "--run" in err
+
+
+def test_fitting_runs_blas_on_one_thread():
+    from tavli.ai.blas import _openblas, blas_threads
+
+    libs = _openblas()
+    assert libs  # NumPy's wheels bring OpenBLAS
+    before = [get() for get, _ in libs]
+    with blas_threads(1):
+        assert all(get() == 1 for get, _ in libs)
+    assert [get() for get, _ in libs] == before

@@ -211,6 +211,14 @@ def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Pa
     epoch the mean absolute equity error on it is printed to ``log``. Settings out of
     range raise :class:`~tavli.errors.TrainingError`, labels of another family or too few
     of them :class:`DistillError`."""
+    from .blas import blas_threads
+
+    with blas_threads(1):  # batches too small for threads (tavli.ai.blas)
+        return _fit(init, data, hidden, epochs, out, lr, batch, seed, log)
+
+
+def _fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Path,
+         lr: float, batch: int, seed: int, log) -> Net:
     log = log or sys.stdout
     if hidden < 1 or epochs < 1 or batch < 1 or not 0 < lr < 1:
         raise TrainingError("fit needs hidden, epochs and batch >= 1 and 0 < lr < 1")

@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import TrainingError
+from .blas import blas_threads
 from .net import N_OUT, Net, equity, read_npz, write_npz
 
 
@@ -204,6 +205,13 @@ def fit_labels(init: Net, X: np.ndarray, T: np.ndarray, groups: np.ndarray,
     returns at once when it had finished). Stops after ``settings.epochs`` or when
     ``settings.patience`` epochs in a row bring no better validation error; returns the
     best epoch's student (:class:`FitResult`)."""
+    with blas_threads(1):  # batches too small for threads (tavli.ai.blas)
+        return _fit_labels(init, X, T, groups, folder, settings, count_bg, meta, log)
+
+
+def _fit_labels(init: Net, X: np.ndarray, T: np.ndarray, groups: np.ndarray,
+                folder: str | Path, settings: FitSettings, count_bg: bool,
+                meta: dict | None, log) -> FitResult:
     log = log or sys.stdout
     settings.check()
     folder = Path(folder)
@@ -274,8 +282,8 @@ def fit_labels(init: Net, X: np.ndarray, T: np.ndarray, groups: np.ndarray,
         _save_state(state_path, key, student, best, history, start_error, best_epoch,
                     best_error, epoch, done)
         print(f"epoch {epoch}/{settings.epochs} ({time.time() - t0:.1f} s): training equity "
-              f"error {err / n_batches:.5f}{' *' if better else ''}, held-out equity error "
-              f"{v_err:.5f}", file=log, flush=True)
+              f"error {err / n_batches:.5f}, held-out equity error {v_err:.5f}"
+              f"{' (best)' if better else ''}", file=log, flush=True)
     if ran:
         print(f"best: epoch {best_epoch}, held-out equity error {best_error:.5f}", file=log,
               flush=True)
