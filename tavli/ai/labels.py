@@ -54,7 +54,7 @@ from ..movegen import generate
 from .encode import family_name
 from .evaluator import CLASSES, Evaluator, evaluate, position_class
 from .fitting import digest
-from .net import N_OUT, Net, flip, money_equity, read_npz, write_npz
+from .net import N_OUT, flip, money_equity, read_npz, write_npz
 from .search import SEARCH_STATES, _after_value, v1, v2
 from .selfplay import MAX_PLIES, new_game, terminal, throw
 
@@ -494,7 +494,3 @@ def summary(chunk: Chunk, count_bg: bool = True) -> str:
             parts.append(f"{name} {int(sel.sum())} (|V0 - target| {gap[sel].mean():.4f})")
     return (f"{len(chunk.boards)} positions from {chunk.games} games: " + ", ".join(parts))
 
-
-def label_net(net: Net | Evaluator) -> Evaluator:
-    """A teacher as an evaluator (a network alone gets the bear-off databases)."""
-    return net if isinstance(net, Evaluator) else Evaluator(net)
