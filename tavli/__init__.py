@@ -11,7 +11,10 @@ Everything the docs use is a name of this package:
   JSON text), :func:`save_record` and :func:`load_record_file` (files);
 * players: :class:`Player`, :class:`RandomPlayer`, :class:`GreedyPlayer`,
   :func:`play_game`, and the AI: :class:`NeuralPlayer`, :class:`LevelPlayer`,
-  :class:`PubevalPlayer`, :class:`Analyzer`, :func:`rank_moves`, :class:`Net`;
+  :class:`PubevalPlayer`, :class:`Analyzer`, :func:`rank_moves`, :class:`Net`,
+  :class:`Evaluator` (a family's networks and the bear-off databases);
+* the cube: :class:`CubeInfo` (cube and score, :class:`Owner`), :func:`cube_decision`
+  (a :class:`CubeDecision`: cubeful equities and the proper action);
 * errors: :class:`TavliError` and one subclass per kind of error.
 
 Names that need NumPy (or the compiled engine) load on first use, so that
@@ -34,6 +37,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
+    BearoffError,
     CliError,
     DistillError,
     GameOver,
@@ -52,9 +56,14 @@ from .games import VARIANTS, Variant, find_variant
 from .rules import Rules
 
 if TYPE_CHECKING:
+    from .ai.cubeplay import cube_decision
+    from .ai.evaluator import Evaluator
     from .ai.net import Net
     from .ai.neural import Analyzer, LevelPlayer, NeuralPlayer, PubevalPlayer, rank_moves
     from .board import Move, Position, parse_dice
+    from .cube.cubeful import CubeDecision
+    from .cube.info import CubeInfo as CubeInfo
+    from .cube.info import Owner as Owner
     from .game import Game, Outcome
     from .match import Match
     from .players import GreedyPlayer, Player, RandomPlayer, play_game
@@ -76,6 +85,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     **{n: (".ai.neural", n) for n in ("NeuralPlayer", "LevelPlayer", "PubevalPlayer",
                                       "Analyzer", "rank_moves")},
     "Net": (".ai.net", "Net"),
+    "Evaluator": (".ai.evaluator", "Evaluator"),
+    "cube_decision": (".ai.cubeplay", "cube_decision"),
+    "CubeDecision": (".cube.cubeful", "CubeDecision"),
+    **{n: (".cube.info", n) for n in ("CubeInfo", "Owner")},
 }
 
 __all__ = [
@@ -85,9 +98,10 @@ __all__ = [
     "game_record", "match_record", "load_record", "save_record", "load_record_file",
     "Player", "RandomPlayer", "GreedyPlayer", "play_game",
     "NeuralPlayer", "LevelPlayer", "PubevalPlayer", "Analyzer", "rank_moves", "Net",
+    "Evaluator", "cube_decision", "CubeDecision",
     "TavliError", "ParseError", "IllegalMove", "InvalidPosition", "RuleError", "GameOver",
     "WrongState", "RecordError", "OptionError", "CliError", "NetError", "DistillError",
-    "TrainingError",
+    "TrainingError", "BearoffError",
 ]
 
 

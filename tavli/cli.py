@@ -115,19 +115,28 @@ def _batch(args: argparse.Namespace, extra: int, entries) -> int:
     return 0
 
 
-def cmd_show(args: argparse.Namespace) -> int:
+def _game_and_position(game: str | None, text: str | None, usage: str
+                       ) -> tuple[str | None, str]:
+    """``[GAME] POSITION`` read from two optional arguments: one alone is the position
+    unless it names a game."""
     from .games import find_variant
-    from .ids import parse_position
 
-    game, text = args.game, args.position
     try:
         named = game is not None and bool(find_variant(game))
     except ParseError:
         named = False
     if text is None and game is not None and not named:
-        game, text = None, game  # tavli show POSITION
+        game, text = None, game  # POSITION alone
     if text is None:
-        raise CliError("usage: tavli show [GAME] POSITION [--json]")
+        raise CliError(f"usage: {usage}")
+    return game, text
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from .ids import parse_position
+
+    game, text = _game_and_position(args.game, args.position,
+                                    "tavli show [GAME] POSITION [--json]")
     if game is None and text == "start":
         raise CliError("name the game: tavli show GAME start")
     if text == "-":
@@ -139,10 +148,20 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.what in ("eval", "rollout", "moves"):
+        from .ai import bench
+
+        if args.what == "eval":
+            bench.bench_eval(positions=args.positions or 10000, seed=args.seed)
+        elif args.what == "rollout":
+            bench.bench_rollout(games=args.games or 1296, seed=args.seed)
+        else:
+            bench.bench_moves(games=args.games or 4, seed=args.seed)
+        return 0
     if args.what == "movegen":
         from .bench import bench_movegen
 
-        bench_movegen(n_positions=args.positions, seed=args.seed)
+        bench_movegen(n_positions=args.positions or 12000, seed=args.seed)
         return 0
     if args.what == "strength":
         from .ai.strength import bench_strength
@@ -150,9 +169,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if len(args.players) != 2:
             raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
                            "[--games N]")
-        bench_strength(args.players[0], args.players[1], game=args.game, games=args.games,
+        games = 10000 if args.games is None else args.games
+        try:
+            even_games(str(games))
+        except argparse.ArgumentTypeError as e:
+            args.parser.error(f"argument --games: {e}")
+        bench_strength(args.players[0], args.players[1], game=args.game, games=games,
                        seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
-                       progress=sys.stderr if args.log else None)
+                       progress=sys.stderr if args.log else None, cube=args.cube)
         return 0
     if args.what == "dama":
         from .dama.cli import bench_dama
@@ -168,13 +192,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     raise CliError(f"unknown benchmark {args.what!r}")
 
 
-def _hint_entries(pos, dice, rules, level) -> list[dict[str, Any]]:
+def _hint_ranked(pos, dice, rules, level) -> list:
     from .ai.neural import Analyzer, parse_level
 
     ply, _noise = parse_level(level)
     _check_not_over(pos, rules)
     moves = pos.legal_moves(dice, rules)
-    return [r.to_dict() for r in Analyzer(rules).rank(pos, moves, ply)]
+    return Analyzer(rules).rank(pos, moves, ply)
+
+
+def _hint_entries(pos, dice, rules, level) -> list[dict[str, Any]]:
+    return [r.to_dict() for r in _hint_ranked(pos, dice, rules, level)]
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
@@ -183,16 +211,31 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
     if args.batch:
         _check_batch_alone(args)
+        if args.rollout is not None:
+            raise CliError("--rollout cannot be used with --batch")
         return _batch(args, 1, lambda pos, dice, rules, extra: _hint_entries(
             pos, dice, rules, extra[0] if extra else args.level))
-    if args.game is None or args.position is None or args.dice is None:
-        raise CliError("usage: tavli hint GAME POSITION --dice 31 [--level L] (or --batch)")
+    if args.game is None or args.position is None:
+        raise CliError("usage: tavli hint GAME POSITION [--dice 31] [--level L] (or --batch)")
     rules = _rules(args.game, args.rule)
     pos = _read_position(args.game, args.position)
+    if args.dice is None:
+        return _cube_hint(args, pos, rules)
+    if args.match is not None or args.score is not None or args.cube is not None \
+            or args.owner is not None or args.crawford:
+        raise CliError("--match, --score, --cube, --owner, --crawford are for a cube "
+                       "hint (without --dice)")
     dice = parse_dice(args.dice)
-    entries = _hint_entries(pos, dice, rules, args.level)
+    ranked = _hint_ranked(pos, dice, rules, args.level)
+    entries = [r.to_dict() for r in ranked]
     if args.json:
-        print(json.dumps({"moves": entries}))
+        doc: dict[str, Any] = {"moves": entries}
+        if args.rollout is not None:
+            from .rollout_cli import hint_rollouts
+
+            doc["rollouts"] = hint_rollouts(pos, ranked, rules, args.rollout, True) \
+                if ranked else []
+        print(json.dumps(doc))
         return 0
     if not entries:
         print(f"no legal move with {dice_text(dice)}: the turn passes")
@@ -209,6 +252,23 @@ def cmd_hint(args: argparse.Namespace) -> int:
         diff = "" if i == 1 else f"{e['equity'] - best:+.3f}"
         print(f"{i:3d} {e['move']:28s} {e['ply']:3d} {e['equity']:+8.3f} {diff:>7}  "
               + " ".join(f"{e[key]:5.3f}" for _, key in cols))
+    if args.rollout is not None:
+        from .rollout_cli import hint_rollouts
+
+        hint_rollouts(pos, ranked, rules, args.rollout, False)
+    return 0
+
+
+def _cube_hint(args: argparse.Namespace, pos, rules) -> int:
+    from .ai.neural import parse_level
+    from .cube.hint import cube_hint, cube_info_from_options
+
+    ci = cube_info_from_options(rules, args.match, args.score, args.cube, args.owner,
+                                args.crawford)
+    _check_not_over(pos, rules)
+    ply = min(parse_level(args.level)[0], 2)
+    for line in cube_hint(pos, rules, ci, ply, args.json):
+        print(line)
     return 0
 
 
@@ -283,6 +343,65 @@ def cmd_train_round(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bearoff(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    from .ai import bearoff
+
+    folder = Path(args.dir).expanduser() if args.dir else None
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise CliError(f"--dir {args.dir}: not a folder")
+    path = (folder or bearoff.cache_dir()) / bearoff.FILE_NAME
+    if args.action == "build":
+        if path.exists() and not args.force:
+            print(f"the bear-off databases are already built: {path} (--force builds "
+                  "them again)")
+            return 0
+        t0 = time.perf_counter()
+        bearoff.build(path, progress=sys.stderr)
+        print(f"built the bear-off databases in {time.perf_counter() - t0:.1f} s: {path} "
+              f"({path.stat().st_size / 1e6:.1f} MB)")
+        return 0
+    from .ai.bearoff_text import looks_like_counts, parse_counts, position_text, side_text
+
+    game, text = _game_and_position(args.game, args.position,
+                                    "tavli bearoff show [GAME] POSITION [--dir DIR]")
+    counts = parse_counts(text) if game is None and looks_like_counts(text) else None
+    pos = None if counts is not None else _read_position(game, text)
+    if folder is None:
+        tables = bearoff.load_tables()
+    elif not path.exists():
+        raise CliError(f"no bear-off databases in {folder}: build them with `tavli "
+                       f"bearoff build --dir {folder}`")
+    else:
+        tables = bearoff.load(path)
+    if counts is not None:
+        lines = side_text(tables[0], counts, "one side")
+    else:
+        lines = position_text(tables, pos.array, pos.turn)
+    print("\n".join(lines))
+    return 0
+
+
+def cmd_met(args: argparse.Namespace) -> int:
+    from .cube.cli import cmd_met as run
+
+    return run(args)
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from .formats import convert
+    from .match import Match
+
+    obj = convert(args.input, args.output, args.from_format, args.format)
+    games = obj.games if isinstance(obj, Match) else [obj]
+    what = (f"a {obj.target}-point match, {len(games)} game" + ("s" if len(games) != 1 else "")
+            if isinstance(obj, Match) else "one game")
+    print(f"{args.input} -> {args.output}: {what}")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "tui", False):
         from . import tui
@@ -321,9 +440,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the JSON position document")
     s.set_defaults(func=cmd_show)
 
-    h = sub.add_parser("hint", help="rank the legal moves with the AI",
-                       description="Every legal move ranked with equity and win/gammon "
-                                   "probabilities (first: the move the AI plays).")
+    h = sub.add_parser("hint", help="rank the legal moves, or the cube decision, with the AI",
+                       description="With --dice: every legal move ranked with equity and "
+                                   "win/gammon probabilities (first: the move the AI "
+                                   "plays). Without: the cube decision before the roll "
+                                   "(backgammon): cubeful equities of no double, "
+                                   "double/take, double/pass and the proper action.")
     h.add_argument("game", nargs="?", help="|".join(game_names()))
     h.add_argument("position", nargs="?", help="position ID, gnubg ID, 'start' or '-'")
     h.add_argument("--dice", "-d", help="the roll, e.g. 31")
@@ -334,8 +456,25 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--batch", action="store_true",
                    help="read lines 'GAME POSITION DICE [LEVEL]' from stdin, one JSON line "
                         "each")
+    h.add_argument("--rollout", type=at_least(1), default=None, metavar="N",
+                   help="also roll out the top 3 moves, N trials each (0-ply, "
+                        "luck-adjusted), ranked with their standard errors")
     h.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
+    h.add_argument("--match", type=int, default=None, metavar="N",
+                   help="cube hint: a match to N points (default money play)")
+    h.add_argument("--score", default=None, metavar="A-B",
+                   help="cube hint: points won by the side to move and the opponent")
+    h.add_argument("--cube", type=int, default=None, metavar="V",
+                   help="cube hint: the cube's value (default 1)")
+    h.add_argument("--owner", default=None, help="cube hint: me|opp|centre")
+    h.add_argument("--crawford", action="store_true",
+                   help="cube hint: this is the Crawford game")
     h.set_defaults(func=cmd_hint)
+
+    from .rollout_cli import add_rollout_command
+
+    add_rollout_command(sub, rule_help, "trials (default 1296; a multiple of 1296 "
+                                        "stratifies the first two rolls)")
 
     a = sub.add_parser("analyse", aliases=["analyze"], help="analyse a game or match record")
     a.add_argument("record", help="a JSON game/match record file")
@@ -458,17 +597,24 @@ def build_parser() -> argparse.ArgumentParser:
     tr.set_defaults(func=cmd_train_round)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["movegen", "strength", "dama", "web"])
+    b.add_argument("what", choices=["movegen", "strength", "dama", "web", "eval", "rollout",
+                                    "moves"])
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
                         "neural:0, greedy random, gnubg, net:FILE")
-    b.add_argument("--positions", type=at_least(4), default=12000,
-                   help="movegen: positions")
+    b.add_argument("--positions", type=at_least(4), default=None,
+                   help="movegen: positions (default 12,000); eval: positions per round "
+                        "(default 10,000)")
     b.add_argument("--game", default="backgammon", help="strength: the game")
-    b.add_argument("--games", type=even_games, default=10000,
+    b.add_argument("--games", type=at_least(1), default=None,
                    help="strength: games, an even number (each dice sequence is played "
-                        "twice)")
+                        "twice; default 10,000); rollout: trials per position (default "
+                        "1296); moves: games per level (default 4)")
     b.add_argument("--seed", type=seed_arg, default=1)
+    b.add_argument("--cube", action="store_true",
+                   help="strength: money play with the cube (Jacoby on); players "
+                        "neural[:LEVEL] (cubeful cube) and neural-thresholds[:LEVEL] "
+                        "(the old fixed thresholds)")
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.add_argument("--log", metavar="FILE",
                    help="strength: append each dice pair's result to FILE and resume from "
@@ -482,11 +628,58 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--ply", type=int, choices=[0, 1, 2], default=2, help="web: review ply")
     b.add_argument("--points", type=at_least(1), default=3,
                    help="web: length of the match reviewed (greedy against random)")
-    b.set_defaults(func=cmd_bench)
+    b.set_defaults(func=cmd_bench, parser=b)
+
+    bo = sub.add_parser("bearoff", help="exact bear-off databases: build, show a position",
+                        description="The exact bear-off databases the AI uses (docs/ai.md): "
+                                    "build them, or show a bear-off position's values.")
+    bsub = bo.add_subparsers(dest="action", metavar="ACTION", required=True)
+    bb = bsub.add_parser("build", help="build the databases (once; about 10-30 s)")
+    bb.add_argument("--force", action="store_true", help="build them again if present")
+    bb.add_argument("--dir", metavar="DIR", help="the folder (default: $TAVLI_CACHE_DIR, "
+                    "else $XDG_CACHE_HOME/tavli, else ~/.cache/tavli)")
+    bb.set_defaults(func=cmd_bearoff)
+    bs = bsub.add_parser("show", help="a bear-off position's rolls to bear off and chances")
+    bs.add_argument("game", nargs="?", help="|".join(game_names()) + " (optional for IDs)")
+    bs.add_argument("position", nargs="?",
+                    help="position ID, gnubg ID, '-' (JSON on stdin), or one side's checkers "
+                         "on points 1..6 as counts, e.g. 3,2,0,0,0,1")
+    bs.add_argument("--dir", metavar="DIR", help="the databases' folder (default: the cache)")
+    bs.set_defaults(func=cmd_bearoff)
+
+    mt = sub.add_parser("met", help="match equity: the table, or one score's take and cash "
+                                     "points and gammon values",
+                        description="The match equity table of backgammon matches (computed "
+                                    "by tavli, or the published Kazaross-XG2), or one score's "
+                                    "entry; --tavli: a Tavli match's equity.")
+    mt.add_argument("--length", type=int, metavar="N",
+                    help="the match length (1..25; the table: default 15)")
+    mt.add_argument("--score", metavar="A-B",
+                    help="points won by me and by the opponent: show that score's entry")
+    which = mt.add_mutually_exclusive_group()
+    which.add_argument("--published", action="store_true",
+                       help="the published Kazaross-XG2 table")
+    which.add_argument("--computed", action="store_true",
+                       help="the table tavli computes (the default)")
+    mt.add_argument("--tavli", action="store_true",
+                    help="a Tavli match (Portes, Plakoto, Fevga; no cube): default 5 points")
+    mt.set_defaults(func=cmd_met)
 
     from .dama.cli import add_dama_commands
 
     add_dama_commands(sub)
+
+    cv = sub.add_parser("convert", help="convert a game or match file (.json, .mat, .sgf)",
+                        description="Read a game or match (a tavli record .json, a gnubg/"
+                        "Jellyfish .mat, a gnubg .sgf), replay it through the engine and "
+                        "write it in another format. The formats follow the extensions.")
+    cv.add_argument("input", help="the file to read")
+    cv.add_argument("output", help="the file to write")
+    cv.add_argument("--format", choices=("json", "mat", "sgf"), default=None,
+                    help="the output format (default: by OUTPUT's extension)")
+    cv.add_argument("--from", dest="from_format", choices=("json", "mat", "sgf"),
+                    default=None, help="the input format (default: by INPUT's extension)")
+    cv.set_defaults(func=cmd_convert)
 
     pl = sub.add_parser("play", help="play a game or match (--tui: in the terminal)")
     from .tui_args import add_play_arguments
@@ -499,7 +692,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _runs_compiled_code(args: argparse.Namespace) -> bool:
     """Whether the command may call Numba kernels (``show`` does not; the browser app's
     server says so itself while it warms up)."""
-    return args.command != "show" and not (args.command == "play" and not args.tui)
+    return (args.command not in ("show", "met", "convert")
+            and not (args.command == "play" and not args.tui))
 
 
 def main(argv: list[str] | None = None) -> int:

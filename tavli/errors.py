@@ -61,6 +61,12 @@ class NetError(TavliError):
     """A network weights file that cannot be read or does not fit its game."""
 
 
+class BearoffError(TavliError):
+    """The bear-off databases cannot be built, written or read (a bad folder, a file that
+    is not a database of this version), or a position that is not a pure bear-off was
+    given where one is needed (``tavli bearoff``)."""
+
+
 class DistillError(TavliError):
     """Distillation labels that cannot be read or do not fit the network."""
 

@@ -112,6 +112,9 @@ class Game:
         self._start_first = first
         #: set by a match once its next game has begun: this game's end then stands
         self.sealed = False
+        #: the match this game belongs to (set by :class:`~tavli.match.Match`; players
+        #: read the score from it for their cube decisions)
+        self.match: Any = None
         self._history: list[Action] = []
         self._reset()
 

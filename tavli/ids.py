@@ -155,7 +155,8 @@ def parse_gnubg_id(text: str, game: str | int = "backgammon", turn: int = 0) -> 
 
 
 def parse_position(text: str, game: str | int | None = None) -> Position:
-    """Read a position given as a tavli ID, a gnubg Position ID (Portes/backgammon),
+    """Read a position given as a tavli ID, a gnubg Position ID (Portes/backgammon; also
+    gnubg's ``PositionID:MatchID``, the side on roll from the Match ID; and an XGID),
     ``start`` (needs ``game``) or a JSON document (text starting with ``{``).
 
     When ``game`` is given, the position must be of that game.
@@ -174,6 +175,15 @@ def parse_position(text: str, game: str | int | None = None) -> Position:
         if g is None:
             raise ParseError("'start' needs the game to be named")
         pos = Position.start(g)
+    elif text.upper().startswith("XGID="):
+        from .formats.xgid import parse_xgid
+
+        pos = parse_xgid(text)[0]
+    elif len(text) == 27 and text[14] == ":" and _GNUBG.match(text[:14]):
+        from .formats.matchid import parse_match_id
+
+        st = parse_match_id(text[15:])  # gnubg's PositionID:MatchID
+        pos = parse_gnubg_id(text[:14], g if g is not None else "backgammon", st.on_roll)
     elif len(text) == 14 and _GNUBG.match(text):
         pos = parse_gnubg_id(text, g if g is not None else "backgammon")
     else:

@@ -32,7 +32,8 @@ class Match:
 
     def __init__(self, target: int = 5, variant: str = "tavli", *,
                  rules: Mapping[str, Rules | Mapping[str, Any]] | None = None,
-                 dice: DiceSource | None = None, seed: int | None = None) -> None:
+                 dice: DiceSource | None = None, seed: int | None = None,
+                 opening_each_game: bool = False) -> None:
         if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 99:
             raise RuleError(f"match target must be 1..99 points, got {target!r}")
         self.target = target
@@ -55,6 +56,12 @@ class Match:
         for name in rules or {}:
             if name not in self.rules:
                 raise RuleError(f"the match does not play {name}")
+        if not isinstance(opening_each_game, bool):
+            raise RuleError(f"opening_each_game must be true or false, got "
+                            f"{opening_each_game!r}")
+        #: every game starts with the opening throw (international backgammon custom, as
+        #: gnubg plays) instead of the previous winner throwing both dice
+        self.opening_each_game = opening_each_game
         self.dice_source = dice if dice is not None else DiceSource(seed=seed)
         self.seed = seed
         self.games: list[Game] = []
@@ -104,7 +111,8 @@ class Match:
             raise WrongState("the current game is not over")
         out = self.game.outcome
         self.game.sealed = True  # its end now stands: no undo into a decided game
-        self._start_game(out.winner if out is not None else None)
+        starter = out.winner if out is not None and not self.opening_each_game else None
+        self._start_game(starter)
         return self.game
 
     def _start_game(self, starter: int | None) -> None:
@@ -115,10 +123,16 @@ class Match:
             if self.target > 1 and max(self.score) == self.target - 1:
                 crawford = True
                 self._crawford_done = True
-        self.games.append(Game(rules, dice=self.dice_source, first=starter, match_play=True,
-                               crawford=crawford))
+        game = Game(rules, dice=self.dice_source, first=starter, match_play=True,
+                    crawford=crawford)
+        game.match = self
+        self.games.append(game)
 
     def to_dict(self) -> dict[str, Any]:
-        """The match's settings as records store them (target, variant, rules)."""
-        return {"target": self.target, "variant": self.variant,
-                "rules": {n: r.options() for n, r in self.rules.items()}}
+        """The match's settings as records store them (target, variant, rules; and
+        ``opening_each_game`` when set)."""
+        doc: dict[str, Any] = {"target": self.target, "variant": self.variant,
+                               "rules": {n: r.options() for n, r in self.rules.items()}}
+        if self.opening_each_game:
+            doc["opening_each_game"] = True
+        return doc

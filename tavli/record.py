@@ -173,7 +173,8 @@ def load_record(data: dict[str, Any] | str) -> Game | Match:
             if not isinstance(md, dict):
                 raise RecordError("'match' must be an object")
             m = Match(md.get("target", 5), md.get("variant", "tavli"),
-                      rules=md.get("rules") or {}, dice=dice)
+                      rules=md.get("rules") or {}, dice=dice,
+                      opening_each_game=md.get("opening_each_game", False))
             for i, gd in enumerate(games):
                 if i > 0:
                     m.next_game()

@@ -17,6 +17,16 @@ from tavli._numba_cache import refresh
 
 refresh()  # compiled kernels from before an edit of a module they call would be stale
 
+
+@pytest.fixture(scope="session", autouse=True)
+def bearoff_databases():
+    """The bear-off databases, built once before any test needs them (the evaluators
+    load them; a first build prints a line that tests of a command's output must not
+    see)."""
+    from tavli.ai.bearoff import load_tables
+
+    return load_tables()
+
 # Debian's chromium (or $TAVLI_CHROMIUM) when present, else Playwright's own chromium
 CHROMIUM = os.environ.get("TAVLI_CHROMIUM") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"  # screenshots (not in git)

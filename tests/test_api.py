@@ -87,6 +87,8 @@ def _examples() -> dict[str, object]:
         "PubevalPlayer": tavli.PubevalPlayer(),
         "Analyzer": tavli.Analyzer(tavli.Rules("plakoto")),
         "Net": tavli.Net.random(0, hidden=4, seed=1),
+        "Evaluator": tavli.Evaluator(tavli.Net.random(0, hidden=4, seed=1), bearoff=False),
+        "CubeDecision": tavli.cube_decision(tavli.Position.start("backgammon"), ply=0),
     }
 
 
@@ -104,7 +106,11 @@ def test_every_public_class_has_a_useful_repr():
     assert repr(examples["Match"]) == ("Match(3, 'tavli', score=(0, 0), games=1, "
                                        "playing='portes')")
     assert repr(examples["NeuralPlayer"]) == "NeuralPlayer(level='casual')"
-    assert repr(examples["Analyzer"]).startswith("Analyzer(Rules('plakoto'), net=Net('plakoto'")
+    assert repr(examples["Analyzer"]).startswith("Analyzer(Rules('plakoto'), "
+                                                 "Evaluator(Net('plakoto'")
+    assert repr(examples["CubeDecision"]).startswith("CubeDecision(nd=")
+    assert repr(examples["Evaluator"]) == ("Evaluator(Net('portes', hidden=4, games=0), "
+                                           "race=None, bearoff=False)")
 
 
 def test_game_repr_shows_rules_phase_turn_dice_and_position():

@@ -138,7 +138,7 @@ def test_bad_seeds_are_refused_with_a_message(argv, tmp_path, monkeypatch, capsy
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["bench", "strength", "greedy", "random", "--games", "0"],
-     "argument --games: a whole number of at least 2 is needed, got '0'"),
+     "argument --games: a whole number of at least 1 is needed, got '0'"),
     (["bench", "strength", "greedy", "random", "--games", "-4"], "argument --games: a whole"),
     (["bench", "strength", "greedy", "random", "--jobs", "x"], "argument --jobs: a whole number"),
     (["bench", "movegen", "--positions", "-5"], "argument --positions: a whole number of at least"),

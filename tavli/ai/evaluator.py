@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from ..games import PINNING, RUNNING, find_variant
+from .bearoff import bearoff_outputs, empty_tables, load_tables
 from .encode import encode, is_contact
 from .net import N_OUT, Net, NetError, Scratch, forward, make_scratch
 
@@ -80,19 +81,13 @@ def position_class(b, family):
 
 
 @njit(cache=True)
-def _bearoff_outputs(bo1, bo2, b, side, out):
-    """Placeholder until the bear-off databases are wired in: never answers."""
-    return 0
-
-
-@njit(cache=True)
 def evaluate(ev, b, side, family, x, h, out):
     """The outputs for ``side`` to move in flat board ``b`` (into ``out``; ``x``, ``h``:
     work arrays of the inputs and hidden units, sized for the larger network) by the
     valuer of its class; returns which valuer answered (``E_*``)."""
     cls = position_class(b, family)
     if cls == C_BEAROFF and ev.bo1.shape[0] > 0:
-        used = _bearoff_outputs(ev.bo1, ev.bo2, b, side, out)
+        used = bearoff_outputs(ev.bo1, ev.bo2, b, side, out)
         if used == 1:
             return E_BEAROFF1
         if used == 2:
@@ -130,9 +125,9 @@ class Evaluator:
         self.family = contact.family
         self.bearoff = bearoff
         if bearoff:
-            bo1, bo2 = _load_bearoff()
+            bo1, bo2 = load_tables()
         else:
-            bo1, bo2 = _no_bearoff()
+            bo1, bo2 = empty_tables()
         none = _empty_net(contact.encoder)
         self._tables = Tables(contact.weights, (race or none).weights, bo1, bo2)
 
@@ -150,10 +145,12 @@ class Evaluator:
 
     @property
     def n_inputs(self) -> int:
+        """The inputs of the larger network (work arrays are sized for it)."""
         return max(self.contact.W1.shape[0], self.race.W1.shape[0] if self.race else 0)
 
     @property
     def hidden(self) -> int:
+        """The hidden units of the larger network."""
         return max(self.contact.hidden, self.race.hidden if self.race else 0)
 
     def scratch(self, states: int, hash_size: int) -> Scratch:
@@ -202,9 +199,3 @@ def _empty_net(encoder: int) -> Net:
                {"inputs": encoder_name(encoder)})
 
 
-def _no_bearoff() -> tuple[np.ndarray, np.ndarray]:
-    return np.zeros((0, 2, 32), np.float32), np.zeros((0, 0), np.float32)
-
-
-def _load_bearoff() -> tuple[np.ndarray, np.ndarray]:
-    return _no_bearoff()

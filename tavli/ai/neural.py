@@ -47,6 +47,9 @@ LEVELS: dict[str, tuple[int, float]] = {
     "worldclass": (2, 0.0),
 }
 DEFAULT_LEVEL = "expert"
+#: the cube logics of :class:`NeuralPlayer`: Janowski's cubeful model, or the old fixed
+#: thresholds on the cubeless equity (kept for the benchmark)
+CUBE_MODES = ("cubeful", "thresholds")
 
 
 @functools.lru_cache(maxsize=8)
@@ -184,8 +187,15 @@ class Analyzer:
 class NeuralPlayer(Player):
     """Plays by the shipped (or a given) network at a level (see the module docstring)."""
 
+    #: the deepest ply a cube decision searches (see docs/ai.md, Cubeful equity)
+    CUBE_MAX_PLY = 2
+
     def __init__(self, level: str | int | None = None, net: Net | Evaluator | None = None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, cube: str = "cubeful") -> None:
+        if cube not in CUBE_MODES:
+            raise RuleError(f"unknown cube logic {cube!r}: expected one of "
+                            f"{', '.join(CUBE_MODES)}")
+        self.cube = cube
         self.ply, self.noise = parse_level(level)
         self.level = level if level is not None else DEFAULT_LEVEL
         self.name = f"neural:{self.level}"
@@ -212,6 +222,27 @@ class NeuralPlayer(Player):
         return ranked[int(np.argmax(eq))].move
 
     def cube_action(self, game: Game) -> str:
+        """The cube decision: cubeful (Janowski's model on the network's probabilities
+        at the level's ply, at most :attr:`CUBE_MAX_PLY`; the match score from
+        ``game.match``), or the old fixed thresholds with ``cube="thresholds"``."""
+        if self.cube == "thresholds":
+            return self._threshold_cube_action(game)
+        from ..cube.info import CubeInfo
+        from .cubeplay import decide_from
+
+        doubler = game.position.turn  # in phase "double" too: the doubler is on roll
+        ci = CubeInfo.from_game(game, getattr(game, "match", None), side=doubler)
+        a = self.analyzer(game.rules)
+        ply = min(self.ply, self.CUBE_MAX_PLY)
+        d = decide_from(a.position_outputs(game.position, ply), game.position, ci, ply)
+        if game.phase == "double":
+            if d.beaver and game.rules.beavers and not getattr(game, "match_play", False):
+                return "beaver"
+            return "take" if d.take else "drop"
+        return "double" if d.double else "roll"
+
+    def _threshold_cube_action(self, game: Game) -> str:
+        """The old cube logic: fixed thresholds on the cubeless 0-ply equity."""
         a = self.analyzer(game.rules)
         o = a.position_outputs(game.position if game.phase == "roll"
                                else game.position.swap_turn(), 0)
@@ -260,10 +291,11 @@ class LevelPlayer(Player):
     """The AI at a level: the neural player where a trained network ships for the game
     being played, else the greedy heuristic (a Tavli match changes game between games)."""
 
-    def __init__(self, level: str | int | None = None, seed: int | None = None) -> None:
+    def __init__(self, level: str | int | None = None, seed: int | None = None,
+                 cube: str = "cubeful") -> None:
         self.level = level_name(level)
         self.name = f"neural:{self.level}"
-        self.neural = NeuralPlayer(self.level, seed=seed)
+        self.neural = NeuralPlayer(self.level, seed=seed, cube=cube)
         self.greedy = GreedyPlayer()
 
     def engine(self, game: int) -> Player:

@@ -63,12 +63,15 @@ def parse_player(text: str, rules: Rules) -> Spec:
     if key.startswith("net:"):
         net = Net.load(t[4:])
         return Spec(t, NET, net=net, player=NeuralPlayer(0, net=net))
-    if key == "neural" or key.startswith("neural:"):
+    if key.split(":")[0] in ("neural", "neural-thresholds"):
         level = t.split(":", 1)[1] if ":" in t else None
         ply, noise = parse_level(level)
         net = shipped_net(rules.game)
-        player = NeuralPlayer(level, net=net, seed=0)
-        return Spec(t, NET if ply == 0 and noise == 0 else None, net=net, player=player)
+        cube = "thresholds" if key.startswith("neural-thresholds") else "cubeful"
+        player = NeuralPlayer(level, net=net, seed=0, cube=cube)
+        # the compiled matches play without the cube: with it, games run in Python
+        compiled = NET if ply == 0 and noise == 0 and not rules.cube else None
+        return Spec(t, compiled, net=net, player=player)
     raise RuleError(f"unknown player {text!r}: neural[:LEVEL], net:FILE, pubeval, random, "
                     "greedy or gnubg")
 
@@ -181,8 +184,8 @@ _WORKER: dict = {}
 
 
 def _worker_init(a_text: str, b_text: str, game: str, rules_options: list[str],
-                 seed: int) -> None:
-    rules = _match_rules(game, rules_options)
+                 seed: int, cube: bool = False) -> None:
+    rules = _match_rules(game, rules_options, cube)
     _WORKER.update(a=_as_player(parse_player(a_text, rules)),
                    b=_as_player(parse_player(b_text, rules)), rules=rules, seed=seed)
 
@@ -192,8 +195,14 @@ def _worker_pair(k: int) -> tuple[int, tuple[float, float]]:
     return k, _play_pair(w["a"], w["b"], w["rules"], w["seed"], k)
 
 
-def _match_rules(game: str, rules_options: list[str] | None) -> Rules:
+def _match_rules(game: str, rules_options: list[str] | None, cube: bool = False) -> Rules:
+    """The rules of a strength run: without the cube, or (``cube``) money play with the
+    cube and the Jacoby rule (backgammon)."""
     rules = Rules.for_game(game, rules_options or [])
+    if cube:
+        if not rules.cube:
+            raise RuleError(f"{rules.game_name} is played without the doubling cube")
+        return rules.with_options({"jacoby": True})
     return rules.with_options({"cube": False}) if rules.cube else rules
 
 
@@ -245,18 +254,22 @@ class MatchLog:
 
 def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int = 10000,
                  seed: int = 1, rules_options: list[str] | None = None, log=None,
-                 jobs: int = 1, progress=None) -> Result:
+                 jobs: int = 1, progress=None, cube: bool = False) -> Result:
     """A's points per game over ``games`` duplicate-dice games. With ``log`` (a path) the
     results of each pair are appended to that file and a rerun plays only the missing
-    pairs; ``jobs`` > 1 plays Python-driven games in that many processes."""
-    rules = _match_rules(game, rules_options)
+    pairs; ``jobs`` > 1 plays Python-driven games in that many processes; ``cube``:
+    money play with the cube (Jacoby on)."""
+    rules = _match_rules(game, rules_options, cube)
     a = parse_player(a_text, rules)
     b = parse_player(b_text, rules)
     pairs = max(1, games // 2)
     mlog = None
     if log is not None:
-        mlog = MatchLog(log, {"players": [a_text, b_text], "game": game, "seed": seed,
-                              "rules": list(rules_options or [])})
+        header = {"players": [a_text, b_text], "game": game, "seed": seed,
+                  "rules": list(rules_options or [])}
+        if cube:
+            header["cube"] = True
+        mlog = MatchLog(log, header)
     if a.compiled is not None and b.compiled is not None:
         from .selfplay import compiled_match
 
@@ -291,7 +304,7 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
         record(todo[0], _play_pair(pa, pb, rules, seed, todo[0]))
         ctx = mp.get_context("spawn")
         with ctx.Pool(jobs, _worker_init,
-                      (a_text, b_text, game, list(rules_options or []), seed)) as pool:
+                      (a_text, b_text, game, list(rules_options or []), seed, cube)) as pool:
             for k, pts in pool.imap_unordered(_worker_pair, todo[1:]):
                 record(k, pts)
     else:
@@ -312,16 +325,17 @@ def _as_player(spec: Spec):
 
 def bench_strength(a_text: str, b_text: str, game: str = "backgammon", games: int = 10000,
                    seed: int = 1, rules_options: list[str] | None = None,
-                   out=None, log=None, jobs: int = 1, progress=None) -> Result:
+                   out=None, log=None, jobs: int = 1, progress=None,
+                   cube: bool = False) -> Result:
     """Play and print: games, A's win rate with a 95% interval, points per game ± SE."""
     out = out or sys.stdout
     t0 = time.time()
     r = run_strength(a_text, b_text, game, games, seed, rules_options, log=log, jobs=jobs,
-                     progress=progress)
+                     progress=progress, cube=cube)
     dt = time.time() - t0
     p, hw = r.win_rate()
     print(f"{a_text} vs {b_text}: {game}, {r.games} games (duplicate dice, seed {seed}, "
-          f"no cube), {dt:.1f} s", file=out)
+          f"{'money play with the cube, Jacoby' if cube else 'no cube'}), {dt:.1f} s", file=out)
     print(f"  {a_text} wins {r.wins}, loses {r.games - r.wins - r.draws}, draws {r.draws}",
           file=out)
     print(f"  win rate {100 * p:.1f}% ± {100 * hw:.1f}% (95%); "

@@ -1,0 +1,59 @@
+"""The AI's cube decisions: cubeless probabilities from the network at some ply, made
+cubeful by Janowski's model (:mod:`tavli.cube.cubeful`) with the cube efficiency of the
+position's class.
+
+>>> from tavli import Position
+>>> from tavli.cube.info import CubeInfo
+>>> d = cube_decision(Position.start("backgammon"), CubeInfo(), ply=0)
+>>> d.action
+'No double, take'
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..board import Position
+from ..cube.cubeful import CubeDecision, decide, efficiency
+from ..cube.info import CubeInfo
+from ..rules import Rules
+from .encode import family_of
+from .evaluator import CLASSES, Evaluator, position_class
+
+
+def position_efficiency(position: Position) -> tuple[str, float]:
+    """The class of ``position`` ("contact", "race", "bear-off") and its cube efficiency
+    (:func:`tavli.cube.cubeful.efficiency`, with the pips of the side to move)."""
+    b = np.ascontiguousarray(position.array, dtype=np.int8).reshape(-1)
+    cls = CLASSES[int(position_class(b, family_of(position.game)))]
+    return cls, efficiency(cls, position.pip_count(position.turn))
+
+
+@functools.lru_cache(maxsize=8)
+def _shipped_analyzer(rules: Rules):
+    from .neural import Analyzer
+
+    return Analyzer(rules)
+
+
+def cube_decision(position: Position, cube: CubeInfo | None = None, ply: int = 1,
+                  evaluator: Evaluator | None = None, rules: Rules | None = None,
+                  ) -> CubeDecision:
+    """The cube decision of the side to move in ``position`` (before its roll) with the
+    cube and score ``cube`` (default: money, cube centred): the network's cubeless
+    probabilities at ``ply`` (0-2) made cubeful by Janowski's model. ``evaluator``:
+    default the shipped one; ``rules``: default the game's standard rules."""
+    from .neural import Analyzer
+
+    rules = rules if rules is not None else Rules.for_game(position.game)
+    a = (_shipped_analyzer(rules) if evaluator is None else Analyzer(rules, evaluator))
+    probs = a.position_outputs(position, ply)
+    return decide_from(probs, position, cube if cube is not None else CubeInfo(), ply)
+
+
+def decide_from(probs, position: Position, cube: CubeInfo, ply: int = 0) -> CubeDecision:
+    """The decision from ``probs`` already computed for ``position``."""
+    _, x = position_efficiency(position)
+    return decide(probs, cube, x, ply)

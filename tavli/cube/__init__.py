@@ -1,0 +1,1 @@
+"""The cube and match equity: pure Python, light to import (no NumPy)."""

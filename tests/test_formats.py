@@ -1,0 +1,232 @@
+"""Game and match files: gnubg's Match ID, XGID, .mat and .sgf, checked against Debian's
+gnubg (run as a subprocess; ``make test`` provisions it: scripts/provision_gnubg.py) and
+by pure-Python round trips."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tavli.errors import RecordError
+from tavli.formats import dumps, loads, read, write
+from tavli.formats.matchid import MatchState, match_id, parse_match_id
+from tavli.formats.xgid import parse_xgid, xgid
+from tavli.game import Game
+from tavli.history import Beaver, Double, Drop, Pass, Play, Take
+from tavli.ids import parse_position
+from tavli.match import Match
+
+GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
+_IDS = re.compile(r"Position ID: (\S+)\s+Match ID\s*: (\S+)")
+
+
+def gnubg(commands: list[str], tmp: Path) -> str:
+    """Run gnubg's text interface on ``commands`` (its standard input); its output."""
+    assert os.access(GNUBG, os.X_OK), ("Debian's gnubg is needed: apt-get install gnubg "
+                                       "(make test installs it as root)")
+    done = subprocess.run([GNUBG, "-t", "-q", "-r"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=120,
+                          input="\n".join(commands) + "\n", cwd=tmp)
+    return done.stdout
+
+
+def _each(commands) -> list[str]:
+    """Each command, then the board, then a marker (an unknown command gnubg names)."""
+    return [c for cmd in commands for c in (cmd, "show board", "tavlimark")]
+
+
+def _shown(out: str) -> list[tuple[str, str]]:
+    """The IDs gnubg showed last before each marker."""
+    return [_IDS.findall(chunk)[-1] for chunk in out.split("tavlimark")[:-1]]
+
+
+def random_play(g: Game, rng: random.Random, steps: int, m: Match | None = None) -> None:
+    """Play ``steps`` random actions (cube actions and resignations included)."""
+    for _ in range(steps):
+        if g.is_over:
+            if m is None or m.is_over:
+                return
+            g = m.next_game()
+        if g.phase == "double":
+            r = rng.random()
+            g.take() if r < 0.6 else g.drop()
+        elif g.phase in ("roll", "opening"):
+            if g.phase == "roll" and g.can_double() and rng.random() < 0.08:
+                g.double()
+            elif rng.random() < 0.004:
+                g.resign(g.turn, rng.choice(g.resign_values()))
+            else:
+                g.roll()
+        else:
+            legal = g.legal_moves()
+            g.play(rng.choice(legal) if legal else None)
+
+
+def summary(obj: Game | Match) -> list:
+    """What two copies of a game must share: every action's side, kind, dice (as a set)
+    and resulting position, and the outcome."""
+    out = []
+    for g in (obj.games if isinstance(obj, Match) else [obj]):
+        acts = []
+        for a in g.history:
+            if isinstance(a, Play):
+                acts.append((a.side, "play", sorted(a.dice), a.move.after.id()))
+            elif isinstance(a, Pass):
+                acts.append((a.side, "pass", sorted(a.dice)))
+            elif isinstance(a, Double | Take | Drop | Beaver):
+                acts.append((a.side, type(a).__name__))
+        out.append((acts, str(g.outcome)))
+    return out
+
+
+def random_match(seed: int, length: int = 5, steps: int = 4000) -> Match:
+    m = Match(length, "backgammon", seed=seed, opening_each_game=True)
+    random_play(m.game, random.Random(seed), steps, m)
+    return m
+
+
+# --- Match ID --------------------------------------------------------------------------
+def test_match_id_round_trip_fields():
+    st = MatchState(cube_value=8, cube_owner=1, on_roll=0, crawford=False, turn=1,
+                    double_offered=True, dice=None, length=11, score=(3, 9), jacoby=True)
+    assert parse_match_id(match_id(st)) == st
+    with pytest.raises(Exception, match="Match ID"):
+        parse_match_id("not-an-id!!")
+
+
+def _states(n: int) -> list[tuple[str, Match]]:
+    out = []
+    rng = random.Random(18)
+    for k in range(n):
+        m = Match(rng.choice([3, 5, 7, 9]), "backgammon", seed=k, opening_each_game=True)
+        random_play(m.game, rng, rng.randrange(5, 400), m)
+        g = m.game
+        if g.phase == "double" or g.is_over or g.phase == "opening":
+            continue  # gnubg's set matchid refuses an offered double
+        out.append((f"{g.position.gnubg_id()}:{match_id(m)}", m))
+    return out
+
+
+def test_match_ids_equal_gnubgs(tmp_path):
+    states = _states(80)
+    assert len(states) >= 40, len(states)
+    shown = _shown(gnubg(_each(f"set gnubgid {ids}" for ids, _ in states), tmp_path))
+    assert [f"{p}:{mi}" for p, mi in shown] == [ids for ids, _ in states]
+    # and parse_position reads the combined form
+    ids, m = states[0]
+    assert parse_position(ids, "backgammon") == m.game.position
+
+
+# --- XGID -------------------------------------------------------------------------------
+def test_xgid_round_trip_and_gnubg(tmp_path):
+    rng = random.Random(5)
+    cases = []
+    for k in range(20):
+        m = Match(rng.choice([3, 5, 7]), "backgammon", seed=100 + k, opening_each_game=True)
+        random_play(m.game, rng, rng.randrange(5, 300), m)
+        if m.game.is_over or m.game.phase in ("opening", "double"):
+            continue
+        x = xgid(m)
+        pos, st = parse_xgid(x)
+        assert pos == m.game.position and st.score == m.score and st.dice == \
+            (tuple(m.game.dice) if m.game.phase == "move" else None)
+        assert xgid(pos, st) == x
+        cases.append((x, pos, st))
+    shown = _shown(gnubg(_each(f"set xgid {x}" for x, _, _ in cases), tmp_path))
+    assert len(shown) == len(cases)
+    for (x, pos, st), (gp, gm) in zip(cases, shown, strict=True):
+        g = parse_match_id(gm)
+        if g.on_roll != st.on_roll:  # gnubg puts the side on roll at X: swap back
+            sw = {0: 1, 1: 0, None: None}
+            g = MatchState(g.cube_value, sw[g.cube_owner], sw[g.on_roll], g.crawford,
+                           g.state, sw[g.turn], g.double_offered, g.resignation, g.dice,
+                           g.length, (g.score[1], g.score[0]), g.jacoby)
+        assert gp == pos.gnubg_id(), x
+        assert (g.cube_value, g.cube_owner, g.on_roll, g.crawford, sorted(g.dice or ()),
+                g.length, g.score) == (st.cube_value, st.cube_owner, st.on_roll,
+                                       st.crawford, sorted(st.dice or ()), st.length,
+                                       st.score), x
+
+
+def test_xgid_in_parse_position():
+    x = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
+    assert parse_position(x, "backgammon") == parse_xgid(x)[0]
+
+
+# --- .mat and .sgf ----------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", ["mat", "sgf"])
+def test_round_trip_random_matches(fmt):
+    for seed in range(6):
+        m = random_match(seed)
+        back = loads(dumps(m, fmt), fmt)
+        assert summary(back) == summary(m)
+        assert back.score == m.score
+    g = Game("backgammon", seed=3)
+    random_play(g, random.Random(3), 300)
+    assert summary(loads(dumps(g, fmt), fmt)) == summary(g)
+
+
+def test_imported_game_continues():
+    m = Match(5, "backgammon", seed=9, opening_each_game=True)
+    random_play(m.game, random.Random(9), 40, m)
+    back = loads(dumps(m, "sgf"), "sgf")
+    assert back.game.position == m.game.position
+    random_play(back.game, random.Random(1), 20, back)  # it plays on
+
+
+def test_not_backgammon_is_refused():
+    g = Game("portes", seed=1)
+    g.roll()
+    with pytest.raises(RecordError, match="backgammon games only"):
+        dumps(g, "mat")
+
+
+def test_gnubg_files_import_and_ours_export(tmp_path):
+    """gnubg plays a match against itself; its .mat and .sgf import alike; tavli's export
+    imports into gnubg, whose re-export gives back the same games."""
+    out = gnubg(["set seed 18", "set player 0 gnubg", "set player 1 gnubg",
+                 "set player 0 chequerplay evaluation plies 0",
+                 "set player 1 chequerplay evaluation plies 0",
+                 "set player 0 cubedecision evaluation plies 0",
+                 "set player 1 cubedecision evaluation plies 0",
+                 "new match 5", f"export match mat {tmp_path}/g.mat",
+                 f"save match {tmp_path}/g.sgf", "show board"], tmp_path)
+    gm, gs = read(tmp_path / "g.mat"), read(tmp_path / "g.sgf")
+    assert summary(gm) == summary(gs)
+    assert gm.is_over and any(isinstance(a, Double) for g in gm.games for a in g.history)
+    last_pos, last_mid = _IDS.findall(out)[-1]
+    assert gm.game.position.gnubg_id() == last_pos
+    write(gm, tmp_path / "t.mat")
+    write(gm, tmp_path / "t.sgf")
+    out = gnubg([f"import mat {tmp_path}/t.mat", f"export match mat {tmp_path}/b1.mat",
+                 f"load match {tmp_path}/t.sgf", f"export match mat {tmp_path}/b2.mat"],
+                tmp_path)
+    assert "rror" not in out
+    assert summary(read(tmp_path / "b1.mat")) == summary(gm)
+    assert summary(read(tmp_path / "b2.mat")) == summary(gm)
+
+
+# --- damaged files ----------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", ["mat", "sgf"])
+def test_damaged_files(fmt):
+    text = dumps(random_match(2, length=3), fmt)
+    bad = {
+        "truncated": text[: len(text) // 2],
+        "garbage": "\x00\x01 hello world {[}",
+        "empty": "",
+    }
+    if fmt == "mat":
+        bad["wrong move"] = re.sub(r"(\d\d: )(\S+)", r"\g<1>1/24", text, count=3)
+    else:
+        bad["wrong move"] = re.sub(r";B\[(\d\d)(..)", r";B[\g<1>za", text, count=1)
+    for name, t in bad.items():
+        with pytest.raises(RecordError) as e:
+            loads(t, fmt)
+        msg = str(e.value)
+        assert "\n" not in msg and msg, name
