@@ -335,7 +335,7 @@ def cmd_train_round(args: argparse.Namespace) -> int:
         positions=args.positions,
         labels=LabelSettings(targets=args.targets, cls=args.position_class, every=args.every,
                              screen=args.screen, trials=args.trials, depth=args.depth,
-                             chunk=args.chunk),
+                             luck=args.luck, chunk=args.chunk),
         fit=FitSettings(hidden=args.hidden, epochs=args.epochs, patience=args.patience,
                         lr=args.lr, batch=args.batch),
         games=args.games, z=args.z, seed=args.seed)
@@ -574,8 +574,11 @@ def build_parser() -> argparse.ArgumentParser:
                          "0-ply, both after-positions are labelled (default 0.1)")
     tr.add_argument("--trials", type=at_least(1), default=36,
                     help="rollout: play-outs a position (default 36)")
-    tr.add_argument("--depth", type=at_least(1), default=7,
-                    help="rollout: turns a play-out (default 7)")
+    tr.add_argument("--depth", type=at_least(0), default=7,
+                    help="rollout: turns a play-out (default 7; 0: to the end)")
+    tr.add_argument("--luck", action="store_true",
+                    help="rollout: take the luck of every roll out (less noise, about 20x "
+                         "the work)")
     tr.add_argument("--chunk", type=at_least(1), default=1000,
                     help="positions a labels file (default 1,000)")
     tr.add_argument("--jobs", type=at_least(1), default=None,

@@ -18,9 +18,11 @@ own). Targets, all from the full evaluator, never from another program:
 
 * ``ply2``: the 2-ply outputs (:func:`~tavli.ai.search.v2`);
 * ``ply1``: the 1-ply outputs (cheap: tests, quick rounds);
-* ``rollout``: a truncated rollout: ``trials`` play-outs of ``depth`` turns at 0-ply (the
-  first roll stratified over the 36), each valued by the evaluator where it stops (or by
-  the result where the game ended), averaged.
+* ``rollout``: a truncated rollout (:mod:`tavli.ai.playout`): ``trials`` play-outs of
+  ``depth`` turns (0: to the end) at 0-ply, the first roll stratified over the 36, each
+  valued by the evaluator where it stops (or by the result where the game ended),
+  averaged; with ``luck`` the luck of every roll is taken out (gnubg's variance
+  reduction: far less noise, about 20 times the work a turn).
 
 A run is cut in chunks of ``chunk`` positions; chunk ``c`` plays its own games from a seed
 of its own (:func:`chunk_seed`), so the labels do not depend on how many processes make
@@ -54,9 +56,10 @@ from ..movegen import generate
 from .encode import family_name
 from .evaluator import CLASSES, Evaluator, evaluate, position_class
 from .fitting import digest
-from .net import N_OUT, flip, money_equity, read_npz, write_npz
+from .net import N_OUT, money_equity, read_npz, write_npz
+from .playout import RES, Trials, play_trials
 from .search import SEARCH_STATES, _after_value, v1, v2
-from .selfplay import MAX_PLIES, new_game, terminal, throw
+from .selfplay import MAX_PLIES, new_game, throw
 
 TARGETS = ("ply2", "ply1", "rollout")
 T_PLY2, T_PLY1, T_ROLLOUT = range(3)
@@ -66,11 +69,11 @@ ANY_CLASS = -1
 SCREEN_KEEP = 8  # moves valued at 1-ply when a turn is screened ...
 SCREEN_WITHIN = 0.16  # ... within this equity of the 0-ply best (as the 1-ply search)
 
-Config = namedtuple("Config", "cls every screen target trials depth")
+Config = namedtuple("Config", "cls every screen target trials depth luck")
 Config.__doc__ = """A labelling's settings as compiled code takes them: the class kept
 (``ANY_CLASS`` for all), the share of turns whose position is labelled, the share of turns
-screened for a disputed choice, the target (``T_*``), and the rollout's trials and
-depth."""
+screened for a disputed choice, the target (``T_*``), and the rollout's trials, depth
+and luck (0/1)."""
 
 Rows = namedtuple("Rows", "boards sides labels v0 kinds games")
 Rows.__doc__ = """Labelled rows as compiled code fills them: flat boards int8[N, 104], the
@@ -80,51 +83,23 @@ outputs float32[N, 5], the kind (``K_*``) int8[N], the game of the chunk int32[N
 
 @njit(cache=True)
 def _rollout(ev, st, side, flags, cfg, s, out):
-    """Truncated rollout of the board array ``st`` (``side`` to move; not changed): the
-    mean of ``cfg.trials`` play-outs of at most ``cfg.depth`` turns, both sides playing
-    their 0-ply best, trial ``t``'s first roll being the ``t % 36``-th of the 36, valued
-    where they stop by the evaluator ``ev`` (or by the result), for ``side`` (into
-    ``out``). Uses the first move buffers of ``s`` and its board ``st2``."""
-    family = flags[F_KERNEL]
-    buf, table, x, h, tmp, cand, res = s.buf, s.table, s.x, s.h, s.tmp, s.cand, s.best
-    outp = table.shape[0] - buf.shape[0]
-    pb = s.st2
-    pf = pb.reshape(104)
+    """Truncated rollout of the board array ``st`` (``side`` to move; not changed) by
+    :func:`tavli.ai.playout.play_trials`: ``cfg.trials`` trials of at most ``cfg.depth``
+    turns (0: to the end) at 0-ply, the first roll stratified, with the luck of every roll
+    taken out when ``cfg.luck``; the mean outputs for ``side`` (clipped to [0, 1]) into
+    ``out``. The rollout draws its dice from a seed drawn here and this kernel's stream
+    goes on from another, so labelling stays one random stream."""
+    seed = np.random.randint(1, 2147483647)
+    after = np.random.randint(0, 2147483647)
+    res = np.zeros((cfg.trials, RES))
+    play_trials(ev, st.reshape(104), side, flags,
+                Trials(seed, 0, cfg.trials, 0, cfg.depth, 0, cfg.luck), s, res)
+    np.random.seed(after)
     for k in range(N_OUT):
-        out[k] = 0.0
-    for t in range(cfg.trials):
-        pb[:, :] = st
-        me = side
-        ended = False
-        for d in range(cfg.depth):
-            if d == 0:
-                d1, d2 = (t // 6) % 6 + 1, t % 6 + 1
-            else:
-                d1, d2 = throw()
-            m = generate(pb, me, d1, d2, flags, buf, table)
-            if m > 0:
-                best = -1e18
-                bi = 0
-                for j in range(m):
-                    e = _after_value(ev, buf[table[outp + j]], me, flags, x, h, tmp, cand)
-                    if e > best:
-                        best = e
-                        bi = table[outp + j]
-                for k in range(104):
-                    pf[k] = buf[bi, k]
-                if best > 500.0:  # the game is over: me won
-                    terminal(pf, me, flags, res)
-                    ended = True
-                    break
-            me = 1 - me
-        if not ended:
-            evaluate(ev, pf, me, family, x, h, res)
-        if me != side:
-            flip(res, cand)
-            for k in range(N_OUT):
-                res[k] = cand[k]
-        for k in range(N_OUT):
-            out[k] += res[k] / cfg.trials
+        m = 0.0
+        for t in range(cfg.trials):
+            m += res[t, k] - res[t, N_OUT + k]  # the outcome less the luck (0 without)
+        out[k] = min(1.0, max(0.0, m / cfg.trials))
 
 
 @njit(cache=True)
@@ -244,8 +219,8 @@ def label_rows(ev, start, flags, cfg, seed, s, rows):
 class LabelSettings:
     """What a labelling run labels and how (see the module's text): the target, the
     class kept (a name of :data:`~tavli.ai.evaluator.CLASSES` or "any"), the shares of
-    turns labelled and screened, the rollout's trials and depth, positions per chunk and
-    the seed."""
+    turns labelled and screened, the rollout's trials, depth and luck, positions per
+    chunk and the seed."""
 
     targets: str = "ply2"
     cls: str = "contact"
@@ -253,6 +228,7 @@ class LabelSettings:
     screen: float = 0.1
     trials: int = 36
     depth: int = 7
+    luck: bool = False
     chunk: int = 1000
     seed: int = 1
 
@@ -267,14 +243,15 @@ class LabelSettings:
                 or self.every + self.screen <= 0:
             raise TrainingError("the shares of turns labelled (every) and screened (screen) "
                                 "must lie in [0, 1], not both 0")
-        if self.trials < 1 or self.depth < 1 or self.chunk < 1:
-            raise TrainingError("rollout trials and depth and the chunk size must be at "
-                                "least 1")
+        if self.trials < 1 or self.depth < 0 or self.chunk < 1:
+            raise TrainingError("rollout trials and the chunk size must be at least 1, the "
+                                "depth at least 0")
 
     def config(self) -> Config:
         cls = ANY_CLASS if self.cls == "any" else CLASSES.index(self.cls)
         return Config(cls, float(self.every), float(self.screen),
-                      TARGETS.index(self.targets), int(self.trials), int(self.depth))
+                      TARGETS.index(self.targets), int(self.trials), int(self.depth),
+                      int(self.luck))
 
 
 def chunk_seed(seed: int, c: int) -> int:
@@ -392,11 +369,11 @@ def _have_chunk(folder: Path, c: int, size: int) -> bool:
 
 def run_meta(ev: Evaluator, settings: LabelSettings) -> dict:
     """What a labels folder was made with (``meta.json``): the teacher, the settings."""
-    race = ev.race
+    race, t = ev.race, ev.tables
     return {"family": family_name(ev.family),
             "teacher": digest(ev.contact.W1, ev.contact.b1, ev.contact.W2, ev.contact.b2),
             "race": None if race is None else digest(race.W1, race.b1, race.W2, race.b2),
-            "bearoff": ev.bearoff, **asdict(settings)}
+            "bearoff": digest(t.bo1, t.bo2) if ev.bearoff else None, **asdict(settings)}
 
 
 def label_run(ev: Evaluator, settings: LabelSettings, positions: int, folder: str | Path,
