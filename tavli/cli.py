@@ -351,6 +351,33 @@ def cmd_distill(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_round(args: argparse.Namespace) -> int:
+    from .ai.encode import family_name
+    from .ai.fitting import FitSettings
+    from .ai.labels import LabelSettings
+    from .ai.net import Net
+    from .ai.neural import shipped_net
+    from .ai.rounds import RoundSettings, train_rounds
+    from .games import find_variant
+
+    family = find_variant(args.game).family
+    start = Net.load(args.start_from) if args.start_from else shipped_net(args.game)
+    if family_name(start.family) != family:
+        raise CliError(f"{args.start_from} is a {family_name(start.family)} network, not "
+                       f"one of {family} ({args.game})")
+    race = Net.load(args.race) if args.race else None
+    settings = RoundSettings(
+        positions=args.positions,
+        labels=LabelSettings(targets=args.targets, cls=args.position_class, every=args.every,
+                             screen=args.screen, trials=args.trials, depth=args.depth,
+                             luck=args.luck, chunk=args.chunk),
+        fit=FitSettings(hidden=args.hidden, epochs=args.epochs, patience=args.patience,
+                        lr=args.lr, batch=args.batch),
+        games=args.games, z=args.z, seed=args.seed)
+    train_rounds(start, args.run, settings, args.rounds, race, args.jobs)
+    return 0
+
+
 def cmd_bearoff(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
@@ -590,6 +617,61 @@ def build_parser() -> argparse.ArgumentParser:
     df.add_argument("--epochs", type=at_least(1), default=80, help="passes (default 80)")
     df.add_argument("--lr", type=float, default=1e-3, help="Adam's step size (default 0.001)")
     df.set_defaults(func=cmd_distill)
+
+    tr = sub.add_parser(
+        "train-round", help="supervised rounds: label with 2-ply, fit, keep a better net",
+        description="Supervised rounds (resumable: run the same command again): label "
+                    "positions of the current net's self-play with a deeper search of its "
+                    "evaluator, fit a student to them, play it against the net, keep it "
+                    "only if significantly better; stop after --rounds or two rounds "
+                    "without gain. The current net is RUN/best.npz.")
+    tr.add_argument("game", help="the game whose family's network is trained (portes, "
+                                 "backgammon, plakoto, fevga)")
+    tr.add_argument("--from", dest="start_from", metavar="NET", default=None,
+                    help="the network to start from (default: the shipped one)")
+    tr.add_argument("--race", metavar="NET", default=None,
+                    help="a race network for the evaluator (labels and matches)")
+    tr.add_argument("--run", required=True, metavar="DIR", help="the run folder")
+    tr.add_argument("--rounds", type=at_least(1), default=1,
+                    help="rounds in all (default 1; a rerun may raise it)")
+    tr.add_argument("--positions", type=at_least(1), default=50_000,
+                    help="positions labelled a round (default 50,000)")
+    tr.add_argument("--targets", choices=["ply2", "ply1", "rollout"], default="ply2",
+                    help="the labels: 2-ply (default), 1-ply or a truncated rollout")
+    tr.add_argument("--class", dest="position_class", default="contact",
+                    choices=["contact", "race", "bear-off", "any"],
+                    help="the positions kept (default contact)")
+    tr.add_argument("--every", type=float, default=0.1, metavar="SHARE",
+                    help="share of self-play turns whose position is labelled (default 0.1)")
+    tr.add_argument("--screen", type=float, default=0.1, metavar="SHARE",
+                    help="share of turns screened: where 1-ply chooses another move than "
+                         "0-ply, both after-positions are labelled (default 0.1)")
+    tr.add_argument("--trials", type=at_least(1), default=36,
+                    help="rollout: play-outs a position (default 36)")
+    tr.add_argument("--depth", type=at_least(0), default=7,
+                    help="rollout: turns a play-out (default 7; 0: to the end)")
+    tr.add_argument("--luck", action="store_true",
+                    help="rollout: take the luck of every roll out (less noise, about 20x "
+                         "the work)")
+    tr.add_argument("--chunk", type=at_least(1), default=1000,
+                    help="positions a labels file (default 1,000)")
+    tr.add_argument("--jobs", type=at_least(1), default=None,
+                    help="labelling processes (default: one per core)")
+    tr.add_argument("--hidden", type=at_least(1), default=None,
+                    help="the student's hidden units (default: the teacher's)")
+    tr.add_argument("--epochs", type=at_least(1), default=30, help="most epochs (default 30)")
+    tr.add_argument("--patience", type=at_least(0), default=3,
+                    help="stop after this many epochs without a better held-out error "
+                         "(default 3; 0: never)")
+    tr.add_argument("--lr", type=float, default=1e-3, help="Adam's step size (default 0.001)")
+    tr.add_argument("--batch", type=at_least(1), default=512,
+                    help="positions a gradient step (default 512)")
+    tr.add_argument("--games", type=even_games, default=10_000,
+                    help="games of the student-teacher match (default 10,000)")
+    tr.add_argument("--z", type=float, default=2.0,
+                    help="standard errors the student must win by to be kept (default 2)")
+    tr.add_argument("--seed", type=seed_arg, default=1)
+    tr.set_defaults(func=cmd_train_round)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
     b.add_argument("what", choices=["movegen", "strength", "race", "dama", "web", "eval",

@@ -37,6 +37,7 @@ from ..errors import DistillError, TrainingError
 from ..movegen import generate
 from .encode import encode, family_name
 from .evaluator import Evaluator, as_evaluator
+from .fitting import Student, cosine_rate, widen
 from .net import N_OUT, Net, equity, read_npz, write_npz
 from .search import _after_value, v1
 from .selfplay import MAX_PLIES, _play_roll, new_game, throw
@@ -202,10 +203,6 @@ def _encode_all(boards, sides, family, X):
         encode(boards[k], sides[k], family, X[k])
 
 
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
-
-
 def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Path,
         *, lr: float = 1e-3, batch: int = 512, seed: int = 5, log=None) -> Net:
     """Train a student of ``hidden`` units on ``data``, starting from ``init``'s weights,
@@ -214,6 +211,14 @@ def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Pa
     epoch the mean absolute equity error on it is printed to ``log``. Settings out of
     range raise :class:`~tavli.errors.TrainingError`, labels of another family or too few
     of them :class:`DistillError`."""
+    from .blas import blas_threads
+
+    with blas_threads(1):  # batches too small for threads (tavli.ai.blas)
+        return _fit(init, data, hidden, epochs, out, lr, batch, seed, log)
+
+
+def _fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Path,
+         lr: float, batch: int, seed: int, log) -> Net:
     log = log or sys.stdout
     if hidden < 1 or epochs < 1 or batch < 1 or not 0 < lr < 1:
         raise TrainingError("fit needs hidden, epochs and batch >= 1 and 0 < lr < 1")
@@ -238,24 +243,10 @@ def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Pa
     print(f"{len(X)} positions to fit, {nv} held out, from {games} games", file=log,
           flush=True)
 
-    W1 = rng.normal(0, 0.02, (n_in, hidden)).astype(np.float32)
-    b1 = np.zeros(hidden, np.float32)
-    W2 = rng.normal(0, 0.02, (hidden, N_OUT)).astype(np.float32)
-    b2 = init.b2.copy()
-    k = min(init.hidden, hidden)
-    W1[:, :k] = init.W1[:, :k]
-    b1[:k] = init.b1[:k]
-    W2[:k] = init.W2[:k]
-    params = [W1, b1, W2, b2]
-    m = [np.zeros_like(a) for a in params]
-    v = [np.zeros_like(a) for a in params]
-
-    def forward(Xb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        h = _sigmoid(Xb @ W1 + b1)
-        return h, _sigmoid(h @ W2 + b2)
+    student = Student(*widen(init, hidden, rng))
 
     def held_out_error() -> float:
-        return float(np.abs(equity(forward(Xv)[1]) - equity(Tv)).mean())
+        return float(np.abs(equity(student.forward(Xv)[1]) - equity(Tv)).mean())
 
     print(f"start: held-out equity error {held_out_error():.5f}", file=log, flush=True)
     meta = dict(init.meta, games=init.games + games, version="distilled",
@@ -269,23 +260,11 @@ def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Pa
         order = rng.permutation(len(X))
         for bi in range(n_batches):
             idx = order[bi * batch:(bi + 1) * batch]
-            Xb, Tb = X[idx], T[idx]
-            h, y = forward(Xb)
-            d2 = (y - Tb) / batch  # cross-entropy through the sigmoid
-            dh = (d2 @ W2.T) * h * (1 - h)
-            grads = (Xb.T @ dh, dh.sum(0), h.T @ d2, d2.sum(0))
             step += 1
-            rate = lr * 0.5 * (1 + np.cos(np.pi * step / total))
-            for a, g, mm, vv in zip(params, grads, m, v, strict=True):
-                mm *= 0.9
-                mm += 0.1 * g
-                vv *= 0.999
-                vv += 0.001 * g * g
-                a -= rate * (mm / (1 - 0.9 ** step)) / (np.sqrt(vv / (1 - 0.999 ** step))
-                                                        + 1e-8)
-        student = Net(init.family, W1, b1, W2, b2, dict(meta, epochs_done=ep + 1))
-        student.save(out)
+            student.step(X[idx], T[idx], cosine_rate(lr, step, total))
+        net = student.net(init.family, dict(meta, epochs_done=ep + 1))
+        net.save(out)
         print(f"epoch {ep + 1}/{epochs} ({time.time() - t0:.0f} s): held-out equity error "
               f"{held_out_error():.5f}", file=log, flush=True)
-    return student
+    return net
 
