@@ -52,11 +52,15 @@ DEFAULT_LEVEL = "expert"
 CUBE_MODES = ("cubeful", "thresholds")
 
 
-@functools.lru_cache(maxsize=8)
 def shipped_net(game: int | str) -> Net:
     """The trained network shipped with the package for ``game``'s family
-    (``tavli/data/<family>.npz``, the variant's :attr:`~tavli.games.Variant.family`)."""
-    family = find_variant(game).family
+    (``tavli/data/<family>.npz``, the variant's :attr:`~tavli.games.Variant.family`;
+    loaded once per family)."""
+    return _family_net(find_variant(game).family)
+
+
+@functools.cache
+def _family_net(family: str) -> Net:
     name = f"{family}.npz"
     ref = resources.files("tavli").joinpath("data", name)
     if not ref.is_file():
@@ -65,11 +69,14 @@ def shipped_net(game: int | str) -> Net:
         return Net.load(path)
 
 
-@functools.lru_cache(maxsize=8)
 def shipped_race_net(game: int | str) -> Net | None:
     """The race network shipped for ``game``'s family (``tavli/data/<family>-race.npz``),
-    or None when none is installed."""
-    family = find_variant(game).family
+    or None when none is installed (loaded once per family)."""
+    return _family_race_net(find_variant(game).family)
+
+
+@functools.cache
+def _family_race_net(family: str) -> Net | None:
     ref = resources.files("tavli").joinpath("data", f"{family}-race.npz")
     if not ref.is_file():
         return None
@@ -77,11 +84,17 @@ def shipped_race_net(game: int | str) -> Net | None:
         return Net.load(path)
 
 
-@functools.lru_cache(maxsize=8)
 def shipped_evaluator(game: int | str) -> Evaluator:
     """The evaluator shipped for ``game``'s family: its trained network, its race network
-    where one ships, and the bear-off databases (:class:`~tavli.ai.evaluator.Evaluator`)."""
-    return Evaluator(shipped_net(game), race=shipped_race_net(game))
+    where one ships, and the bear-off databases (:class:`~tavli.ai.evaluator.Evaluator`;
+    built once per family)."""
+    family = find_variant(game).family
+    return _family_evaluator(family)
+
+
+@functools.cache
+def _family_evaluator(family: str) -> Evaluator:
+    return Evaluator(_family_net(family), race=_family_race_net(family))
 
 
 def has_shipped_net(game: int) -> bool:
