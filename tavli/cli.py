@@ -184,15 +184,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         if len(args.players) != 2:
             raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
-                           "[--games N]")
-        games = 10000 if args.games is None else args.games
+                           "[--games N] [--cube | --match N]")
+        if args.cube and args.match:
+            raise CliError("--cube (money play) and --match N (match play) exclude each other")
+        games = (2000 if args.match else 10000) if args.games is None else args.games
         try:
             even_games(str(games))
         except argparse.ArgumentTypeError as e:
             args.parser.error(f"argument --games: {e}")
         bench_strength(args.players[0], args.players[1], game=args.game, games=games,
                        seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
-                       progress=sys.stderr if args.log else None, cube=args.cube)
+                       progress=sys.stderr if args.log else None, cube=args.cube,
+                       match=args.match or 0)
         return 0
     if args.what == "dama":
         from .dama.cli import bench_dama
@@ -684,11 +687,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default 10,000); race: race positions (default 500)")
     b.add_argument("--game", default="backgammon", help="strength, race: the game")
     b.add_argument("--games", type=at_least(1), default=None,
-                   help="strength: games, an even number (each dice sequence is played "
-                        "twice; default 10,000); rollout: trials per position (default "
-                        "1296); moves: games per level (default 4); race: duplicate games "
-                        "from the positions, race net against contact net, even (default "
-                        "10,000)")
+                   help="strength: games (matches with --match), an even number (each dice "
+                        "sequence is played twice; default 10,000); rollout: trials per "
+                        "position (default 1296); moves: games per level (default 4); race: "
+                        "duplicate games from the positions, race net against contact net, "
+                        "even (default 10,000)")
     b.add_argument("--trials", type=at_least(2), default=1296,
                    help="race: play-outs per position (default 1,296)")
     b.add_argument("--rollouts", metavar="FILE",
@@ -703,6 +706,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="strength: money play with the cube (Jacoby on); players "
                         "neural[:LEVEL] (cubeful cube) and neural-thresholds[:LEVEL] "
                         "(the old fixed thresholds)")
+    b.add_argument("--match", type=at_least(1, 25), default=None, metavar="N",
+                   help="strength: play N-point matches with the cube and the Crawford rule "
+                        "(--games counts matches, default 2,000); neural-money[:LEVEL] "
+                        "decides the cube as in money play whatever the score")
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.add_argument("--log", metavar="FILE",
                    help="strength: append each dice pair's result to FILE and resume from "
