@@ -197,6 +197,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
                        progress=sys.stderr if args.log else None, cube=args.cube,
                        match=args.match or 0)
         return 0
+    if args.what == "cube":
+        from .ai.cubebench import bench_cube
+
+        if args.players:
+            raise CliError("usage: tavli bench cube [--positions N] [--ply P] [--gnubg-ply P] "
+                           "[--seed S]")
+        bench_cube(positions=args.positions or 1000, ply=args.ply or 0,
+                   gnubg_ply=args.gnubg_ply, seed=args.seed)
+        return 0
     if args.what == "dama":
         from .dama.cli import bench_dama
 
@@ -205,7 +214,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "web":
         from .web.bench import bench_web
 
-        res = bench_web(clients=args.clients, requests=args.requests, ply=args.ply,
+        res = bench_web(clients=args.clients, requests=args.requests,
+                        ply=2 if args.ply is None else args.ply,
                         points=args.points, seed=args.seed)
         return 1 if res["errors"] else 0
     raise CliError(f"unknown benchmark {args.what!r}")
@@ -677,14 +687,15 @@ def build_parser() -> argparse.ArgumentParser:
     tr.set_defaults(func=cmd_train_round)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["movegen", "strength", "race", "dama", "web", "eval",
-                                    "rollout", "moves"])
+    b.add_argument("what", choices=["movegen", "strength", "race", "cube", "dama", "web",
+                                    "eval", "rollout", "moves"])
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
                         "neural:0, greedy random, gnubg, net:FILE")
     b.add_argument("--positions", type=at_least(4), default=None,
                    help="movegen: positions (default 12,000); eval: positions per round "
-                        "(default 10,000); race: race positions (default 500)")
+                        "(default 10,000); race: race positions (default 500); cube: "
+                        "positions (default 1,000)")
     b.add_argument("--game", default="backgammon", help="strength, race: the game")
     b.add_argument("--games", type=at_least(1), default=None,
                    help="strength: games (matches with --match), an even number (each dice "
@@ -720,7 +731,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="web: clients (one reviews, the others make plain requests)")
     b.add_argument("--requests", type=at_least(1), default=30,
                    help="web: plain requests per client in the reference phase")
-    b.add_argument("--ply", type=int, choices=[0, 1, 2], default=2, help="web: review ply")
+    b.add_argument("--ply", type=int, choices=[0, 1, 2], default=None,
+                   help="web: review ply (default 2); cube: the ply of our cube decisions "
+                        "(default 0)")
+    b.add_argument("--gnubg-ply", type=int, choices=[0, 1, 2], default=0,
+                   help="cube: the ply of gnubg-nn's cube decisions (default 0)")
     b.add_argument("--points", type=at_least(1), default=3,
                    help="web: length of the match reviewed (greedy against random)")
     b.set_defaults(func=cmd_bench, parser=b)
