@@ -98,7 +98,7 @@ __all__ = [
     "game_record", "match_record", "load_record", "save_record", "load_record_file",
     "Player", "RandomPlayer", "GreedyPlayer", "play_game",
     "NeuralPlayer", "LevelPlayer", "PubevalPlayer", "Analyzer", "rank_moves", "Net",
-    "Evaluator", "cube_decision", "CubeDecision",
+    "Evaluator", "cube_decision", "CubeDecision", "CubeInfo", "Owner",
     "TavliError", "ParseError", "IllegalMove", "InvalidPosition", "RuleError", "GameOver",
     "WrongState", "RecordError", "OptionError", "CliError", "NetError", "DistillError",
     "TrainingError", "BearoffError",

@@ -184,15 +184,27 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         if len(args.players) != 2:
             raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
-                           "[--games N]")
-        games = 10000 if args.games is None else args.games
+                           "[--games N] [--cube | --match N]")
+        if args.cube and args.match:
+            raise CliError("--cube (money play) and --match N (match play) exclude each other")
+        games = (2000 if args.match else 10000) if args.games is None else args.games
         try:
             even_games(str(games))
         except argparse.ArgumentTypeError as e:
             args.parser.error(f"argument --games: {e}")
         bench_strength(args.players[0], args.players[1], game=args.game, games=games,
                        seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
-                       progress=sys.stderr if args.log else None, cube=args.cube)
+                       progress=sys.stderr if args.log else None, cube=args.cube,
+                       match=args.match or 0)
+        return 0
+    if args.what == "cube":
+        from .ai.cubebench import bench_cube
+
+        if args.players:
+            raise CliError("usage: tavli bench cube [--positions N] [--ply P] [--gnubg-ply P] "
+                           "[--seed S]")
+        bench_cube(positions=args.positions or 1000, ply=args.ply or 0,
+                   gnubg_ply=args.gnubg_ply, seed=args.seed)
         return 0
     if args.what == "dama":
         from .dama.cli import bench_dama
@@ -202,7 +214,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "web":
         from .web.bench import bench_web
 
-        res = bench_web(clients=args.clients, requests=args.requests, ply=args.ply,
+        res = bench_web(clients=args.clients, requests=args.requests,
+                        ply=2 if args.ply is None else args.ply,
                         points=args.points, seed=args.seed)
         return 1 if res["errors"] else 0
     raise CliError(f"unknown benchmark {args.what!r}")
@@ -674,21 +687,22 @@ def build_parser() -> argparse.ArgumentParser:
     tr.set_defaults(func=cmd_train_round)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["movegen", "strength", "race", "dama", "web", "eval",
-                                    "rollout", "moves"])
+    b.add_argument("what", choices=["movegen", "strength", "race", "cube", "dama", "web",
+                                    "eval", "rollout", "moves"])
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
                         "neural:0, greedy random, gnubg, net:FILE")
     b.add_argument("--positions", type=at_least(4), default=None,
                    help="movegen: positions (default 12,000); eval: positions per round "
-                        "(default 10,000); race: race positions (default 500)")
+                        "(default 10,000); race: race positions (default 500); cube: "
+                        "positions (default 1,000)")
     b.add_argument("--game", default="backgammon", help="strength, race: the game")
     b.add_argument("--games", type=at_least(1), default=None,
-                   help="strength: games, an even number (each dice sequence is played "
-                        "twice; default 10,000); rollout: trials per position (default "
-                        "1296); moves: games per level (default 4); race: duplicate games "
-                        "from the positions, race net against contact net, even (default "
-                        "10,000)")
+                   help="strength: games (matches with --match), an even number (each dice "
+                        "sequence is played twice; default 10,000); rollout: trials per "
+                        "position (default 1296); moves: games per level (default 4); race: "
+                        "duplicate games from the positions, race net against contact net, "
+                        "even (default 10,000)")
     b.add_argument("--trials", type=at_least(2), default=1296,
                    help="race: play-outs per position (default 1,296)")
     b.add_argument("--rollouts", metavar="FILE",
@@ -703,6 +717,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="strength: money play with the cube (Jacoby on); players "
                         "neural[:LEVEL] (cubeful cube) and neural-thresholds[:LEVEL] "
                         "(the old fixed thresholds)")
+    b.add_argument("--match", type=at_least(1, 25), default=None, metavar="N",
+                   help="strength: play N-point matches with the cube and the Crawford rule "
+                        "(--games counts matches, default 2,000); neural-money[:LEVEL] "
+                        "decides the cube as in money play whatever the score")
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.add_argument("--log", metavar="FILE",
                    help="strength: append each dice pair's result to FILE and resume from "
@@ -713,7 +731,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="web: clients (one reviews, the others make plain requests)")
     b.add_argument("--requests", type=at_least(1), default=30,
                    help="web: plain requests per client in the reference phase")
-    b.add_argument("--ply", type=int, choices=[0, 1, 2], default=2, help="web: review ply")
+    b.add_argument("--ply", type=int, choices=[0, 1, 2], default=None,
+                   help="web: review ply (default 2); cube: the ply of our cube decisions "
+                        "(default 0)")
+    b.add_argument("--gnubg-ply", type=int, choices=[0, 1, 2], default=0,
+                   help="cube: the ply of gnubg-nn's cube decisions (default 0)")
     b.add_argument("--points", type=at_least(1), default=3,
                    help="web: length of the match reviewed (greedy against random)")
     b.set_defaults(func=cmd_bench, parser=b)

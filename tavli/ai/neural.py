@@ -22,7 +22,7 @@ where a trained network ships for the game, else the greedy heuristic), :func:`r
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 
 import numpy as np
@@ -47,9 +47,10 @@ LEVELS: dict[str, tuple[int, float]] = {
     "worldclass": (2, 0.0),
 }
 DEFAULT_LEVEL = "expert"
-#: the cube logics of :class:`NeuralPlayer`: Janowski's cubeful model, or the old fixed
-#: thresholds on the cubeless equity (kept for the benchmark)
-CUBE_MODES = ("cubeful", "thresholds")
+#: the cube logics of :class:`NeuralPlayer`: Janowski's cubeful model (at the match score
+#: in a match), the old fixed thresholds on the cubeless equity, or the cubeful model as in
+#: money play whatever the score (the last two kept for the benchmarks)
+CUBE_MODES = ("cubeful", "thresholds", "money")
 
 
 def shipped_net(game: int | str) -> Net:
@@ -261,14 +262,21 @@ class NeuralPlayer(Player):
     def cube_action(self, game: Game) -> str:
         """The cube decision: cubeful (Janowski's model on the network's probabilities
         at the level's ply, at most :attr:`CUBE_MAX_PLY`; the match score from
-        ``game.match``), or the old fixed thresholds with ``cube="thresholds"``."""
+        ``game.match``), the old fixed thresholds with ``cube="thresholds"``, or with
+        ``cube="money"`` the cubeful decision of money play (no Jacoby, no beavers)
+        whatever the match score."""
         if self.cube == "thresholds":
             return self._threshold_cube_action(game)
         from ..cube.info import CubeInfo
         from .cubeplay import decide_from
 
         doubler = game.position.turn  # in phase "double" too: the doubler is on roll
-        ci = CubeInfo.from_game(game, getattr(game, "match", None), side=doubler)
+        if self.cube == "money":
+            ci = CubeInfo.from_game(game, None, side=doubler)
+            if ci.jacoby or ci.beavers:
+                ci = replace(ci, jacoby=False, beavers=False)
+        else:
+            ci = CubeInfo.from_game(game, getattr(game, "match", None), side=doubler)
         a = self.analyzer(game.rules)
         ply = min(self.ply, self.CUBE_MAX_PLY)
         d = decide_from(a.position_outputs(game.position, ply), game.position, ci, ply)
