@@ -203,3 +203,40 @@ def test_cli_analyse_with_the_ai_level(tmp_path, capsys):
     assert main(["analyse", str(path), "--ai", "superb"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--ai: unknown level 'superb'" in err
+
+
+def test_the_review_lists_cube_decisions_with_the_moves(client):
+    rec = missed_double_record()
+    gid = client.post("/api/records", json=rec).json()["id"]
+    for _ in range(600):
+        r = client.get(f"/api/games/{gid}/review", params={"ply": 0})
+        if r.status_code == 200:
+            break
+    assert r.status_code == 200, r.text
+    rv = r.json()
+    assert len(rv["turns"]) == len(rv["curve"]) == 4
+    assert [(c["side"], c["verdict"]) for c in rv["cube"]] == [
+        ("white", "missed double"), ("white", "correct"), ("black", "wrong take")]
+    for i, c in enumerate(rv["cube"]):
+        assert c["kind"] == "cube" and c["index"] == i and "cube_state" in c
+        assert Position.from_json(c["board"]).id() == c["position"]
+    # one list: the marked moves and every cube decision, largest loss first
+    kinds = {m["kind"] for m in rv["mistakes"]}
+    assert kinds == {"move", "cube"}
+    assert len([m for m in rv["mistakes"] if m["kind"] == "cube"]) == 3
+    losses = [m["loss"] for m in rv["mistakes"]]
+    assert losses == sorted(losses, reverse=True)
+    assert rv["mistakes"][0]["verdict"] == "wrong take"
+    assert all(m["text"] for m in rv["mistakes"])
+    assert rv["players"] == analyse(load_record(rec), 0)["players"]
+    assert rv["summary"][1].startswith("black: ") and "wrong take" in rv["summary"][1]
+    assert "luck" in rv["summary"][0] and rv["summary"][-1] == "0-ply"
+    # a Fevga record: no cube decisions
+    g = Game("fevga", seed=3)
+    play_game(g, (GreedyPlayer(), GreedyPlayer()))
+    gid = client.post("/api/records", json=game_record(g)).json()["id"]
+    for _ in range(600):
+        r = client.get(f"/api/games/{gid}/review", params={"ply": 0})
+        if r.status_code == 200:
+            break
+    assert r.json()["cube"] == [] and all(m["kind"] == "move" for m in r.json()["mistakes"])
