@@ -78,8 +78,8 @@ def test_missed_double_wrong_take_and_correct_double_are_classified():
     # the turns after the take know the cube
     assert res["turns"][2]["cube_state"] == {"value": 2, "owner": "black", "used": True}
     text = format_analysis(res)
-    assert "white did not double: proper Double, pass — missed double" in text
-    assert "black took: proper Double, pass — wrong take" in text and "[very bad]" in text
+    assert "white did not double (proper: Double, pass) — missed double" in text
+    assert "black took (proper: Double, pass) — wrong take" in text and "[very bad]" in text
 
 
 def test_a_pass_of_a_take_is_a_wrong_pass_and_a_take_is_right():
@@ -229,8 +229,9 @@ def test_the_review_lists_cube_decisions_with_the_moves(client):
     assert rv["mistakes"][0]["verdict"] == "wrong take"
     assert all(m["text"] for m in rv["mistakes"])
     assert rv["players"] == analyse(load_record(rec), 0)["players"]
-    assert rv["summary"][1].startswith("black: ") and "wrong take" in rv["summary"][1]
-    assert "luck" in rv["summary"][0] and rv["summary"][-1] == "0-ply"
+    assert rv["summary"][2].startswith("Black: ") and "1 wrong take" in rv["summary"][2]
+    assert rv["summary"][1].startswith("White's luck: ") and rv["summary"][-1] == \
+        "Analysis at 0-ply"
     # a Fevga record: no cube decisions
     g = Game("fevga", seed=3)
     play_game(g, (GreedyPlayer(), GreedyPlayer()))
@@ -240,3 +241,40 @@ def test_the_review_lists_cube_decisions_with_the_moves(client):
         if r.status_code == 200:
             break
     assert r.json()["cube"] == [] and all(m["kind"] == "move" for m in r.json()["mistakes"])
+
+
+def test_the_review_page_shows_cube_decisions_and_luck(browser, server):
+    """The page draws what the review sends: the cube decisions in the list with the
+    moves (tagged "cube"), per player the error and luck line; a cube decision shows its
+    position before the roll (no dice) with the cube as it stood."""
+    import urllib.request
+
+    from conftest import ARTIFACTS
+
+    req = urllib.request.Request(f"{server}/api/records", method="POST",
+                                 data=json.dumps(missed_double_record()).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req) as r:
+        gid = json.loads(r.read())["id"]
+    for (w, h), name in (((1366, 768), "desk"), ((360, 740), "phone")):
+        ctx = browser.new_context(viewport={"width": w, "height": h})
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.goto(f"{server}/#/game/{gid}")  # an imported record opens its review
+        page.wait_for_selector("#review:not([hidden])", timeout=300000)
+        cube = page.locator("#mistakes li.cube")
+        assert cube.count() == 3
+        assert "wrong take" in page.locator("#mistakes li").first.inner_text()
+        summary = page.locator("#review-summary div").all_inner_texts()
+        assert summary[0].startswith("White: ") and "luck-adjusted" in summary[1]
+        assert "wrong take" in summary[2] and summary[-1] == "Analysis at 1-ply"
+        page.locator("#mistakes li.cube", has_text="did not double").click()
+        banner = page.locator("#review-banner").inner_text()
+        assert banner.startswith("Before turn 1: white did not double (proper: Double, pass)")
+        assert "No double" in banner
+        assert page.locator("#board .cube").count() == 1
+        page.locator("#review").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"review-cube-{name}.png"), full_page=True)
+        assert errors == [], errors
+        ctx.close()

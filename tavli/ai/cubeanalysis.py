@@ -178,7 +178,7 @@ class CubeAnalysis:
                "double": f"{who} {re}d to {2 * self.cube_value}",
                "take": f"{who} took", "beaver": f"{who} beavered (a take)",
                "pass": f"{who} passed"}[self.action]
-        out = f"{did}: proper {self.proper}"
+        out = f"{did} (proper: {self.proper})"
         if self.verdict != "correct":
             out += f" — {self.verdict}, −{self.loss:.3f}"
             if self.loss_mwc is not None:

@@ -130,7 +130,7 @@ def finish(head: dict[str, Any], ply: int, got: list[Any]) -> dict[str, Any]:
         c["board"] = board
         c["index"] = i
         where = (f"game {c['game']}, " if multi else "") + f"before turn {c['turn']}"
-        c["text"] = f"{where}, cube: {c['text']}"
+        c["text"] = f"{where}: {c['text']}"
     marked = [t for t in turns if t["mark"]] + cube
     mistakes = sorted(marked, key=lambda t: (-t["loss"], t["kind"] == "cube"))
     return {**head,
@@ -141,7 +141,8 @@ def finish(head: dict[str, Any], ply: int, got: list[Any]) -> dict[str, Any]:
 
 
 def summary_lines(result: dict[str, Any]) -> list[str]:
-    """One line per player for the review page, and why the review is at its ply."""
+    """Two lines per player for the review page (errors and rating; luck and result),
+    then the ply of the review and why."""
     out = []
     for side, p in result["players"].items():
         unit = p.get("luck_unit", "points")
@@ -150,18 +151,19 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
             return f"{100 * x:+.1f}% MWC" if unit == "mwc" else f"{x:+.2f} points"
 
         m = p["mistakes"]
-        line = (f"{side}: {p['rating']}, error rate {p['error_rate']} mp/decision, "
-                f"{m['very bad']} very bad, {m['bad']} bad, {m['doubtful']} doubtful")
+        line = (f"{side.capitalize()}: {p['rating']}, {p['error_rate']:.1f} mp per decision; "
+                f"moves: {m['very bad']} very bad, {m['bad']} bad, {m['doubtful']} doubtful")
         if p["cube_decisions"]:
-            errs = [f"{n} {k}" for k, n in p["cube_errors"].items() if n]
-            line += (f"; cube {p['cube_error_rate']} mp over {p['cube_decisions']} decisions"
-                     + (f" ({', '.join(errs)})" if errs else ", no error"))
-        line += f"; luck {p['luck_rate']:+.1f} m/roll ({p['luck_rating']})"
-        if "result" in p:
-            line += f", result {val(p['result'])}, luck-adjusted {val(p['luck_adjusted'])}"
+            errs = ", ".join(f"{n} {k}" for k, n in p["cube_errors"].items() if n)
+            line += (f"; cube: {errs or 'no error'} ({p['cube_error_rate']:.1f} mp over "
+                     f"{p['cube_decisions']} decisions)")
         out.append(line)
-    out.append(f"{result['ply']}-ply" + (f": {result['ply_note']}" if result.get("ply_note")
-                                          else ""))
+        luck = f"{side.capitalize()}'s luck: {p['luck_rate']:+.1f} m per roll ({p['luck_rating']})"
+        if "result" in p:
+            luck += f"; result {val(p['result'])}, luck-adjusted {val(p['luck_adjusted'])}"
+        out.append(luck)
+    note = result.get("ply_note")
+    out.append(f"Analysis at {result['ply']}-ply" + (f": {note}" if note else ""))
     return out
 
 
