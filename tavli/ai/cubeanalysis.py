@@ -209,7 +209,7 @@ def judge(d: CubeDecision, kind: str, action: str) -> tuple[str, float, float | 
     decision ``d`` (see the module docstring).
 
     >>> from tavli.cube.cubeful import decide
-    >>> d = decide((0.78, 0.1, 0.0, 0.02, 0.0), CubeInfo(), 0.68)
+    >>> d = decide((0.72, 0.1, 0.0, 0.02, 0.0), CubeInfo(), 0.68)
     >>> d.action
     'Double, take'
     >>> judge(d, "double", "no double")[:2] == ("missed double", d.dt - d.nd)
