@@ -92,7 +92,7 @@ class Reviews:
                 with self._slots:
                     got += self.pool.call(workers.review_part, record, digest, ply, a, b,
                                           timeout=workers.PART_DEADLINE)
-                job.done = len(got)
+                job.done = b  # turns done (the cube decisions come with their turns)
             job.result = finish(head, ply, got)
             job.body = json.dumps(job.result).encode()
         except PoolError as e:
