@@ -310,12 +310,25 @@ def _cube_hint(args: argparse.Namespace, pos, rules) -> int:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from .ai.analysis import analyse, format_analysis
-    from .ai.neural import parse_level
+    from .ai.analysis import analyse, format_analysis, ply_note, review_ply
+    from .ai.neural import level_name, parse_level
+    from .errors import RuleError
     from .record import load
 
-    ply = parse_level(args.level)[0] if args.ply is None else args.ply
-    result = analyse(load(args.record), ply)
+    levels = {}
+    if args.ai is not None:
+        try:
+            levels = {"the AI": level_name(args.ai)}
+        except RuleError as e:
+            raise CliError(f"--ai: {e}") from None
+    if args.ply is not None:
+        ply = args.ply
+    elif args.level is not None or not levels:
+        ply = parse_level(args.level)[0]
+    else:
+        ply = review_ply(levels)
+    obj = load(args.record)
+    result = analyse(obj, ply, ply_note(ply, levels))
     print(json.dumps(result) if args.json else format_analysis(result))
     return 0
 
@@ -529,6 +542,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--level", "-l", default=None, help="analysis level (default expert)")
     a.add_argument("--ply", type=int, choices=[0, 1, 2], default=None,
                    help="analysis ply (overrides --level)")
+    a.add_argument("--ai", default=None, metavar="LEVEL",
+                   help="the level the AI played at in this record: analyse one ply deeper "
+                        "(at most 2-ply) unless --level or --ply says otherwise")
     a.add_argument("--json", action="store_true", help="print JSON")
     a.set_defaults(func=cmd_analyse)
 

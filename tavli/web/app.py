@@ -380,11 +380,13 @@ class TavliApi(GameService[Session]):
         return job.result
 
     def review_job(self, game_id: str, ply: int | None) -> ReviewJob:
-        """The review of the game as it stands, at ``ply`` (default: the app's): made in
+        """The review of the game as it stands, at ``ply`` (default: one ply deeper than
+        an AI player played, at most 2, and at least the app's ply): made in
         the worker processes, in parts, in the background; requests for the same review
         share one job, and finished ones are kept (:class:`tavli.web.reviews.Reviews`)."""
-        ply = self.analysis_ply if ply is None else ply
-        if ply not in (0, 1, 2):
+        from ..ai.analysis import ply_note, result_of, review_ply
+
+        if ply is not None and ply not in (0, 1, 2):
             raise ApiError(422, "ply must be 0, 1 or 2", "invalid")
         s = self.session(game_id)
         with s.lock:
@@ -392,7 +394,14 @@ class TavliApi(GameService[Session]):
             games = list(s.match.games) if s.match is not None else [s.game]
             title = s.meta["title"]
             total = sum(len(g.turns) for g in games)
+            levels = {f"{side}'s AI": p.get("level", "expert")
+                      for side, p in s.meta.get("players", {}).items()
+                      if p.get("type") == "ai"}
+            if ply is None:  # one ply deeper than the AI played (docs/web.md)
+                ply = review_ply(levels, self.analysis_ply)
             head = {"id": game_id, "ply": ply, "title": title,
+                    "ply_note": ply_note(ply, levels),
+                    "result": result_of(s.match if s.match is not None else s.game),
                     "games": [{"number": i + 1, "game": g.rules.game_name,
                                "result": g.outcome.to_dict() if g.outcome else None}
                               for i, g in enumerate(games)]}

@@ -413,9 +413,9 @@ function drawCheckers(svg, sim) {
 function drawDice(svg, st) {
   if (!st) return;
   let side = null, used = null;
-  if (S.reviewTurn) {
+  if (S.reviewTurn) {            // a cube decision is before the roll: no dice
     side = SIDES.indexOf(S.reviewTurn.side);
-    used = S.reviewTurn.dice.map((d) => ({value: d, used: false}));
+    used = S.reviewTurn.dice ? S.reviewTurn.dice.map((d) => ({value: d, used: false})) : null;
   } else if (S.replay) {            // a move being replayed: the dice it has not used yet
     side = S.replay.side;
     used = diceShown(S.replay.all, S.replay.left);
@@ -438,10 +438,12 @@ function drawDice(svg, st) {
 }
 
 function drawCube(svg, st) {
-  if (!st || !st.cube || !st.cube.used) return;
+  // in a review, the cube as it stood at the turn shown (the server sends it)
+  const cube = S.reviewTurn ? S.reviewTurn.cube_state : st && st.cube;
+  if (!cube || !cube.used) return;
   const size = 40;
-  const value = st.cube.value === 1 ? 64 : st.cube.value;
-  const owner = st.cube.owner === null ? null : SIDES.indexOf(st.cube.owner);
+  const value = cube.value === 1 ? 64 : cube.value;
+  const owner = cube.owner === null ? null : SIDES.indexOf(cube.owner);
   const x = owner === null ? TRAY_X + (TRAYW - size) / 2 : BAR_X + (BARW - size) / 2;
   let y = (MID_TOP + MID_BOT) / 2 - size / 2;
   if (owner !== null) y = owner === S.viewer ? Y_BOT - size - 6 : Y_TOP + 6;
@@ -1216,11 +1218,12 @@ function drawReview() {
   const r = S.review;
   $("#review").hidden = false;
   const me = S.state && viewerOf(S.state) === 1 ? "black" : "white";
-  const sum = $("#review-summary");
-  sum.textContent = Object.entries(r.players).map(([side, t]) =>
-    `${side}: ${t.rating}, error rate ${t.error_rate} mp/move, ` +
-    `${t.mistakes["very bad"]} very bad, ${t.mistakes.bad} bad, ${t.mistakes.doubtful} doubtful`)
-    .join(" · ") + ` (${r.ply}-ply)`;
+  const sum = $("#review-summary");      // the server's lines: per player, then the ply
+  sum.replaceChildren(...r.summary.map((line) => {
+    const div = document.createElement("div");
+    div.textContent = line;
+    return div;
+  }));
   // the chart: P(win) of the viewer before each roll
   const svg = $("#chart");
   svg.replaceChildren();
@@ -1271,37 +1274,61 @@ function drawReview() {
     li.textContent = "No mistakes found.";
     ol.appendChild(li);
   }
+  // the marked moves and the cube decisions (marked "cube"), largest loss first
   for (const m of r.mistakes) {
     const li = document.createElement("li");
-    li.className = "mistake";
+    li.className = m.kind === "cube" ? "mistake cube" : "mistake";
+    li.dataset.kind = m.kind;
     li.dataset.index = m.index;
-    const g = r.games.length > 1 ? `game ${m.game}, ` : "";
-    li.innerHTML = `<span class="mark-${m.mark.replace(" ", "-")}"></span> `;
-    li.firstChild.textContent = m.mark;
-    li.append(`${g}turn ${m.turn}, ${m.side} ${m.dice_text}: played ${m.played}, ` +
-              `best ${m.best} (−${m.loss.toFixed(3)})`);
-    li.addEventListener("click", () => showReviewTurn(m.index));
+    if (m.mark) {
+      const mk = document.createElement("span");
+      mk.className = `mark-${m.mark.replace(" ", "-")}`;
+      mk.textContent = m.mark;
+      li.append(mk, " ");
+    }
+    if (m.kind === "cube") {
+      const tag = document.createElement("span");
+      tag.className = "cube-tag";
+      tag.textContent = "cube";
+      li.append(tag, " ");
+    }
+    li.append(m.text);
+    li.addEventListener("click", () => m.kind === "cube" ? showReviewCube(m.index)
+                                                         : showReviewTurn(m.index));
     ol.appendChild(li);
   }
 }
 
-function showReviewTurn(i) {
-  const t = S.review.turns[i];
+function showReviewEntry(t, kind, i, text) {
   S.reviewTurn = t;
   S.sim = simOf(t.board, oppositeOf(t.board.game));
   S.done = [];
   S.selected = null;
   document.querySelectorAll("#mistakes li").forEach((x) =>
-    x.classList.toggle("active", Number(x.dataset.index) === i));
+    x.classList.toggle("active", x.dataset.kind === kind && Number(x.dataset.index) === i));
   const b = $("#review-banner");
   b.hidden = false;
-  const g = S.review.games.length > 1 ? `Game ${t.game}, t` : "T";
-  b.textContent = `${g}urn ${t.turn}: ${t.side} rolled ${t.dice_text} and played ` +
-    `${t.played || "(no move)"}` + (t.mark ? ` — ${t.mark}: best was ${t.best} ` +
-    `(equity ${t.equity_best.toFixed(3)} against ${t.equity_played.toFixed(3)})` : "") +
-    `. ${cap(t.side)} to move; P(white wins) ${(t.white_win * 100).toFixed(1)}%.`;
+  b.textContent = text;
   b.dataset.index = i;
   render();
+}
+
+function showReviewTurn(i) {
+  const t = S.review.turns[i];
+  const g = S.review.games.length > 1 ? `Game ${t.game}, t` : "T";
+  showReviewEntry(t, "move", i, `${g}urn ${t.turn}: ${t.side} rolled ${t.dice_text} and ` +
+    `played ${t.played || "(no move)"}` + (t.mark ? ` — ${t.mark}: best was ${t.best} ` +
+    `(equity ${t.equity_best.toFixed(3)} against ${t.equity_played.toFixed(3)})` : "") +
+    `. ${cap(t.side)} to move; P(white wins) ${(t.white_win * 100).toFixed(1)}%.`);
+}
+
+/** A cube decision: the position before the roll, and the server's words for it. */
+function showReviewCube(i) {
+  const c = S.review.cube[i];
+  const e = c.equities;
+  showReviewEntry(c, "cube", i, `${cap(c.text)}. No double ${e.no_double.toFixed(3)}, ` +
+    `double/take ${e.double_take.toFixed(3)}, double/pass ${e.double_pass.toFixed(3)} ` +
+    `(${c.ply}-ply).`);
 }
 
 // --- dialogs -------------------------------------------------------------------------------------
