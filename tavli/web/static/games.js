@@ -110,12 +110,17 @@
         await loadGame(g.id, {review: false});
         openReview();
       }));
-      const exp = document.createElement("a");
-      exp.href = `/api/games/${g.id}/record?download=true`;
-      exp.textContent = "Export";
-      exp.className = "export";
-      exp.setAttribute("download", `tavli-${g.id}.json`);
-      parts.push(exp);
+      // the formats the server can write this game in: the tavli record, and for
+      // backgammon gnubg's .mat and .sgf
+      for (const fmt of g.formats || ["json"]) {
+        const exp = document.createElement("a");
+        exp.href = `/api/games/${g.id}/record?download=true&format=${fmt}`;
+        exp.textContent = fmt === "json" ? "Export" : `.${fmt}`;
+        exp.title = fmt === "json" ? "the tavli record (JSON)" : `gnubg .${fmt} file`;
+        exp.className = `export export-${fmt}`;
+        exp.setAttribute("download", `tavli-${g.id}.${fmt}`);
+        parts.push(exp);
+      }
     }
     parts.push(button("Delete", "delete", () => confirmDelete(g, acts, parts)));
     acts.append(...parts);
