@@ -102,7 +102,8 @@ def _advice(d: Any, role: str) -> str:
 def cube_hint(job: dict[str, Any]) -> dict[str, Any]:
     """The cube decision of ``job`` (:func:`cube_job`), in a worker: the proper action,
     the three cubeful equities (and MWCs in a match) from the doubler's view, the
-    cubeless probabilities, gnubg's text (``lines``) and what to do (``advice``)."""
+    cubeless probabilities (also as one line, ``cubeless_text``), gnubg's text (``lines``)
+    and what to do (``advice``)."""
     from ..ai.cubeplay import cube_decision
     from ..board import Position
     from ..cube.info import CubeInfo, Owner
@@ -138,6 +139,9 @@ def cube_hint(job: dict[str, Any]) -> dict[str, Any]:
         "probabilities": {"win": round(p[0], 4), "win_gammon": round(p[1], 4),
                           "win_backgammon": round(p[2], 4), "lose": round(1 - p[0], 4),
                           "lose_gammon": round(p[3], 4), "lose_backgammon": round(p[4], 4)},
+        "cubeless_text": (f"win {p[0]:.1%} (gammon {p[1]:.1%}, bg {p[2]:.1%}) · lose "
+                          f"{1 - p[0]:.1%} (gammon {p[3]:.1%}, bg {p[4]:.1%}) · equity "
+                          f"{d.cubeless:+.3f}"),
         "x": d.x, "note": d.note, "lines": d.lines(),
     }
 

@@ -1209,10 +1209,7 @@ function drawCubeHint(h) {
   table.appendChild(body);
   box.appendChild(table);
   div("cube-action", `Proper cube action: ${h.action}`);
-  const p = h.probabilities;
-  div("cube-probs", `Cubeless: win ${pct(p.win)} (gammon ${pct(p.win_gammon)}, bg ` +
-      `${pct(p.win_backgammon)}) · lose ${pct(p.lose)} (gammon ${pct(p.lose_gammon)}, bg ` +
-      `${pct(p.lose_backgammon)}) · equity ${sign(h.cubeless)}`);
+  div("cube-probs", `Cubeless: ${h.cubeless_text}`);
   if (h.note) div("cube-note", h.note);
 }
 
@@ -1233,27 +1230,27 @@ function renderIds(st) {
     const name = document.createElement("span");
     name.className = "id-label";
     name.textContent = label;
-    const input = document.createElement("input");
-    input.readOnly = true;
-    input.value = value;
-    input.spellcheck = false;
-    input.setAttribute("aria-label", label);
-    input.addEventListener("focus", () => input.select());
+    const code = document.createElement("code");
+    code.textContent = value;
     const copy = document.createElement("button");
     copy.type = "button";
     copy.textContent = "Copy";
-    copy.addEventListener("click", () => copyText(input, copy));
-    row.append(name, input, copy);
+    copy.setAttribute("aria-label", `Copy the ${label}`);
+    copy.addEventListener("click", () => copyText(code, copy));
+    row.append(name, copy, code);
     box.appendChild(row);
   }
 }
 
-async function copyText(input, button) {
+async function copyText(code, button) {
   try {
-    await navigator.clipboard.writeText(input.value);
+    await navigator.clipboard.writeText(code.textContent);
   } catch (e) {   // no clipboard API (a plain-HTTP address): select it for Ctrl-C
-    input.focus();
-    input.select();
+    const range = document.createRange();
+    range.selectNodeContents(code);
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
     if (!document.execCommand || !document.execCommand("copy")) {
       toast("Press Ctrl-C to copy the selected text.");
       return;

@@ -111,7 +111,10 @@
         openReview();
       }));
       // the formats the server can write this game in: the tavli record, and for
-      // backgammon gnubg's .mat and .sgf
+      // gnubg's games also .mat and .sgf (kept together on one line)
+      const group = document.createElement("span");
+      group.className = "exports";
+      parts.push(group);
       for (const fmt of g.formats || ["json"]) {
         const exp = document.createElement("a");
         exp.href = `/api/games/${g.id}/record?download=true&format=${fmt}`;
@@ -119,7 +122,7 @@
         exp.title = fmt === "json" ? "the tavli record (JSON)" : `gnubg .${fmt} file`;
         exp.className = `export export-${fmt}`;
         exp.setAttribute("download", `tavli-${g.id}.${fmt}`);
-        parts.push(exp);
+        group.appendChild(exp);
       }
     }
     parts.push(button("Delete", "delete", () => confirmDelete(g, acts, parts)));
