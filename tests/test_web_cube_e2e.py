@@ -41,6 +41,7 @@ def test_cube_hint_before_the_roll(sized, server):
     button = page.locator("#btn-cube-hint")
     assert button.is_visible() and page.locator("#btn-double").is_visible()
     assert page.locator("#btn-roll").is_visible()
+    shot(page, f"cube-hint-button-{size}")
     button.click()
     page.wait_for_selector("#cube-box:not([hidden]) table")
     idle(page)
