@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..board import Move
@@ -39,12 +39,19 @@ from ..game import Game
 from ..games import game_names
 from ..history import opening_throws
 from ..layout import SIDE_NAMES
-from . import listing, shown, workers
+from . import cubehint, exchange, listing, shown, workers
 from .errors import ApiError, Body, Side, body, either, engine_error, install_handlers
 from .info import registry_info
 from .limits import REVIEWS, SESSIONS, BodyLimit
 from .listing import ListQuery
-from .newgame import NewGame, imported_session, new_session, rematch_request
+from .newgame import (
+    ContinueGame,
+    NewGame,
+    continued_session,
+    imported_session,
+    new_session,
+    rematch_request,
+)
 from .reviews import ReviewJob, Reviews
 from .security import LOOPBACK_NAMES, Guard
 from .service import GameService
@@ -124,10 +131,19 @@ class TavliApi(GameService[Session]):
 
     def save(self, s: Session) -> None:
         s.version += 1
+        s.meta["formats"] = exchange.formats_of(s.obj)  # what the list offers to export
         self.store.save(s.id, **row(s))
 
     def state(self, s: Session) -> dict[str, Any]:
-        return shown.state(s, self.engine_name)
+        out = shown.state(s, self.engine_name)
+        g = s.game
+        out.update(
+            # a cube decision is due and the engine can value it: the page's Cube hint
+            cube_hint=cubehint.due(g) is not None
+            and self.engine_name(g.rules.game) == "neural",
+            ids=exchange.ids(s), formats=exchange.formats_of(s.obj),
+            can_continue=s.imported and not s.finished)
+        return out
 
     # creating ----------------------------------------------------------------------------
     def create(self, req: NewGame) -> dict[str, Any]:
@@ -146,8 +162,15 @@ class TavliApi(GameService[Session]):
         return self.add(new)
 
     def import_record(self, data: Any) -> dict[str, Any]:
-        """A review-only game of an imported record."""
+        """A review-only game of an imported record or file (:func:`imported_session`)."""
         return self.add(imported_session(data))
+
+    def continue_game(self, game_id: str, req: ContinueGame) -> dict[str, Any]:
+        """A new game or match going on from the end of the imported ``game_id``."""
+        s = self.session(game_id)
+        with s.lock:
+            new = continued_session(s, req)
+        return self.add(new)
 
     def list(self, query: ListQuery | None = None) -> dict[str, Any]:
         """A page of the stored games and matches: ``{games, total, limit, offset}``."""
@@ -370,6 +393,24 @@ class TavliApi(GameService[Session]):
                    "position": g.position.id(), "dice": list(g.dice)}
             return out, job
 
+    def cube_hint(self, game_id: str, level: str | None) -> dict[str, Any]:
+        """The cube decision due now, thought out in this thread (the app:
+        :meth:`cube_hint_job`, then :func:`tavli.web.cubehint.cube_hint` in a worker)."""
+        return cubehint.cube_hint(self.cube_hint_job(game_id, level))
+
+    def cube_hint_job(self, game_id: str, level: str | None) -> dict[str, Any]:
+        """What a worker needs for the cube decision due in ``game_id`` at the hint's
+        ``level`` (default expert); 409 when none is due."""
+        from ..ai.neural import parse_level
+
+        s = self.session(game_id)
+        try:
+            ply = parse_level(level)[0]
+        except RuleError as e:
+            raise ApiError(422, f"level: {e}", "invalid") from None
+        with s.lock:
+            return cubehint.cube_job(s, ply, self.engine_name(s.game.rules.game))
+
     def review(self, game_id: str, ply: int | None) -> dict[str, Any]:
         """The review of a game or match, waited for (the app answers with its progress
         meanwhile: :meth:`review_job`)."""
@@ -416,6 +457,18 @@ class TavliApi(GameService[Session]):
         s = self.session(game_id)
         with s.lock:
             return s.record()
+
+    def export_text(self, game_id: str, fmt: str) -> str:
+        """The game or match as a gnubg ``.mat`` or ``.sgf`` file (422 for a game those
+        files cannot hold: not backgammon, or set up from another position)."""
+        s = self.session(game_id)
+        with s.lock:
+            if fmt not in exchange.formats_of(s.obj):
+                raise ApiError(422, f".{fmt} files hold backgammon games and matches from "
+                                    f"the opening position, not this {s.game.rules.game_name} "
+                                    "game: export it as a tavli record (format=json)",
+                               "unsupported")
+            return exchange.export_text(s.obj, fmt)
 
 
 # --- the app ---------------------------------------------------------------------------------
@@ -510,6 +563,15 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
         out, job = await call(api.hint_job, game_id, level)
         return {**out, **await pool.run(workers.hint_moves, job, timeout=ai_deadline)}
 
+    @app.get("/api/games/{game_id}/cube-hint")
+    async def cube_hint(game_id: str, level: str | None = None) -> dict[str, Any]:
+        job = await call(api.cube_hint_job, game_id, level)
+        return await pool.run(cubehint.cube_hint, job, timeout=ai_deadline)
+
+    @app.post("/api/games/{game_id}/continue", status_code=201)
+    async def continue_game(game_id: str, request: Request) -> dict[str, Any]:
+        return await call(api.continue_game, game_id, await body(request, ContinueGame))
+
     @app.get("/api/games/{game_id}/review")
     async def review(game_id: str, ply: str | None = None) -> Response:
         """The review when it is made (200), else its progress (202: ask again)."""
@@ -527,11 +589,14 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
         return Response(job.body, media_type="application/json")
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str, download: bool = False) -> JSONResponse:
-        rec = await call(api.export, game_id)
-        headers = {"Content-Disposition": f'attachment; filename="tavli-{game_id}.json"'} \
+    async def record(game_id: str, download: bool = False,
+                     format: Literal["json", "mat", "sgf"] = "json") -> Response:
+        headers = {"Content-Disposition": f'attachment; filename="tavli-{game_id}.{format}"'} \
             if download else {}
-        return JSONResponse(rec, headers=headers)
+        if format == "json":
+            return JSONResponse(await call(api.export, game_id), headers=headers)
+        text = await call(api.export_text, game_id, format)
+        return PlainTextResponse(text, media_type=exchange.MEDIA[format], headers=headers)
 
     @app.post("/api/records", status_code=201)
     async def import_record(request: Request) -> dict[str, Any]:

@@ -94,6 +94,7 @@ class _Match(_Doc):
     target: int
     variant: str
     rules: dict[str, dict[str, Any]] = {}
+    opening_each_game: bool = False   # gnubg's matches: every game opens with a throw
 
     @field_validator("rules")
     @classmethod

@@ -59,6 +59,7 @@ const S = {
   selected: null,     // a source point (mover's numbering) or null
   busy: false,
   hints: null,
+  cubeHint: null,     // the cube decision the server gave (GET .../cube-hint)
   review: null,
   reviewTurn: null,   // the review turn shown on the board
   animating: null,    // {x, y, side} of a checker sliding or dragged
@@ -644,7 +645,8 @@ function renderPanel() {
     delete document.body.dataset.gameId;
     for (const id of ["#btn-roll", "#btn-double", "#btn-take", "#btn-drop", "#btn-undo",
                       "#btn-confirm", "#btn-next", "#btn-rematch", "#btn-hint",
-                      "#btn-review"]) show(id, false);
+                      "#btn-review", "#btn-cube-hint", "#btn-continue", "#cube-box",
+                      "#ids-box"]) show(id, false);
     return;
   }
   $("#title").textContent = st.title;
@@ -701,6 +703,10 @@ function renderPanel() {
   show("#btn-confirm", idle && humanToAct && st.phase === "move");
   $("#btn-confirm").disabled = !completeMove();
   show("#btn-hint", idle && humanToAct && st.phase === "move" && st.legal_moves.length > 1);
+  // the server says when a cube decision is due (before the roll, or a double to answer)
+  show("#btn-cube-hint", idle && humanToAct && !!st.cube_hint && !S.cubeHint);
+  show("#btn-continue", !S.busy && !!st.can_continue);
+  show("#cube-box", !!S.cubeHint && !S.review);
   show("#btn-next", idle && st.phase === "over" && st.kind === "match" && !st.finished
        && !st.imported);
   show("#btn-rematch", idle && st.finished && !st.imported);
@@ -710,6 +716,7 @@ function renderPanel() {
   show("#btn-review", !S.busy && !S.review && turns && (st.phase === "over" || st.imported));
   show("#hints", !!S.hints && !S.review);
   $("#autoroll-label").hidden = st.imported || st.finished;
+  renderIds(st);
   // history
   const h = $("#history");
   h.replaceChildren();
@@ -743,6 +750,8 @@ function setState(st) {
   S.selected = null;
   S.hints = null;
   $("#hints").replaceChildren();
+  S.cubeHint = null;
+  $("#cube-box").replaceChildren();
 }
 
 async function loadGame(id, opts = {}) {
@@ -895,6 +904,8 @@ function clearGame(message) {
   S.aiMove = null;
   S.hints = null;
   $("#hints").hidden = true;
+  S.cubeHint = null;
+  $("#cube-box").hidden = true;
   $("#history").replaceChildren();
   localStorage.removeItem("tavli.game");
   if (location.hash) history.replaceState(null, "", location.pathname);
@@ -1144,6 +1155,125 @@ async function showHints() {
     toast(e.message);
   } finally {
     setBusy(false);
+    render();
+  }
+}
+
+/** The cube decision due now, as the server computes it (gnubg's figures). */
+async function showCubeHint() {
+  if (!S.state) return;
+  const id = S.state.id;
+  setBusy(true);
+  try {
+    const h = await api("GET", `/api/games/${id}/cube-hint`);
+    if (!S.state || S.state.id !== id) return;
+    S.cubeHint = h;
+    drawCubeHint(h);
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    setBusy(false);
+    render();
+  }
+}
+
+function drawCubeHint(h) {
+  const box = $("#cube-box");
+  box.replaceChildren();
+  const div = (cls, text) => {
+    const d = document.createElement("div");
+    d.className = cls;
+    d.textContent = text;
+    box.appendChild(d);
+    return d;
+  };
+  const sign = (x) => (x >= 0 ? "+" : "") + x.toFixed(3);
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
+  div("cube-advice", h.advice);
+  div("cube-head", `${h.situation} · ${h.ply}-ply` +
+      (h.role === "take" ? ` · equities for ${h.doubler}, the doubler` : ""));
+  const table = document.createElement("table");
+  const mwc = h.rows.some((r) => r.mwc !== null);
+  table.innerHTML = "<thead><tr><th>cubeful equities</th><th class='num'>equity</th>" +
+    "<th class='num'></th>" + (mwc ? "<th class='num'>MWC</th>" : "") + "</tr></thead>";
+  const body = document.createElement("tbody");
+  for (const r of h.rows) {
+    const tr = document.createElement("tr");
+    tr.className = r.best ? "best" : "";
+    tr.innerHTML = "<td></td><td class='num'></td><td class='num diff'></td>" +
+      (mwc ? "<td class='num'></td>" : "");
+    tr.children[0].textContent = r.name;
+    tr.children[1].textContent = sign(r.equity);
+    tr.children[2].textContent = r.diff === null ? "" : `(${sign(r.diff)})`;
+    if (mwc) tr.children[3].textContent = pct(r.mwc);
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  box.appendChild(table);
+  div("cube-action", `Proper cube action: ${h.action}`);
+  div("cube-probs", `Cubeless: ${h.cubeless_text}`);
+  if (h.note) div("cube-note", h.note);
+}
+
+/** The IDs of the position shown (from the state), each with a Copy button. */
+function renderIds(st) {
+  const box = $("#ids");
+  $("#ids-box").hidden = !st.ids;
+  if (!st.ids) return;
+  const rows = [["Position ID", st.ids.position_id], ["gnubg ID", st.ids.gnubg],
+                ["XGID", st.ids.xgid]].filter(([, v]) => v);
+  const key = rows.map(([, v]) => v).join(" ");
+  if (box.dataset.key === key) return;   // keep a selection while nothing changed
+  box.dataset.key = key;
+  box.replaceChildren();
+  for (const [label, value] of rows) {
+    const row = document.createElement("div");
+    row.className = "id-row";
+    const name = document.createElement("span");
+    name.className = "id-label";
+    name.textContent = label;
+    const code = document.createElement("code");
+    code.textContent = value;
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.textContent = "Copy";
+    copy.setAttribute("aria-label", `Copy the ${label}`);
+    copy.addEventListener("click", () => copyText(code, copy));
+    row.append(name, copy, code);
+    box.appendChild(row);
+  }
+}
+
+async function copyText(code, button) {
+  try {
+    await navigator.clipboard.writeText(code.textContent);
+  } catch (e) {   // no clipboard API (a plain-HTTP address): select it for Ctrl-C
+    const range = document.createRange();
+    range.selectNodeContents(code);
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    if (!document.execCommand || !document.execCommand("copy")) {
+      toast("Press Ctrl-C to copy the selected text.");
+      return;
+    }
+  }
+  button.textContent = "Copied";
+  setTimeout(() => { button.textContent = "Copy"; }, 1500);
+}
+
+/** An imported record goes on as a new game: against the AI, the player taking the
+ * side to act now (the server's default). */
+async function continueGame() {
+  if (!S.state || S.busy) return;
+  setBusy(true);
+  try {
+    const st = await api("POST", `/api/games/${S.state.id}/continue`, {});
+    setBusy(false);
+    await loadGame(st.id);
+  } catch (e) {
+    setBusy(false);
+    toast(e.message);
     render();
   }
 }
@@ -1414,10 +1544,10 @@ async function importFile(evt) {
   const file = evt.target.files[0];
   if (!file) return;
   try {
+    // any format the server reads (a tavli record, gnubg .mat or .sgf): it tells which
+    // from the content
     const text = await file.text();
-    let data;
-    try { data = JSON.parse(text); } catch (e) { throw new Error("that file is not JSON"); }
-    const st = await api("POST", "/api/records", data);
+    const st = await api("POST", "/api/records", {text, name: file.name});
     $("#dlg-games").close();
     await loadGame(st.id);
   } catch (e) {
@@ -1468,6 +1598,8 @@ function init() {
   $("#btn-undo").addEventListener("click", undo);
   $("#btn-confirm").addEventListener("click", confirmMove);
   $("#btn-hint").addEventListener("click", showHints);
+  $("#btn-cube-hint").addEventListener("click", showCubeHint);
+  $("#btn-continue").addEventListener("click", () => { closeReview(); continueGame(); });
   $("#btn-review").addEventListener("click", openReview);
   $("#btn-review-close").addEventListener("click", () => { closeReview(); render(); });
   $("#opt-autoroll").checked = localStorage.getItem("tavli.autoroll") !== "0";
