@@ -6,13 +6,11 @@ It uses Debian's server binaries (``/usr/lib/postgresql/VERSION/bin``, the newes
 ``$TAVLI_PG_BIN``; or ``initdb`` on the PATH). PostgreSQL refuses to run as root, so as
 root (CI, a container) the cluster belongs to the ``postgres`` user that Debian's package
 creates, and the commands run as that user; anyone else runs them as himself. Clients
-connect as the cluster's superuser ``tavli`` without a password (trust, on the socket).
+connect as the cluster's superuser ``tavli`` without a password (trust, on the socket)::
 
->>> c = PgCluster()                                        # doctest: +SKIP
->>> c.start(); url = c.create_database("t1")               # doctest: +SKIP
->>> url                                                    # doctest: +SKIP
-'postgresql:///t1?host=/tmp/tavli-pg-xxxx&user=tavli'
->>> c.stop()                                               # doctest: +SKIP
+    with PgCluster() as c:                  # initdb and start: about 2 s
+        url = c.create_database("t1")       # postgresql:///t1?host=/tmp/tavli-pg-…&user=tavli
+        ...                                 # stopped and removed at the end
 """
 
 from __future__ import annotations
