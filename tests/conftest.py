@@ -54,11 +54,11 @@ _databases = iter(range(1, 1_000_000))
 @pytest.fixture(params=["sqlite", "postgresql"])
 def online_db(request, tmp_path):
     """A ``--db`` value naming an empty database of each backend: a SQLite file, and a
-    new database in the session's PostgreSQL cluster."""
+    new schema in the session's PostgreSQL cluster (as good as a new database here)."""
     if request.param == "sqlite":
         return str(tmp_path / "online.sqlite3")
     cluster = request.getfixturevalue("pg_cluster")
-    return cluster.create_database(f"t{next(_databases)}")
+    return cluster.create_schema(f"t{next(_databases)}")
 
 
 @pytest.fixture

@@ -99,7 +99,8 @@ class PostgresStore(OnlineStore):
         from psycopg_pool import ConnectionPool
 
         self._pool = ConnectionPool(self.conninfo, min_size=1, max_size=pool_size,
-                                    open=True, name="tavli-online", timeout=POOL_WAIT)
+                                    open=True, name="tavli-online", timeout=POOL_WAIT,
+                                    kwargs={"autocommit": True})
 
     # --- schema --------------------------------------------------------------------------
     def _migrate(self, conn: Any, target: int) -> None:
@@ -121,22 +122,26 @@ class PostgresStore(OnlineStore):
         return self._one("SELECT MAX(version) FROM online_schema", ())[0] or 0
 
     # --- plumbing ------------------------------------------------------------------------
-    def _run(self, fn: Any) -> Any:
+    def _run(self, fn: Any, tx: bool = True) -> Any:
+        """``fn(connection)`` in one transaction (``tx``), or as single statements in
+        autocommit (reads: one round trip each)."""
         psycopg = _driver()
         from psycopg_pool import PoolTimeout
 
         try:
             with self._pool.connection() as conn:
+                if not tx:
+                    return fn(conn)
                 with conn.transaction():
                     return fn(conn)
         except (psycopg.OperationalError, PoolTimeout) as e:
             raise StoreError(f"the PostgreSQL database {self.shown}: {one_line(e)}") from None
 
     def _all(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        return self._run(lambda c: c.execute(sql, args).fetchall())
+        return self._run(lambda c: c.execute(sql, args).fetchall(), tx=False)
 
     def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        return self._run(lambda c: c.execute(sql, args).fetchone())
+        return self._run(lambda c: c.execute(sql, args).fetchone(), tx=False)
 
     # --- writing -------------------------------------------------------------------------
     def create(self, game: GameRow, seats: list[Seat]) -> None:

@@ -117,6 +117,16 @@ class PgCluster:
             conn.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
+    def create_schema(self, name: str) -> str:
+        """Create an empty schema in database ``postgres`` and return a URL whose
+        connections work in it (``options=-csearch_path=NAME``): a fresh "database" for a
+        test in a millisecond (CREATE DATABASE takes half a second)."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE SCHEMA "{name}"')
+        return f"{self.url()}&options=-csearch_path%3D{name}"
+
     def stop(self) -> None:
         """Stop the cluster (immediately: it is thrown away) and remove its folder."""
         try:

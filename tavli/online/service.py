@@ -386,8 +386,8 @@ class OnlineGames:
 
     def view(self, game_id: str) -> dict[str, Any]:
         """What anyone may see of the game (players and spectators alike): status, the
-        last action's number, the commitment, the seats (names, not tokens), the state
-        and the record (the server seed only once it is over)."""
+        last action's number, the commitment, the seats (names, not tokens) and the state
+        (the record, with the server seed once it is over: :meth:`record`)."""
         t = self.table(game_id)
         with t.lock:
             g = t.game
@@ -404,7 +404,6 @@ class OnlineGames:
                          else SIDE_NAMES[g.cube_owner]},
                 "outcome": g.outcome.to_dict() if g.outcome else None,
                 "score": list(t.match.score) if t.match else None,
-                "record": t.record(),
             }
 
     def record(self, game_id: str) -> dict[str, Any]:
