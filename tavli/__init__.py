@@ -37,8 +37,10 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
+    AccessDenied,
     BearoffError,
     CliError,
+    DiceProofError,
     DistillError,
     GameOver,
     IllegalMove,
@@ -48,6 +50,8 @@ from .errors import (
     ParseError,
     RecordError,
     RuleError,
+    StaleAction,
+    StoreError,
     TavliError,
     TrainingError,
     WrongState,
@@ -101,7 +105,8 @@ __all__ = [
     "Evaluator", "cube_decision", "CubeDecision", "CubeInfo", "Owner",
     "TavliError", "ParseError", "IllegalMove", "InvalidPosition", "RuleError", "GameOver",
     "WrongState", "RecordError", "OptionError", "CliError", "NetError", "DistillError",
-    "TrainingError", "BearoffError",
+    "TrainingError", "BearoffError", "StoreError", "AccessDenied", "StaleAction",
+    "DiceProofError",
 ]
 
 

@@ -463,6 +463,34 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Recompute the dice of a finished online game's record: status 0 when every die is
+    the seeds' and the server seed the committed one, else one line per problem and 1."""
+    from .errors import RecordError
+    from .online.fairdice import verify_record
+
+    path = args.record
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file") from None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise RecordError(f"{path} is not valid JSON: {e}") from None
+    rolls, problems = verify_record(data)
+    for p in problems:
+        print(f"{path}: {one_line(p)}")
+    if problems:
+        return 1
+    print(f"{path}: the dice verify: {rolls} roll{'s' if rolls != 1 else ''} from the "
+          "committed server seed and both client seeds")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "tui", False):
         from . import tui
@@ -806,6 +834,15 @@ def build_parser() -> argparse.ArgumentParser:
     cv.add_argument("--from", dest="from_format", choices=("json", "mat", "sgf"),
                     default=None, help="the input format (default: by INPUT's extension)")
     cv.set_defaults(func=cmd_convert)
+
+    vf = sub.add_parser("verify", help="recompute the dice of a finished online game",
+                        description="Check a finished online game's record (JSON): the "
+                        "revealed server seed against its commitment, and every die "
+                        "against the seeds (docs/server.md, Provably fair dice). Prints "
+                        "one line per problem; exit status 0 when the dice verify, 1 when "
+                        "not, 2 when the file cannot be read as a record.")
+    vf.add_argument("record", metavar="RECORD", help="the record file (.json)")
+    vf.set_defaults(func=cmd_verify)
 
     pl = sub.add_parser("play", help="play a game or match (--tui: in the terminal)")
     from .tui_args import add_play_arguments

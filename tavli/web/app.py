@@ -27,15 +27,11 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..board import Move
-from ..dice import dice_text
 from ..errors import (
-    IllegalMove,
     RuleError,
     TavliError,
     WrongState,
 )
-from ..game import Game
 from ..games import game_names
 from ..history import opening_throws
 from ..layout import SIDE_NAMES
@@ -56,6 +52,7 @@ from .reviews import ReviewJob, Reviews
 from .security import LOOPBACK_NAMES, Guard
 from .service import GameService
 from .sessions import Session, restore, row
+from .steps import match_steps
 from .store import Store
 from .workers import EnginePool, PoolError
 
@@ -72,23 +69,6 @@ class MoveBody(Body):
 
 
 # --- sessions -------------------------------------------------------------------------------
-
-def _point(v: int | str) -> int:
-    if isinstance(v, str):
-        key = v.strip().lower()
-        if key == "bar":
-            return 25
-        if key == "off":
-            return 0
-        if key.isascii() and key.isdigit() and len(key) < 10:
-            v = int(key)
-        else:
-            raise ApiError(422, f"a step point must be 0-25, 'bar' or 'off', got {v!r}",
-                           "invalid")
-    if not 0 <= v <= 25:
-        raise ApiError(422, f"a step point must be 0-25, got {v}", "invalid")
-    return v
-
 
 # --- the API ---------------------------------------------------------------------------------
 
@@ -234,7 +214,7 @@ class TavliApi(GameService[Session]):
                                  ("roll", "opening") else "answer the double first")
             before = g.position
             if body.steps is not None:
-                chosen = self._match_steps(g, body.steps)
+                chosen = match_steps(g, body.steps)
             else:
                 if not body.move or not body.move.strip():
                     raise ApiError(422, "move: empty (a turn without a legal move passes "
@@ -246,20 +226,6 @@ class TavliApi(GameService[Session]):
                       "steps": shown.steps_json(chosen), "before": before.to_json()}
 
         return self.act(game_id, do, side=body.side)
-
-    @staticmethod
-    def _match_steps(g: Game, raw: list[tuple[int | str, int | str]]) -> Move:
-        steps = sorted((_point(f), _point(t)) for f, t in raw)
-        if not steps:
-            raise ApiError(422, "steps: empty (a turn without a legal move passes by "
-                                "itself)", "invalid")
-        found = [m for m in g.legal_moves()
-                 if sorted((f, t) for f, t, _h in m.steps) == steps]
-        if not found:
-            text = " ".join(f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}"
-                            for f, t in steps)
-            raise IllegalMove(f"{text} is not a legal move with {dice_text(g.dice or (0, 0))}")
-        return found[0]
 
     def double(self, game_id: str, body: Side) -> dict[str, Any]:
         def do(s: Session, side: str) -> None:

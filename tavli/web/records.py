@@ -110,6 +110,7 @@ class _Record(_Doc):
     seed: int | None = None
     match: _Match | None = None
     games: list[_Game] = Field(min_length=1)
+    fair_dice: dict[str, Any] | None = None  # online games' dice proof (tavli verify)
 
 
 def check_record(data: Any) -> None:
