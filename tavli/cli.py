@@ -204,7 +204,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise CliError("usage: tavli bench cube [--positions N] [--ply P] [--gnubg-ply P] "
                            "[--seed S]")
         bench_cube(positions=args.positions or 1000, ply=args.ply or 0,
-                   gnubg_ply=args.gnubg_ply, seed=args.seed)
+                   gnubg_ply=args.gnubg_ply or 0, seed=args.seed)
+        return 0
+    if args.what == "choices":
+        from .ai.choicebench import bench_choices
+
+        if args.players:
+            raise CliError("usage: tavli bench choices [--game G] [--games N] [--ply P] "
+                           "[--gnubg-ply P] [--judge-ply P] [--seed S]")
+        bench_choices(args.game, games=args.games or 100, ply=args.ply or 0,
+                      gnubg_ply=args.gnubg_ply, judge_ply=args.judge_ply, seed=args.seed,
+                      progress=sys.stderr)
         return 0
     if args.what == "dama":
         from .dama.cli import bench_dama
@@ -731,11 +741,11 @@ def build_parser() -> argparse.ArgumentParser:
     tr.set_defaults(func=cmd_train_round)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["movegen", "strength", "race", "cube", "dama", "web",
+    b.add_argument("what", choices=["movegen", "strength", "race", "cube", "choices", "dama", "web",
                                     "eval", "rollout", "moves"])
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
-                        "neural:0, greedy random, gnubg, net:FILE")
+                        "neural:0, greedy random, gnubg[:PLY], net:FILE")
     b.add_argument("--positions", type=at_least(4), default=None,
                    help="movegen: positions (default 12,000); eval: positions per round "
                         "(default 10,000); race: race positions (default 500); cube: "
@@ -778,8 +788,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--ply", type=int, choices=[0, 1, 2], default=None,
                    help="web: review ply (default 2); cube: the ply of our cube decisions "
                         "(default 0)")
-    b.add_argument("--gnubg-ply", type=int, choices=[0, 1, 2], default=0,
-                   help="cube: the ply of gnubg-nn's cube decisions (default 0)")
+    b.add_argument("--gnubg-ply", type=int, choices=[0, 1, 2], default=None,
+                   help="cube: the ply of gnubg-nn's cube decisions (default 0); choices: "
+                        "gnubg's ply (default --ply)")
+    b.add_argument("--judge-ply", type=int, choices=[0, 1, 2], default=2,
+                   help="choices: the ply both judges value the two choices at (default 2)")
     b.add_argument("--points", type=at_least(1), default=3,
                    help="web: length of the match reviewed (greedy against random)")
     b.set_defaults(func=cmd_bench, parser=b)

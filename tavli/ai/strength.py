@@ -10,8 +10,8 @@ scoring without the cube. Players are named:
   ``+race:off`` (no race network: ``neural:0+race:off`` is the shipped contact network
   valuing races);
 * ``pubeval`` (Portes/backgammon), ``random``, ``greedy`` (the heuristic player);
-* ``gnubg`` — gnubg's own network at 0-ply via the PyPI package ``gnubg-nn`` (Portes and
-  backgammon; a test extra, not a runtime dependency).
+* ``gnubg[:PLY]`` — gnubg's own network at 0-ply (or 1, 2-ply: ``gnubg:1``) via the PyPI
+  package ``gnubg-nn`` (Portes and backgammon; a test extra, not a runtime dependency).
 
 When both players are compiled (a network at 0-ply without noise, pubeval, random) the
 games run inside one Numba call; otherwise in Python through :func:`tavli.players.play_game`.
@@ -104,8 +104,11 @@ def parse_player(text: str, rules: Rules) -> Spec:
         return Spec(t, PUBEVAL, player=PubevalPlayer())
     if key in ("greedy", "heuristic"):
         return Spec(t, None, player=GreedyPlayer())
-    if key == "gnubg":
-        return Spec(t, None, player=GnubgPlayer())
+    if key == "gnubg" or key.startswith("gnubg:"):
+        ply = key.partition(":")[2].strip() or "0"
+        if ply not in ("0", "1", "2"):
+            raise RuleError(f"gnubg's ply must be 0, 1 or 2, not {ply[:20]!r}")
+        return Spec(t, None, player=GnubgPlayer(int(ply)))
     if key.startswith("net:"):
         ev = _with_race(load_contact_net(t[4:], rules.game), race_text, None, rules)
         return Spec(full, NET, net=ev, player=NeuralPlayer(0, net=ev))
@@ -120,15 +123,16 @@ def parse_player(text: str, rules: Rules) -> Spec:
         return Spec(full, compiled, net=ev, player=player)
     raise RuleError(f"unknown player {text[:60]!r}: neural[:LEVEL], neural-thresholds[:LEVEL], "
                     "neural-money[:LEVEL], net:FILE (either with +race:FILE or +race:off), "
-                    "pubeval, random, greedy or gnubg")
+                    "pubeval, random, greedy or gnubg[:PLY]")
 
 
 class GnubgPlayer:
-    """gnubg-nn's 0-ply best move (needs the ``gnubg-nn`` package)."""
+    """gnubg-nn's best move at ``ply`` (0, 1 or 2: ``best_move(board, d1, d2, n=ply)``;
+    needs the ``gnubg-nn`` package)."""
 
-    name = "gnubg"
-
-    def __init__(self) -> None:
+    def __init__(self, ply: int = 0) -> None:
+        self.ply = ply
+        self.name = "gnubg" if ply == 0 else f"gnubg:{ply}"
         try:
             import gnubg_nn
         except ImportError:
@@ -142,7 +146,7 @@ class GnubgPlayer:
         a = position.array
         me = position.turn
         board = [[int(x) for x in a[1 - me, 1:26]], [int(x) for x in a[me, 1:26]]]
-        steps = self.g.best_move(board, int(dice[0]), int(dice[1]))
+        steps = self.g.best_move(board, int(dice[0]), int(dice[1]), n=self.ply)
         text = " ".join(f"{'bar' if s == 25 else s}/{'off' if t <= 0 else t}"
                         for s, t in steps)
         return position.find_move(text, dice, rules)
