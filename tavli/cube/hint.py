@@ -61,7 +61,8 @@ def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool,
     else:
         import sys
 
-        from ..ai.rollout import describe, rollout as roll_out
+        from ..ai.rollout import describe
+        from ..ai.rollout import rollout as roll_out
 
         r = roll_out(pos, games=rollout, rules=rules, progress=sys.stderr)
         from dataclasses import replace
