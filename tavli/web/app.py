@@ -28,6 +28,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..board import Move
+from ..cube.scoring import match_state
 from ..dice import dice_text
 from ..errors import (
     IllegalMove,
@@ -297,7 +298,7 @@ class TavliApi(GameService[Session]):
                    "rules": g.rules.to_dict(), "position": g.position.id(),
                    "phase": g.phase, "dice": list(g.dice) if g.dice else None,
                    "cube_value": g.cube_value, "cube_owner": g.cube_owner,
-                   "can_double": g.can_double()}
+                   "can_double": g.can_double(), "match": match_state(g, s.match)}
             return job, s.version
 
     def ai_apply(self, game_id: str, body: Side, version: int,
@@ -367,7 +368,8 @@ class TavliApi(GameService[Session]):
             out: dict[str, Any] = {"dice": list(g.dice), "ply": ply, "side": SIDE_NAMES[g.turn],
                                    "engine": engine}
             job = {"engine": engine, "ply": ply, "rules": g.rules.to_dict(),
-                   "position": g.position.id(), "dice": list(g.dice)}
+                   "position": g.position.id(), "dice": list(g.dice),
+                   "match": match_state(g, s.match)}
             return out, job
 
     def review(self, game_id: str, ply: int | None) -> dict[str, Any]:
