@@ -216,7 +216,7 @@ class Searcher:
         self.evaluator = as_evaluator(evaluator, rules.game)
         self.rules = rules
         self.flags = rules.kernel_flags()
-        self.scratch = evaluator.scratch(SEARCH_STATES, 2 * SEARCH_STATES)
+        self.scratch = self.evaluator.scratch(SEARCH_STATES, 2 * SEARCH_STATES)
 
     def outputs(self, after_arrays: np.ndarray, mover: int, ply: int,
                 weights: np.ndarray | None = None) -> np.ndarray:
