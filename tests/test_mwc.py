@@ -202,3 +202,135 @@ def test_the_ai_plays_the_tavli_match_score():
     w = ScoreWeights.for_game(g)
     assert w.win_gammon == 0
     assert str(NeuralPlayer(0).choose_move_in(g, g.legal_moves())) == PORTES_SAFE
+
+
+# --- hints: the command line, the terminal, the browser app -----------------------------------
+
+def _cli(capsys, *args):
+    from tavli.cli import main
+
+    rc = main(["hint", *args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_hint_at_a_match_score_shows_mwc(capsys):
+    rc, out, err = _cli(capsys, "backgammon", BG_POS, "--dice", "44", "--level", "0",
+                        "--match", "7", "--score", "6-1")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("7-point match, 1-away/6-away (post-Crawford): equity = "
+                               "normalised match equity")
+    assert "MWC" in lines[1] and BG_SAFE in lines[2] and "%" in lines[2]
+    rc, out, _ = _cli(capsys, "backgammon", BG_POS, "--dice", "44", "--level", "0",
+                      "--match", "7", "--score", "6-1", "--json")
+    doc = json.loads(out)
+    assert doc["score"]["win_gammon"] == 0 and doc["score"]["win_mwc"] == 1.0
+    best = doc["moves"][0]
+    assert best["move"] == BG_SAFE and 0 < best["mwc"] < 1
+    mwcs = [m["mwc"] for m in doc["moves"] if m["ply"] == 0]
+    assert mwcs == sorted(mwcs, reverse=True)
+    # money play: no MWC
+    rc, out, _ = _cli(capsys, "backgammon", BG_POS, "--dice", "44", "--level", "0", "--json")
+    doc = json.loads(out)
+    assert "score" not in doc and "mwc" not in doc["moves"][0]
+    assert doc["moves"][0]["move"] == BG_GAMMONISH
+    # a Tavli match: Portes at 4-0 of 5 points
+    rc, out, err = _cli(capsys, "portes", PORTES_POS, "--dice", "25", "--level", "0",
+                        "--match", "5", "--score", "4-0", "--json")
+    doc = json.loads(out)
+    assert doc["moves"][0]["move"] == PORTES_SAFE
+    assert doc["score"]["context"] == "5-point Tavli match, 4-0, portes (next plakoto)"
+
+
+def test_hint_reads_the_match_of_an_xgid_or_match_id(capsys):
+    from tavli.formats.matchid import MatchState, match_id
+
+    pos = Position.from_id(BG_POS)
+    score = (6, 1) if pos.turn == 0 else (1, 6)
+    st = MatchState(on_roll=pos.turn, turn=pos.turn, dice=BG_DICE, length=7, score=score)
+    text = f"{pos.gnubg_id()}:{match_id(st)}"
+    rc, out, err = _cli(capsys, "backgammon", text, "--level", "0", "--json")
+    assert rc == 0, err
+    doc = json.loads(out)  # the dice and the score from the Match ID
+    assert doc["score"]["context"] == "7-point match, 1-away/6-away (post-Crawford)"
+    assert doc["moves"][0]["move"] == BG_SAFE
+    # the options win over the ID's score
+    rc, out, _ = _cli(capsys, "backgammon", text, "--level", "0", "--dice", "44", "--match",
+                      "7", "--score", "0-0", "--json")
+    assert json.loads(out)["score"]["context"] == "7-point match, 7-away/7-away"
+
+
+@pytest.mark.parametrize("args, msg", [
+    (["portes", "start", "--dice", "31", "--match", "5", "--cube", "2"], "without the doubling"),
+    (["portes", "start", "--dice", "31", "--score", "1-2"], "needs --match"),
+    (["portes", "start", "--dice", "31", "--match", "5", "--score", "5-1"], "not before a game"),
+    (["portes", "start", "--dice", "31", "--match", "0"], "1..99"),
+    (["backgammon", "start", "--dice", "31", "--match", "5", "--score", "x"], "A-B"),
+    (["backgammon", "start", "--dice", "31", "--match", "30"], "covers scores up to 25"),
+    (["backgammon", "start", "--dice", "31", "--crawford"], "need --match"),
+])
+def test_bad_match_options_of_a_move_hint_are_one_line(capsys, args, msg):
+    rc, out, err = _cli(capsys, *args)
+    assert rc != 0 and not out and msg in err and len(err.strip().splitlines()) == 1
+
+
+def test_terminal_hint_in_a_match_shows_mwc(monkeypatch, capsys):
+    import io
+
+    from tavli.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\nquit\n"))
+    rc = main(["play", "--tui", "--game", "tavli", "--points", "5", "--seed", "3",
+               "--opponent", "human"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "5-point Tavli match, 0-0, portes (next plakoto); match equity and winning " \
+           "chances" in out
+    first = out.split("best first):")[1].splitlines()[1]
+    assert first.rstrip().endswith("%")
+
+
+def test_web_hint_and_ai_in_a_match(client):
+    from tavli.web import workers
+
+    r = client.post("/api/games", json={"variant": "tavli", "opponent": "human", "seed": 3})
+    gid = r.json()["id"]
+    st = client.post(f"/api/games/{gid}/roll").json()  # the opening throw
+    if st["phase"] != "move":
+        st = client.post(f"/api/games/{gid}/roll").json()
+    h = client.get(f"/api/games/{gid}/hint", params={"level": "advanced"}).json()
+    assert h["score"]["context"] == "5-point Tavli match, 0-0, portes (next plakoto)"
+    assert all(0 < m["mwc"] < 1 for m in h["moves"])
+    # the AI's job carries the match: the worker plays the score
+    pos = Position.from_id(PORTES_POS)
+    m = _match_after([(pos.turn, "gammon")] * 2)
+    g = Game(Rules.for_game("portes"), position=pos, match_play=True)
+    g.set_dice(PORTES_DICE)
+    job = {"engine": "neural", "level": "advanced", "rules": g.rules.to_dict(),
+           "position": PORTES_POS, "phase": "move", "dice": list(PORTES_DICE),
+           "cube_value": 1, "cube_owner": None, "can_double": False,
+           "match": match_state(g, m)}
+    assert workers.ai_action(job)["move"] == PORTES_SAFE
+    assert workers.ai_action({**job, "match": None})["move"] == PORTES_GAMMONISH
+    hint = workers.hint_moves({"engine": "neural", "ply": 0, "rules": g.rules.to_dict(),
+                               "position": PORTES_POS, "dice": list(PORTES_DICE),
+                               "match": match_state(g, m)})
+    assert hint["moves"][0]["move"] == PORTES_SAFE and hint["score"]["win_gammon"] == 0
+
+
+def test_web_cube_decision_reads_the_match_score():
+    from tavli.web import workers
+
+    # black trails 2-4 of 5 after the Crawford game: he doubles at once (a money player
+    # never doubles at the start)
+    m = _match_after([(0, "gammon"), (0, "gammon"), (1, "gammon")], 5, "backgammon")
+    assert m.score == (4, 2) and m.games[2].crawford and not m.game.crawford
+    start = Position.start("backgammon")
+    g = Game(m.game.rules, position=start if start.turn == 1 else start.swap_turn(),
+             match_play=True)
+    job = {"engine": "neural", "level": "advanced", "rules": g.rules.to_dict(),
+           "position": g.position.id(), "phase": "roll", "dice": None, "cube_value": 1,
+           "cube_owner": None, "can_double": True, "match": match_state(g, m)}
+    assert workers.ai_action(job) == {"action": "double"}
+    assert workers.ai_action({**job, "match": None}) == {"action": "roll"}
