@@ -334,3 +334,33 @@ def test_web_cube_decision_reads_the_match_score():
            "cube_owner": None, "can_double": True, "match": match_state(g, m)}
     assert workers.ai_action(job) == {"action": "double"}
     assert workers.ai_action({**job, "match": None}) == {"action": "roll"}
+
+
+def test_analysis_of_a_match_judges_moves_at_the_score():
+    from tavli.ai.analysis import analyse_turns
+    from tavli.cube.scoring import turn_weights
+    from tavli.players import GreedyPlayer, act
+
+    m = Match(target=3, variant="backgammon", seed=4)
+    m.game.resign(1, "single")  # white leads 1-0
+    m.next_game()
+    g = m.game
+    doubled = False
+    while len(g.turns) < 6:
+        if g.phase == "roll" and not doubled and g.can_double():
+            g.double()
+            g.take()
+            doubled = True
+            continue
+        act(g, GreedyPlayer())
+    w = turn_weights(m, 1)
+    assert len(w) == len(g.turns)
+    for (pos, _, _), sw in zip(g.turns, w, strict=True):
+        assert not sw.is_money and sw.context.startswith("3-point match")
+        away = (2, 3) if pos.turn == 0 else (3, 2)
+        assert sw.context.split(", ")[1].startswith(f"{away[0]}-away/{away[1]}-away")
+    assert any("cube 2" in sw.context for sw in w) == doubled
+    turns = analyse_turns(m, 0, 0, 6)
+    assert len(turns) == 6 and all(t.game == 2 for t in turns)
+    money = analyse_turns(g, 0, 0, 6)  # the game alone: money play
+    assert [t.equity_best for t in turns] != [t.equity_best for t in money]

@@ -8,6 +8,9 @@ and the luck of each roll, with totals per player.
   that over all 36 rolls.
 * Totals per player: the error rate in millipoints per unforced move and a rating label
   (gnubg's scale), total luck.
+* In a match every equity is the normalised match equity at the score and cube of the
+  turn (:func:`tavli.cube.scoring.turn_weights`): moves are judged by match winning
+  chances.
 * Per turn also the class of the position before the roll (contact, race, bear-off) and
   the valuer that answers for it (contact net, race net, a bear-off database).
 
@@ -109,6 +112,7 @@ def analyse_turns(obj: Game | Match, ply: int = 1, start: int = 0,
     k = 0
     for gi, game in enumerate(_games(obj), 1):
         rules = game.rules
+        scores = None
         for number, (pos, dice, chosen) in enumerate(game.turns, 1):
             k += 1
             if k <= start:
@@ -117,40 +121,46 @@ def analyse_turns(obj: Game | Match, ply: int = 1, start: int = 0,
                 return out
             if rules not in analyzers:
                 analyzers[rules] = Analyzer(rules)
-            out.append(_analyse_turn(analyzers[rules], gi, number, pos, dice, chosen, ply))
+            if scores is None and isinstance(obj, Match):  # values at the match score
+                from ..cube.scoring import turn_weights
+
+                scores = turn_weights(obj, gi - 1)
+            out.append(_analyse_turn(analyzers[rules], gi, number, pos, dice, chosen, ply,
+                                     scores[number - 1] if scores else None))
     return out
 
 
 def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
-                  ply: int) -> TurnAnalysis:
+                  ply: int, score=None) -> TurnAnalysis:
     rules = an.rules
     side = pos.turn
     o0 = an.position_outputs(pos, 0)
     cls, valuer = an.position_valuer(pos)
     white_win = float(o0[0] if side == 0 else 1 - o0[0])
     # luck: best 0-ply equity with this roll against the average over all rolls
-    avg = float(an.equity(an.position_outputs(pos, 1)))
+    gv = None if score is None or score.is_money else score.kernel_weights(side)
+    avg = float(an.equity(an.position_outputs(pos, 1, score), score))
     moves = pos.legal_moves(dice, rules)
     if moves:
-        ranked0 = an.rank(pos, moves, 0)
+        ranked0 = an.rank(pos, moves, 0, score)
         luck = ranked0[0].equity - avg
     else:
         o = an.position_outputs(pos.swap_turn(), 0)
-        luck = -float(an.equity(o)) - avg
+        luck = -float(an.equity(o, score and score.flip())) - avg
     if len(moves) >= 2:
-        ranked = an.rank(pos, moves, ply)
+        ranked = an.rank(pos, moves, ply, score)
         best = ranked[0]
         mine = next(r for r in ranked if r.move.after == chosen.after)
         if mine.ply != best.ply:
-            o = an.searcher.outputs(chosen.after.array[None], side, best.ply)[0]
-            eq_played = float(an.equity(o))
+            o = an.searcher.outputs(chosen.after.array[None], side, best.ply, gv)[0]
+            eq_played = float(an.equity(o, score))
         else:
             eq_played = mine.equity
         loss = max(0.0, best.equity - eq_played)
         best_text, eq_best = str(best.move), best.equity
     else:
         eq_best = eq_played = float(ranked0[0].equity) if moves else -float(
-            an.equity(an.position_outputs(pos.swap_turn(), 0)))
+            an.equity(an.position_outputs(pos.swap_turn(), 0), score and score.flip()))
         loss = 0.0
         best_text = str(chosen) if chosen is not None else ""
     return TurnAnalysis(gi, number, side, tuple(dice), str(chosen) if chosen is not None

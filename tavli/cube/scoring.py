@@ -255,3 +255,45 @@ def cube_info_from_state(state: dict, side: int) -> CubeInfo:
     return CubeInfo(cube=int(state.get("cube", 1)), owner=own, length=target, away=away,
                     crawford=crawford, post_crawford=post,
                     cube_used=bool(state.get("cube_used", True)))
+
+
+def turn_weights(match: Match, index: int) -> list[ScoreWeights]:
+    """The weights of the side to move at each turn of ``match.games[index]`` (the score
+    before that game, the cube as it stood at the turn): what an analysis of a played
+    match values the moves by."""
+    from ..history import Beaver, Pass, Play, Take
+
+    game = match.games[index]
+    score = [0, 0]
+    for g in match.games[:index]:
+        if g.outcome is not None and g.outcome.winner is not None:
+            score[g.outcome.winner] += g.outcome.points
+    target = match.target
+    rotation = tuple(match.rotation)
+    tavli = all(g in MEASURED_RATES for g in rotation) and not game.rules.cube
+    cube, owner = 1, None
+    out: list[ScoreWeights] = []
+    memo: dict[tuple, ScoreWeights] = {}
+    for a in game.history:
+        if isinstance(a, Take):
+            cube, owner = cube * 2, a.side
+        elif isinstance(a, Beaver):
+            cube, owner = cube * 4, 1 - a.side
+        elif isinstance(a, Play | Pass):
+            side = a.side
+            key = (side, cube, owner)
+            if key not in memo:
+                mine = (score[side], score[1 - side])
+                if tavli:
+                    memo[key] = ScoreWeights.from_tavli(
+                        target, mine, game.rules.game_name, rotation,
+                        bool(getattr(match, "opening_each_game", False)))
+                else:
+                    memo[key] = weights_from_state(
+                        {"target": target, "score": score, "rotation": list(rotation),
+                         "game": game.rules.game_name, "crawford": game.crawford,
+                         "cube": cube, "owner": owner, "cube_used": bool(game.rules.cube)},
+                        side)
+            out.append(memo[key])
+    return out
+
