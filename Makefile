@@ -22,6 +22,7 @@ play: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python scripts/provision_browser.py
 	$(BIN)/python scripts/provision_gnubg.py
+	$(BIN)/python scripts/provision_postgresql.py
 	$(BIN)/ruff check tavli tests scripts
 	$(BIN)/python -m pytest -q
 

@@ -37,8 +37,10 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
+    AccessDenied,
     BearoffError,
     CliError,
+    DiceProofError,
     DistillError,
     GameOver,
     IllegalMove,
@@ -48,6 +50,8 @@ from .errors import (
     ParseError,
     RecordError,
     RuleError,
+    StaleAction,
+    StoreError,
     TavliError,
     TrainingError,
     WrongState,
@@ -98,10 +102,11 @@ __all__ = [
     "game_record", "match_record", "load_record", "save_record", "load_record_file",
     "Player", "RandomPlayer", "GreedyPlayer", "play_game",
     "NeuralPlayer", "LevelPlayer", "PubevalPlayer", "Analyzer", "rank_moves", "Net",
-    "Evaluator", "cube_decision", "CubeDecision",
+    "Evaluator", "cube_decision", "CubeDecision", "CubeInfo", "Owner",
     "TavliError", "ParseError", "IllegalMove", "InvalidPosition", "RuleError", "GameOver",
     "WrongState", "RecordError", "OptionError", "CliError", "NetError", "DistillError",
-    "TrainingError", "BearoffError",
+    "TrainingError", "BearoffError", "StoreError", "AccessDenied", "StaleAction",
+    "DiceProofError",
 ]
 
 

@@ -184,15 +184,37 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         if len(args.players) != 2:
             raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
-                           "[--games N]")
-        games = 10000 if args.games is None else args.games
+                           "[--games N] [--cube | --match N]")
+        if args.cube and args.match:
+            raise CliError("--cube (money play) and --match N (match play) exclude each other")
+        games = (2000 if args.match else 10000) if args.games is None else args.games
         try:
             even_games(str(games))
         except argparse.ArgumentTypeError as e:
             args.parser.error(f"argument --games: {e}")
         bench_strength(args.players[0], args.players[1], game=args.game, games=games,
                        seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
-                       progress=sys.stderr if args.log else None, cube=args.cube)
+                       progress=sys.stderr if args.log else None, cube=args.cube,
+                       match=args.match or 0)
+        return 0
+    if args.what == "cube":
+        from .ai.cubebench import bench_cube
+
+        if args.players:
+            raise CliError("usage: tavli bench cube [--positions N] [--ply P] [--gnubg-ply P] "
+                           "[--seed S]")
+        bench_cube(positions=args.positions or 1000, ply=args.ply or 0,
+                   gnubg_ply=args.gnubg_ply or 0, seed=args.seed)
+        return 0
+    if args.what == "choices":
+        from .ai.choicebench import bench_choices
+
+        if args.players:
+            raise CliError("usage: tavli bench choices [--game G] [--games N] [--ply P] "
+                           "[--gnubg-ply P] [--judge-ply P] [--seed S]")
+        bench_choices(args.game, games=args.games or 100, ply=args.ply or 0,
+                      gnubg_ply=args.gnubg_ply, judge_ply=args.judge_ply, seed=args.seed,
+                      progress=sys.stderr)
         return 0
     if args.what == "dama":
         from .dama.cli import bench_dama
@@ -202,7 +224,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "web":
         from .web.bench import bench_web
 
-        res = bench_web(clients=args.clients, requests=args.requests, ply=args.ply,
+        res = bench_web(clients=args.clients, requests=args.requests,
+                        ply=2 if args.ply is None else args.ply,
                         points=args.points, seed=args.seed)
         return 1 if res["errors"] else 0
     raise CliError(f"unknown benchmark {args.what!r}")
@@ -335,12 +358,25 @@ def _cube_hint(args: argparse.Namespace, pos, rules, state=None) -> int:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from .ai.analysis import analyse, format_analysis
-    from .ai.neural import parse_level
+    from .ai.analysis import analyse, format_analysis, ply_note, review_ply
+    from .ai.neural import level_name, parse_level
+    from .errors import RuleError
     from .record import load
 
-    ply = parse_level(args.level)[0] if args.ply is None else args.ply
-    result = analyse(load(args.record), ply)
+    levels = {}
+    if args.ai is not None:
+        try:
+            levels = {"the AI": level_name(args.ai)}
+        except RuleError as e:
+            raise CliError(f"--ai: {e}") from None
+    if args.ply is not None:
+        ply = args.ply
+    elif args.level is not None or not levels:
+        ply = parse_level(args.level)[0]
+    else:
+        ply = review_ply(levels)
+    obj = load(args.record)
+    result = analyse(obj, ply, ply_note(ply, levels))
     print(json.dumps(result) if args.json else format_analysis(result))
     return 0
 
@@ -475,6 +511,34 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Recompute the dice of a finished online game's record: status 0 when every die is
+    the seeds' and the server seed the committed one, else one line per problem and 1."""
+    from .errors import RecordError
+    from .online.fairdice import verify_record
+
+    path = args.record
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file") from None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise RecordError(f"{path} is not valid JSON: {e}") from None
+    rolls, problems = verify_record(data)
+    for p in problems:
+        print(f"{path}: {one_line(p)}")
+    if problems:
+        return 1
+    print(f"{path}: the dice verify: {rolls} roll{'s' if rolls != 1 else ''} from the "
+          "committed server seed and both client seeds")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "tui", False):
         from . import tui
@@ -559,6 +623,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--level", "-l", default=None, help="analysis level (default expert)")
     a.add_argument("--ply", type=int, choices=[0, 1, 2], default=None,
                    help="analysis ply (overrides --level)")
+    a.add_argument("--ai", default=None, metavar="LEVEL",
+                   help="the level the AI played at in this record: analyse one ply deeper "
+                        "(at most 2-ply) unless --level or --ply says otherwise")
     a.add_argument("--json", action="store_true", help="print JSON")
     a.set_defaults(func=cmd_analyse)
 
@@ -717,21 +784,22 @@ def build_parser() -> argparse.ArgumentParser:
     tr.set_defaults(func=cmd_train_round)
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["movegen", "strength", "race", "dama", "web", "eval",
-                                    "rollout", "moves"])
+    b.add_argument("what", choices=["movegen", "strength", "race", "cube", "choices", "dama", "web",
+                                    "eval", "rollout", "moves"])
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
-                        "neural:0, greedy random, gnubg, net:FILE")
+                        "neural:0, greedy random, gnubg[:PLY], net:FILE")
     b.add_argument("--positions", type=at_least(4), default=None,
                    help="movegen: positions (default 12,000); eval: positions per round "
-                        "(default 10,000); race: race positions (default 500)")
+                        "(default 10,000); race: race positions (default 500); cube: "
+                        "positions (default 1,000)")
     b.add_argument("--game", default="backgammon", help="strength, race: the game")
     b.add_argument("--games", type=at_least(1), default=None,
-                   help="strength: games, an even number (each dice sequence is played "
-                        "twice; default 10,000); rollout: trials per position (default "
-                        "1296); moves: games per level (default 4); race: duplicate games "
-                        "from the positions, race net against contact net, even (default "
-                        "10,000)")
+                   help="strength: games (matches with --match), an even number (each dice "
+                        "sequence is played twice; default 10,000); rollout: trials per "
+                        "position (default 1296); moves: games per level (default 4); race: "
+                        "duplicate games from the positions, race net against contact net, "
+                        "even (default 10,000)")
     b.add_argument("--trials", type=at_least(2), default=1296,
                    help="race: play-outs per position (default 1,296)")
     b.add_argument("--rollouts", metavar="FILE",
@@ -746,6 +814,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="strength: money play with the cube (Jacoby on); players "
                         "neural[:LEVEL] (cubeful cube) and neural-thresholds[:LEVEL] "
                         "(the old fixed thresholds)")
+    b.add_argument("--match", type=at_least(1, 25), default=None, metavar="N",
+                   help="strength: play N-point matches with the cube and the Crawford rule "
+                        "(--games counts matches, default 2,000); neural-money[:LEVEL] "
+                        "decides the cube as in money play whatever the score")
     b.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     b.add_argument("--log", metavar="FILE",
                    help="strength: append each dice pair's result to FILE and resume from "
@@ -756,7 +828,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="web: clients (one reviews, the others make plain requests)")
     b.add_argument("--requests", type=at_least(1), default=30,
                    help="web: plain requests per client in the reference phase")
-    b.add_argument("--ply", type=int, choices=[0, 1, 2], default=2, help="web: review ply")
+    b.add_argument("--ply", type=int, choices=[0, 1, 2], default=None,
+                   help="web: review ply (default 2); cube: the ply of our cube decisions "
+                        "(default 0)")
+    b.add_argument("--gnubg-ply", type=int, choices=[0, 1, 2], default=None,
+                   help="cube: the ply of gnubg-nn's cube decisions (default 0); choices: "
+                        "gnubg's ply (default --ply)")
+    b.add_argument("--judge-ply", type=int, choices=[0, 1, 2], default=2,
+                   help="choices: the ply both judges value the two choices at (default 2)")
     b.add_argument("--points", type=at_least(1), default=3,
                    help="web: length of the match reviewed (greedy against random)")
     b.set_defaults(func=cmd_bench, parser=b)
@@ -811,6 +890,15 @@ def build_parser() -> argparse.ArgumentParser:
     cv.add_argument("--from", dest="from_format", choices=("json", "mat", "sgf"),
                     default=None, help="the input format (default: by INPUT's extension)")
     cv.set_defaults(func=cmd_convert)
+
+    vf = sub.add_parser("verify", help="recompute the dice of a finished online game",
+                        description="Check a finished online game's record (JSON): the "
+                        "revealed server seed against its commitment, and every die "
+                        "against the seeds (docs/server.md, Provably fair dice). Prints "
+                        "one line per problem; exit status 0 when the dice verify, 1 when "
+                        "not, 2 when the file cannot be read as a record.")
+    vf.add_argument("record", metavar="RECORD", help="the record file (.json)")
+    vf.set_defaults(func=cmd_verify)
 
     pl = sub.add_parser("play", help="play a game or match (--tui: in the terminal)")
     from .tui_args import add_play_arguments

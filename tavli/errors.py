@@ -76,6 +76,26 @@ class TrainingError(OptionError):
     network that cannot be used (``tavli train``, ``tavli distill``)."""
 
 
+class StoreError(TavliError):
+    """The online games' database cannot be used: a malformed ``--db`` URL, a server that
+    cannot be reached, a missing driver, a schema newer than this tavli knows."""
+
+
+class AccessDenied(TavliError):
+    """A seat token that is not the seat's (forged, missing, another game's), or a
+    spectator acting: nothing changes."""
+
+
+class StaleAction(TavliError):
+    """An action sent for a sequence number already used (replayed, duplicated, or sent
+    by a client behind the game): it is refused and the game stays as it is."""
+
+
+class DiceProofError(TavliError, ValueError):
+    """A fair-dice proof (seeds, commitment) that cannot be read or used, or a client seed
+    of the wrong form."""
+
+
 MAX_MESSAGE = 300
 
 

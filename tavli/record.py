@@ -149,8 +149,11 @@ def _check(g: Game, doc: dict[str, Any], where: str) -> None:
         raise RecordError(f"{where}: the record's result {res} differs from the replay's {got}")
 
 
-def load_record(data: dict[str, Any] | str) -> Game | Match:
+def load_record(data: dict[str, Any] | str, *, drawn: list[int] | None = None
+                ) -> Game | Match:
     """Replay a record (a dict, or JSON text) and return the game or match it ends in.
+    ``drawn``, when given, receives every die the replay throws, in the order thrown
+    (the fair-dice check, :mod:`tavli.online.fairdice`, compares them with the seeds').
 
     Raises :class:`RecordError` naming the first problem."""
     if isinstance(data, str):
@@ -166,7 +169,7 @@ def load_record(data: dict[str, Any] | str) -> Game | Match:
     if not isinstance(games, list) or not games:
         raise RecordError("the record has no games")
     feed: list[int] = []
-    dice = _FeedDice(feed)
+    dice = _FeedDice(feed, drawn)
     try:
         if data.get("match"):
             md = data["match"]
@@ -228,9 +231,10 @@ def _replay_game_doc(g: Game, gd: Any, feed: list[int], where: str) -> None:
 
 
 class _FeedDice(ScriptedDice):
-    def __init__(self, feed: list[int]) -> None:
+    def __init__(self, feed: list[int], drawn: list[int] | None = None) -> None:
         super().__init__([])
         self.feed = feed
+        self.drawn = drawn
 
     def die(self) -> int:
         if not self.feed:
@@ -238,6 +242,8 @@ class _FeedDice(ScriptedDice):
         d = self.feed.pop(0)
         if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
             raise RecordError(f"recorded die {d!r} is not 1..6")
+        if self.drawn is not None:
+            self.drawn.append(d)
         return d
 
 

@@ -34,6 +34,33 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A throw-away PostgreSQL cluster for the session (:mod:`tavli.online.pgcluster`:
+    initdb into a temporary folder, a Unix socket only, as the ``postgres`` user when the
+    tests run as root); stopped and removed at the end. ``make test`` installs Debian's
+    postgresql when it is missing (scripts/provision_postgresql.py)."""
+    from tavli.online.pgcluster import PgCluster
+
+    cluster = PgCluster()
+    cluster.start()
+    yield cluster
+    cluster.stop()
+
+
+_databases = iter(range(1, 1_000_000))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def online_db(request, tmp_path):
+    """A ``--db`` value naming an empty database of each backend: a SQLite file, and a
+    new schema in the session's PostgreSQL cluster (as good as a new database here)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "online.sqlite3")
+    cluster = request.getfixturevalue("pg_cluster")
+    return cluster.create_schema(f"t{next(_databases)}")
+
+
 @pytest.fixture
 def db(tmp_path):
     """A fresh SQLite file for the app."""

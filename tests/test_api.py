@@ -89,6 +89,8 @@ def _examples() -> dict[str, object]:
         "Net": tavli.Net.random(0, hidden=4, seed=1),
         "Evaluator": tavli.Evaluator(tavli.Net.random(0, hidden=4, seed=1), bearoff=False),
         "CubeDecision": tavli.cube_decision(tavli.Position.start("backgammon"), ply=0),
+        "CubeInfo": tavli.CubeInfo(cube=2, owner=tavli.Owner.ME, length=7, away=(3, 5)),
+        "Owner": tavli.Owner.OPPONENT,
     }
 
 
@@ -109,8 +111,18 @@ def test_every_public_class_has_a_useful_repr():
     assert repr(examples["Analyzer"]).startswith("Analyzer(Rules('plakoto'), "
                                                  "Evaluator(Net('plakoto'")
     assert repr(examples["CubeDecision"]).startswith("CubeDecision(nd=")
+    assert repr(examples["CubeInfo"]).startswith("CubeInfo(cube=2, owner=<Owner.ME: 0>, "
+                                                 "length=7, away=(3, 5)")
     assert repr(examples["Evaluator"]) == ("Evaluator(Net('portes', hidden=4, games=0), "
                                            "race=None, bearoff=False)")
+
+
+def test_cube_info_from_a_match_game_resolves_its_hints():
+    hints = typing.get_type_hints(tavli.CubeInfo.from_game)
+    assert {"game", "match", "side", "met", "return"} <= set(hints)
+    m = tavli.Match(5, "backgammon", seed=3)
+    ci = tavli.CubeInfo.from_game(m.game, m)
+    assert (ci.length, ci.away, ci.owner) == (5, (5, 5), tavli.Owner.CENTRED)
 
 
 def test_game_repr_shows_rules_phase_turn_dice_and_position():

@@ -160,7 +160,7 @@ def test_a_few_epochs_lower_a_tiny_nets_error(tmp_path, labelled):
     X, T, groups = labelled
     student = Net.random("portes", hidden=8, seed=9)  # far from the teacher's labels
     log = io.StringIO()
-    settings = FitSettings(epochs=4, patience=0, lr=0.01, batch=64)
+    settings = FitSettings(epochs=4, patience=0, lr=0.003, batch=64)
     res = fit_labels(student, X, T, groups, tmp_path, settings, log=log)
     errors = [h["held_out"] for h in res.history]
     assert len(errors) == 4 and res.best_error < 0.5 * res.start_error

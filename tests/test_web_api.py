@@ -394,7 +394,10 @@ def test_review_of_a_played_game(client):
         assert_error(rv, 409, "network")
         return
     rv = rv.json()
-    assert rv["ply"] == 1 and len(rv["curve"]) == len([e for e in st["history"] if "dice" in e])
+    # one ply deeper than the AI (expert: 1-ply), and the review says so
+    assert rv["ply"] == 2 and len(rv["curve"]) == len([e for e in st["history"] if "dice" in e])
+    assert rv["ply_note"] == "one ply deeper than black's AI (expert, 1-ply)"
+    assert rv["summary"][-1] == "Analysis at 2-ply: one ply deeper than black's AI (expert, 1-ply)"
     again = client.get(f"/api/games/{gid}/review")  # kept: the same answer at once
     assert again.status_code == 200 and again.json() == rv
 

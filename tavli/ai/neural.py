@@ -22,7 +22,7 @@ where a trained network ships for the game, else the greedy heuristic), :func:`r
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 
 import numpy as np
@@ -48,16 +48,21 @@ LEVELS: dict[str, tuple[int, float]] = {
     "worldclass": (2, 0.0),
 }
 DEFAULT_LEVEL = "expert"
-#: the cube logics of :class:`NeuralPlayer`: Janowski's cubeful model, or the old fixed
-#: thresholds on the cubeless equity (kept for the benchmark)
-CUBE_MODES = ("cubeful", "thresholds")
+#: the cube logics of :class:`NeuralPlayer`: Janowski's cubeful model (at the match score
+#: in a match), the old fixed thresholds on the cubeless equity, or the cubeful model as in
+#: money play whatever the score (the last two kept for the benchmarks)
+CUBE_MODES = ("cubeful", "thresholds", "money")
 
 
-@functools.lru_cache(maxsize=8)
 def shipped_net(game: int | str) -> Net:
     """The trained network shipped with the package for ``game``'s family
-    (``tavli/data/<family>.npz``, the variant's :attr:`~tavli.games.Variant.family`)."""
-    family = find_variant(game).family
+    (``tavli/data/<family>.npz``, the variant's :attr:`~tavli.games.Variant.family`;
+    loaded once per family)."""
+    return _family_net(find_variant(game).family)
+
+
+@functools.cache
+def _family_net(family: str) -> Net:
     name = f"{family}.npz"
     ref = resources.files("tavli").joinpath("data", name)
     if not ref.is_file():
@@ -66,11 +71,14 @@ def shipped_net(game: int | str) -> Net:
         return Net.load(path)
 
 
-@functools.lru_cache(maxsize=8)
 def shipped_race_net(game: int | str) -> Net | None:
     """The race network shipped for ``game``'s family (``tavli/data/<family>-race.npz``),
-    or None when none is installed."""
-    family = find_variant(game).family
+    or None when none is installed (loaded once per family)."""
+    return _family_race_net(find_variant(game).family)
+
+
+@functools.cache
+def _family_race_net(family: str) -> Net | None:
     ref = resources.files("tavli").joinpath("data", f"{family}-race.npz")
     if not ref.is_file():
         return None
@@ -78,11 +86,17 @@ def shipped_race_net(game: int | str) -> Net | None:
         return Net.load(path)
 
 
-@functools.lru_cache(maxsize=8)
 def shipped_evaluator(game: int | str) -> Evaluator:
     """The evaluator shipped for ``game``'s family: its trained network, its race network
-    where one ships, and the bear-off databases (:class:`~tavli.ai.evaluator.Evaluator`)."""
-    return Evaluator(shipped_net(game), race=shipped_race_net(game))
+    where one ships, and the bear-off databases (:class:`~tavli.ai.evaluator.Evaluator`;
+    built once per family)."""
+    family = find_variant(game).family
+    return _family_evaluator(family)
+
+
+@functools.cache
+def _family_evaluator(family: str) -> Evaluator:
+    return Evaluator(_family_net(family), race=_family_race_net(family))
 
 
 def has_shipped_net(game: int) -> bool:
@@ -285,14 +299,21 @@ class NeuralPlayer(Player):
     def cube_action(self, game: Game) -> str:
         """The cube decision: cubeful (Janowski's model on the network's probabilities
         at the level's ply, at most :attr:`CUBE_MAX_PLY`; the match score from
-        ``game.match``), or the old fixed thresholds with ``cube="thresholds"``."""
+        ``game.match``), the old fixed thresholds with ``cube="thresholds"``, or with
+        ``cube="money"`` the cubeful decision of money play (no Jacoby, no beavers)
+        whatever the match score."""
         if self.cube == "thresholds":
             return self._threshold_cube_action(game)
         from ..cube.info import CubeInfo
         from .cubeplay import decide_from
 
         doubler = game.position.turn  # in phase "double" too: the doubler is on roll
-        ci = CubeInfo.from_game(game, getattr(game, "match", None), side=doubler)
+        if self.cube == "money":
+            ci = CubeInfo.from_game(game, None, side=doubler)
+            if ci.jacoby or ci.beavers:
+                ci = replace(ci, jacoby=False, beavers=False)
+        else:
+            ci = CubeInfo.from_game(game, getattr(game, "match", None), side=doubler)
         a = self.analyzer(game.rules)
         ply = min(self.ply, self.CUBE_MAX_PLY)
         score = _search_score(ci) if ply else None  # the search's own move choices

@@ -46,7 +46,6 @@ network reading it names it in its metadata (``"inputs": "race"``).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 RACE = 6  #: the race encoder's code (:data:`tavli.ai.encode.ENCODERS`)
@@ -159,9 +158,3 @@ def race_sanity(b, me, y):
         if back == 0:
             y[g + 1] = 0.0
 
-
-def race_inputs(position) -> np.ndarray:
-    """The race inputs of a :class:`tavli.board.Position` for its side to move."""
-    x = np.zeros(N_RACE, dtype=np.float32)
-    encode_race(np.ascontiguousarray(position.array).reshape(104), position.turn, x)
-    return x

@@ -10,11 +10,20 @@ scoring without the cube. Players are named:
   ``+race:off`` (no race network: ``neural:0+race:off`` is the shipped contact network
   valuing races);
 * ``pubeval`` (Portes/backgammon), ``random``, ``greedy`` (the heuristic player);
-* ``gnubg`` — gnubg's own network at 0-ply via the PyPI package ``gnubg-nn`` (Portes and
-  backgammon; a test extra, not a runtime dependency).
+* ``gnubg[:PLY]`` — gnubg's own network at 0-ply (or 1, 2-ply: ``gnubg:1``) via the PyPI
+  package ``gnubg-nn`` (Portes and backgammon; a test extra, not a runtime dependency).
 
 When both players are compiled (a network at 0-ply without noise, pubeval, random) the
 games run inside one Numba call; otherwise in Python through :func:`tavli.players.play_game`.
+
+With ``--cube`` the games are money play with the cube (Jacoby on); with ``--match N``
+the two players play N-point matches with the cube under match rules (Crawford), each
+pair of matches on one dice sequence with the seats swapped (the dice agree until the
+play differs), and the figure is the share of matches won. Cube logics:
+``neural[:LEVEL]`` decides by cubeful equity (the match score through the MET in a match),
+``neural-thresholds[:LEVEL]`` by the old fixed thresholds on the cubeless equity,
+``neural-money[:LEVEL]`` by cubeful *money* equity whatever the score (the match-play
+yardstick).
 
 Long runs (a search level against another takes seconds a game) take ``--log FILE``: each
 pair's result is appended to the file as it finishes, a rerun with the same arguments
@@ -36,6 +45,10 @@ import numpy as np
 from ..errors import RuleError
 from ..games import HITTING
 from ..rules import Rules
+
+#: the neural players' names and their cube logics (:data:`tavli.ai.neural.CUBE_MODES`)
+CUBE_PLAYERS = {"neural": "cubeful", "neural-thresholds": "thresholds",
+                "neural-money": "money"}
 
 
 @dataclass
@@ -81,7 +94,7 @@ def parse_player(text: str, rules: Rules) -> Spec:
     t, race_text = _race_part(full)
     key = t.lower()
     if race_text is not None and not (key.startswith("net:") or key.split(":")[0] in (
-            "neural", "neural-thresholds")):
+            "neural", "neural-thresholds", "neural-money")):
         raise RuleError(f"+race: goes with a neural or net:FILE player, not {t[:40]!r}")
     if key == "random":
         return Spec(t, RANDOM)
@@ -91,30 +104,35 @@ def parse_player(text: str, rules: Rules) -> Spec:
         return Spec(t, PUBEVAL, player=PubevalPlayer())
     if key in ("greedy", "heuristic"):
         return Spec(t, None, player=GreedyPlayer())
-    if key == "gnubg":
-        return Spec(t, None, player=GnubgPlayer())
+    if key == "gnubg" or key.startswith("gnubg:"):
+        ply = key.partition(":")[2].strip() or "0"
+        if ply not in ("0", "1", "2"):
+            raise RuleError(f"gnubg's ply must be 0, 1 or 2, not {ply[:20]!r}")
+        return Spec(t, None, player=GnubgPlayer(int(ply)))
     if key.startswith("net:"):
         ev = _with_race(load_contact_net(t[4:], rules.game), race_text, None, rules)
         return Spec(full, NET, net=ev, player=NeuralPlayer(0, net=ev))
-    if key.split(":")[0] in ("neural", "neural-thresholds"):
+    if key.split(":")[0] in CUBE_PLAYERS:
         level = t.split(":", 1)[1] if ":" in t else None
         ply, noise = parse_level(level)
         ev = _with_race(shipped_net(rules.game), race_text, shipped_race_net(rules.game), rules)
-        cube = "thresholds" if key.startswith("neural-thresholds") else "cubeful"
+        cube = CUBE_PLAYERS[key.split(":")[0]]
         player = NeuralPlayer(level, net=ev, seed=0, cube=cube)
         # the compiled matches play without the cube: with it, games run in Python
         compiled = NET if ply == 0 and noise == 0 and not rules.cube else None
         return Spec(full, compiled, net=ev, player=player)
-    raise RuleError(f"unknown player {text!r}: neural[:LEVEL], net:FILE (either with "
-                    "+race:FILE or +race:off), pubeval, random, greedy or gnubg")
+    raise RuleError(f"unknown player {text[:60]!r}: neural[:LEVEL], neural-thresholds[:LEVEL], "
+                    "neural-money[:LEVEL], net:FILE (either with +race:FILE or +race:off), "
+                    "pubeval, random, greedy or gnubg[:PLY]")
 
 
 class GnubgPlayer:
-    """gnubg-nn's 0-ply best move (needs the ``gnubg-nn`` package)."""
+    """gnubg-nn's best move at ``ply`` (0, 1 or 2: ``best_move(board, d1, d2, n=ply)``;
+    needs the ``gnubg-nn`` package)."""
 
-    name = "gnubg"
-
-    def __init__(self) -> None:
+    def __init__(self, ply: int = 0) -> None:
+        self.ply = ply
+        self.name = "gnubg" if ply == 0 else f"gnubg:{ply}"
         try:
             import gnubg_nn
         except ImportError:
@@ -128,7 +146,7 @@ class GnubgPlayer:
         a = position.array
         me = position.turn
         board = [[int(x) for x in a[1 - me, 1:26]], [int(x) for x in a[me, 1:26]]]
-        steps = self.g.best_move(board, int(dice[0]), int(dice[1]))
+        steps = self.g.best_move(board, int(dice[0]), int(dice[1]), n=self.ply)
         text = " ".join(f"{'bar' if s == 25 else s}/{'off' if t <= 0 else t}"
                         for s, t in steps)
         return position.find_move(text, dice, rules)
@@ -217,6 +235,40 @@ def _play_pair(a, b, rules: Rules, seed: int, k: int) -> tuple[float, float]:
     return pts[0], pts[1]
 
 
+def _play_match_pair(a, b, rules: Rules, seed: int, k: int, target: int
+                     ) -> tuple[float, float]:
+    """A's results (+1 won, -1 lost) in the two ``target``-point matches of pair ``k``:
+    the same dice sequence, seats swapped (who opens depends on the dice alone, so each
+    player opens one of the two)."""
+    from ..dice import DiceSource
+    from ..match import Match
+    from ..players import play_game
+
+    out = []
+    for swap in range(2):
+        players = (a, b) if swap == 0 else (b, a)
+        _reseed(a, (seed * 100_003 + k) * 4 + 2 * swap)
+        _reseed(b, (seed * 100_003 + k) * 4 + 2 * swap + 1)
+        dice = DiceSource(rng=random.Random((pair_seed(seed, k) * 7919) % 4294967296))
+        m = Match(target, rules.game_name, rules={rules.game_name: rules}, dice=dice)
+        while True:
+            play_game(m.game, players)
+            if m.is_over:
+                break
+            m.next_game()
+        white_won = m.winner == 0
+        a_won = white_won if swap == 0 else not white_won
+        out.append(1.0 if a_won else -1.0)
+    return out[0], out[1]
+
+
+def pair_seed(seed: int, k: int) -> int:
+    """The seed of dice pair ``k`` of a run seeded ``seed``."""
+    from .selfplay import pair_seed_base
+
+    return (pair_seed_base(seed) + k) % 4294967296
+
+
 def play_pairs(a, b, rules: Rules, pairs: int, seed: int) -> np.ndarray:
     """A's points in ``2 pairs`` duplicate-dice games between two Python players."""
     return np.array([p for k in range(pairs) for p in _play_pair(a, b, rules, seed, k)])
@@ -226,21 +278,41 @@ _WORKER: dict = {}
 
 
 def _worker_init(a_text: str, b_text: str, game: str, rules_options: list[str],
-                 seed: int, cube: bool = False) -> None:
-    rules = _match_rules(game, rules_options, cube)
+                 seed: int, cube: bool = False, match: int = 0) -> None:
+    rules = _match_rules(game, rules_options, cube, match)
     _WORKER.update(a=_as_player(parse_player(a_text, rules)),
-                   b=_as_player(parse_player(b_text, rules)), rules=rules, seed=seed)
+                   b=_as_player(parse_player(b_text, rules)), rules=rules, seed=seed,
+                   match=match)
 
 
 def _worker_pair(k: int) -> tuple[int, tuple[float, float]]:
     w = _WORKER
-    return k, _play_pair(w["a"], w["b"], w["rules"], w["seed"], k)
+    return k, _pair(w["a"], w["b"], w["rules"], w["seed"], k, w["match"])
 
 
-def _match_rules(game: str, rules_options: list[str] | None, cube: bool = False) -> Rules:
-    """The rules of a strength run: without the cube, or (``cube``) money play with the
-    cube and the Jacoby rule (backgammon)."""
+def _pair(a, b, rules: Rules, seed: int, k: int, match: int) -> tuple[float, float]:
+    if match:
+        return _play_match_pair(a, b, rules, seed, k, match)
+    return _play_pair(a, b, rules, seed, k)
+
+
+def _match_rules(game: str, rules_options: list[str] | None, cube: bool = False,
+                 match: int = 0) -> Rules:
+    """The rules of a strength run: without the cube, (``cube``) money play with the
+    cube and the Jacoby rule, or (``match`` points) match play with the cube and the
+    Crawford rule (backgammon)."""
     rules = Rules.for_game(game, rules_options or [])
+    if match:
+        if cube:
+            raise RuleError("--cube is money play: --match plays matches (with the cube)")
+        if not isinstance(match, int) or isinstance(match, bool) or not 1 <= match <= 25:
+            raise RuleError(f"--match must be 1..25 points, got {match!r}")
+        if not rules.cube:
+            raise RuleError(f"{rules.game_name} is played without the doubling cube: "
+                            "--match plays backgammon matches")
+        if rules.jacoby or rules.beavers:
+            raise RuleError("jacoby and beavers are money-play rules: not with --match")
+        return rules.with_options({"crawford": True})
     if cube:
         if not rules.cube:
             raise RuleError(f"{rules.game_name} is played without the doubling cube")
@@ -296,12 +368,13 @@ class MatchLog:
 
 def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int = 10000,
                  seed: int = 1, rules_options: list[str] | None = None, log=None,
-                 jobs: int = 1, progress=None, cube: bool = False) -> Result:
+                 jobs: int = 1, progress=None, cube: bool = False, match: int = 0) -> Result:
     """A's points per game over ``games`` duplicate-dice games. With ``log`` (a path) the
     results of each pair are appended to that file and a rerun plays only the missing
     pairs; ``jobs`` > 1 plays Python-driven games in that many processes; ``cube``:
-    money play with the cube (Jacoby on)."""
-    rules = _match_rules(game, rules_options, cube)
+    money play with the cube (Jacoby on); ``match``: ``games`` matches to that many
+    points (each +1 when A wins it, -1 when it loses)."""
+    rules = _match_rules(game, rules_options, cube, match)
     a = parse_player(a_text, rules)
     b = parse_player(b_text, rules)
     pairs = max(1, games // 2)
@@ -311,8 +384,10 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
                   "rules": list(rules_options or [])}
         if cube:
             header["cube"] = True
+        if match:
+            header["match"] = match
         mlog = MatchLog(log, header)
-    if a.compiled is not None and b.compiled is not None:
+    if a.compiled is not None and b.compiled is not None and not match:
         from .selfplay import compiled_match
 
         res = compiled_match(a.net, a.compiled, b.net, b.compiled, rules, pairs, seed)
@@ -334,8 +409,13 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
             mlog.add(k, pts)
         if progress is not None:
             rate = (len(done) - (pairs - len(todo))) / max(1e-9, time.time() - t0)
-            print(f"\r{2 * len(done)}/{2 * pairs} games  {total / (2 * len(done)):+.3f} ppg  "
-                  f"{2 * rate * 60:.1f} games/min", end="", file=progress, flush=True)
+            if match:
+                print(f"\r{2 * len(done)}/{2 * pairs} matches  won "
+                      f"{50 * (1 + total / (2 * len(done))):.1f}%  {2 * rate * 60:.2f} "
+                      "matches/min", end="", file=progress, flush=True)
+            else:
+                print(f"\r{2 * len(done)}/{2 * pairs} games  {total / (2 * len(done)):+.3f} "
+                      f"ppg  {2 * rate * 60:.1f} games/min", end="", file=progress, flush=True)
 
     if jobs > 1 and len(todo) > 1:
         import multiprocessing as mp
@@ -343,16 +423,16 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
         # the first pair here: a cold cache compiles once, in this process (which says
         # so), and the workers load the kernels from the cache instead of compiling each
         pa, pb = _as_player(a), _as_player(b)
-        record(todo[0], _play_pair(pa, pb, rules, seed, todo[0]))
+        record(todo[0], _pair(pa, pb, rules, seed, todo[0], match))
         ctx = mp.get_context("spawn")
-        with ctx.Pool(jobs, _worker_init,
-                      (a_text, b_text, game, list(rules_options or []), seed, cube)) as pool:
+        with ctx.Pool(jobs, _worker_init, (a_text, b_text, game, list(rules_options or []),
+                                           seed, cube, match)) as pool:
             for k, pts in pool.imap_unordered(_worker_pair, todo[1:]):
                 record(k, pts)
     else:
         pa, pb = _as_player(a), _as_player(b)
         for k in todo:
-            record(k, _play_pair(pa, pb, rules, seed, k))
+            record(k, _pair(pa, pb, rules, seed, k, match))
     if progress is not None and todo:
         print(file=progress)
     res = np.array([p for k in range(pairs) for p in done[k]])
@@ -368,14 +448,25 @@ def _as_player(spec: Spec):
 def bench_strength(a_text: str, b_text: str, game: str = "backgammon", games: int = 10000,
                    seed: int = 1, rules_options: list[str] | None = None,
                    out=None, log=None, jobs: int = 1, progress=None,
-                   cube: bool = False) -> Result:
-    """Play and print: games, A's win rate with a 95% interval, points per game ± SE."""
+                   cube: bool = False, match: int = 0) -> Result:
+    """Play and print: games, A's win rate with a 95% interval, points per game ± SE (with
+    ``match``: matches won with a 95% interval)."""
     out = out or sys.stdout
     t0 = time.time()
     r = run_strength(a_text, b_text, game, games, seed, rules_options, log=log, jobs=jobs,
-                     progress=progress, cube=cube)
+                     progress=progress, cube=cube, match=match)
     dt = time.time() - t0
     p, hw = r.win_rate()
+    if match:
+        print(f"{a_text} vs {b_text}: {game}, {r.games} {match}-point matches (cube, "
+              f"Crawford; pairs on the same dice with the seats swapped, seed {seed}), "
+              f"{dt:.1f} s", file=out)
+        print(f"  {a_text} wins {r.wins}, loses {r.games - r.wins}", file=out)
+        print(f"  matches won {100 * p:.1f}% ± {100 * hw:.1f}% (95%); 95% interval "
+              f"[{100 * (p - hw):.1f}%, {100 * (p + hw):.1f}%]", file=out)
+        print(f"  over the {r.games // 2} pairs: {100 * p:.1f}% ± {50 * r.pair_se:.1f}% "
+              "(1 SE of the pairs' means)", file=out)
+        return r
     print(f"{a_text} vs {b_text}: {game}, {r.games} games (duplicate dice, seed {seed}, "
           f"{'money play with the cube, Jacoby' if cube else 'no cube'}), {dt:.1f} s", file=out)
     print(f"  {a_text} wins {r.wins}, loses {r.games - r.wins - r.draws}, draws {r.draws}",

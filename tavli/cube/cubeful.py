@@ -79,6 +79,7 @@ class _Scorer:
         lg, lb = min(p[3], lose), min(p[4], p[3])
         self.win_mix = ((win - wg) / win, (wg - wb) / win, wb / win)
         self.lose_mix = ((lose - lg) / lose, (lg - lb) / lose, lb / lose)
+        self._memo: dict[tuple[str, int], float] = {}  # W, L, cash and take points by cube
 
     def value(self, points: int) -> float:
         """My value when the game ends with ``points`` to me (negative: to the opponent)."""
@@ -97,11 +98,23 @@ class _Scorer:
 
     def W(self, v: int) -> float:
         """Expected value given I win, cube ``v``."""
+        key = ("W", v)
+        if key not in self._memo:
+            self._memo[key] = self._W(v)
+        return self._memo[key]
+
+    def _W(self, v: int) -> float:
         k = (1, 2, 3) if self._gammons_count(v) else (1, 1, 1)
         return sum(m * self.value(n * v) for m, n in zip(self.win_mix, k, strict=True))
 
     def L(self, v: int) -> float:
         """Expected value given I lose, cube ``v``."""
+        key = ("L", v)
+        if key not in self._memo:
+            self._memo[key] = self._L(v)
+        return self._memo[key]
+
+    def _L(self, v: int) -> float:
         k = (1, 2, 3) if self._gammons_count(v) else (1, 1, 1)
         return sum(m * self.value(-n * v) for m, n in zip(self.lose_mix, k, strict=True))
 
@@ -115,6 +128,12 @@ class _Scorer:
     # -- the live-cube decision points, as my winning chance ---------------------------
     def cash_point(self, v: int) -> float:
         """My winning chance from which the opponent passes my double from ``v``."""
+        key = ("cash_point", v)
+        if key not in self._memo:
+            self._memo[key] = self._cash_point(v)
+        return self._memo[key]
+
+    def _cash_point(self, v: int) -> float:
         top = 2 * v
         if self.can_double(Owner.OPPONENT, top):
             t = self.take_point(top)
@@ -125,6 +144,12 @@ class _Scorer:
 
     def take_point(self, v: int) -> float:
         """My lowest winning chance to take the opponent's double from ``v``."""
+        key = ("take_point", v)
+        if key not in self._memo:
+            self._memo[key] = self._take_point(v)
+        return self._memo[key]
+
+    def _take_point(self, v: int) -> float:
         top = 2 * v
         pass_value = self.value(-v)
         if self.can_double(Owner.ME, top):

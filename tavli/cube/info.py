@@ -20,18 +20,59 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from ..errors import OptionError
 from .met import MET, default_met
 from .prices import MONEY_GAMMON_VALUES, NO_GAMMON_VALUES, GammonValues, gammon_values
 
-if TYPE_CHECKING:
-    from ..game import Game
-    from ..match import Match
-
 #: the highest cube value the games allow (tavli.game.MAX_CUBE)
 MAX_CUBE = 64
+
+
+class GameLike(Protocol):
+    """What :meth:`CubeInfo.from_game` reads of a game: a :class:`tavli.Game` (named by
+    its traits so that this module stays free of the engine and NumPy)."""
+
+    @property
+    def position(self) -> Any:
+        """The position (its ``turn``: the side to move)."""
+
+    @property
+    def cube_value(self) -> int:
+        """The cube's value."""
+
+    @property
+    def cube_owner(self) -> int | None:
+        """The side that owns the cube (None: centred)."""
+
+    @property
+    def rules(self) -> Any:
+        """The :class:`tavli.Rules` (``cube``, ``jacoby``, ``beavers``)."""
+
+    @property
+    def crawford(self) -> bool:
+        """Is this the Crawford game?"""
+
+    @property
+    def is_over(self) -> bool:
+        """Has the game ended?"""
+
+
+class MatchLike(Protocol):
+    """What :meth:`CubeInfo.from_game` reads of a match: a :class:`tavli.Match`."""
+
+    @property
+    def target(self) -> int:
+        """The match length."""
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The points of white and black."""
+
+    @property
+    def game(self) -> Any:
+        """The game being played."""
 
 
 class Owner(IntEnum):
@@ -145,8 +186,8 @@ class CubeInfo:
                              self.post_crawford or self.crawford)
 
     @classmethod
-    def from_game(cls, game: Game, match: Match | None = None, side: int | None = None,
-                  met: MET | None = None) -> CubeInfo:
+    def from_game(cls, game: GameLike, match: MatchLike | None = None,
+                  side: int | None = None, met: MET | None = None) -> CubeInfo:
         """The state of ``game`` (of ``match``, if it is one) from ``side``'s view (default
         the side to move).
 

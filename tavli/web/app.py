@@ -24,32 +24,36 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..board import Move
 from ..cube.scoring import match_state
-from ..dice import dice_text
 from ..errors import (
-    IllegalMove,
     RuleError,
     TavliError,
     WrongState,
 )
-from ..game import Game
 from ..games import game_names
 from ..history import opening_throws
 from ..layout import SIDE_NAMES
-from . import listing, shown, workers
+from . import cubehint, exchange, listing, shown, workers
 from .errors import ApiError, Body, Side, body, either, engine_error, install_handlers
 from .info import registry_info
 from .limits import REVIEWS, SESSIONS, BodyLimit
 from .listing import ListQuery
-from .newgame import NewGame, imported_session, new_session, rematch_request
+from .newgame import (
+    ContinueGame,
+    NewGame,
+    continued_session,
+    imported_session,
+    new_session,
+    rematch_request,
+)
 from .reviews import ReviewJob, Reviews
 from .security import LOOPBACK_NAMES, Guard
 from .service import GameService
 from .sessions import Session, restore, row
+from .steps import match_steps
 from .store import Store
 from .workers import EnginePool, PoolError
 
@@ -66,23 +70,6 @@ class MoveBody(Body):
 
 
 # --- sessions -------------------------------------------------------------------------------
-
-def _point(v: int | str) -> int:
-    if isinstance(v, str):
-        key = v.strip().lower()
-        if key == "bar":
-            return 25
-        if key == "off":
-            return 0
-        if key.isascii() and key.isdigit() and len(key) < 10:
-            v = int(key)
-        else:
-            raise ApiError(422, f"a step point must be 0-25, 'bar' or 'off', got {v!r}",
-                           "invalid")
-    if not 0 <= v <= 25:
-        raise ApiError(422, f"a step point must be 0-25, got {v}", "invalid")
-    return v
-
 
 # --- the API ---------------------------------------------------------------------------------
 
@@ -125,10 +112,19 @@ class TavliApi(GameService[Session]):
 
     def save(self, s: Session) -> None:
         s.version += 1
+        s.meta["formats"] = exchange.formats_of(s.obj)  # what the list offers to export
         self.store.save(s.id, **row(s))
 
     def state(self, s: Session) -> dict[str, Any]:
-        return shown.state(s, self.engine_name)
+        out = shown.state(s, self.engine_name)
+        g = s.game
+        out.update(
+            # a cube decision is due and the engine can value it: the page's Cube hint
+            cube_hint=cubehint.due(g) is not None
+            and self.engine_name(g.rules.game) == "neural",
+            ids=exchange.ids(s), formats=exchange.formats_of(s.obj),
+            can_continue=s.imported and not s.finished)
+        return out
 
     # creating ----------------------------------------------------------------------------
     def create(self, req: NewGame) -> dict[str, Any]:
@@ -147,8 +143,15 @@ class TavliApi(GameService[Session]):
         return self.add(new)
 
     def import_record(self, data: Any) -> dict[str, Any]:
-        """A review-only game of an imported record."""
+        """A review-only game of an imported record or file (:func:`imported_session`)."""
         return self.add(imported_session(data))
+
+    def continue_game(self, game_id: str, req: ContinueGame) -> dict[str, Any]:
+        """A new game or match going on from the end of the imported ``game_id``."""
+        s = self.session(game_id)
+        with s.lock:
+            new = continued_session(s, req)
+        return self.add(new)
 
     def list(self, query: ListQuery | None = None) -> dict[str, Any]:
         """A page of the stored games and matches: ``{games, total, limit, offset}``."""
@@ -212,7 +215,7 @@ class TavliApi(GameService[Session]):
                                  ("roll", "opening") else "answer the double first")
             before = g.position
             if body.steps is not None:
-                chosen = self._match_steps(g, body.steps)
+                chosen = match_steps(g, body.steps)
             else:
                 if not body.move or not body.move.strip():
                     raise ApiError(422, "move: empty (a turn without a legal move passes "
@@ -224,20 +227,6 @@ class TavliApi(GameService[Session]):
                       "steps": shown.steps_json(chosen), "before": before.to_json()}
 
         return self.act(game_id, do, side=body.side)
-
-    @staticmethod
-    def _match_steps(g: Game, raw: list[tuple[int | str, int | str]]) -> Move:
-        steps = sorted((_point(f), _point(t)) for f, t in raw)
-        if not steps:
-            raise ApiError(422, "steps: empty (a turn without a legal move passes by "
-                                "itself)", "invalid")
-        found = [m for m in g.legal_moves()
-                 if sorted((f, t) for f, t, _h in m.steps) == steps]
-        if not found:
-            text = " ".join(f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}"
-                            for f, t in steps)
-            raise IllegalMove(f"{text} is not a legal move with {dice_text(g.dice or (0, 0))}")
-        return found[0]
 
     def double(self, game_id: str, body: Side) -> dict[str, Any]:
         def do(s: Session, side: str) -> None:
@@ -372,6 +361,24 @@ class TavliApi(GameService[Session]):
                    "match": match_state(g, s.match)}
             return out, job
 
+    def cube_hint(self, game_id: str, level: str | None) -> dict[str, Any]:
+        """The cube decision due now, thought out in this thread (the app:
+        :meth:`cube_hint_job`, then :func:`tavli.web.cubehint.cube_hint` in a worker)."""
+        return cubehint.cube_hint(self.cube_hint_job(game_id, level))
+
+    def cube_hint_job(self, game_id: str, level: str | None) -> dict[str, Any]:
+        """What a worker needs for the cube decision due in ``game_id`` at the hint's
+        ``level`` (default expert); 409 when none is due."""
+        from ..ai.neural import parse_level
+
+        s = self.session(game_id)
+        try:
+            ply = parse_level(level)[0]
+        except RuleError as e:
+            raise ApiError(422, f"level: {e}", "invalid") from None
+        with s.lock:
+            return cubehint.cube_job(s, ply, self.engine_name(s.game.rules.game))
+
     def review(self, game_id: str, ply: int | None) -> dict[str, Any]:
         """The review of a game or match, waited for (the app answers with its progress
         meanwhile: :meth:`review_job`)."""
@@ -382,11 +389,13 @@ class TavliApi(GameService[Session]):
         return job.result
 
     def review_job(self, game_id: str, ply: int | None) -> ReviewJob:
-        """The review of the game as it stands, at ``ply`` (default: the app's): made in
+        """The review of the game as it stands, at ``ply`` (default: one ply deeper than
+        an AI player played, at most 2, and at least the app's ply): made in
         the worker processes, in parts, in the background; requests for the same review
         share one job, and finished ones are kept (:class:`tavli.web.reviews.Reviews`)."""
-        ply = self.analysis_ply if ply is None else ply
-        if ply not in (0, 1, 2):
+        from ..ai.analysis import ply_note, result_of, review_ply
+
+        if ply is not None and ply not in (0, 1, 2):
             raise ApiError(422, "ply must be 0, 1 or 2", "invalid")
         s = self.session(game_id)
         with s.lock:
@@ -394,7 +403,14 @@ class TavliApi(GameService[Session]):
             games = list(s.match.games) if s.match is not None else [s.game]
             title = s.meta["title"]
             total = sum(len(g.turns) for g in games)
+            levels = {f"{side}'s AI": p.get("level", "expert")
+                      for side, p in s.meta.get("players", {}).items()
+                      if p.get("type") == "ai"}
+            if ply is None:  # one ply deeper than the AI played (docs/web.md)
+                ply = review_ply(levels, self.analysis_ply)
             head = {"id": game_id, "ply": ply, "title": title,
+                    "ply_note": ply_note(ply, levels),
+                    "result": result_of(s.match if s.match is not None else s.game),
                     "games": [{"number": i + 1, "game": g.rules.game_name,
                                "result": g.outcome.to_dict() if g.outcome else None}
                               for i, g in enumerate(games)]}
@@ -409,6 +425,18 @@ class TavliApi(GameService[Session]):
         s = self.session(game_id)
         with s.lock:
             return s.record()
+
+    def export_text(self, game_id: str, fmt: str) -> str:
+        """The game or match as a gnubg ``.mat`` or ``.sgf`` file (422 for a game those
+        files cannot hold: not backgammon, or set up from another position)."""
+        s = self.session(game_id)
+        with s.lock:
+            if fmt not in exchange.formats_of(s.obj):
+                raise ApiError(422, f".{fmt} files hold backgammon games and matches from "
+                                    f"the opening position, not this {s.game.rules.game_name} "
+                                    "game: export it as a tavli record (format=json)",
+                               "unsupported")
+            return exchange.export_text(s.obj, fmt)
 
 
 # --- the app ---------------------------------------------------------------------------------
@@ -503,6 +531,15 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
         out, job = await call(api.hint_job, game_id, level)
         return {**out, **await pool.run(workers.hint_moves, job, timeout=ai_deadline)}
 
+    @app.get("/api/games/{game_id}/cube-hint")
+    async def cube_hint(game_id: str, level: str | None = None) -> dict[str, Any]:
+        job = await call(api.cube_hint_job, game_id, level)
+        return await pool.run(cubehint.cube_hint, job, timeout=ai_deadline)
+
+    @app.post("/api/games/{game_id}/continue", status_code=201)
+    async def continue_game(game_id: str, request: Request) -> dict[str, Any]:
+        return await call(api.continue_game, game_id, await body(request, ContinueGame))
+
     @app.get("/api/games/{game_id}/review")
     async def review(game_id: str, ply: str | None = None) -> Response:
         """The review when it is made (200), else its progress (202: ask again)."""
@@ -520,11 +557,14 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
         return Response(job.body, media_type="application/json")
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str, download: bool = False) -> JSONResponse:
-        rec = await call(api.export, game_id)
-        headers = {"Content-Disposition": f'attachment; filename="tavli-{game_id}.json"'} \
+    async def record(game_id: str, download: bool = False,
+                     format: Literal["json", "mat", "sgf"] = "json") -> Response:
+        headers = {"Content-Disposition": f'attachment; filename="tavli-{game_id}.{format}"'} \
             if download else {}
-        return JSONResponse(rec, headers=headers)
+        if format == "json":
+            return JSONResponse(await call(api.export, game_id), headers=headers)
+        text = await call(api.export_text, game_id, format)
+        return PlainTextResponse(text, media_type=exchange.MEDIA[format], headers=headers)
 
     @app.post("/api/records", status_code=201)
     async def import_record(request: Request) -> dict[str, Any]:

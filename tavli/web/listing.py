@@ -93,7 +93,8 @@ def item(row: dict[str, Any]) -> dict[str, Any]:
                    points=None, practice=False)
     else:
         out.update(score=meta.get("score"), points=meta.get("points"),
-                   practice=bool(meta.get("practice")))
+                   practice=bool(meta.get("practice")),
+                   formats=meta.get("formats") or ["json"])  # what it exports to
     return out
 
 

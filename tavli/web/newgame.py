@@ -16,18 +16,18 @@ from pydantic import Field, field_validator
 
 from ..board import Position
 from ..dice import DiceSource
-from ..errors import RuleError, TavliError
+from ..errors import RecordError, RuleError, TavliError
 from ..game import Game
 from ..games import ROTATIONS, rotation
 from ..layout import SIDE_NAMES
 from ..match import Match
-from ..record import load_record
+from ..record import load_record, record_of
 from ..rules import Rules, option_applies
 from . import shown
 from .errors import ApiError, Body, engine_error
 from .info import check_kind
 from .records import RecordShapeError, check_record, rule_option_errors
-from .sessions import Session, players
+from .sessions import Session, players, restore
 
 SideName = Literal["white", "black"]
 
@@ -143,24 +143,112 @@ def rematch_request(s: Session) -> NewGame:
                    position=meta.get("position"), rules=rules)
 
 
+class ContinueGame(Body):
+    """How an imported record goes on (``POST /api/games/{id}/continue``): against the AI
+    (playing ``ai_side``, default the side not to act now) or two players."""
+
+    opponent: Literal["ai", "human"] = "ai"
+    level: str = "expert"
+    ai_side: SideName | None = None
+
+
 def imported_session(data: Any) -> Session:
-    """A review-only session of an imported record (422 for one that cannot be read)."""
+    """A review-only session of an imported file: a tavli record (parsed JSON), or
+    ``{"text": ..., "name": ...}``, a file's text in any format the app reads (a tavli
+    record, gnubg ``.mat`` or ``.sgf``: :func:`tavli.web.exchange.detect`). 422 for one
+    that cannot be read; nothing is made then."""
     if not isinstance(data, dict):
         raise ApiError(422, "a record must be a JSON object", "invalid")
+    source = "json"
+    if "text" in data and "format" not in data:
+        source, content = _upload(data)
+        if isinstance(content, Game | Match):
+            try:  # the same limits as a record's, counted on what was read
+                check_record(record_of(content))
+            except RecordShapeError as e:
+                raise ApiError(422, f"the file cannot be read: {e}", "invalid_record") \
+                    from None
+            return _imported(content, None, source)
+        if not isinstance(content, dict):
+            raise ApiError(422, "the file cannot be read: a record must be a JSON object",
+                           "invalid_record")
+        data = content
     try:
         check_record(data)  # shape and size, before anything is replayed
         obj = load_record(data)
     except (RecordShapeError, TavliError) as e:
         raise ApiError(422, f"the record cannot be read: {e}", "invalid_record") from None
+    return _imported(obj, data.get("seed") if isinstance(data.get("seed"), int) else None,
+                     source)
+
+
+def _upload(data: dict[str, Any]) -> tuple[str, Any]:
+    """The format and content of an uploaded file: a tavli record's parsed JSON, or the
+    game or match of a ``.mat`` / ``.sgf`` file."""
+    import json
+
+    from .exchange import detect, read_upload
+
+    extra = set(data) - {"text", "name"}
+    if extra:
+        raise ApiError(422, f"{sorted(extra)[0]}: unknown field (an upload is "
+                            "{\"text\": ..., \"name\": ...})", "invalid")
+    text, name = data.get("text"), data.get("name")
+    if not isinstance(text, str) or not (name is None or isinstance(name, str)):
+        raise ApiError(422, "an upload's text and name must be strings", "invalid")
+    try:
+        fmt = detect(text, name)
+        if fmt == "json":
+            try:
+                return fmt, json.loads(text)
+            except (ValueError, RecursionError) as e:
+                raise RecordError(f"malformed JSON: {e}") from None
+        return read_upload(text, name)
+    except RecordError as e:
+        raise ApiError(422, f"the file cannot be read: {e}", "invalid_record") from None
+
+
+def _imported(obj: Game | Match, seed: int | None, source: str) -> Session:
     if isinstance(obj, Match):
         kind, points = obj.variant, obj.target
     else:
         kind, points = obj.rules.game_name, 1
     who = players("human")
     meta = {"variant": kind, "points": points, "opponent": "human", "players": who,
-            "seed": data.get("seed") if isinstance(data.get("seed"), int) else None,
-            "imported": True, "title": shown.title(kind, points, who, True)}
+            "seed": seed, "imported": True, "source": source,
+            "title": shown.title(kind, points, who, True)}
     return Session(secrets.token_urlsafe(6), obj, meta)
 
 
-__all__ = ["NewGame", "new_session", "imported_session", "rematch_request", "is_practice"]
+def continued_session(s: Session, req: ContinueGame) -> Session:
+    """A new game or match that goes on from where the imported ``s`` ends, with new
+    dice: against the AI (practice: its start was known) or two players. 409 unless
+    ``s`` is an imported record that is not over."""
+    from ..ai.neural import parse_level
+
+    if not s.imported:
+        raise ApiError(409, "only an imported record is continued: this game is played "
+                            "on as it is", "wrong_state")
+    if s.finished:
+        what = "match" if s.match is not None else "game"
+        raise ApiError(409, f"the {what} is over: there is nothing to continue", "game_over")
+    try:
+        parse_level(req.level)
+    except RuleError as e:
+        raise ApiError(422, f"level: {e}", "invalid") from None
+    ai_side = req.ai_side or SIDE_NAMES[1 - s.game.turn]
+    who = players(req.opponent, ai_side, req.level.strip().lower())
+    meta = dict(s.meta)
+    kind, points = meta["variant"], meta["points"]
+    practice = req.opponent == "ai"
+    title = shown.title(kind, points, who, False) + " (continued)"
+    meta.update(opponent=req.opponent, players=who, seed=None, imported=False,
+                practice=practice, title=f"{title} (practice)" if practice else title,
+                first=None, position=None, rules=None, continued_from=s.id)
+    for key in ("rng", "pending", "last"):
+        meta.pop(key, None)
+    return restore(secrets.token_urlsafe(6), s.record(), meta)
+
+
+__all__ = ["NewGame", "ContinueGame", "new_session", "imported_session", "continued_session",
+           "rematch_request", "is_practice"]

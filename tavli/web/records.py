@@ -94,6 +94,7 @@ class _Match(_Doc):
     target: int
     variant: str
     rules: dict[str, dict[str, Any]] = {}
+    opening_each_game: bool = False   # gnubg's matches: every game opens with a throw
 
     @field_validator("rules")
     @classmethod
@@ -109,6 +110,7 @@ class _Record(_Doc):
     seed: int | None = None
     match: _Match | None = None
     games: list[_Game] = Field(min_length=1)
+    fair_dice: dict[str, Any] | None = None  # online games' dice proof (tavli verify)
 
 
 def check_record(data: Any) -> None:

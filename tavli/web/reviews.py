@@ -88,11 +88,11 @@ class Reviews:
              head: dict[str, Any]) -> None:
         got: list[Any] = []
         try:
-            for a, b in parts(job.total, ply):
+            for a, b in parts(job.total, ply) or [(0, 0)]:  # no turn: its cube decisions
                 with self._slots:
                     got += self.pool.call(workers.review_part, record, digest, ply, a, b,
                                           timeout=workers.PART_DEADLINE)
-                job.done = len(got)
+                job.done = b  # turns done (the cube decisions come with their turns)
             job.result = finish(head, ply, got)
             job.body = json.dumps(job.result).encode()
         except PoolError as e:
@@ -104,20 +104,67 @@ class Reviews:
 
 
 def finish(head: dict[str, Any], ply: int, got: list[Any]) -> dict[str, Any]:
-    """The review's answer from its analysed turns (``(TurnAnalysis, board)`` pairs)."""
+    """The review's answer from its analysed entries (``(entry, board)`` pairs: turns and
+    cube decisions, :func:`tavli.ai.analysis.analyse_turns`): the turns (the curve's
+    points), the cube decisions, the page's list (``mistakes``: the marked moves and every
+    listed cube decision, largest loss first, each with its ``text``) and per player the
+    totals and a ``summary`` line."""
     from ..ai.analysis import summarise
+    from ..ai.cubeanalysis import CubeAnalysis
 
-    result = summarise([t for t, _ in got], ply)
-    turns = result["turns"]
-    for i, (t, (_, board)) in enumerate(zip(turns, got, strict=True)):
+    result = summarise([e for e, _ in got], ply, head.get("result"),
+                       head.get("ply_note", ""))
+    turns, cube = result["turns"], result["cube"]
+    boards = {"move": [], "cube": []}
+    for e, board in got:
+        boards["cube" if isinstance(e, CubeAnalysis) else "move"].append(board)
+    multi = len(head.get("games", ())) > 1
+    for i, (t, board) in enumerate(zip(turns, boards["move"], strict=True)):
         t["board"] = board
         t["dice_text"] = dice_text(t["dice"])
         t["index"] = i
-    mistakes = sorted((t for t in turns if t["mark"]), key=lambda t: -t["loss"])
+        where = (f"game {t['game']}, " if multi else "") + f"turn {t['turn']}"
+        t["text"] = (f"{where}, {t['side']} {t['dice_text']}: played {t['played'] or '(no move)'}"
+                     + (f", best {t['best']} (−{t['loss']:.3f})" if t["loss"] > 0 else ""))
+    for i, (c, board) in enumerate(zip(cube, boards["cube"], strict=True)):
+        c["board"] = board
+        c["index"] = i
+        where = (f"game {c['game']}, " if multi else "") + f"before turn {c['turn']}"
+        c["text"] = f"{where}: {c['text']}"
+    marked = [t for t in turns if t["mark"]] + cube
+    mistakes = sorted(marked, key=lambda t: (-t["loss"], t["kind"] == "cube"))
     return {**head,
             "curve": [{"index": i, "game": t["game"], "turn": t["turn"], "side": t["side"],
                        "white_win": t["white_win"]} for i, t in enumerate(turns)],
-            "turns": turns, "mistakes": mistakes, "players": result["players"]}
+            "turns": turns, "cube": cube, "mistakes": mistakes, "players": result["players"],
+            "summary": summary_lines(result)}
 
 
-__all__ = ["Reviews", "ReviewJob", "parts", "finish"]
+def summary_lines(result: dict[str, Any]) -> list[str]:
+    """Two lines per player for the review page (errors and rating; luck and result),
+    then the ply of the review and why."""
+    out = []
+    for side, p in result["players"].items():
+        unit = p.get("luck_unit", "points")
+
+        def val(x: float, unit: str = unit) -> str:
+            return f"{100 * x:+.1f}% MWC" if unit == "mwc" else f"{x:+.2f} points"
+
+        m = p["mistakes"]
+        line = (f"{side.capitalize()}: {p['rating']}, {p['error_rate']:.1f} mp per decision; "
+                f"moves: {m['very bad']} very bad, {m['bad']} bad, {m['doubtful']} doubtful")
+        if p["cube_decisions"]:
+            errs = ", ".join(f"{n} {k}" for k, n in p["cube_errors"].items() if n)
+            line += (f"; cube: {errs or 'no error'} ({p['cube_error_rate']:.1f} mp over "
+                     f"{p['cube_decisions']} decisions)")
+        out.append(line)
+        luck = f"{side.capitalize()}'s luck: {p['luck_rate']:+.1f} m per roll ({p['luck_rating']})"
+        if "result" in p:
+            luck += f"; result {val(p['result'])}, luck-adjusted {val(p['luck_adjusted'])}"
+        out.append(luck)
+    note = result.get("ply_note")
+    out.append(f"Analysis at {result['ply']}-ply" + (f": {note}" if note else ""))
+    return out
+
+
+__all__ = ["Reviews", "ReviewJob", "parts", "finish", "summary_lines"]

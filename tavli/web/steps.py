@@ -244,5 +244,49 @@ def board_fields(game: Game, person: bool) -> dict[str, Any]:
     return {"turn_tree": tree, "opposite": opposite(game.rules.game)}
 
 
+def point(v: int | str) -> int:
+    """A step's point as a request gives it: 0-25, ``"bar"`` (25) or ``"off"`` (0), or
+    their text (422 otherwise)."""
+    from .errors import ApiError
+
+    if isinstance(v, str):
+        key = v.strip().lower()
+        if key == "bar":
+            return 25
+        if key == "off":
+            return 0
+        if key.isascii() and key.isdigit() and len(key) < 10:
+            v = int(key)
+        else:
+            raise ApiError(422, f"a step point must be 0-25, 'bar' or 'off', got {v!r}",
+                           "invalid")
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 25:
+        raise ApiError(422, f"a step point must be 0-25, got {v!r}"[:80], "invalid")
+    return v
+
+
+def match_steps(g: Game, raw: Sequence[Sequence[int | str]]) -> Move:
+    """The legal move of ``g`` (dice out) made of the steps ``raw`` (``[[from, to], ...]``
+    in any order): the browser app's and online play's way to name a move by the checkers
+    moved. :class:`~tavli.errors.IllegalMove` when no legal move has those steps."""
+    from ..dice import dice_text
+    from ..errors import IllegalMove
+    from .errors import ApiError
+
+    if any(not isinstance(st, list | tuple) or len(st) != 2 for st in raw):
+        raise ApiError(422, "steps: each step is [from, to]", "invalid")
+    steps = sorted((point(f), point(t)) for f, t in raw)
+    if not steps:
+        raise ApiError(422, "steps: empty (a turn without a legal move passes by "
+                            "itself)", "invalid")
+    found = [m for m in g.legal_moves()
+             if sorted((f, t) for f, t, _h in m.steps) == steps]
+    if not found:
+        text = " ".join(f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}"
+                        for f, t in steps)
+        raise IllegalMove(f"{text} is not a legal move with {dice_text(g.dice or (0, 0))}")
+    return found[0]
+
+
 __all__ = ["turn_tree", "move_frames", "last_frames", "board_fields", "opposite",
-           "key_text", "board_text", "dice_of_turn"]
+           "key_text", "board_text", "dice_of_turn", "point", "match_steps"]

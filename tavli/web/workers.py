@@ -240,8 +240,9 @@ def _steps(move) -> list[list[Any]]:
 
 def review_part(record: dict[str, Any], key: str, ply: int, start: int,
                 stop: int) -> list[Any]:
-    """Turns ``start`` to ``stop`` of the record's analysis at ``ply``
-    (:func:`tavli.ai.analysis.analyse_turns`), each with its board as a JSON document."""
+    """Turns ``start`` to ``stop`` of the record's analysis at ``ply`` and the cube
+    decisions before them (:func:`tavli.ai.analysis.analyse_turns`), each with its board
+    as a JSON document."""
     from ..ai.analysis import analyse_turns
     from ..board import Position
     from ..record import load_record

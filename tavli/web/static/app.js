@@ -59,6 +59,7 @@ const S = {
   selected: null,     // a source point (mover's numbering) or null
   busy: false,
   hints: null,
+  cubeHint: null,     // the cube decision the server gave (GET .../cube-hint)
   review: null,
   reviewTurn: null,   // the review turn shown on the board
   animating: null,    // {x, y, side} of a checker sliding or dragged
@@ -413,9 +414,9 @@ function drawCheckers(svg, sim) {
 function drawDice(svg, st) {
   if (!st) return;
   let side = null, used = null;
-  if (S.reviewTurn) {
+  if (S.reviewTurn) {            // a cube decision is before the roll: no dice
     side = SIDES.indexOf(S.reviewTurn.side);
-    used = S.reviewTurn.dice.map((d) => ({value: d, used: false}));
+    used = S.reviewTurn.dice ? S.reviewTurn.dice.map((d) => ({value: d, used: false})) : null;
   } else if (S.replay) {            // a move being replayed: the dice it has not used yet
     side = S.replay.side;
     used = diceShown(S.replay.all, S.replay.left);
@@ -438,10 +439,12 @@ function drawDice(svg, st) {
 }
 
 function drawCube(svg, st) {
-  if (!st || !st.cube || !st.cube.used) return;
+  // in a review, the cube as it stood at the turn shown (the server sends it)
+  const cube = S.reviewTurn ? S.reviewTurn.cube_state : st && st.cube;
+  if (!cube || !cube.used) return;
   const size = 40;
-  const value = st.cube.value === 1 ? 64 : st.cube.value;
-  const owner = st.cube.owner === null ? null : SIDES.indexOf(st.cube.owner);
+  const value = cube.value === 1 ? 64 : cube.value;
+  const owner = cube.owner === null ? null : SIDES.indexOf(cube.owner);
   const x = owner === null ? TRAY_X + (TRAYW - size) / 2 : BAR_X + (BARW - size) / 2;
   let y = (MID_TOP + MID_BOT) / 2 - size / 2;
   if (owner !== null) y = owner === S.viewer ? Y_BOT - size - 6 : Y_TOP + 6;
@@ -642,7 +645,8 @@ function renderPanel() {
     delete document.body.dataset.gameId;
     for (const id of ["#btn-roll", "#btn-double", "#btn-take", "#btn-drop", "#btn-undo",
                       "#btn-confirm", "#btn-next", "#btn-rematch", "#btn-hint",
-                      "#btn-review"]) show(id, false);
+                      "#btn-review", "#btn-cube-hint", "#btn-continue", "#cube-box",
+                      "#ids-box"]) show(id, false);
     return;
   }
   $("#title").textContent = st.title;
@@ -699,6 +703,10 @@ function renderPanel() {
   show("#btn-confirm", idle && humanToAct && st.phase === "move");
   $("#btn-confirm").disabled = !completeMove();
   show("#btn-hint", idle && humanToAct && st.phase === "move" && st.legal_moves.length > 1);
+  // the server says when a cube decision is due (before the roll, or a double to answer)
+  show("#btn-cube-hint", idle && humanToAct && !!st.cube_hint && !S.cubeHint);
+  show("#btn-continue", !S.busy && !!st.can_continue);
+  show("#cube-box", !!S.cubeHint && !S.review);
   show("#btn-next", idle && st.phase === "over" && st.kind === "match" && !st.finished
        && !st.imported);
   show("#btn-rematch", idle && st.finished && !st.imported);
@@ -708,6 +716,7 @@ function renderPanel() {
   show("#btn-review", !S.busy && !S.review && turns && (st.phase === "over" || st.imported));
   show("#hints", !!S.hints && !S.review);
   $("#autoroll-label").hidden = st.imported || st.finished;
+  renderIds(st);
   // history
   const h = $("#history");
   h.replaceChildren();
@@ -741,6 +750,8 @@ function setState(st) {
   S.selected = null;
   S.hints = null;
   $("#hints").replaceChildren();
+  S.cubeHint = null;
+  $("#cube-box").replaceChildren();
 }
 
 async function loadGame(id, opts = {}) {
@@ -893,6 +904,8 @@ function clearGame(message) {
   S.aiMove = null;
   S.hints = null;
   $("#hints").hidden = true;
+  S.cubeHint = null;
+  $("#cube-box").hidden = true;
   $("#history").replaceChildren();
   localStorage.removeItem("tavli.game");
   if (location.hash) history.replaceState(null, "", location.pathname);
@@ -1149,6 +1162,125 @@ async function showHints() {
   }
 }
 
+/** The cube decision due now, as the server computes it (gnubg's figures). */
+async function showCubeHint() {
+  if (!S.state) return;
+  const id = S.state.id;
+  setBusy(true);
+  try {
+    const h = await api("GET", `/api/games/${id}/cube-hint`);
+    if (!S.state || S.state.id !== id) return;
+    S.cubeHint = h;
+    drawCubeHint(h);
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    setBusy(false);
+    render();
+  }
+}
+
+function drawCubeHint(h) {
+  const box = $("#cube-box");
+  box.replaceChildren();
+  const div = (cls, text) => {
+    const d = document.createElement("div");
+    d.className = cls;
+    d.textContent = text;
+    box.appendChild(d);
+    return d;
+  };
+  const sign = (x) => (x >= 0 ? "+" : "") + x.toFixed(3);
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
+  div("cube-advice", h.advice);
+  div("cube-head", `${h.situation} · ${h.ply}-ply` +
+      (h.role === "take" ? ` · equities for ${h.doubler}, the doubler` : ""));
+  const table = document.createElement("table");
+  const mwc = h.rows.some((r) => r.mwc !== null);
+  table.innerHTML = "<thead><tr><th>cubeful equities</th><th class='num'>equity</th>" +
+    "<th class='num'></th>" + (mwc ? "<th class='num'>MWC</th>" : "") + "</tr></thead>";
+  const body = document.createElement("tbody");
+  for (const r of h.rows) {
+    const tr = document.createElement("tr");
+    tr.className = r.best ? "best" : "";
+    tr.innerHTML = "<td></td><td class='num'></td><td class='num diff'></td>" +
+      (mwc ? "<td class='num'></td>" : "");
+    tr.children[0].textContent = r.name;
+    tr.children[1].textContent = sign(r.equity);
+    tr.children[2].textContent = r.diff === null ? "" : `(${sign(r.diff)})`;
+    if (mwc) tr.children[3].textContent = pct(r.mwc);
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  box.appendChild(table);
+  div("cube-action", `Proper cube action: ${h.action}`);
+  div("cube-probs", `Cubeless: ${h.cubeless_text}`);
+  if (h.note) div("cube-note", h.note);
+}
+
+/** The IDs of the position shown (from the state), each with a Copy button. */
+function renderIds(st) {
+  const box = $("#ids");
+  $("#ids-box").hidden = !st.ids;
+  if (!st.ids) return;
+  const rows = [["Position ID", st.ids.position_id], ["gnubg ID", st.ids.gnubg],
+                ["XGID", st.ids.xgid]].filter(([, v]) => v);
+  const key = rows.map(([, v]) => v).join(" ");
+  if (box.dataset.key === key) return;   // keep a selection while nothing changed
+  box.dataset.key = key;
+  box.replaceChildren();
+  for (const [label, value] of rows) {
+    const row = document.createElement("div");
+    row.className = "id-row";
+    const name = document.createElement("span");
+    name.className = "id-label";
+    name.textContent = label;
+    const code = document.createElement("code");
+    code.textContent = value;
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.textContent = "Copy";
+    copy.setAttribute("aria-label", `Copy the ${label}`);
+    copy.addEventListener("click", () => copyText(code, copy));
+    row.append(name, copy, code);
+    box.appendChild(row);
+  }
+}
+
+async function copyText(code, button) {
+  try {
+    await navigator.clipboard.writeText(code.textContent);
+  } catch (e) {   // no clipboard API (a plain-HTTP address): select it for Ctrl-C
+    const range = document.createRange();
+    range.selectNodeContents(code);
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    if (!document.execCommand || !document.execCommand("copy")) {
+      toast("Press Ctrl-C to copy the selected text.");
+      return;
+    }
+  }
+  button.textContent = "Copied";
+  setTimeout(() => { button.textContent = "Copy"; }, 1500);
+}
+
+/** An imported record goes on as a new game: against the AI, the player taking the
+ * side to act now (the server's default). */
+async function continueGame() {
+  if (!S.state || S.busy) return;
+  setBusy(true);
+  try {
+    const st = await api("POST", `/api/games/${S.state.id}/continue`, {});
+    setBusy(false);
+    await loadGame(st.id);
+  } catch (e) {
+    setBusy(false);
+    toast(e.message);
+    render();
+  }
+}
+
 /** The nodes of a path from the root of the turn tree that plays `steps` (in some order
  * the tree has), or null. */
 function pathOf(steps) {
@@ -1219,11 +1351,12 @@ function drawReview() {
   const r = S.review;
   $("#review").hidden = false;
   const me = S.state && viewerOf(S.state) === 1 ? "black" : "white";
-  const sum = $("#review-summary");
-  sum.textContent = Object.entries(r.players).map(([side, t]) =>
-    `${side}: ${t.rating}, error rate ${t.error_rate} mp/move, ` +
-    `${t.mistakes["very bad"]} very bad, ${t.mistakes.bad} bad, ${t.mistakes.doubtful} doubtful`)
-    .join(" · ") + ` (${r.ply}-ply)`;
+  const sum = $("#review-summary");      // the server's lines: per player, then the ply
+  sum.replaceChildren(...r.summary.map((line) => {
+    const div = document.createElement("div");
+    div.textContent = line;
+    return div;
+  }));
   // the chart: P(win) of the viewer before each roll
   const svg = $("#chart");
   svg.replaceChildren();
@@ -1274,37 +1407,61 @@ function drawReview() {
     li.textContent = "No mistakes found.";
     ol.appendChild(li);
   }
+  // the marked moves and the cube decisions (marked "cube"), largest loss first
   for (const m of r.mistakes) {
     const li = document.createElement("li");
-    li.className = "mistake";
+    li.className = m.kind === "cube" ? "mistake cube" : "mistake";
+    li.dataset.kind = m.kind;
     li.dataset.index = m.index;
-    const g = r.games.length > 1 ? `game ${m.game}, ` : "";
-    li.innerHTML = `<span class="mark-${m.mark.replace(" ", "-")}"></span> `;
-    li.firstChild.textContent = m.mark;
-    li.append(`${g}turn ${m.turn}, ${m.side} ${m.dice_text}: played ${m.played}, ` +
-              `best ${m.best} (−${m.loss.toFixed(3)})`);
-    li.addEventListener("click", () => showReviewTurn(m.index));
+    if (m.mark) {
+      const mk = document.createElement("span");
+      mk.className = `mark-${m.mark.replace(" ", "-")}`;
+      mk.textContent = m.mark;
+      li.append(mk, " ");
+    }
+    if (m.kind === "cube") {
+      const tag = document.createElement("span");
+      tag.className = "cube-tag";
+      tag.textContent = "cube";
+      li.append(tag, " ");
+    }
+    li.append(m.text);
+    li.addEventListener("click", () => m.kind === "cube" ? showReviewCube(m.index)
+                                                         : showReviewTurn(m.index));
     ol.appendChild(li);
   }
 }
 
-function showReviewTurn(i) {
-  const t = S.review.turns[i];
+function showReviewEntry(t, kind, i, text) {
   S.reviewTurn = t;
   S.sim = simOf(t.board, oppositeOf(t.board.game));
   S.done = [];
   S.selected = null;
   document.querySelectorAll("#mistakes li").forEach((x) =>
-    x.classList.toggle("active", Number(x.dataset.index) === i));
+    x.classList.toggle("active", x.dataset.kind === kind && Number(x.dataset.index) === i));
   const b = $("#review-banner");
   b.hidden = false;
-  const g = S.review.games.length > 1 ? `Game ${t.game}, t` : "T";
-  b.textContent = `${g}urn ${t.turn}: ${t.side} rolled ${t.dice_text} and played ` +
-    `${t.played || "(no move)"}` + (t.mark ? ` — ${t.mark}: best was ${t.best} ` +
-    `(equity ${t.equity_best.toFixed(3)} against ${t.equity_played.toFixed(3)})` : "") +
-    `. ${cap(t.side)} to move; P(white wins) ${(t.white_win * 100).toFixed(1)}%.`;
+  b.textContent = text;
   b.dataset.index = i;
   render();
+}
+
+function showReviewTurn(i) {
+  const t = S.review.turns[i];
+  const g = S.review.games.length > 1 ? `Game ${t.game}, t` : "T";
+  showReviewEntry(t, "move", i, `${g}urn ${t.turn}: ${t.side} rolled ${t.dice_text} and ` +
+    `played ${t.played || "(no move)"}` + (t.mark ? ` — ${t.mark}: best was ${t.best} ` +
+    `(equity ${t.equity_best.toFixed(3)} against ${t.equity_played.toFixed(3)})` : "") +
+    `. ${cap(t.side)} to move; P(white wins) ${(t.white_win * 100).toFixed(1)}%.`);
+}
+
+/** A cube decision: the position before the roll, and the server's words for it. */
+function showReviewCube(i) {
+  const c = S.review.cube[i];
+  const e = c.equities;
+  showReviewEntry(c, "cube", i, `${cap(c.text)}. No double ${e.no_double.toFixed(3)}, ` +
+    `double/take ${e.double_take.toFixed(3)}, double/pass ${e.double_pass.toFixed(3)} ` +
+    `(${c.ply}-ply).`);
 }
 
 // --- dialogs -------------------------------------------------------------------------------------
@@ -1390,10 +1547,10 @@ async function importFile(evt) {
   const file = evt.target.files[0];
   if (!file) return;
   try {
+    // any format the server reads (a tavli record, gnubg .mat or .sgf): it tells which
+    // from the content
     const text = await file.text();
-    let data;
-    try { data = JSON.parse(text); } catch (e) { throw new Error("that file is not JSON"); }
-    const st = await api("POST", "/api/records", data);
+    const st = await api("POST", "/api/records", {text, name: file.name});
     $("#dlg-games").close();
     await loadGame(st.id);
   } catch (e) {
@@ -1444,6 +1601,8 @@ function init() {
   $("#btn-undo").addEventListener("click", undo);
   $("#btn-confirm").addEventListener("click", confirmMove);
   $("#btn-hint").addEventListener("click", showHints);
+  $("#btn-cube-hint").addEventListener("click", showCubeHint);
+  $("#btn-continue").addEventListener("click", () => { closeReview(); continueGame(); });
   $("#btn-review").addEventListener("click", openReview);
   $("#btn-review-close").addEventListener("click", () => { closeReview(); render(); });
   $("#opt-autoroll").checked = localStorage.getItem("tavli.autoroll") !== "0";

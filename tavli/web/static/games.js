@@ -110,12 +110,20 @@
         await loadGame(g.id, {review: false});
         openReview();
       }));
-      const exp = document.createElement("a");
-      exp.href = `/api/games/${g.id}/record?download=true`;
-      exp.textContent = "Export";
-      exp.className = "export";
-      exp.setAttribute("download", `tavli-${g.id}.json`);
-      parts.push(exp);
+      // the formats the server can write this game in: the tavli record, and for
+      // gnubg's games also .mat and .sgf (kept together on one line)
+      const group = document.createElement("span");
+      group.className = "exports";
+      parts.push(group);
+      for (const fmt of g.formats || ["json"]) {
+        const exp = document.createElement("a");
+        exp.href = `/api/games/${g.id}/record?download=true&format=${fmt}`;
+        exp.textContent = fmt === "json" ? "Export" : `.${fmt}`;
+        exp.title = fmt === "json" ? "the tavli record (JSON)" : `gnubg .${fmt} file`;
+        exp.className = `export export-${fmt}`;
+        exp.setAttribute("download", `tavli-${g.id}.${fmt}`);
+        group.appendChild(exp);
+      }
     }
     parts.push(button("Delete", "delete", () => confirmDelete(g, acts, parts)));
     acts.append(...parts);
