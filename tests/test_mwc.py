@@ -360,7 +360,12 @@ def test_analysis_of_a_match_judges_moves_at_the_score():
         away = (2, 3) if pos.turn == 0 else (3, 2)
         assert sw.context.split(", ")[1].startswith(f"{away[0]}-away/{away[1]}-away")
     assert any("cube 2" in sw.context for sw in w) == doubled
-    turns = analyse_turns(m, 0, 0, 6)
+    from tavli.ai.analysis import TurnAnalysis
+
+    def moves(entries):
+        return [e for e in entries if isinstance(e, TurnAnalysis)]
+
+    turns = moves(analyse_turns(m, 0, 0, 6))
     assert len(turns) == 6 and all(t.game == 2 for t in turns)
-    money = analyse_turns(g, 0, 0, 6)  # the game alone: money play
+    money = moves(analyse_turns(g, 0, 0, 6))  # the game alone: money play
     assert [t.equity_best for t in turns] != [t.equity_best for t in money]
