@@ -352,7 +352,7 @@ def _cube_hint(args: argparse.Namespace, pos, rules, state=None) -> int:
                                     args.crawford)
     _check_not_over(pos, rules)
     ply = min(parse_level(args.level)[0], 2)
-    for line in cube_hint(pos, rules, ci, ply, args.json):
+    for line in cube_hint(pos, rules, ci, ply, args.json, rollout=args.rollout):
         print(line)
     return 0
 
@@ -598,7 +598,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "each")
     h.add_argument("--rollout", type=at_least(1), default=None, metavar="N",
                    help="also roll out the top 3 moves, N trials each (0-ply, "
-                        "luck-adjusted), ranked with their standard errors")
+                        "luck-adjusted), ranked with their standard errors; without "
+                        "--dice: the cube decision from an N-trial rollout")
     h.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     h.add_argument("--match", type=int, default=None, metavar="N",
                    help="a match to N points (default money play; Portes, Plakoto, "

@@ -120,6 +120,18 @@ def test_cube_hint_cli(capsys):
     assert d["match"]["away"] == [3, 2] and d["mwc"]["double_pass"] == 0.5
 
 
+def test_cube_hint_from_a_rollout(capsys):
+    rc, out, _ = _hint(capsys, "--rollout", "72", "--json")
+    d = json.loads(out)
+    assert rc == 0 and d["source"] == "rollout" and d["rollout"]["trials"] == 72
+    # the decision is made on the rollout's probabilities
+    assert d["probabilities"] == pytest.approx(
+        [d["rollout"][k] for k in ("win", "win_gammon", "win_backgammon", "lose_gammon",
+                                   "lose_backgammon")], abs=1e-6)
+    rc, out, _ = _hint(capsys, "--rollout", "36")
+    assert "from a rollout of 36 trials" in out and "(rollout, cube efficiency" in out
+
+
 @pytest.mark.parametrize("args, msg", [
     (["--cube", "2"], "say who owns it"),
     (["--owner", "me"], "is in the centre"),

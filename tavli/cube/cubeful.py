@@ -229,6 +229,8 @@ class CubeDecision:
     mwc: tuple[float, float, float] | None = None
     ply: int = 0
     note: str = ""
+    #: what the probabilities come from when not a search ("rollout")
+    source: str = ""
 
     @property
     def best(self) -> float:
@@ -255,6 +257,8 @@ class CubeDecision:
             "cubeless": self.cubeless, "probabilities": list(self.probs), "x": self.x,
             "ply": self.ply, "cube": self.cube.cube, "owner": self.cube.owner.name.lower(),
         }
+        if self.source:
+            d["source"] = self.source
         if self.mwc is not None:
             d["mwc"] = dict(zip(("no_double", "double_take", "double_pass"), self.mwc,
                                 strict=True))
@@ -272,7 +276,8 @@ class CubeDecision:
                 (f"{d.capitalize()}/Pass", self.dp, 2)]
         best = self.best
         p = self.probs
-        out = [f"Cubeless equity {self.cubeless:+.3f}  ({self.ply}-ply, cube efficiency "
+        out = [f"Cubeless equity {self.cubeless:+.3f}  ({self.source or f'{self.ply}-ply'}, "
+               "cube efficiency "
                f"{self.x:.2f})",
                f"  win {p[0]:.3f}  gammon {p[1]:.3f}  bg {p[2]:.3f}  |  lose "
                f"{1 - p[0]:.3f}  gammon {p[3]:.3f}  bg {p[4]:.3f}",

@@ -49,21 +49,43 @@ def cube_info_from_options(rules, match: int | None, score: str | None, cube: in
         raise CliError(str(e)) from None
 
 
-def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool) -> list[str]:
-    """The cube decision's lines (or one JSON line)."""
+def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool,
+              rollout: int | None = None) -> list[str]:
+    """The cube decision's lines (or one JSON line); with ``rollout`` N, from the
+    cubeless probabilities of an N-trial rollout of the position (Janowski's model at the
+    root, as at any ply), with the rollout's figures."""
     import json
 
-    from ..ai.cubeplay import cube_decision
+    from ..ai.cubeplay import cube_decision, decide_from
 
-    d = cube_decision(pos, ci, ply=ply, rules=rules)
+    r = None
+    if rollout is None:
+        d = cube_decision(pos, ci, ply=ply, rules=rules)
+    else:
+        import sys
+
+        from ..ai.rollout import describe
+        from ..ai.rollout import rollout as roll_out
+
+        r = roll_out(pos, games=rollout, rules=rules, progress=sys.stderr)
+        from dataclasses import replace
+
+        d = replace(decide_from(r.outputs, pos, ci, ply=0), source="rollout")
     if as_json:
-        return [json.dumps(d.to_dict())]
+        doc = d.to_dict()
+        if r is not None:
+            doc["rollout"] = r.to_dict()
+        return [json.dumps(doc)]
     head = "Money play" if ci.is_money else (
         f"{ci.length}-point match, {ci.away[0]}-away/{ci.away[1]}-away"
         + (" (Crawford)" if ci.crawford else " (post-Crawford)" if ci.post_crawford else ""))
     cube = ("cube centred" if ci.owner == Owner.CENTRED else
             f"cube {ci.cube} owned by {'me' if ci.owner == Owner.ME else 'the opponent'}")
-    return [f"{head}, {cube}"] + d.lines()
+    lines = [f"{head}, {cube}"]
+    if r is not None:
+        lines.append(f"from a rollout of {r.trials} trials ({describe(r)}): cubeless equity "
+                     f"{r.equity:+.4f} ± {r.equity_se:.4f}")
+    return lines + d.lines()
 
 
 def id_match_state(text: str):
