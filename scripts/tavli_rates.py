@@ -1,8 +1,12 @@
 """Measure the per-variant outcome rates a Tavli match equity uses (docs/ai.md, Match
-equity and cube): the shipped networks at 0-ply against themselves, duplicate dice, the
-starting side's results and the gammon (and Plakoto mother) and draw shares.
+equity and cube): the shipped networks at 0-ply against themselves, the starting side's
+results and the gammon (and Plakoto mother) and draw shares, with 95% intervals.
 
-    python scripts/tavli_rates.py [PAIRS] [SEED]
+    python scripts/tavli_rates.py [GAMES] [SEED] [GAME ...]
+
+The games are played with :func:`tavli.ai.selfplay.compiled_match`'s duplicate dice; the
+two players being the same, the second game of each pair repeats the first move for move,
+so only the first is counted (``GAMES`` independent games, white starting).
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
 
 import numpy as np
 
@@ -18,27 +23,27 @@ from tavli.ai.selfplay import NET, compiled_match
 from tavli.rules import Rules
 
 
-def rates(game: str, pairs: int, seed: int) -> dict:
+def rates(game: str, games: int, seed: int) -> dict:
     ev = Evaluator.shipped(game)
-    res = compiled_match(ev, NET, ev, NET, Rules(game), pairs, seed)
-    # even games: A is white and starts; odd: B starts (A's points negated = starter's)
-    starter = np.concatenate([res[0::2], -res[1::2]])
+    t = time.perf_counter()
+    res = compiled_match(ev, NET, ev, NET, Rules(game), games, seed)
+    starter = res[0::2]  # white (A) starts; the pair's second game is the same game
     n = len(starter)
 
     def share(mask) -> tuple[float, float]:
         p = float(np.mean(mask))
-        return p, 1.96 * math.sqrt(p * (1 - p) / n)
+        return round(p, 4), round(1.96 * math.sqrt(p * (1 - p) / n), 4)
 
-    out = {"game": game, "games": n,
-           "starter_win_single": share(starter == 1), "starter_win_double": share(starter >= 2),
-           "starter_lose_single": share(starter == -1),
-           "starter_lose_double": share(starter <= -2), "draw": share(starter == 0),
-           "gammon_share_of_wins": float(np.mean(np.abs(starter[starter != 0]) >= 2))}
-    return out
+    return {"game": game, "games": n, "seconds": round(time.perf_counter() - t, 1),
+            "starter_win_single": share(starter == 1), "starter_win_double": share(starter >= 2),
+            "starter_lose_single": share(starter == -1),
+            "starter_lose_double": share(starter <= -2), "draw": share(starter == 0),
+            "gammon_share_of_wins": round(float(np.mean(np.abs(starter[starter != 0]) >= 2)),
+                                          4)}
 
 
 if __name__ == "__main__":
-    pairs = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    n_games = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    for g in ("portes", "plakoto", "fevga"):
-        print(json.dumps(rates(g, pairs, seed)), flush=True)
+    for g in sys.argv[3:] or ("portes", "plakoto", "fevga"):
+        print(json.dumps(rates(g, n_games, seed)), flush=True)

@@ -231,9 +231,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     raise CliError(f"unknown benchmark {args.what!r}")
 
 
-def _hint_ranked(pos, dice, rules, level) -> tuple[list, str, str]:
-    """The ranked moves, the position's class and the valuer that answers for it before
-    the roll."""
+def _hint_ranked(pos, dice, rules, level, score=None) -> tuple[list, str, str]:
+    """The ranked moves (by match winning chances at a match ``score``:
+    :class:`~tavli.cube.scoring.ScoreWeights`), the position's class and the valuer that
+    answers for it before the roll."""
     from .ai.neural import Analyzer, parse_level
 
     ply, _noise = parse_level(level)
@@ -241,7 +242,7 @@ def _hint_ranked(pos, dice, rules, level) -> tuple[list, str, str]:
     moves = pos.legal_moves(dice, rules)
     an = Analyzer(rules)
     cls, valuer = an.position_valuer(pos)
-    return an.rank(pos, moves, ply), cls, valuer
+    return an.rank(pos, moves, ply, score), cls, valuer
 
 
 def _hint(pos, dice, rules, level) -> dict[str, Any]:
@@ -263,19 +264,28 @@ def cmd_hint(args: argparse.Namespace) -> int:
             pos, dice, rules, extra[0] if extra else args.level), whole=True)
     if args.game is None or args.position is None:
         raise CliError("usage: tavli hint GAME POSITION [--dice 31] [--level L] (or --batch)")
+    from .cube.hint import id_match_state, score_text
+
     rules = _rules(args.game, args.rule)
-    pos = _read_position(args.game, args.position)
+    text = args.position
+    if text == "-":
+        text = sys.stdin.read()
+        if not text.strip():
+            raise CliError("no position document on standard input")
+    pos = _read_position(args.game, text)
+    state = id_match_state(text)  # an XGID's or a Match ID's cube and score
+    if args.dice is None and state is not None and state.dice and rules.cube:
+        args.dice = "".join(str(d) for d in state.dice)
     if args.dice is None:
-        return _cube_hint(args, pos, rules)
-    if args.match is not None or args.score is not None or args.cube is not None \
-            or args.owner is not None or args.crawford:
-        raise CliError("--match, --score, --cube, --owner, --crawford are for a cube "
-                       "hint (without --dice)")
+        return _cube_hint(args, pos, rules, state)
     dice = parse_dice(args.dice)
-    ranked, cls, valuer = _hint_ranked(pos, dice, rules, args.level)
+    score = _hint_score(args, pos, rules, state)
+    ranked, cls, valuer = _hint_ranked(pos, dice, rules, args.level, score)
     entries = [r.to_dict() for r in ranked]
     if args.json:
         doc: dict[str, Any] = {"class": cls, "evaluator": valuer, "moves": entries}
+        if not score.is_money:
+            doc["score"] = score.to_dict()
         if args.rollout is not None:
             from .rollout_cli import hint_rollouts
 
@@ -292,12 +302,16 @@ def cmd_hint(args: argparse.Namespace) -> int:
             ("l g", "lose_gammon"), ("l bg", "lose_backgammon")]
     if not rules.backgammons:
         cols = [c for c in cols if "backgammon" not in c[1]]
+    match = not score.is_money
+    if match:
+        print(score_text(score))
     print(f"{'#':>3} {'move':28s} {'ply':>3} {'equity':>8} {'diff':>7}  "
-          + " ".join(f"{label:>5}" for label, _ in cols))
+          + ("   MWC  " if match else "") + " ".join(f"{label:>5}" for label, _ in cols))
     for i, e in enumerate(entries, 1):
         diff = "" if i == 1 else f"{e['equity'] - best:+.3f}"
+        mwc = f"{100 * e['mwc']:6.2f}%  " if match else ""
         print(f"{i:3d} {e['move']:28s} {e['ply']:3d} {e['equity']:+8.3f} {diff:>7}  "
-              + " ".join(f"{e[key]:5.3f}" for _, key in cols))
+              + mwc + " ".join(f"{e[key]:5.3f}" for _, key in cols))
     print(f"position: {cls}; evaluator: {valuer}")
     if args.rollout is not None:
         from .rollout_cli import hint_rollouts
@@ -306,12 +320,36 @@ def cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cube_hint(args: argparse.Namespace, pos, rules) -> int:
-    from .ai.neural import parse_level
-    from .cube.hint import cube_hint, cube_info_from_options
+def _score_options_given(args: argparse.Namespace) -> bool:
+    return (args.match is not None or args.score is not None or args.cube is not None
+            or args.owner is not None or args.crawford)
 
-    ci = cube_info_from_options(rules, args.match, args.score, args.cube, args.owner,
-                                args.crawford)
+
+def _hint_score(args: argparse.Namespace, pos, rules, state):
+    """How the outcomes count for a move hint: from the options, else from the match
+    state of an XGID or Match ID, else money play."""
+    from .cube.hint import cube_info_from_id, score_from_options
+    from .cube.scoring import ScoreWeights
+    from .errors import OptionError
+
+    if _score_options_given(args) or state is None or not rules.cube:
+        return score_from_options(rules, args.match, args.score, args.cube, args.owner,
+                                  args.crawford)
+    try:
+        return ScoreWeights.from_cube(cube_info_from_id(state, rules, pos.turn))
+    except OptionError as e:
+        raise CliError(str(e)) from None
+
+
+def _cube_hint(args: argparse.Namespace, pos, rules, state=None) -> int:
+    from .ai.neural import parse_level
+    from .cube.hint import cube_hint, cube_info_from_id, cube_info_from_options
+
+    if state is not None and rules.cube and not _score_options_given(args):
+        ci = cube_info_from_id(state, rules, pos.turn)
+    else:
+        ci = cube_info_from_options(rules, args.match, args.score, args.cube, args.owner,
+                                    args.crawford)
     _check_not_over(pos, rules)
     ply = min(parse_level(args.level)[0], 2)
     for line in cube_hint(pos, rules, ci, ply, args.json, rollout=args.rollout):
@@ -544,7 +582,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "win/gammon probabilities (first: the move the AI "
                                    "plays). Without: the cube decision before the roll "
                                    "(backgammon): cubeful equities of no double, "
-                                   "double/take, double/pass and the proper action.")
+                                   "double/take, double/pass and the proper action. "
+                                   "At a match score (--match, --score, or the one an "
+                                   "XGID or Match ID carries) moves are ranked by match "
+                                   "winning chances, shown as MWC.")
     h.add_argument("game", nargs="?", help="|".join(game_names()))
     h.add_argument("position", nargs="?", help="position ID, gnubg ID, 'start' or '-'")
     h.add_argument("--dice", "-d", help="the roll, e.g. 31")
@@ -561,14 +602,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "--dice: the cube decision from an N-trial rollout")
     h.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
     h.add_argument("--match", type=int, default=None, metavar="N",
-                   help="cube hint: a match to N points (default money play)")
+                   help="a match to N points (default money play; Portes, Plakoto, "
+                        "Fevga: a Tavli match); moves are then ranked by match winning "
+                        "chances")
     h.add_argument("--score", default=None, metavar="A-B",
-                   help="cube hint: points won by the side to move and the opponent")
+                   help="points won by the side to move and the opponent")
     h.add_argument("--cube", type=int, default=None, metavar="V",
-                   help="cube hint: the cube's value (default 1)")
-    h.add_argument("--owner", default=None, help="cube hint: me|opp|centre")
+                   help="backgammon: the cube's value (default 1)")
+    h.add_argument("--owner", default=None, help="backgammon: the cube's owner me|opp|centre")
     h.add_argument("--crawford", action="store_true",
-                   help="cube hint: this is the Crawford game")
+                   help="backgammon: this is the Crawford game")
     h.set_defaults(func=cmd_hint)
 
     from .rollout_cli import add_rollout_command

@@ -54,6 +54,13 @@ class Player:
         None when ``moves`` is empty (the turn passes)."""
         raise NotImplementedError
 
+    def choose_move_in(self, game: Game, moves: Sequence[Move]) -> Move | None:
+        """:meth:`choose_move` for the game being played (``game.dice`` thrown): a player
+        that plays the match score (the AI) reads it from ``game``; by default the same as
+        :meth:`choose_move`."""
+        assert game.dice is not None
+        return self.choose_move(game.position, game.dice, moves, game.rules)
+
     def cube_action(self, game: Game) -> str:
         """The cube decision of the side to act in ``game``.
 
@@ -374,7 +381,7 @@ def act(game: Game, player: Player) -> tuple[str, Any]:
             game.play(None)
             return "pass", dice
         assert dice is not None
-        move = player.choose_move(game.position, dice, moves, game.rules)
+        move = player.choose_move_in(game, moves)
         if move is None:
             raise IllegalMove(f"{player.name} passed although a move is possible")
         return "move", game.play(move)

@@ -211,7 +211,7 @@ def test_match_against_a_bot_continues_to_the_next_game(monkeypatch, capsys, tmp
     path = tmp_path / "m.json"
     # a human who always plays the first move (and presses Enter between games)
     rc, out, err = play(monkeypatch, capsys,
-                        ["--tui", "--game", "portes", "--points", "2", "--seed", "4",
+                        ["--tui", "--game", "portes", "--points", "2", "--seed", "12",
                          "--save", str(path)], ["1", ""] * 400)
     assert rc == 0, err
     m = load(path)

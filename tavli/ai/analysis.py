@@ -5,6 +5,8 @@ every cube decision (backgammon), and the luck of each roll, with totals per pla
 * Error of a move: best equity minus the chosen move's equity, both valued at the
   analysis ply (the chosen move is always valued at that ply, whatever the filter keeps).
   Marks: doubtful >= 0.04, bad >= 0.08, very bad >= 0.16 (gnubg's thresholds).
+* In a match the moves are valued by the normalised match equity at the score and cube
+  of the turn (:func:`tavli.cube.scoring.turn_weights`): judged by match winning chances.
 * Cube decisions (:mod:`tavli.ai.cubeanalysis`): missed double, wrong double, wrong take,
   wrong pass, with the equity lost (normalised; in a match also in MWC), marked alike.
 * Luck of a roll (:mod:`tavli.ai.luck`): the 0-ply value of the best move with this roll
@@ -24,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cube.scoring import turn_weights
 from ..game import Game
 from ..layout import SIDE_NAMES
 from ..match import Match
@@ -275,6 +278,7 @@ def analyse_turns(obj: Game | Match, ply: int = 1, start: int = 0,
             continue
         cubes, moments = walk(game, score, target)
         an = ctx.analyzer(game.rules)
+        weights = turn_weights(obj, gi - 1) if isinstance(obj, Match) else None
         for m in moments:
             slot = k + m.slot
             if start <= slot < end or slot == end == total:
@@ -284,7 +288,8 @@ def analyse_turns(obj: Game | Match, ply: int = 1, start: int = 0,
         for number, (pos, dice, chosen) in enumerate(game.turns, 1):
             k += 1
             if start < k <= end:
-                t = _analyse_turn(an, gi, number, pos, dice, chosen, ply, cubes[number - 1])
+                t = _analyse_turn(an, gi, number, pos, dice, chosen, ply, cubes[number - 1],
+                                  weights[number - 1] if weights else None)
                 t.slot = k - 1
                 out.append(t)
     out.sort(key=lambda e: (e.slot, e.game, isinstance(e, TurnAnalysis)))
@@ -319,7 +324,9 @@ def _luck(an: Analyzer, pos, dice, cube: TurnCube) -> tuple[float, float]:
 
 
 def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
-                  ply: int, cube: TurnCube) -> TurnAnalysis:
+                  ply: int, cube: TurnCube, score=None) -> TurnAnalysis:
+    """One turn; at a match ``score`` (:class:`~tavli.cube.scoring.ScoreWeights` of the
+    mover) the moves are valued by the normalised match equity (match winning chances)."""
     rules = an.rules
     side = pos.turn
     o0 = an.position_outputs(pos, 0)
@@ -327,21 +334,22 @@ def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
     white_win = float(o0[0] if side == 0 else 1 - o0[0])
     luck, luck_value = _luck(an, pos, dice, cube)
     moves = pos.legal_moves(dice, rules)
-    ranked0 = an.rank(pos, moves, 0) if moves else []
+    gv = None if score is None or score.is_money else score.kernel_weights(side)
+    ranked0 = an.rank(pos, moves, 0, score) if moves else []
     if len(moves) >= 2:
-        ranked = an.rank(pos, moves, ply)
+        ranked = an.rank(pos, moves, ply, score)
         best = ranked[0]
         mine = next(r for r in ranked if r.move.after == chosen.after)
         if mine.ply != best.ply:
-            o = an.searcher.outputs(chosen.after.array[None], side, best.ply)[0]
-            eq_played = float(an.equity(o))
+            o = an.searcher.outputs(chosen.after.array[None], side, best.ply, gv)[0]
+            eq_played = float(an.equity(o, score))
         else:
             eq_played = mine.equity
         loss = max(0.0, best.equity - eq_played)
         best_text, eq_best = str(best.move), best.equity
     else:
         eq_best = eq_played = float(ranked0[0].equity) if moves else -float(
-            an.equity(an.position_outputs(pos.swap_turn(), 0)))
+            an.equity(an.position_outputs(pos.swap_turn(), 0), score and score.flip()))
         loss = 0.0
         best_text = str(chosen) if chosen is not None else ""
     ci = cube.cube

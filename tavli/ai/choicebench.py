@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import OptionError
+from ..players import Player
 from ..rules import Rules
 from .gnubg_ref import NOTE, load, version
 
@@ -90,7 +91,7 @@ class _Judges:
         return theirs, ours
 
 
-class _Recorder:
+class _Recorder(Player):
     """Both players at once (a :class:`~tavli.players.Player` for either side): at each
     turn it asks our analyzer and gnubg for their choices, tallies the difference, and
     plays the choice of the side to move's player."""

@@ -28,6 +28,7 @@ from importlib import resources
 import numpy as np
 
 from ..board import Dice, Move, Position
+from ..cube.scoring import ScoreWeights
 from ..errors import RuleError
 from ..game import RESIGN_POINTS, Game
 from ..games import HITTING, find_variant
@@ -138,20 +139,27 @@ def engine_name(game: int) -> str:
 
 @dataclass
 class RankedMove:
-    """A move with its outputs (mover's view), equity and the ply it was valued at."""
+    """A move with its outputs (mover's view), equity and the ply it was valued at; at a
+    match score the equity is the normalised match equity and ``mwc`` the match winning
+    chance (:mod:`tavli.cube.scoring`)."""
 
     move: Move
     outputs: np.ndarray
     equity: float
     ply: int
+    mwc: float | None = None
 
     def to_dict(self) -> dict:
-        """The move, its equity, ply and outputs by name (``tavli hint --json``)."""
+        """The move, its equity, ply and outputs by name (``tavli hint --json``), and its
+        ``mwc`` at a match score."""
         o = [round(float(v), 4) for v in self.outputs]
-        return {"move": str(self.move), "equity": round(self.equity, 4), "ply": self.ply,
-                "win": o[0], "win_gammon": o[1], "win_backgammon": o[2],
-                "lose_gammon": o[3], "lose_backgammon": o[4],
-                "position": self.move.after.id()}
+        doc = {"move": str(self.move), "equity": round(self.equity, 4), "ply": self.ply,
+               "win": o[0], "win_gammon": o[1], "win_backgammon": o[2],
+               "lose_gammon": o[3], "lose_backgammon": o[4],
+               "position": self.move.after.id()}
+        if self.mwc is not None:
+            doc["mwc"] = round(self.mwc, 4)
+        return doc
 
 
 class Analyzer:
@@ -175,30 +183,45 @@ class Analyzer:
     def __repr__(self) -> str:
         return f"Analyzer({self.rules!r}, {self.evaluator!r})"
 
-    def equity(self, outputs: np.ndarray) -> np.ndarray:
-        """Cubeless equity of network outputs, backgammons counted where they score."""
-        return np.asarray(equity(outputs, self.count_bg))
+    def equity(self, outputs: np.ndarray, score: ScoreWeights | None = None) -> np.ndarray:
+        """Cubeless equity of network outputs, backgammons counted where they score: money
+        equity, or at a match ``score`` the normalised match equity
+        (:class:`~tavli.cube.scoring.ScoreWeights`)."""
+        if score is None or score.is_money:
+            return np.asarray(equity(outputs, self.count_bg))
+        y = np.asarray(outputs, dtype=np.float64)
+        gw, bw, gl, bl = score.values
+        e = 2 * y[..., 0] - 1 + gw * y[..., 1] - gl * y[..., 3]
+        if self.count_bg:
+            e = e + bw * y[..., 2] - bl * y[..., 4]
+        return np.asarray(e)
 
-    def rank(self, position: Position, moves: list[Move], ply: int) -> list[RankedMove]:
-        """``moves`` ranked best first; the leading ones valued at ``ply``."""
+    def rank(self, position: Position, moves: list[Move], ply: int,
+             score: ScoreWeights | None = None) -> list[RankedMove]:
+        """``moves`` ranked best first; the leading ones valued at ``ply``. At a match
+        ``score`` (:class:`~tavli.cube.scoring.ScoreWeights` of the side to move) every
+        ply chooses and ranks by match winning chances, and each move has its MWC."""
         if not moves:
             return []
         arr = np.stack([m.after.array for m in moves])
         mover = position.turn
+        money = score is None or score.is_money
+        gv = None if money else score.kernel_weights(mover)
         out = self.searcher.outputs(arr, mover, 0)
-        eq = self.equity(out)
+        eq = self.equity(out, score)
         plies = np.zeros(len(moves), dtype=int)
         for depth, (keep, width) in ((1, self.FILTER_1), (2, self.FILTER_2)):
             if ply < depth or len(moves) == 1:
                 break
             cand = [i for i in np.argsort(-eq, kind="stable") if plies[i] == depth - 1]
             cand = [i for i in cand[:keep] if eq[i] >= eq[cand[0]] - width]
-            o = self.searcher.outputs(arr[cand], mover, depth)
+            o = self.searcher.outputs(arr[cand], mover, depth, gv)
             out[cand] = o
-            eq[cand] = self.equity(o)
+            eq[cand] = self.equity(o, score)
             plies[cand] = depth
         order = sorted(range(len(moves)), key=lambda i: (-plies[i], -eq[i]))
-        return [RankedMove(moves[i], out[i], float(eq[i]), int(plies[i])) for i in order]
+        return [RankedMove(moves[i], out[i], float(eq[i]), int(plies[i]),
+                           None if money else score.mwc(float(eq[i]))) for i in order]
 
     def position_valuer(self, position: Position) -> tuple[str, str]:
         """The class of ``position`` (``contact``, ``race`` or ``bear-off``:
@@ -212,13 +235,16 @@ class Analyzer:
         used = int(self.evaluator.evaluate([position])[1][0])
         return CLASSES[cls], VALUERS[used]
 
-    def position_outputs(self, position: Position, ply: int = 0) -> np.ndarray:
-        """Outputs for the side to move in ``position`` (before its roll)."""
+    def position_outputs(self, position: Position, ply: int = 0,
+                         score: ScoreWeights | None = None) -> np.ndarray:
+        """Outputs for the side to move in ``position`` (before its roll); at a match
+        ``score`` (the side to move's) the search chooses moves by it."""
         if ply == 0:
             return self.evaluator.evaluate([position])[0][0]
         # the position seen as the after-position of the opponent's turn
         sw = position.swap_turn()
-        o = self.searcher.outputs(sw.array[None], sw.turn, ply)[0]
+        gv = None if score is None or score.is_money else score.kernel_weights(position.turn)
+        o = self.searcher.outputs(sw.array[None], sw.turn, ply, gv)[0]
         return np.array([1 - o[0], o[3], o[4], o[1], o[2]], dtype=np.float32)
 
 
@@ -248,16 +274,27 @@ class NeuralPlayer(Player):
             self._analyzers[key] = Analyzer(rules, self._net)
         return self._analyzers[key]
 
-    def choose_move(self, position: Position, dice: Dice, moves, rules: Rules):
+    def choose_move(self, position: Position, dice: Dice, moves, rules: Rules,
+                    score: ScoreWeights | None = None):
+        """The move to play; at a match ``score`` (the side to move's
+        :class:`~tavli.cube.scoring.ScoreWeights`) the one with the best match winning
+        chances."""
         if not moves:
             return None
         if len(moves) == 1:
             return moves[0]
-        ranked = self.analyzer(rules).rank(position, list(moves), self.ply)
+        ranked = self.analyzer(rules).rank(position, list(moves), self.ply, score)
         if self.noise <= 0:
             return ranked[0].move
         eq = np.array([r.equity for r in ranked]) + self.rng.normal(0, self.noise, len(ranked))
         return ranked[int(np.argmax(eq))].move
+
+    def choose_move_in(self, game: Game, moves):
+        """The move to play in ``game``, at the score of its match (``game.match``)."""
+        if len(moves) <= 1:
+            return moves[0] if moves else None
+        return self.choose_move(game.position, game.dice, moves, game.rules,
+                                ScoreWeights.for_game(game))
 
     def cube_action(self, game: Game) -> str:
         """The cube decision: cubeful (Janowski's model on the network's probabilities
@@ -279,7 +316,8 @@ class NeuralPlayer(Player):
             ci = CubeInfo.from_game(game, getattr(game, "match", None), side=doubler)
         a = self.analyzer(game.rules)
         ply = min(self.ply, self.CUBE_MAX_PLY)
-        d = decide_from(a.position_outputs(game.position, ply), game.position, ci, ply)
+        score = _search_score(ci) if ply else None  # the search's own move choices
+        d = decide_from(a.position_outputs(game.position, ply, score), game.position, ci, ply)
         if game.phase == "double":
             if d.beaver and game.rules.beavers and not getattr(game, "match_play", False):
                 return "beaver"
@@ -302,6 +340,17 @@ class NeuralPlayer(Player):
 
     def __repr__(self) -> str:
         return f"NeuralPlayer(level={self.level!r})"
+
+
+def _search_score(ci) -> ScoreWeights | None:
+    """The weights a cube decision's search chooses moves by (None: money play, or a
+    score beyond the match equity table)."""
+    from ..errors import OptionError
+
+    try:
+        return ScoreWeights.from_cube(ci)
+    except OptionError:
+        return None
 
 
 class PubevalPlayer(Player):
@@ -350,6 +399,9 @@ class LevelPlayer(Player):
     def choose_move(self, position: Position, dice: Dice, moves, rules: Rules):
         return self.engine(rules.game).choose_move(position, dice, moves, rules)
 
+    def choose_move_in(self, game: Game, moves):
+        return self.engine(game.rules.game).choose_move_in(game, moves)
+
     def cube_action(self, game: Game) -> str:
         return self.engine(game.rules.game).cube_action(game)
 
@@ -363,14 +415,16 @@ def _analyzer(rules: Rules) -> Analyzer:
 
 
 def rank_moves(rules: Rules, position: Position, moves: list[Move],
-               level: str | int | None = None) -> tuple[str, list[tuple[Move, float]]]:
+               level: str | int | None = None, score: ScoreWeights | None = None,
+               ) -> tuple[str, list[tuple[Move, float]]]:
     """A hint: ``moves`` best first with their values, and the engine that valued them:
     ``("neural", [(move, cubeless equity)])`` at ``level``'s ply where a trained network
-    ships for the game, else ``("greedy", [(move, heuristic score)])``."""
+    ships for the game (at a match ``score``: the normalised match equity), else
+    ``("greedy", [(move, heuristic score)])``."""
     if not moves:
         return engine_name(rules.game), []
     if has_shipped_net(rules.game):
-        ranked = _analyzer(rules).rank(position, list(moves), parse_level(level)[0])
+        ranked = _analyzer(rules).rank(position, list(moves), parse_level(level)[0], score)
         return "neural", [(r.move, r.equity) for r in ranked]
     scores = GreedyPlayer().evaluate([m.after for m in moves], position.turn, rules)
     order = sorted(range(len(moves)), key=lambda i: -float(scores[i]))

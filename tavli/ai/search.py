@@ -6,6 +6,12 @@ its best move by 0-ply. ``V2(p)``: per roll, the reply chosen by 0-ply is valued
 1-ply (``REPLY_KEEP`` replies per roll; gnubg's inner nodes also choose by 0-ply).
 A move is valued by the outputs of its after-position seen from the mover's side.
 
+Moves are chosen (at every node) by an equity of those outputs: money equity, or at a match
+score the normalised match equity of :mod:`tavli.cube.scoring`, ``2w - 1 + gw·wg + bw·wb -
+gl·lg - bl·lb`` with the weights ``gv`` (float64[2, 4], a row per side: ``gw, bw, gl, bl``)
+that make it rank moves by match winning chances. The kernels that take ``gv`` end in
+``_w``; the others (kept for training, rollouts and labels) play money (every weight 1).
+
 All outputs are the five probabilities of :mod:`tavli.ai.net`, from the mover's view.
 Kernels take the evaluator as one value (``net``: :data:`~tavli.ai.evaluator.Tables`),
 so each position is valued by the valuer of its class (contact, race, bear-off).
@@ -19,12 +25,14 @@ from numba import njit
 from ..games.kernel import F_BACKGAMMONS, F_KERNEL
 from ..movegen import generate
 from .evaluator import evaluate
-from .net import N_OUT, flip, money_equity
+from .net import LOSE_BG, LOSE_G, N_OUT, WIN, WIN_BG, WIN_G, flip, money_equity
 from .selfplay import terminal
 
 ROLLS = np.array([(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)],
                  dtype=np.int64)
 REPLY_KEEP = 1  # replies per roll valued at 1-ply inside a 2-ply evaluation
+#: money play's weights (``gw, bw, gl, bl`` = 1 for both sides)
+MONEY_WEIGHTS = np.ones((2, 4))
 
 
 @njit(cache=True)
@@ -48,9 +56,38 @@ def _after_value(net, b, mover, flags, x, h, tmp, out):
 
 
 @njit(cache=True)
+def score_equity(y, w, count_bg):
+    """The equity of outputs ``y`` (for the side they belong to) with the weights ``w``
+    (``gw, bw, gl, bl``; all 1: money equity)."""
+    e = 2.0 * y[WIN] - 1.0 + w[0] * y[WIN_G] - w[2] * y[LOSE_G]
+    if count_bg:
+        e += w[1] * y[WIN_BG] - w[3] * y[LOSE_BG]
+    return e
+
+
+@njit(cache=True)
+def _after_value_w(net, b, mover, flags, gv, x, h, tmp, out):
+    """:func:`_after_value` with the weights ``gv`` (a game's end valued by them too)."""
+    count_bg = flags[F_BACKGAMMONS] != 0
+    pts = terminal(b, mover, flags, out)
+    if not np.isnan(pts):
+        return 1000.0 + score_equity(out, gv[mover], count_bg)
+    v0(net, b, 1 - mover, flags[F_KERNEL], x, h, tmp)
+    flip(tmp, out)
+    return score_equity(out, gv[mover], count_bg)
+
+
+@njit(cache=True)
 def v1(net, st, side, flags, s, inner, out):
     """1-ply outputs for ``side`` to move in the board array ``st`` (into ``out``). With
-    ``inner`` (a search inside a search) it works in the second move buffers of ``s``."""
+    ``inner`` (a search inside a search) it works in the second move buffers of ``s``.
+    Money play (:func:`v1_w` with every weight 1)."""
+    v1_w(net, st, side, flags, np.ones((2, 4)), s, inner, out)
+
+
+@njit(cache=True)
+def v1_w(net, st, side, flags, gv, s, inner, out):
+    """:func:`v1`, moves chosen with the weights ``gv``."""
     family = flags[F_KERNEL]
     x, h, tmp, cand = s.x, s.h, s.tmp, s.cand
     if inner:
@@ -68,7 +105,8 @@ def v1(net, st, side, flags, s, inner, out):
         else:
             be = -1e18
             for j in range(n):
-                e = _after_value(net, buf[table[outp + j]], side, flags, x, h, tmp, cand)
+                e = _after_value_w(net, buf[table[outp + j]], side, flags, gv, x, h, tmp,
+                                   cand)
                 be = _keep_best(e, be, cand, best)
         _add_roll(out, r, best)
 
@@ -96,7 +134,13 @@ def _add_roll(out, r, best):
 def v2(net, st, side, flags, s, out):
     """2-ply outputs for ``side`` to move in ``st`` (into ``out``): per roll, the best
     ``REPLY_KEEP`` replies by 0-ply are re-valued by 1-ply (``v1``) and the best of those
-    is played."""
+    is played. Money play (:func:`v2_w` with every weight 1)."""
+    v2_w(net, st, side, flags, np.ones((2, 4)), s, out)
+
+
+@njit(cache=True)
+def v2_w(net, st, side, flags, gv, s, out):
+    """:func:`v2`, moves chosen with the weights ``gv``."""
     count_bg = flags[F_BACKGAMMONS] != 0
     x, h, tmp, cand, best, acc2 = s.x, s.h, s.tmp, s.cand, s.best, s.acc2
     buf, table, scores, st2 = s.buf, s.table, s.scores, s.st2
@@ -109,12 +153,12 @@ def v2(net, st, side, flags, s, out):
         n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
         if n <= 0:
             st2[:, :] = st
-            v1(net, st2, opp, flags, s, True, acc2)
+            v1_w(net, st2, opp, flags, gv, s, True, acc2)
             flip(acc2, best)
         else:
             for j in range(n):
-                scores[j] = _after_value(net, buf[table[outp + j]], side, flags, x, h, tmp,
-                                         cand)
+                scores[j] = _after_value_w(net, buf[table[outp + j]], side, flags, gv, x, h,
+                                           tmp, cand)
             order = np.argsort(-scores[:n])
             be = -1e18
             for jj in range(min(REPLY_KEEP, n)):
@@ -123,19 +167,20 @@ def v2(net, st, side, flags, s, out):
                     sf2[k] = buf[i, k]
                 pts = terminal(sf2, side, flags, cand)
                 if np.isnan(pts):
-                    v1(net, st2, opp, flags, s, True, acc2)
+                    v1_w(net, st2, opp, flags, gv, s, True, acc2)
                     flip(acc2, cand)
-                    e = money_equity(cand, count_bg)
+                    e = score_equity(cand, gv[side], count_bg)
                 else:
-                    e = 1000.0 + pts
+                    e = 1000.0 + score_equity(cand, gv[side], count_bg)
                 be = _keep_best(e, be, cand, best)
         _add_roll(out, r, best)
 
 
 @njit(cache=True)
-def eval_moves(net, boards, mover, ply, flags, s, out):
+def eval_moves(net, boards, mover, ply, flags, gv, s, out):
     """Outputs (mover's view) of after-positions ``boards`` (int8[N, 104]) at ``ply``,
-    with the work arrays ``s`` (:data:`~tavli.ai.net.Scratch`)."""
+    the sides choosing their moves in the search with the weights ``gv``, with the work
+    arrays ``s`` (:data:`~tavli.ai.net.Scratch`)."""
     family = flags[F_KERNEL]
     x, h, tmp, cand, acc, st = s.x, s.h, s.tmp, s.cand, s.acc, s.st
     sf = st.reshape(104)
@@ -150,9 +195,9 @@ def eval_moves(net, boards, mover, ply, flags, s, out):
             for q in range(104):
                 sf[q] = boards[k, q]
             if ply == 1:
-                v1(net, st, opp, flags, s, False, acc)
+                v1_w(net, st, opp, flags, gv, s, False, acc)
             else:
-                v2(net, st, opp, flags, s, acc)
+                v2_w(net, st, opp, flags, gv, s, acc)
             flip(acc, cand)
         for q in range(N_OUT):
             out[k, q] = cand[q]
@@ -171,11 +216,19 @@ class Searcher:
         self.evaluator = as_evaluator(evaluator, rules.game)
         self.rules = rules
         self.flags = rules.kernel_flags()
-        self.scratch = evaluator.scratch(SEARCH_STATES, 2 * SEARCH_STATES)
+        self.scratch = self.evaluator.scratch(SEARCH_STATES, 2 * SEARCH_STATES)
 
-    def outputs(self, after_arrays: np.ndarray, mover: int, ply: int) -> np.ndarray:
-        """Outputs (mover's view) for after-position arrays ``(N, 4, 26)``."""
+    def outputs(self, after_arrays: np.ndarray, mover: int, ply: int,
+                weights: np.ndarray | None = None) -> np.ndarray:
+        """Outputs (mover's view) for after-position arrays ``(N, 4, 26)``; ``weights``:
+        the sides' equity weights in the search (float64[2, 4], see the module; default
+        money play)."""
         boards = np.ascontiguousarray(after_arrays, dtype=np.int8).reshape(-1, 104)
         out = np.zeros((len(boards), N_OUT), dtype=np.float32)
-        eval_moves(self.evaluator.tables, boards, mover, ply, self.flags, self.scratch, out)
+        gv = MONEY_WEIGHTS if weights is None else np.ascontiguousarray(weights,
+                                                                        dtype=np.float64)
+        if gv.shape != (2, 4):
+            raise ValueError("weights must be float64[2, 4]")
+        eval_moves(self.evaluator.tables, boards, mover, ply, self.flags, gv, self.scratch,
+                   out)
         return out

@@ -44,6 +44,7 @@ import numpy as np
 
 from ..errors import RuleError
 from ..games import HITTING
+from ..players import Player
 from ..rules import Rules
 
 #: the neural players' names and their cube logics (:data:`tavli.ai.neural.CUBE_MODES`)
@@ -126,7 +127,7 @@ def parse_player(text: str, rules: Rules) -> Spec:
                     "pubeval, random, greedy or gnubg[:PLY]")
 
 
-class GnubgPlayer:
+class GnubgPlayer(Player):
     """gnubg-nn's best move at ``ply`` (0, 1 or 2: ``best_move(board, d1, d2, n=ply)``;
     needs the ``gnubg-nn`` package)."""
 

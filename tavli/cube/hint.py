@@ -1,11 +1,14 @@
-"""``tavli hint GAME POSITION`` without dice: the cube decision of the side to move
-(docs/cli.md). Builds the :class:`~tavli.cube.info.CubeInfo` from the options."""
+"""``tavli hint GAME POSITION`` at a match score: the cube decision of the side to move
+without dice, the moves ranked by match winning chances with them (docs/cli.md). Builds
+the :class:`~tavli.cube.info.CubeInfo` and :class:`~tavli.cube.scoring.ScoreWeights` from
+the options, or from the match state an XGID or a ``PositionID:MatchID`` carries."""
 
 from __future__ import annotations
 
 from ..errors import CliError, OptionError
 from .cli import parse_score
 from .info import CubeInfo, Owner
+from .scoring import ScoreWeights
 
 OWNERS = {"centre": Owner.CENTRED, "center": Owner.CENTRED, "centred": Owner.CENTRED,
           "me": Owner.ME, "opp": Owner.OPPONENT, "opponent": Owner.OPPONENT}
@@ -83,3 +86,69 @@ def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool,
         lines.append(f"from a rollout of {r.trials} trials ({describe(r)}): cubeless equity "
                      f"{r.equity:+.4f} ± {r.equity_se:.4f}")
     return lines + d.lines()
+
+
+def id_match_state(text: str):
+    """The :class:`~tavli.formats.matchid.MatchState` an XGID or a gnubg
+    ``PositionID:MatchID`` carries (cube, score, match length), or None for another
+    kind of position text."""
+    t = text.strip()
+    if t.upper().startswith("XGID=") or (t.count(":") == 9 and not t.startswith("{")):
+        from ..formats.xgid import parse_xgid
+
+        return parse_xgid(t)[1]
+    if len(t) == 27 and t[14] == ":":
+        from ..formats.matchid import parse_match_id
+
+        return parse_match_id(t[15:])
+    return None
+
+
+def cube_info_from_id(state, rules, side: int) -> CubeInfo:
+    """The cube and score of an ID's match state (:func:`id_match_state`) for ``side``."""
+    from .scoring import cube_info_from_state
+
+    owner = (Owner.CENTRED if state.cube_owner is None
+             else Owner.ME if state.cube_owner == side else Owner.OPPONENT)
+    try:
+        if not state.length:
+            return CubeInfo(cube=state.cube_value, owner=owner,
+                            jacoby=bool(rules.jacoby or state.jacoby),
+                            beavers=bool(rules.beavers))
+        return cube_info_from_state({"target": state.length, "score": list(state.score),
+                                     "crawford": state.crawford, "cube": state.cube_value,
+                                     "owner": state.cube_owner, "cube_used": True}, side)
+    except OptionError as e:
+        raise CliError(f"the position's match state: {e}") from None
+
+
+def score_from_options(rules, match: int | None, score: str | None, cube: int | None,
+                       owner: str | None, crawford: bool) -> ScoreWeights:
+    """How the outcomes count for a move hint (money play without ``match``): a
+    backgammon match at a score and cube, or (Portes, Plakoto, Fevga) a Tavli match
+    (Portes, Plakoto, Fevga in turn, this game being played); a bad combination is one
+    :class:`CliError` line."""
+    if rules.cube:
+        return ScoreWeights.from_cube(cube_info_from_options(rules, match, score, cube, owner,
+                                                             crawford))
+    if cube is not None or owner is not None or crawford:
+        raise CliError(f"{rules.game_name} is played without the doubling cube: --cube, "
+                       "--owner and --crawford do not apply")
+    if match is None:
+        if score is not None:
+            raise CliError("--score needs --match N")
+        return ScoreWeights.money()
+    if not 1 <= match <= 99:
+        raise CliError(f"--match must be 1..99 points, got {match}")
+    a, b = parse_score(score or "0-0", match)
+    try:
+        return ScoreWeights.from_tavli(match, (a, b), rules.game_name)
+    except OptionError as e:
+        raise CliError(str(e)) from None
+
+
+def score_text(sw: ScoreWeights) -> str:
+    """The line a hint at a match score starts with."""
+    return (f"{sw.context}: equity = normalised match equity (a single win +1, a single "
+            f"loss -1; gammon {sw.win_gammon:.2f}/{sw.lose_gammon:.2f} for me/the "
+            f"opponent); MWC = match winning chances")

@@ -69,14 +69,16 @@ class GameRates:
                    half * gammons, draw)
 
 
-#: measured with the shipped networks at 0-ply against themselves, duplicate dice,
-#: 2,000 games each (scripts/tavli_rates.py 1000 1; docs/ai.md, Match equity and cube);
-#: Plakoto and Fevga: placeholders (even, 20% doubles) until measured
+#: measured with the shipped networks at 0-ply against themselves, white starting, every
+#: game independent (scripts/tavli_rates.py; docs/ai.md, Match equity and cube): Portes and
+#: Fevga 10,000 games each (``tavli_rates.py 10000 1 fevga portes``), Plakoto 3,000
+#: (``tavli_rates.py 3000 1 plakoto``)
 MEASURED_RATES: dict[str, GameRates] = {
-    "portes": GameRates(0.376, 0.136, 0.372, 0.116),
-    "plakoto": GameRates.symmetric(0.2),
-    "fevga": GameRates.symmetric(0.2),
+    "portes": GameRates(0.3773, 0.1498, 0.3579, 0.1150),
+    "plakoto": GameRates(0.2853, 0.2577, 0.2760, 0.1807, 0.0003),
+    "fevga": GameRates(0.4656, 0.1186, 0.3676, 0.0482),
 }
+
 
 TAVLI_ROTATION = ("portes", "plakoto", "fevga")
 

@@ -96,8 +96,10 @@ class Commands:
         self.s.save_as(path)
 
     def hint(self) -> None:
-        """The best moves of the roll as the AI ranks them (``tavli hint``'s ranking)."""
+        """The best moves of the roll as the AI ranks them (``tavli hint``'s ranking; in a
+        match by match winning chances at the score, each move with its MWC)."""
         from ..ai.neural import DEFAULT_LEVEL, LEVELS, rank_moves
+        from ..cube.scoring import ScoreWeights
 
         g = self.s.game
         say = self.screen.say
@@ -108,19 +110,24 @@ class Commands:
         if not moves:
             say(f"No legal move with {dice_text(g.dice)}: the turn passes.")
             return
-        engine, ranked = rank_moves(g.rules, g.position, moves, DEFAULT_LEVEL)
+        score = ScoreWeights.for_game(g, self.s.match)
+        engine, ranked = rank_moves(g.rules, g.position, moves, DEFAULT_LEVEL, score)
         number = {str(m): k for k, m in enumerate(moves, 1)}
+        match = engine == "neural" and not score.is_money
         if engine == "neural":
             ply = LEVELS[DEFAULT_LEVEL][0]
-            say(f"Hint for {dice_text(g.dice)} (neural AI, {ply}-ply; cubeless "
-                "equity, best first):", "bold")
+            what = (f"{score.context}; match equity and winning chances" if match
+                    else "cubeless equity")
+            say(f"Hint for {dice_text(g.dice)} (neural AI, {ply}-ply; {what}, best first):",
+                "bold")
         else:
             say(f"Hint for {dice_text(g.dice)} (greedy heuristic: no trained network "
                 f"for {g.rules.game_name} is installed; score, best first):", "bold")
         shown = ranked[:HINTS_SHOWN]
         w = max(len(str(m)) for m, _ in shown)
         for m, value in shown:
-            say(f"  {number[str(m)]:>3}. {str(m):<{w}}  {value:+.3f}")
+            mwc = f"  {100 * (score.mwc(value) or 0.0):5.1f}%" if match else ""
+            say(f"  {number[str(m)]:>3}. {str(m):<{w}}  {value:+.3f}{mwc}")
         if len(ranked) > len(shown):
             say(f"     ({len(ranked) - len(shown)} more moves rank lower)", "dim")
 

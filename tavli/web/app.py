@@ -27,6 +27,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from ..cube.scoring import match_state
 from ..errors import (
     RuleError,
     TavliError,
@@ -286,7 +287,7 @@ class TavliApi(GameService[Session]):
                    "rules": g.rules.to_dict(), "position": g.position.id(),
                    "phase": g.phase, "dice": list(g.dice) if g.dice else None,
                    "cube_value": g.cube_value, "cube_owner": g.cube_owner,
-                   "can_double": g.can_double()}
+                   "can_double": g.can_double(), "match": match_state(g, s.match)}
             return job, s.version
 
     def ai_apply(self, game_id: str, body: Side, version: int,
@@ -356,7 +357,8 @@ class TavliApi(GameService[Session]):
             out: dict[str, Any] = {"dice": list(g.dice), "ply": ply, "side": SIDE_NAMES[g.turn],
                                    "engine": engine}
             job = {"engine": engine, "ply": ply, "rules": g.rules.to_dict(),
-                   "position": g.position.id(), "dice": list(g.dice)}
+                   "position": g.position.id(), "dice": list(g.dice),
+                   "match": match_state(g, s.match)}
             return out, job
 
     def cube_hint(self, game_id: str, level: str | None) -> dict[str, Any]:

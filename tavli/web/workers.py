@@ -130,18 +130,38 @@ def _analyzer(rules):
 
 
 class _CubeView:
-    """What a player's cube decision reads of a game."""
+    """What a player's decisions read of a game: the cube, and the match around it (its
+    score, from the job's ``match``: :func:`tavli.cube.scoring.match_state`), so that
+    the AI plays the score as it does outside the app."""
+
+    is_over = False
 
     def __init__(self, job: dict[str, Any], position, rules) -> None:
         self.phase = job["phase"]
         self.position = position
         self.rules = rules
+        self.dice = tuple(job["dice"]) if job.get("dice") else None
         self.cube_value = job["cube_value"]
         self.cube_owner = job["cube_owner"]
         self._can_double = job["can_double"]
+        state = job.get("match")
+        self.match_play = state is not None
+        self.crawford = bool(state and state.get("crawford"))
+        self.match = _MatchView(state, self) if state else None
 
     def can_double(self) -> bool:
         return self._can_double
+
+
+class _MatchView:
+    """What a player reads of a match: target, score, rotation, the game being played."""
+
+    def __init__(self, state: dict[str, Any], game: _CubeView) -> None:
+        self.target = int(state["target"])
+        self.score = (int(state["score"][0]), int(state["score"][1]))
+        self.rotation = tuple(state["rotation"])
+        self.opening_each_game = bool(state.get("opening_each_game"))
+        self.game = game
 
 
 def ai_action(job: dict[str, Any]) -> dict[str, Any]:
@@ -163,7 +183,7 @@ def ai_action(job: dict[str, Any]) -> dict[str, Any]:
             return {"action": "roll"}
         dice = tuple(job["dice"])
         moves = pos.legal_moves(dice, rules)
-        move = player.choose_move(pos, dice, moves, rules)
+        move = player.choose_move_in(_CubeView(job, pos, rules), moves)
         if move is None:
             return {"action": "move", "move": None, "after": None}
         return {"action": "move", "move": str(move), "after": move.after.id()}
@@ -183,9 +203,12 @@ def quick_action(job: dict[str, Any]) -> dict[str, Any] | None:
 
 def hint_moves(job: dict[str, Any]) -> dict[str, Any]:
     """The legal moves of a roll ranked best first: by the network at ``job["ply"]`` (with
-    the position's class and the valuer answering for it before the roll), or (``engine``
-    greedy) by the greedy player's score at 0-ply."""
+    the position's class and the valuer answering for it before the roll; in a match,
+    ``job["match"]``, by match winning chances, each move with its ``mwc``, and the
+    answer's ``score`` says how the outcomes count), or (``engine`` greedy) by the greedy
+    player's score at 0-ply."""
     from ..board import Position
+    from ..cube.scoring import weights_from_state
     from ..rules import Rules
 
     with _lock:
@@ -195,10 +218,14 @@ def hint_moves(job: dict[str, Any]) -> dict[str, Any]:
         moves = pos.legal_moves(dice, rules)
         if job["engine"] == "neural":
             an = _analyzer(rules)
-            ranked = an.rank(pos, list(moves), job["ply"])
+            score = weights_from_state(job.get("match"), pos.turn)
+            ranked = an.rank(pos, list(moves), job["ply"], score)
             cls, valuer = an.position_valuer(pos)
-            return {"ply": job["ply"], "class": cls, "evaluator": valuer,
-                    "moves": [{**r.to_dict(), "steps": _steps(r.move)} for r in ranked]}
+            out = {"ply": job["ply"], "class": cls, "evaluator": valuer,
+                   "moves": [{**r.to_dict(), "steps": _steps(r.move)} for r in ranked]}
+            if not score.is_money:
+                out["score"] = score.to_dict()
+            return out
         player = _player("greedy", "expert")
         scores = player.evaluate([m.after for m in moves], pos.turn, rules) if moves else []
         order = sorted(range(len(moves)), key=lambda i: -float(scores[i]))

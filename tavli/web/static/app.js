@@ -1129,8 +1129,9 @@ async function showHints() {
     const box = $("#hints");
     box.replaceChildren();
     const table = document.createElement("table");
+    const match = h.score !== undefined;  // at a match score: match equity and MWC
     table.innerHTML = "<thead><tr><th>#</th><th>move</th><th class='num'>equity</th>" +
-      "<th class='num'>win</th></tr></thead>";
+      (match ? "<th class='num'>MWC</th>" : "") + "<th class='num'>win</th></tr></thead>";
     const body = document.createElement("tbody");
     h.moves.slice(0, 12).forEach((m, i) => {
       const tr = document.createElement("tr");
@@ -1139,7 +1140,8 @@ async function showHints() {
         : (m.equity >= 0 ? "+" : "") + m.equity.toFixed(3);
       if (m.ply !== undefined) tr.title = `valued at ${m.ply}-ply`;
       const win = m.win === undefined ? "" : `${(m.win * 100).toFixed(1)}%`;
-      tr.innerHTML = `<td>${i + 1}</td><td></td><td class="num">${eq}</td>` +
+      const mwc = match ? `<td class="num">${(m.mwc * 100).toFixed(1)}%</td>` : "";
+      tr.innerHTML = `<td>${i + 1}</td><td></td><td class="num">${eq}</td>${mwc}` +
         `<td class="num">${win}</td>`;
       tr.children[1].textContent = m.move;
       tr.addEventListener("click", () => previewHint(m, tr));
@@ -1149,6 +1151,7 @@ async function showHints() {
     const note = document.createElement("div");
     note.className = "opt";
     note.textContent = `${h.engine === "neural" ? `${h.ply}-ply neural net` : "heuristic"}; ` +
+      (match ? `${h.score.context}: match equity, MWC = match winning chances; ` : "") +
       "click a move to set it up, then confirm.";
     box.append(table, note);
   } catch (e) {
