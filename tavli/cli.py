@@ -501,6 +501,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .online.serve import run
+
+    return run(args)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "tui", False):
         from . import tui
@@ -857,6 +863,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "not, 2 when the file cannot be read as a record.")
     vf.add_argument("record", metavar="RECORD", help="the record file (.json)")
     vf.set_defaults(func=cmd_verify)
+
+    sv = sub.add_parser("serve", help="run the online server (games played over the network)",
+                        description="Serve online games: an HTTP API that creates and joins "
+                        "games and one WebSocket per game (docs/server.md). Loopback only "
+                        "unless --host is given.")
+    from .online.serve import add_arguments as add_serve_arguments
+
+    add_serve_arguments(sv)
+    sv.set_defaults(func=cmd_serve)
 
     pl = sub.add_parser("play", help="play a game or match (--tui: in the terminal)")
     from .tui_args import add_play_arguments

@@ -1,0 +1,153 @@
+"""The connections of one server process, per game: fan-out of accepted actions and
+presence (docs/server.md, "Fan-out").
+
+Each connection remembers the last action number it has been sent. When a game moves on
+— an action committed here, or a notice from the store's :meth:`listen` hook (another
+process on the same database: PostgreSQL's LISTEN/NOTIFY) — :meth:`Hub.push` reads the
+game as it stands and sends every connection of that game the actions it lacks with the
+new state, in order, once: a late or repeated notice sends nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import AccessDenied, StaleAction, StoreError, TavliError
+from .protocol import Bucket, ProtocolError, action_out
+from .service import OnlineGames
+from .store import Notice, Subscription
+
+
+def online_error(e: TavliError) -> Any:
+    """The answer (an :class:`tavli.web.errors.ApiError`: status, message, code) to an
+    error of the online service or protocol."""
+    from ..web.errors import ApiError, engine_error
+
+    if isinstance(e, ProtocolError):
+        return ApiError(400, str(e), e.code)
+    if isinstance(e, AccessDenied):
+        return ApiError(403, str(e), "access_denied")
+    if isinstance(e, StaleAction):
+        return ApiError(409, str(e), "stale")
+    if isinstance(e, StoreError):
+        if str(e).startswith("no online game"):
+            return ApiError(404, "no online game with this id", "not_found")
+        return ApiError(503, str(e), "store")
+    return engine_error(e)
+
+
+@dataclass(eq=False)
+class Conn:
+    """One WebSocket connection to a game: a seat's (``side``) or a spectator's."""
+
+    ws: WebSocket
+    game_id: str
+    side: str | None = None
+    token: str | None = None
+    seq: int = -1          # the last action number sent (-1: nothing yet)
+    hello: bool = False
+    bucket: Bucket = field(default_factory=Bucket)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one sender at a time
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send ``message``; a connection that has gone is left to its reader to close."""
+        async with self.lock:
+            with contextlib.suppress(Exception):
+                await self.ws.send_json(message)
+
+    async def send_news(self, actions: list[Any], view: dict[str, Any]) -> None:
+        """Send the actions after :attr:`seq` up to the view's, with the view; nothing
+        when the view is not newer than what was sent."""
+        async with self.lock:
+            if view["seq"] <= self.seq:
+                return
+            news = [action_out(a) for a in actions if self.seq < a.seq <= view["seq"]]
+            self.seq = view["seq"]
+            with contextlib.suppress(Exception):
+                await self.ws.send_json({"type": "update", "actions": news, "state": view})
+
+
+class Hub:
+    """The connections of this process, per game, and the store's notices."""
+
+    def __init__(self, games: OnlineGames) -> None:
+        self.games = games
+        self.conns: dict[str, set[Conn]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.sub: Subscription | None = None
+        self.tasks: set[asyncio.Task] = set()
+
+    async def start(self) -> None:
+        """Listen to the store (every action appended by any process on the database)."""
+        self.loop = asyncio.get_running_loop()
+        self.sub = await run_in_threadpool(self.games.store.listen, self._heard)
+
+    async def stop(self) -> None:
+        if self.sub is not None:
+            await run_in_threadpool(self.sub.close)
+            self.sub = None
+        for t in list(self.tasks):
+            t.cancel()
+
+    def _heard(self, notice: Notice) -> None:  # the listener's thread
+        loop = self.loop
+        if loop is not None and notice.game_id in self.conns:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                loop.call_soon_threadsafe(self.spawn, self.push(notice.game_id))
+
+    def spawn(self, coro: Any) -> None:
+        """Run ``coro`` in the background (kept until it ends)."""
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # --- connections -----------------------------------------------------------------
+    def add(self, conn: Conn) -> None:
+        self.conns.setdefault(conn.game_id, set()).add(conn)
+
+    def remove(self, conn: Conn) -> None:
+        group = self.conns.get(conn.game_id)
+        if group is not None:
+            group.discard(conn)
+            if not group:
+                del self.conns[conn.game_id]
+
+    def presence(self, game_id: str) -> dict[str, Any]:
+        """Which seats have a connection to this process, and how many spectators."""
+        group = [c for c in self.conns.get(game_id, ()) if c.hello]
+        return {"type": "presence",
+                "seats": {s: any(c.side == s for c in group) for s in ("white", "black")},
+                "spectators": sum(c.side is None for c in group)}
+
+    async def tell_presence(self, game_id: str) -> None:
+        message = self.presence(game_id)
+        for c in [c for c in self.conns.get(game_id, ()) if c.hello]:
+            await c.send(message)
+
+    # --- fan-out ---------------------------------------------------------------------
+    async def push(self, game_id: str) -> None:
+        """Send every connection of ``game_id`` that has said hello what it lacks."""
+        group = [c for c in self.conns.get(game_id, ()) if c.hello]
+        if not group:
+            return
+        low = min(c.seq for c in group)
+        try:
+            view, actions = await run_in_threadpool(self._news, game_id, low)
+        except TavliError:
+            return  # the game cannot be read now: the next notice tries again
+        for c in group:
+            await c.send_news(actions, view)
+
+    def _news(self, game_id: str, after: int) -> tuple[dict[str, Any], list[Any]]:
+        view = self.games.view(game_id)
+        actions = self.games.store.actions(game_id, after=max(0, after))
+        return view, actions
+
+
+__all__ = ["Hub", "Conn", "online_error"]
