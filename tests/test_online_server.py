@@ -313,7 +313,7 @@ def test_a_flood_is_limited(tmp_path):
                        for _ in range(n)]
             refused = [a for a in answers if a["type"] == "error"]
             assert refused and all(a["code"] == "rate_limited" for a in refused)
-            assert sum(a["type"] == "pong" for a in answers) >= BURST
+            assert sum(a["type"] == "pong" for a in answers) >= BURST - 1  # hello took one
             anyio.run(anyio.sleep, 0.3)
             white.send_json({"type": "ping", "data": "again"})  # usable once it slows down
             assert until(white, lambda m: m["type"] in ("pong", "error")) == {
@@ -387,19 +387,19 @@ def test_two_servers_share_one_postgresql(online_db):
         with c1.websocket_connect(f"/ws/online/{gid}") as white, \
                 c2.websocket_connect(f"/ws/online/{gid}") as black, \
                 c2.websocket_connect(f"/ws/online/{gid}") as watcher:
-            _hello(white, new["token"])
+            assert _hello(white, new["token"])["state"]["seq"] == 1  # the join, in two
             _hello(black, new["invite_token"])
             _hello(watcher)
-            assert _act(white, 3, {"type": "seed", "seed": new_client_seed()})["type"] == "ack"
-            m = until(watcher, lambda m: m["type"] == "update" and m["state"]["seq"] == 3,
+            assert _act(white, 2, {"type": "seed", "seed": new_client_seed()})["type"] == "ack"
+            m = until(watcher, lambda m: m["type"] == "update" and m["state"]["seq"] == 2,
                       timeout=5)
             assert m["actions"][-1]["side"] == "white"
-            assert _act(black, 4, {"type": "seed", "seed": new_client_seed()})["type"] == "ack"
-            until(white, lambda m: m["type"] == "update" and m["state"]["seq"] == 4, timeout=5)
-            assert _act(white, 5, {"type": "roll"})["type"] == "ack"
-            m = until(black, lambda m: m["type"] == "update" and m["state"]["seq"] == 5,
+            assert _act(black, 3, {"type": "seed", "seed": new_client_seed()})["type"] == "ack"
+            until(white, lambda m: m["type"] == "update" and m["state"]["seq"] == 3, timeout=5)
+            assert _act(white, 4, {"type": "roll"})["type"] == "ack"
+            m = until(black, lambda m: m["type"] == "update" and m["state"]["seq"] == 4,
                       timeout=5)
             assert m["actions"][-1]["action"] == {"type": "roll"}
             assert m["state"]["dice"] is not None or m["state"]["phase"] == "opening"
             # the same number from the other process: refused
-            assert _act(black, 5, {"type": "roll"})["code"] == "stale"
+            assert _act(black, 4, {"type": "roll"})["code"] == "stale"
