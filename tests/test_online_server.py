@@ -403,3 +403,13 @@ def test_two_servers_share_one_postgresql(online_db):
             assert m["state"]["dice"] is not None or m["state"]["phase"] == "opening"
             # the same number from the other process: refused
             assert _act(black, 4, {"type": "roll"})["code"] == "stale"
+
+
+def test_serve_refuses_a_bad_db_or_port_in_one_line(tmp_path, capsys):
+    from tavli.cli import main
+
+    assert main(["serve", "--db", "postgresql://u:secret@h:x/db"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "malformed" in err and "secret" not in err
+    assert main(["serve", "--port", "70000", "--db", str(tmp_path / "o.sqlite3")]) == 2
+    assert "--port" in capsys.readouterr().err

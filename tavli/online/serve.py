@@ -66,10 +66,21 @@ def run(args: argparse.Namespace) -> int:
     store = open_store(db)  # a bad --db is one line, before anything listens
     names = served_hosts(host) | {hostname(n) for n in (args.name or [])}
     app = create_online_app(store, allowed_hosts=names)
+    from uvicorn.config import WS_PROTOCOLS
+
+    ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            access_log=False, ws_max_size=MAX_FRAME, ws="websockets")
+                            access_log=False, ws_max_size=MAX_FRAME, ws=ws)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
+    sockets = None
+    if port == 0:  # the port is known once the socket is bound
+        import socket
+
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.bind((host, 0))
+        port = sock.getsockname()[1]
+        sockets = [sock]
     where = db.split("@")[-1] if "://" in db else db  # no password shown
     print(f"tavli: online server at http://{shown}:{port}/ (games in {where}; Ctrl-C "
           "stops it)", flush=True)
@@ -78,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
               "games and watch the ones whose link he has. Plain HTTP is not encrypted: "
               "put a TLS proxy in front of it on the Internet.", flush=True)
     try:
-        server.run()
+        server.run(sockets=sockets)
     except KeyboardInterrupt:
         pass
     finally:
