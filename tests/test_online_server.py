@@ -405,6 +405,26 @@ def test_two_servers_share_one_postgresql(online_db):
             assert _act(black, 4, {"type": "roll"})["code"] == "stale"
 
 
+@pytest.mark.parametrize("online_db", ["postgresql"], indirect=True)
+def test_presence_across_two_servers(online_db):
+    one, two = _client(online_db, presence_beat=0.1), _client(online_db, presence_beat=0.1)
+    with one as c1, two as c2:
+        new = _create(c1)
+        _join(c2, new)
+        gid = new["id"]
+        with c1.websocket_connect(f"/ws/online/{gid}") as white:
+            _hello(white, new["token"])
+            with c2.websocket_connect(f"/ws/online/{gid}") as black:
+                _hello(black, new["invite_token"])
+                m = until(white, lambda m: m["type"] == "presence" and m["seats"]["black"])
+                assert m["seats"] == {"white": True, "black": True}
+                m = until(black, lambda m: m["type"] == "presence" and m["seats"]["white"])
+            t0 = time.monotonic()
+            m = until(white, lambda m: m["type"] == "presence" and not m["seats"]["black"])
+            assert m["seats"] == {"white": True, "black": False}
+            assert time.monotonic() - t0 < 2
+
+
 def test_serve_refuses_a_bad_db_or_port_in_one_line(tmp_path, capsys):
     from tavli.cli import main
 

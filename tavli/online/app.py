@@ -39,7 +39,7 @@ from ..web.limits import BodyLimit
 from ..web.newgame import NewGame
 from ..web.security import LOOPBACK_NAMES, Guard
 from . import protocol
-from .hub import Conn, Hub, online_error
+from .hub import PRESENCE_BEAT, Conn, Hub, online_error
 from .protocol import ProtocolError, error
 from .service import OnlineGames
 from .store import OnlineStore, open_store
@@ -103,14 +103,16 @@ def ai_action(decision: dict[str, Any]) -> dict[str, Any]:
 def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                       allowed_hosts: Iterable[str] | None = LOOPBACK_NAMES,
                       pool: Any = None, ai_deadline: float = 60.0,
-                      rate: float = protocol.RATE, burst: int = protocol.BURST) -> FastAPI:
+                      rate: float = protocol.RATE, burst: int = protocol.BURST,
+                      presence_beat: float = PRESENCE_BEAT) -> FastAPI:
     """The online server's app over the database ``db`` (a ``--db`` value or an open
     store). ``allowed_hosts``: the host names it answers to (None: any); ``pool``: where
     an AI seat thinks (an :class:`tavli.web.workers.EnginePool`; default the process's);
-    ``rate``, ``burst``: messages a connection may send a second, and at once."""
+    ``rate``, ``burst``: messages a connection may send a second, and at once;
+    ``presence_beat``: seconds between presence updates through the store."""
     store = db if isinstance(db, OnlineStore) else open_store(str(db))
     games = OnlineGames(store)
-    hub = Hub(games)
+    hub = Hub(games, presence_beat)
     thinking: set[str] = set()  # games whose AI seat is deciding
     again: set[str] = set()     # games whose AI seat must look again
 
@@ -250,6 +252,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
             await conn.ws.send_json({"type": "welcome", "side": side, "state": view,
                                      "actions": [protocol.action_out(a) for a in missed]})
         await hub.tell_presence(conn.game_id)
+        hub.spawn(hub.refresh(conn.game_id))  # marks the seat seen for other processes
         hub.spawn(hub.push(conn.game_id))  # an action committed while this one said hello
         hub.spawn(drive_ai(conn.game_id))
 
@@ -330,8 +333,8 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         finally:
             hub.remove(conn)
             if conn.hello:
-                with contextlib.suppress(Exception):
-                    await hub.tell_presence(game_id)
+                with contextlib.suppress(Exception):  # the seat's seen time cleared
+                    await hub.refresh(game_id, gone=conn.side)
 
     return app
 

@@ -6,12 +6,20 @@ Each connection remembers the last action number it has been sent. When a game m
 process on the same database: PostgreSQL's LISTEN/NOTIFY) — :meth:`Hub.push` reads the
 game as it stands and sends every connection of that game the actions it lacks with the
 new state, in order, once: a late or repeated notice sends nothing.
+
+Presence: a seat is connected when it has a connection to this process, or when another
+process has marked it seen (the seat's ``seen`` time in the store, written every
+:data:`PRESENCE_BEAT` seconds while connected there) within the last 2.5 beats. Each
+process reads the seats of its games every beat and tells its connections when the
+presence changed; a disconnection elsewhere shows within about two beats (on this
+process: at once). Spectators are counted on this process only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +30,8 @@ from ..errors import AccessDenied, StaleAction, StoreError, TavliError
 from .protocol import Bucket, ProtocolError, action_out
 from .service import OnlineGames
 from .store import Notice, Subscription
+
+PRESENCE_BEAT = 5.0  # seconds between a process's presence writes and reads
 
 
 def online_error(e: TavliError) -> Any:
@@ -76,17 +86,22 @@ class Conn:
 class Hub:
     """The connections of this process, per game, and the store's notices."""
 
-    def __init__(self, games: OnlineGames) -> None:
+    def __init__(self, games: OnlineGames, beat: float = PRESENCE_BEAT) -> None:
         self.games = games
+        self.beat = beat
         self.conns: dict[str, set[Conn]] = {}
+        self.seen: dict[str, dict[str, float | None]] = {}  # per game: seats' seen times
+        self.shown: dict[str, dict[str, Any]] = {}          # per game: presence last told
         self.loop: asyncio.AbstractEventLoop | None = None
         self.sub: Subscription | None = None
         self.tasks: set[asyncio.Task] = set()
 
     async def start(self) -> None:
-        """Listen to the store (every action appended by any process on the database)."""
+        """Listen to the store (every action appended by any process on the database)
+        and keep presence up to date."""
         self.loop = asyncio.get_running_loop()
         self.sub = await run_in_threadpool(self.games.store.listen, self._heard)
+        self.spawn(self._beats())
 
     async def stop(self) -> None:
         if self.sub is not None:
@@ -117,18 +132,67 @@ class Hub:
             group.discard(conn)
             if not group:
                 del self.conns[conn.game_id]
+                self.seen.pop(conn.game_id, None)
+                self.shown.pop(conn.game_id, None)
+
+    # --- presence --------------------------------------------------------------------
+    def _local(self, game_id: str) -> set[str]:
+        return {c.side for c in self.conns.get(game_id, ()) if c.hello and c.side}
 
     def presence(self, game_id: str) -> dict[str, Any]:
-        """Which seats have a connection to this process, and how many spectators."""
+        """Which seats are connected (here or to another process), and how many
+        spectators this process has."""
         group = [c for c in self.conns.get(game_id, ()) if c.hello]
-        return {"type": "presence",
-                "seats": {s: any(c.side == s for c in group) for s in ("white", "black")},
+        local = self._local(game_id)
+        seen = self.seen.get(game_id, {})
+        now = time.time()
+
+        def on(side: str) -> bool:
+            t = seen.get(side)
+            return side in local or (t is not None and now - t < 2.5 * self.beat)
+
+        return {"type": "presence", "seats": {s: on(s) for s in ("white", "black")},
                 "spectators": sum(c.side is None for c in group)}
 
-    async def tell_presence(self, game_id: str) -> None:
+    async def tell_presence(self, game_id: str, *, changed_only: bool = False) -> None:
+        """Send the game's presence to its connections (``changed_only``: only when it
+        differs from what was told last)."""
         message = self.presence(game_id)
+        if changed_only and self.shown.get(game_id) == message:
+            return
+        if game_id in self.conns:
+            self.shown[game_id] = message
         for c in [c for c in self.conns.get(game_id, ()) if c.hello]:
             await c.send(message)
+
+    async def refresh(self, game_id: str, gone: str | None = None) -> None:
+        """Mark this process's seats of ``game_id`` seen (and ``gone``, a seat whose
+        last connection here has closed, not seen), read the others' and tell what
+        changed."""
+        local = self._local(game_id)
+        try:
+            seats = await run_in_threadpool(self._mark, game_id, local, gone)
+        except TavliError:
+            return
+        if game_id in self.conns:
+            self.seen[game_id] = {s.side: s.seen for s in seats}
+        await self.tell_presence(game_id, changed_only=True)
+
+    def _mark(self, game_id: str, local: set[str], gone: str | None) -> list[Any]:
+        store = self.games.store
+        now = time.time()
+        for side in local:
+            store.update_seat(game_id, side, seen=now)
+        if gone is not None and gone not in local:
+            store.update_seat(game_id, gone, seen=None)
+        return store.seats(game_id)
+
+    async def _beats(self) -> None:
+        while True:
+            await asyncio.sleep(self.beat)
+            for game_id in list(self.conns):
+                with contextlib.suppress(Exception):
+                    await self.refresh(game_id)
 
     # --- fan-out ---------------------------------------------------------------------
     async def push(self, game_id: str) -> None:
