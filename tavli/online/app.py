@@ -332,9 +332,8 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
             return
         finally:
             hub.remove(conn)
-            if conn.hello:
-                with contextlib.suppress(Exception):  # the seat's seen time cleared
-                    await hub.refresh(game_id, gone=conn.side)
+            if conn.hello:  # in the background: this task may be being cancelled
+                hub.spawn(hub.refresh(game_id, gone=conn.side))
 
     return app
 

@@ -95,6 +95,7 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.sub: Subscription | None = None
         self.tasks: set[asyncio.Task] = set()
+        self.marking = asyncio.Lock()  # one presence refresh at a time: the last one wins
 
     async def start(self) -> None:
         """Listen to the store (every action appended by any process on the database)
@@ -169,13 +170,14 @@ class Hub:
         """Mark this process's seats of ``game_id`` seen (and ``gone``, a seat whose
         last connection here has closed, not seen), read the others' and tell what
         changed."""
-        local = self._local(game_id)
-        try:
-            seats = await run_in_threadpool(self._mark, game_id, local, gone)
-        except TavliError:
-            return
-        if game_id in self.conns:
-            self.seen[game_id] = {s.side: s.seen for s in seats}
+        async with self.marking:
+            local = self._local(game_id)
+            try:
+                seats = await run_in_threadpool(self._mark, game_id, local, gone)
+            except TavliError:
+                return
+            if game_id in self.conns:
+                self.seen[game_id] = {s.side: s.seen for s in seats}
         await self.tell_presence(game_id, changed_only=True)
 
     def _mark(self, game_id: str, local: set[str], gone: str | None) -> list[Any]:
