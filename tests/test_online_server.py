@@ -196,7 +196,8 @@ def test_reconnect_and_resync(tmp_path):
         new = _started(c)
         gid = new["id"]
         with c.websocket_connect(f"/ws/online/{gid}") as white:
-            assert _hello(white, new["token"])["state"]["seq"] == 3
+            w = _hello(white, new["token"])
+            assert w["state"]["seq"] == 3 and w["state"]["legal_moves"] == []
             assert _act(white, 4, {"type": "roll"})["type"] == "ack"
         # white is gone; black acts meanwhile (through the service: another process)
         games = c.app.state.games
@@ -211,6 +212,10 @@ def test_reconnect_and_resync(tmp_path):
             assert [a["seq"] for a in w["actions"]] == list(range(4, now["seq"] + 1))
             assert w["actions"][0]["action"] == {"type": "roll"}
             assert w["state"] == now
+            if now["phase"] == "move":  # the moves the page offers
+                g = games.table(gid).game
+                assert [m["move"] for m in now["legal_moves"]] == [
+                    str(m) for m in g.legal_moves()]
         with c.websocket_connect(f"/ws/online/{gid}") as white:
             w = _hello(white, new["token"])  # no number: the state alone
             assert w["actions"] == [] and w["state"] == now
@@ -319,6 +324,18 @@ def test_a_flood_is_limited(tmp_path):
             assert until(white, lambda m: m["type"] in ("pong", "error")) == {
                 "type": "pong", "data": "again"}
         assert len(c.app.state.games.store.actions(gid)) == before
+
+
+def test_connections_per_address_are_limited(tmp_path):
+    with _client(tmp_path / "o.sqlite3", per_address=2) as c:
+        new = _started(c)
+        url = f"/ws/online/{new['id']}"
+        with c.websocket_connect(url) as a, c.websocket_connect(url) as b:
+            _hello(a), _hello(b)
+            with c.websocket_connect(url) as third:
+                assert recv(third)["code"] == "too_many_connections"
+        with c.websocket_connect(url) as again:  # the others have closed
+            assert _hello(again)["type"] == "welcome"
 
 
 def test_handshake_checks(tmp_path):

@@ -104,12 +104,15 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                       allowed_hosts: Iterable[str] | None = LOOPBACK_NAMES,
                       pool: Any = None, ai_deadline: float = 60.0,
                       rate: float = protocol.RATE, burst: int = protocol.BURST,
-                      presence_beat: float = PRESENCE_BEAT) -> FastAPI:
+                      presence_beat: float = PRESENCE_BEAT,
+                      per_address: int = protocol.PER_ADDRESS,
+                      per_game: int = protocol.PER_GAME) -> FastAPI:
     """The online server's app over the database ``db`` (a ``--db`` value or an open
     store). ``allowed_hosts``: the host names it answers to (None: any); ``pool``: where
     an AI seat thinks (an :class:`tavli.web.workers.EnginePool`; default the process's);
     ``rate``, ``burst``: messages a connection may send a second, and at once;
-    ``presence_beat``: seconds between presence updates through the store."""
+    ``presence_beat``: seconds between presence updates through the store;
+    ``per_address``, ``per_game``: connections one address, one game may have open."""
     store = db if isinstance(db, OnlineStore) else open_store(str(db))
     games = OnlineGames(store)
     hub = Hub(games, presence_beat)
@@ -170,6 +173,8 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                     break
                 except StaleAction:
                     continue
+            else:
+                raise ApiError(503, "the game is too busy to join now: try again", "busy")
             return {"side": seat.side, "state": games.view(game_id)}
 
         out = await run_in_threadpool(do)
@@ -297,8 +302,13 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
             await ws.send_json(error("no online game with this id", "not_found"))
             await ws.close(4404)
             return
-        conn = Conn(ws, game_id, bucket=protocol.Bucket(rate, burst))
-        hub.add(conn)
+        address = ws.client.host if ws.client else ""
+        conn = Conn(ws, game_id, address, bucket=protocol.Bucket(rate, burst))
+        crowded = hub.add(conn, per_address, per_game)
+        if crowded is not None:
+            await ws.send_json(error(crowded, "too_many_connections"))
+            await ws.close(1008)
+            return
         refused = 0
         try:
             while True:

@@ -58,6 +58,7 @@ class Conn:
 
     ws: WebSocket
     game_id: str
+    address: str = ""
     side: str | None = None
     token: str | None = None
     seq: int = -1          # the last action number sent (-1: nothing yet)
@@ -124,8 +125,16 @@ class Hub:
         task.add_done_callback(self.tasks.discard)
 
     # --- connections -----------------------------------------------------------------
-    def add(self, conn: Conn) -> None:
+    def add(self, conn: Conn, per_address: int, per_game: int) -> str | None:
+        """Count ``conn`` in; why not when its address or game has too many already."""
+        group = self.conns.get(conn.game_id, set())
+        if len(group) >= per_game:
+            return f"this game has {per_game} connections already"
+        mine = sum(c.address == conn.address for g in self.conns.values() for c in g)
+        if mine >= per_address:
+            return f"at most {per_address} connections from one address"
         self.conns.setdefault(conn.game_id, set()).add(conn)
+        return None
 
     def remove(self, conn: Conn) -> None:
         group = self.conns.get(conn.game_id)

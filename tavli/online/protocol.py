@@ -32,6 +32,8 @@ RATE = 20.0              # messages a second a connection may send, on average .
 BURST = 40               # ... and at once
 FLOOD_CLOSE = 200        # messages refused for the rate in a row: the connection is closed
 HELLO_TIMEOUT = 15.0     # seconds a new connection has to say hello
+PER_ADDRESS = 32         # connections from one address to one process
+PER_GAME = 256           # connections to one game on one process
 RESYNC_MAX = 200         # actions sent to a client that resyncs (further behind: the state)
 TYPES = {"hello": {"token", "seq"}, "act": {"seq", "action"}, "ping": {"data"}}
 
@@ -116,4 +118,5 @@ def action_out(a: Any) -> dict[str, Any]:
 
 
 __all__ = ["read_message", "ProtocolError", "Bucket", "error", "action_out", "MAX_MESSAGE",
-           "MAX_FRAME", "RATE", "BURST", "FLOOD_CLOSE", "HELLO_TIMEOUT", "RESYNC_MAX"]
+           "MAX_FRAME", "PER_ADDRESS", "PER_GAME", "RATE", "BURST", "FLOOD_CLOSE",
+           "HELLO_TIMEOUT", "RESYNC_MAX"]
