@@ -450,3 +450,42 @@ def test_serve_refuses_a_bad_db_or_port_in_one_line(tmp_path, capsys):
     assert err.count("\n") == 1 and "malformed" in err and "secret" not in err
     assert main(["serve", "--port", "70000", "--db", str(tmp_path / "o.sqlite3")]) == 2
     assert "--port" in capsys.readouterr().err
+
+
+def test_a_backgammon_match_with_the_cube(tmp_path):
+    with _client(tmp_path / "o.sqlite3", rate=1e6) as c:
+        new = _create(c, variant="backgammon", points=3)
+        assert new["state"]["kind"] == "match" and new["state"]["score"] == [0, 0]
+        _join(c, new)
+        gid = new["id"]
+        games = c.app.state.games
+        with c.websocket_connect(f"/ws/online/{gid}") as white, \
+                c.websocket_connect(f"/ws/online/{gid}") as black:
+            ws = {"white": white, "black": black}
+            _hello(white, new["token"]), _hello(black, new["invite_token"])
+            for n, side in enumerate(("white", "black")):
+                assert _act(ws[side], 2 + n, {"type": "seed",
+                                              "seed": new_client_seed()})["type"] == "ack"
+            rng = random.Random(5)
+            for _ in range(20):  # to the first turn where the side to roll may double
+                v = games.view(gid)
+                if v["can_double"]:
+                    break
+                _act(ws[v["turn"]], v["seq"] + 1, _next_action(c, gid, rng))
+            assert v["can_double"] and v["phase"] == "roll"
+            doubler, taker = v["turn"], "black" if v["turn"] == "white" else "white"
+            assert _act(ws[doubler], v["seq"] + 1, {"type": "double"})["type"] == "ack"
+            v = games.view(gid)
+            assert v["phase"] == "double" and v["turn"] == taker
+            e = _act(ws[doubler], v["seq"] + 1, {"type": "take"})  # not his to answer
+            assert e["code"] == "wrong_state"
+            assert _act(ws[taker], v["seq"] + 1, {"type": "take"})["type"] == "ack"
+            v = games.view(gid)
+            assert v["cube"] == {"value": 2, "owner": taker} and v["phase"] == "roll"
+            assert _act(ws[taker], v["seq"] + 1, {"type": "resign", "value": "single"}
+                        )["type"] == "ack"
+            v = games.view(gid)
+            assert v["score"] == ([2, 0] if doubler == "white" else [0, 2])
+            assert _act(ws[doubler], v["seq"] + 1, {"type": "next"})["type"] == "ack"
+            v = games.view(gid)
+            assert v["outcome"] is None and v["score"] == ([2, 0] if doubler == "white" else [0, 2])
