@@ -489,3 +489,49 @@ def test_a_backgammon_match_with_the_cube(tmp_path):
             assert _act(ws[doubler], v["seq"] + 1, {"type": "next"})["type"] == "ack"
             v = games.view(gid)
             assert v["outcome"] is None and v["score"] == ([2, 0] if doubler == "white" else [0, 2])
+
+
+def test_a_real_server_with_uvicorn_and_websockets(tmp_path):
+    """The stack `tavli serve` runs: uvicorn's WebSocket protocol, its frame limit."""
+    import socket
+    import threading
+
+    import httpx
+    import uvicorn
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from tavli.online.protocol import MAX_FRAME
+
+    app = create_online_app(tmp_path / "o.sqlite3", allowed_hosts=["127.0.0.1"])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=MAX_FRAME))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            time.sleep(0.05)
+        base = f"http://127.0.0.1:{port}"
+        new = httpx.post(f"{base}/api/online/games", json={
+            "game": {"variant": "fevga", "opponent": "human"}, "name": "Ann"}).json()
+        url = f"ws://127.0.0.1:{port}/ws/online/{new['id']}"
+        with connect(url, origin=base) as ws:
+            ws.send(json.dumps({"type": "hello", "token": new["token"]}))
+            assert json.loads(ws.recv(timeout=10))["side"] == "white"
+            ws.send(json.dumps({"type": "act", "seq": 1, "action": {"type": "seed",
+                                                                     "seed": "abcdefgh"}}))
+            got = [json.loads(ws.recv(timeout=10)) for _ in range(2)]
+            assert {"type": "ack", "seq": 1} in got
+            ws.send("x" * (MAX_FRAME + 1))  # over uvicorn's frame limit: closed
+            with pytest.raises(ConnectionClosed):
+                for _ in range(10):
+                    ws.recv(timeout=10)
+        with pytest.raises(Exception, match="403"):
+            connect(url, origin="http://evil.example")
+    finally:
+        server.should_exit = True
+        thread.join(10)
