@@ -221,10 +221,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         bench_dama(seed=args.seed)
         return 0
+    if args.what == "server":
+        from .online.bench import bench_server
+
+        bench_server(db=args.db, actions=args.requests or 300, seed=args.seed)
+        return 0
     if args.what == "web":
         from .web.bench import bench_web
 
-        res = bench_web(clients=args.clients, requests=args.requests,
+        res = bench_web(clients=args.clients, requests=args.requests or 30,
                         ply=2 if args.ply is None else args.ply,
                         points=args.points, seed=args.seed)
         return 1 if res["errors"] else 0
@@ -749,7 +754,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
     b.add_argument("what", choices=["movegen", "strength", "race", "cube", "choices", "dama", "web",
-                                    "eval", "rollout", "moves"])
+                                    "server", "eval", "rollout", "moves"])
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
                         "neural:0, greedy random, gnubg[:PLY], net:FILE")
@@ -790,8 +795,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="strength: processes for games played through Python")
     b.add_argument("--clients", type=at_least(2), default=10,
                    help="web: clients (one reviews, the others make plain requests)")
-    b.add_argument("--requests", type=at_least(1), default=30,
-                   help="web: plain requests per client in the reference phase")
+    b.add_argument("--requests", type=at_least(1), default=None,
+                   help="web: plain requests per client in the reference phase (default "
+                        "30); server: actions played (default 300)")
+    b.add_argument("--db", default=None,
+                   help="server: the online store (default a temporary SQLite file; "
+                        "postgresql://...)")
     b.add_argument("--ply", type=int, choices=[0, 1, 2], default=None,
                    help="web: review ply (default 2); cube: the ply of our cube decisions "
                         "(default 0)")

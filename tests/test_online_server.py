@@ -535,3 +535,12 @@ def test_a_real_server_with_uvicorn_and_websockets(tmp_path):
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_bench_server_prints_its_figures(capsys):
+    from tavli.online.bench import bench_server
+
+    res = bench_server(actions=6)
+    out = capsys.readouterr().out
+    assert res["actions"] == 6 and len(res["fanout"]) == 6
+    assert "act -> ack" in out and "95% CI" in out and "store SQLite" in out
