@@ -338,6 +338,16 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                 except TavliError as e:
                     a = online_error(e)
                     await conn.send(error(a.message, a.code, getattr(e, "seq", None)))
+                except (WebSocketDisconnect, asyncio.CancelledError):
+                    raise
+                except Exception:  # noqa: BLE001 - a bug: logged, the connection lives on
+                    import logging
+
+                    logging.getLogger("tavli.online").exception("a message to %s failed",
+                                                                game_id)
+                    await conn.send(error("the server failed on this message (a bug, "
+                                          "logged): reconnect to see where the game "
+                                          "stands", "internal"))
         except WebSocketDisconnect:
             return
         finally:
