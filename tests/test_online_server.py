@@ -544,3 +544,25 @@ def test_bench_server_prints_its_figures(capsys):
     out = capsys.readouterr().out
     assert res["actions"] == 6 and len(res["fanout"]) == 6
     assert "act -> ack" in out and "95% CI" in out and "store SQLite" in out
+
+
+def test_no_hello_closes_and_a_bug_is_one_error(tmp_path, monkeypatch):
+    from tavli.online import protocol
+
+    monkeypatch.setattr(protocol, "HELLO_TIMEOUT", 0.3)
+    with _client(tmp_path / "o.sqlite3") as c:
+        new = _started(c)
+        with c.websocket_connect(f"/ws/online/{new['id']}") as ws:
+            assert recv(ws)["code"] == "timeout"
+        games = c.app.state.games
+
+        def broken(*args):
+            raise RuntimeError("boom")
+
+        with c.websocket_connect(f"/ws/online/{new['id']}") as ws:
+            _hello(ws, new["token"])
+            monkeypatch.setattr(games, "act", broken)
+            e = _act(ws, 4, {"type": "roll"})
+            assert e["code"] == "internal" and "boom" not in e["error"]
+            ws.send_json({"type": "ping", "data": 2})  # still usable
+            assert until(ws, lambda m: m["type"] == "pong")["data"] == 2

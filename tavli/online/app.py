@@ -275,7 +275,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         msg = protocol.read_message(text if text is not None else raw.get("bytes", b""))
         try:
             await dispatch(conn, msg)
-        except TavliError as e:
+        except Exception as e:
             if msg["type"] == "act":  # the error names the action it refuses
                 e.seq = msg["seq"]  # type: ignore[attr-defined]
             raise
@@ -340,14 +340,14 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                     await conn.send(error(a.message, a.code, getattr(e, "seq", None)))
                 except (WebSocketDisconnect, asyncio.CancelledError):
                     raise
-                except Exception:  # noqa: BLE001 - a bug: logged, the connection lives on
+                except Exception as e:  # noqa: BLE001 - a bug: logged, the connection lives on
                     import logging
 
                     logging.getLogger("tavli.online").exception("a message to %s failed",
                                                                 game_id)
                     await conn.send(error("the server failed on this message (a bug, "
                                           "logged): reconnect to see where the game "
-                                          "stands", "internal"))
+                                          "stands", "internal", getattr(e, "seq", None)))
         except WebSocketDisconnect:
             return
         finally:
