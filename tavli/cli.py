@@ -221,10 +221,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         bench_dama(seed=args.seed)
         return 0
+    if args.what == "server":
+        from .online.bench import bench_server
+
+        bench_server(db=args.db, actions=args.requests or 300, seed=args.seed)
+        return 0
     if args.what == "web":
         from .web.bench import bench_web
 
-        res = bench_web(clients=args.clients, requests=args.requests,
+        res = bench_web(clients=args.clients, requests=args.requests or 30,
                         ply=2 if args.ply is None else args.ply,
                         points=args.points, seed=args.seed)
         return 1 if res["errors"] else 0
@@ -539,6 +544,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .online.serve import run
+
+    return run(args)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "tui", False):
         from . import tui
@@ -786,7 +797,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
     b.add_argument("what", choices=["movegen", "strength", "race", "cube", "choices", "dama", "web",
-                                    "eval", "rollout", "moves"])
+                                    "server", "eval", "rollout", "moves"])
     b.add_argument("players", nargs="*",
                    help="strength: two players, e.g. neural pubeval, neural:worldclass "
                         "neural:0, greedy random, gnubg[:PLY], net:FILE")
@@ -827,8 +838,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="strength: processes for games played through Python")
     b.add_argument("--clients", type=at_least(2), default=10,
                    help="web: clients (one reviews, the others make plain requests)")
-    b.add_argument("--requests", type=at_least(1), default=30,
-                   help="web: plain requests per client in the reference phase")
+    b.add_argument("--requests", type=at_least(1), default=None,
+                   help="web: plain requests per client in the reference phase (default "
+                        "30); server: actions played (default 300)")
+    b.add_argument("--db", default=None,
+                   help="server: the online store (default a temporary SQLite file; "
+                        "postgresql://...)")
     b.add_argument("--ply", type=int, choices=[0, 1, 2], default=None,
                    help="web: review ply (default 2); cube: the ply of our cube decisions "
                         "(default 0)")
@@ -900,6 +915,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "not, 2 when the file cannot be read as a record.")
     vf.add_argument("record", metavar="RECORD", help="the record file (.json)")
     vf.set_defaults(func=cmd_verify)
+
+    sv = sub.add_parser("serve", help="run the online server (games played over the network)",
+                        description="Serve online games: an HTTP API that creates and joins "
+                        "games and one WebSocket per game (docs/server.md). Loopback only "
+                        "unless --host is given.")
+    from .online.serve import add_arguments as add_serve_arguments
+
+    add_serve_arguments(sv)
+    sv.set_defaults(func=cmd_serve)
 
     pl = sub.add_parser("play", help="play a game or match (--tui: in the terminal)")
     from .tui_args import add_play_arguments

@@ -386,8 +386,10 @@ class OnlineGames:
 
     def view(self, game_id: str) -> dict[str, Any]:
         """What anyone may see of the game (players and spectators alike): status, the
-        last action's number, the commitment, the seats (names, not tokens) and the state
-        (the record, with the server seed once it is over: :meth:`record`)."""
+        last action's number, the commitment, the seats (names, not tokens) and the state,
+        with the legal moves of the roll to play (the page offers them: no rule in
+        JavaScript) and whether the side to roll may double (the record, with the
+        server seed once it is over: :meth:`record`)."""
         t = self.table(game_id)
         with t.lock:
             g = t.game
@@ -404,6 +406,11 @@ class OnlineGames:
                          else SIDE_NAMES[g.cube_owner]},
                 "outcome": g.outcome.to_dict() if g.outcome else None,
                 "score": list(t.match.score) if t.match else None,
+                "can_double": g.phase == "roll" and not g.is_over and g.can_double(),
+                "legal_moves": [{"move": str(m), "steps": [[f, to, bool(h)]
+                                                          for f, to, h in m.steps]}
+                                for m in g.legal_moves()]
+                if g.phase == "move" and not g.is_over else [],
             }
 
     def record(self, game_id: str) -> dict[str, Any]:

@@ -110,6 +110,11 @@ class Guard:
         self.token = token.encode() if token else None
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            refusal = self.check_websocket(scope)
+            if refusal is not None:  # before the handshake is accepted: HTTP 403
+                await send({"type": "websocket.close", "code": 1008, "reason": refusal})
+                return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -127,6 +132,21 @@ class Guard:
             await _answer(send_with_headers, status, text, code)
             return
         await self.app(scope, receive, send_with_headers)
+
+    def check_websocket(self, scope: dict) -> str | None:
+        """Why a WebSocket handshake is refused (its ``Host`` is not served, or its
+        ``Origin`` is another site: a browser always sends one), else None."""
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", [])}
+        host = headers.get("host", "")
+        if self.allowed is not None and hostname(host) not in self.allowed:
+            return f"this server does not answer to the host name {host[:60]!r}"
+        origin = headers.get("origin")
+        scheme = "https" if scope.get("scheme") == "wss" else "http"
+        here = _site(f"{scheme}://{host}")
+        if origin is not None and (here is None or _site(origin) != here):
+            return f"connections from another site ({origin[:60]}) are refused"
+        return None
 
     def check(self, scope: dict) -> tuple[int, str, str] | None:
         """``(status, message, code)`` when the request is refused, else None."""

@@ -1,0 +1,228 @@
+"""The connections of one server process, per game: fan-out of accepted actions and
+presence (docs/server.md, "Fan-out").
+
+Each connection remembers the last action number it has been sent. When a game moves on
+— an action committed here, or a notice from the store's :meth:`listen` hook (another
+process on the same database: PostgreSQL's LISTEN/NOTIFY) — :meth:`Hub.push` reads the
+game as it stands and sends every connection of that game the actions it lacks with the
+new state, in order, once: a late or repeated notice sends nothing.
+
+Presence: a seat is connected when it has a connection to this process, or when another
+process has marked it seen (the seat's ``seen`` time in the store, written every
+:data:`PRESENCE_BEAT` seconds while connected there) within the last 2.5 beats. Each
+process reads the seats of its games every beat and tells its connections when the
+presence changed; a disconnection elsewhere shows within about two beats (on this
+process: at once). Spectators are counted on this process only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import AccessDenied, StaleAction, StoreError, TavliError
+from .protocol import Bucket, ProtocolError, action_out
+from .service import OnlineGames
+from .store import Notice, Subscription
+
+PRESENCE_BEAT = 5.0  # seconds between a process's presence writes and reads
+
+
+def online_error(e: TavliError) -> Any:
+    """The answer (an :class:`tavli.web.errors.ApiError`: status, message, code) to an
+    error of the online service or protocol."""
+    from ..web.errors import ApiError, engine_error
+
+    if isinstance(e, ProtocolError):
+        return ApiError(400, str(e), e.code)
+    if isinstance(e, AccessDenied):
+        return ApiError(403, str(e), "access_denied")
+    if isinstance(e, StaleAction):
+        return ApiError(409, str(e), "stale")
+    if isinstance(e, StoreError):
+        if str(e).startswith("no online game"):
+            return ApiError(404, "no online game with this id", "not_found")
+        return ApiError(503, str(e), "store")
+    return engine_error(e)
+
+
+@dataclass(eq=False)
+class Conn:
+    """One WebSocket connection to a game: a seat's (``side``) or a spectator's."""
+
+    ws: WebSocket
+    game_id: str
+    address: str = ""
+    side: str | None = None
+    token: str | None = None
+    seq: int = -1          # the last action number sent (-1: nothing yet)
+    hello: bool = False
+    bucket: Bucket = field(default_factory=Bucket)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one sender at a time
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send ``message``; a connection that has gone is left to its reader to close."""
+        async with self.lock:
+            with contextlib.suppress(Exception):
+                await self.ws.send_json(message)
+
+    async def send_news(self, actions: list[Any], view: dict[str, Any]) -> None:
+        """Send the actions after :attr:`seq` up to the view's, with the view; nothing
+        when the view is not newer than what was sent."""
+        async with self.lock:
+            if view["seq"] <= self.seq:
+                return
+            news = [action_out(a) for a in actions if self.seq < a.seq <= view["seq"]]
+            self.seq = view["seq"]
+            with contextlib.suppress(Exception):
+                await self.ws.send_json({"type": "update", "actions": news, "state": view})
+
+
+class Hub:
+    """The connections of this process, per game, and the store's notices."""
+
+    def __init__(self, games: OnlineGames, beat: float = PRESENCE_BEAT) -> None:
+        self.games = games
+        self.beat = beat
+        self.conns: dict[str, set[Conn]] = {}
+        self.seen: dict[str, dict[str, float | None]] = {}  # per game: seats' seen times
+        self.shown: dict[str, dict[str, Any]] = {}          # per game: presence last told
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.sub: Subscription | None = None
+        self.tasks: set[asyncio.Task] = set()
+        self.marking = asyncio.Lock()  # one presence refresh at a time: the last one wins
+
+    async def start(self) -> None:
+        """Listen to the store (every action appended by any process on the database)
+        and keep presence up to date."""
+        self.loop = asyncio.get_running_loop()
+        self.sub = await run_in_threadpool(self.games.store.listen, self._heard)
+        self.spawn(self._beats())
+
+    async def stop(self) -> None:
+        if self.sub is not None:
+            await run_in_threadpool(self.sub.close)
+            self.sub = None
+        for t in list(self.tasks):
+            t.cancel()
+
+    def _heard(self, notice: Notice) -> None:  # the listener's thread
+        loop = self.loop
+        if loop is not None and notice.game_id in self.conns:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                loop.call_soon_threadsafe(self.spawn, self.push(notice.game_id))
+
+    def spawn(self, coro: Any) -> None:
+        """Run ``coro`` in the background (kept until it ends)."""
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # --- connections -----------------------------------------------------------------
+    def add(self, conn: Conn, per_address: int, per_game: int) -> str | None:
+        """Count ``conn`` in; why not when its address or game has too many already."""
+        group = self.conns.get(conn.game_id, set())
+        if len(group) >= per_game:
+            return f"this game has {per_game} connections already"
+        mine = sum(c.address == conn.address for g in self.conns.values() for c in g)
+        if mine >= per_address:
+            return f"at most {per_address} connections from one address"
+        self.conns.setdefault(conn.game_id, set()).add(conn)
+        return None
+
+    def remove(self, conn: Conn) -> None:
+        group = self.conns.get(conn.game_id)
+        if group is not None:
+            group.discard(conn)
+            if not group:
+                del self.conns[conn.game_id]
+                self.seen.pop(conn.game_id, None)
+                self.shown.pop(conn.game_id, None)
+
+    # --- presence --------------------------------------------------------------------
+    def _local(self, game_id: str) -> set[str]:
+        return {c.side for c in self.conns.get(game_id, ()) if c.hello and c.side}
+
+    def presence(self, game_id: str) -> dict[str, Any]:
+        """Which seats are connected (here or to another process), and how many
+        spectators this process has."""
+        group = [c for c in self.conns.get(game_id, ()) if c.hello]
+        local = self._local(game_id)
+        seen = self.seen.get(game_id, {})
+        now = time.time()
+
+        def on(side: str) -> bool:
+            t = seen.get(side)
+            return side in local or (t is not None and now - t < 2.5 * self.beat)
+
+        return {"type": "presence", "seats": {s: on(s) for s in ("white", "black")},
+                "spectators": sum(c.side is None for c in group)}
+
+    async def tell_presence(self, game_id: str, *, changed_only: bool = False) -> None:
+        """Send the game's presence to its connections (``changed_only``: only when it
+        differs from what was told last)."""
+        message = self.presence(game_id)
+        if changed_only and self.shown.get(game_id) == message:
+            return
+        if game_id in self.conns:
+            self.shown[game_id] = message
+        for c in [c for c in self.conns.get(game_id, ()) if c.hello]:
+            await c.send(message)
+
+    async def refresh(self, game_id: str, gone: str | None = None) -> None:
+        """Mark this process's seats of ``game_id`` seen (and ``gone``, a seat whose
+        last connection here has closed, not seen), read the others' and tell what
+        changed."""
+        async with self.marking:
+            local = self._local(game_id)
+            try:
+                seats = await run_in_threadpool(self._mark, game_id, local, gone)
+            except TavliError:
+                return
+            if game_id in self.conns:
+                self.seen[game_id] = {s.side: s.seen for s in seats}
+        await self.tell_presence(game_id, changed_only=True)
+
+    def _mark(self, game_id: str, local: set[str], gone: str | None) -> list[Any]:
+        store = self.games.store
+        now = time.time()
+        for side in local:
+            store.update_seat(game_id, side, seen=now)
+        if gone is not None and gone not in local:
+            store.update_seat(game_id, gone, seen=None)
+        return store.seats(game_id)
+
+    async def _beats(self) -> None:
+        while True:
+            await asyncio.sleep(self.beat)
+            for game_id in list(self.conns):
+                with contextlib.suppress(Exception):
+                    await self.refresh(game_id)
+
+    # --- fan-out ---------------------------------------------------------------------
+    async def push(self, game_id: str) -> None:
+        """Send every connection of ``game_id`` that has said hello what it lacks."""
+        group = [c for c in self.conns.get(game_id, ()) if c.hello]
+        if not group:
+            return
+        low = min(c.seq for c in group)
+        try:
+            view, actions = await run_in_threadpool(self._news, game_id, low)
+        except TavliError:
+            return  # the game cannot be read now: the next notice tries again
+        for c in group:
+            await c.send_news(actions, view)
+
+    def _news(self, game_id: str, after: int) -> tuple[dict[str, Any], list[Any]]:
+        view = self.games.view(game_id)
+        actions = self.games.store.actions(game_id, after=max(0, after))
+        return view, actions
+
+
+__all__ = ["Hub", "Conn", "online_error"]

@@ -1,0 +1,101 @@
+"""``tavli serve``: run the online server (:mod:`tavli.online.app`) with uvicorn.
+
+Loopback (127.0.0.1) unless ``--host`` names another address; games in ``--db`` (a SQLite
+file by default, or ``postgresql://…`` shared by several server processes)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+DEFAULT_PORT = 8766
+
+
+def default_db() -> str:
+    """``$TAVLI_ONLINE_DB``, else ``$XDG_DATA_HOME/tavli/online.sqlite3``."""
+    env = os.environ.get("TAVLI_ONLINE_DB")
+    if env:
+        return env
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return str(Path(base) / "tavli" / "online.sqlite3")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default=None,
+                   help="address to listen on (default 127.0.0.1: this machine only; "
+                        "0.0.0.0: every address)")
+    p.add_argument("--port", type=int, default=None,
+                   help=f"port to listen on (default {DEFAULT_PORT}; 0 = any free port)")
+    p.add_argument("--db", metavar="DB", default=None,
+                   help="the games' database: a SQLite file (default "
+                        "~/.local/share/tavli/online.sqlite3, or $TAVLI_ONLINE_DB) or "
+                        "postgresql://user:password@host/dbname (several servers may share "
+                        "it)")
+    p.add_argument("--name", metavar="HOST", action="append", default=None,
+                   help="another host name the server answers to (a proxy's public name; "
+                        "repeatable)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until Ctrl-C."""
+    import uvicorn
+
+    from ..errors import CliError
+    from ..web.security import hostname, is_loopback, served_hosts
+    from ..web.server import _check_port
+    from .app import create_online_app
+    from .protocol import MAX_FRAME
+    from .store import open_store
+
+    host = args.host or "127.0.0.1"
+    port = DEFAULT_PORT if args.port is None else args.port
+    if not 0 <= port <= 65535:
+        raise CliError(f"--port must be 0-65535, got {port}")
+    db = args.db or default_db()
+    if "://" not in db and not db.startswith(("sqlite:", ":memory:")):
+        path = Path(db).expanduser()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise CliError(f"cannot create {path.parent}: {e.strerror or e}") from None
+        db = str(path)
+    if port:
+        _check_port(host, port)
+    store = open_store(db)  # a bad --db is one line, before anything listens
+    names = served_hosts(host) | {hostname(n) for n in (args.name or [])}
+    app = create_online_app(store, allowed_hosts=names)
+    from uvicorn.config import WS_PROTOCOLS
+
+    ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            access_log=False, ws_max_size=MAX_FRAME, ws=ws)
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+    sockets = None
+    if port == 0:  # the port is known once the socket is bound
+        import socket
+
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.bind((host, 0))
+        port = sock.getsockname()[1]
+        sockets = [sock]
+    where = db.split("@")[-1] if "://" in db else db  # no password shown
+    print(f"tavli: online server at http://{shown}:{port}/ (games in {where}; Ctrl-C "
+          "stops it)", flush=True)
+    if not is_loopback(host):
+        print(f"tavli: WARNING: --host {host}: anyone who can reach this machine can create "
+              "games and watch the ones whose link he has. Plain HTTP is not encrypted: "
+              "put a TLS proxy in front of it on the Internet.", flush=True)
+    try:
+        server.run(sockets=sockets)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        store.close()
+    print("tavli: server stopped", file=sys.stderr)
+    return 0
+
+
+__all__ = ["run", "add_arguments", "default_db", "DEFAULT_PORT"]
