@@ -688,7 +688,9 @@ function renderPanel() {
       ` · game ${st.game_number} (${cap(st.game)})` + (st.cube.crawford ? " · Crawford" : "");
     sc.title = g;
   } else {
-    sc.textContent = st.cube.used && st.cube.value > 1 ? `Cube: ${st.cube.value}` : "";
+    // in the review, the cube as it stood at the entry shown (as the board draws it)
+    const cube = S.reviewTurn && S.reviewTurn.cube_state ? S.reviewTurn.cube_state : st.cube;
+    sc.textContent = st.cube.used && cube.value > 1 ? `Cube: ${cube.value}` : "";
   }
   // buttons
   const humanToAct = st.phase !== "over" && !st.ai_to_act && !st.imported;
