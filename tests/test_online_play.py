@@ -134,7 +134,7 @@ def test_two_processes_on_one_database_play_one_game(online_db):
         game_id, tokens = _friends(one)
         rng = random.Random(4)
         server = {"white": one, "black": two}
-        for _ in range(400):
+        for _ in range(10_000):  # random play: the length depends on the (random) fair dice
             v = server["white"].view(game_id)
             if v["status"] == "over":
                 break
