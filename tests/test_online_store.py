@@ -169,8 +169,8 @@ def test_migration_from_the_previous_version_keeps_the_data(online_db):
         assert store.version() == migrations.LATEST
         assert [a.result for a in store.actions("g1")] == [{"dice": [5, 2]}]
         assert store.seat_by_token("g1", "g1-w").name == "Ann"
-        store.update_seat("g1", "white", seen=42.0)  # the new column works
-        assert store.seats("g1")[0].seen == 42.0
+        store.update_seat("g1", "white", seen=42.0, left=43.0)  # the new columns work
+        assert (store.seats("g1")[0].seen, store.seats("g1")[0].left) == (42.0, 43.0)
         store.append(_act("g1", 2), status="playing", record=None)
         assert store.game("g1").last_seq == 2
 
@@ -185,7 +185,8 @@ def test_a_database_newer_than_this_tavli_is_refused(online_db, monkeypatch):
     with open_store(online_db):
         pass
     monkeypatch.undo()
-    with pytest.raises(StoreError, match=r"schema version 3; this tavli knows up to 2"):
+    with pytest.raises(StoreError, match=rf"schema version {migrations.LATEST + 1}; this "
+                                         rf"tavli knows up to {migrations.LATEST}"):
         open_store(online_db)
 
 
