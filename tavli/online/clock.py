@@ -42,6 +42,7 @@ MAX_RESERVE = 7 * 86400.0   # seconds: a week
 MAX_DELAY = 3600.0
 MAX_ABANDON = 7 * 86400.0
 DEFAULT_ABANDON = 300.0     # seconds away after which the opponent may claim the game
+PRESENCE_BEAT = 5.0         # seconds between a process's presence writes and reads
 ONLINE_BEATS = 2.5          # a seat seen within this many presence beats is connected
 
 
@@ -64,10 +65,10 @@ def read_clock(value: Any) -> dict[str, float] | None:
 
     >>> read_clock({"reserve": 300, "delay": 12})
     {'reserve': 300.0, 'delay': 12.0}
-    >>> read_clock({"reserve": 0})
+    >>> read_clock({"reserve": 0})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tavli.online.clock.ClockError: clock.reserve must be more than 0 and at most 604800 seconds, not 0
+    tavli.online.clock.ClockError: clock.reserve must be more than 0 and at most 604800 ...
     """
     if value is None:
         return None
@@ -158,4 +159,4 @@ def absent_for(seat: Any, beat: float, now: float) -> float | None:
 
 
 __all__ = ["Clock", "ClockError", "read_clock", "read_abandon", "connected", "absent_for",
-           "DEFAULT_ABANDON", "SIDES"]
+           "DEFAULT_ABANDON", "PRESENCE_BEAT", "SIDES"]

@@ -29,8 +29,8 @@ from .store import (
     Seat,
     Subscription,
     check_seat_changes,
-    seat_column,
     dumps,
+    seat_column,
     stale,
 )
 
