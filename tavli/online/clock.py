@@ -105,7 +105,7 @@ class Clock:
     def tick(self, at: float, running: str | None) -> None:
         """An action was committed at ``at``; after it ``running``'s decision is awaited
         (None: nobody's). The side whose clock ran is charged when the clock passes on."""
-        if running == self.running and self.since is not None:
+        if running == self.running and (self.since is not None or running is None):
             return  # the same side goes on (a roll, then its move): one delay
         if self.running is not None and self.since is not None:
             self.reserve[self.running] = self.left(at)
