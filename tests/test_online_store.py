@@ -90,6 +90,21 @@ def test_the_store_keeps_only_the_hash_of_a_token(online_db):
     assert token not in dump and token_hash(token) in dump
 
 
+def test_a_token_is_unique_per_game_and_may_serve_a_rematch(online_db):
+    h = token_hash(new_token())
+    with open_store(online_db) as store:
+        store.create(new_game_row("g1", "game", "portes", {}, "c" * 64, "5" * 64),
+                     [Seat("g1", "white", "human", token_hash=h)])
+        store.create(new_game_row("g2", "game", "portes", {}, "c" * 64, "6" * 64),
+                     [Seat("g2", "black", "human", token_hash=h)])  # the rematch's seat
+        assert store.seats("g2")[0].token_hash == h
+        with pytest.raises(StoreError, match="cannot be stored"):
+            store.create(new_game_row("g3", "game", "portes", {}, "c" * 64, "7" * 64),
+                         [Seat("g3", "white", "human", token_hash=h),
+                          Seat("g3", "black", "human", token_hash=h)])
+        assert store.game("g3") is None
+
+
 def test_a_replayed_or_duplicated_action_is_refused_and_changes_nothing(online_db):
     with open_store(online_db) as store:
         _game(store)
