@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from test_online_server import _act, _client, _hello, until
 
 from tavli.errors import AccessDenied, GameOver, WrongState
 from tavli.online.fairdice import new_client_seed, verify_record
@@ -18,9 +19,6 @@ from tavli.online.store import open_store
 from tavli.record import load_record
 from tavli.web.errors import ApiError
 from tavli.web.newgame import NewGame
-
-from test_online_server import _act, _client, _hello, until
-
 
 _opened: list = []
 
