@@ -39,6 +39,7 @@ from ..web.limits import BodyLimit
 from ..web.newgame import NewGame
 from ..web.security import LOOPBACK_NAMES, Guard
 from . import protocol
+from .clock import DEFAULT_ABANDON
 from .hub import PRESENCE_BEAT, Conn, Hub, online_error
 from .protocol import ProtocolError, error
 from .service import OnlineGames
@@ -53,6 +54,8 @@ class CreateBody(Body):
     game: NewGame
     name: str = Field(min_length=1, max_length=40)
     side: Literal["white", "black"] = "white"
+    clock: dict[str, Any] | None = None      # {"reserve": S, "delay": S} (checked later)
+    abandon_after: float | None = None       # absent: the server's default; null: never
 
 
 class JoinBody(Body):
@@ -106,15 +109,18 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                       rate: float = protocol.RATE, burst: int = protocol.BURST,
                       presence_beat: float = PRESENCE_BEAT,
                       per_address: int = protocol.PER_ADDRESS,
-                      per_game: int = protocol.PER_GAME) -> FastAPI:
+                      per_game: int = protocol.PER_GAME,
+                      abandon_after: float | None = DEFAULT_ABANDON) -> FastAPI:
     """The online server's app over the database ``db`` (a ``--db`` value or an open
     store). ``allowed_hosts``: the host names it answers to (None: any); ``pool``: where
     an AI seat thinks (an :class:`tavli.web.workers.EnginePool`; default the process's);
     ``rate``, ``burst``: messages a connection may send a second, and at once;
     ``presence_beat``: seconds between presence updates through the store;
-    ``per_address``, ``per_game``: connections one address, one game may have open."""
+    ``per_address``, ``per_game``: connections one address, one game may have open;
+    ``abandon_after``: the absence (seconds) after which the opponent may claim a game
+    created without its own (None: never)."""
     store = db if isinstance(db, OnlineStore) else open_store(str(db))
-    games = OnlineGames(store)
+    games = OnlineGames(store, beat=presence_beat, abandon_after=abandon_after)
     hub = Hub(games, presence_beat)
     thinking: set[str] = set()  # games whose AI seat is deciding
     again: set[str] = set()     # games whose AI seat must look again
@@ -152,7 +158,9 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     @app.post("/api/online/games", status_code=201)
     async def create(request: Request) -> dict[str, Any]:
         req = await body(request, CreateBody, required=True)
-        new = await run_in_threadpool(games.create, req.game, req.name, req.side)
+        abandon = req.abandon_after if "abandon_after" in req.model_fields_set else "default"
+        new = await run_in_threadpool(lambda: games.create(
+            req.game, req.name, req.side, clock=req.clock, abandon_after=abandon))
         view = await run_in_threadpool(games.view, new.game_id)
         return {"id": new.game_id, "side": new.side, "token": new.token,
                 "invite_side": new.invite_side, "invite_token": new.invite_token,
@@ -256,6 +264,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
             conn.seq = view["seq"]
             await conn.ws.send_json({"type": "welcome", "side": side, "state": view,
                                      "actions": [protocol.action_out(a) for a in missed]})
+        hub.watch(conn.game_id, view)
         await hub.tell_presence(conn.game_id)
         hub.spawn(hub.refresh(conn.game_id))  # marks the seat seen for other processes
         hub.spawn(hub.push(conn.game_id))  # an action committed while this one said hello

@@ -35,6 +35,7 @@ from .store import (
     Subscription,
     check_seat_changes,
     dumps,
+    seat_column,
     stale,
     token_hash,
 )
@@ -67,7 +68,7 @@ def _seat(r: tuple[Any, ...]) -> Seat:
     return Seat(*r)
 
 
-_SEAT_COLUMNS = "game_id, side, player, name, level, token_hash, joined, seen"
+_SEAT_COLUMNS = "game_id, side, player, name, level, token_hash, joined, seen, left_at"
 
 
 class PostgresStore(OnlineStore):
@@ -171,7 +172,7 @@ class PostgresStore(OnlineStore):
         check_seat_changes(changes)
         if not changes:
             return
-        cols = ", ".join(f"{k} = %s" for k in changes)
+        cols = ", ".join(f"{seat_column(k)} = %s" for k in changes)
         self._run(lambda c: c.execute(
             f"UPDATE online_seats SET {cols} WHERE game_id = %s AND side = %s",
             (*changes.values(), game_id, side)))

@@ -30,6 +30,7 @@ from .store import (
     Subscription,
     check_seat_changes,
     dumps,
+    seat_column,
     stale,
 )
 
@@ -48,7 +49,7 @@ def _game(row: sqlite3.Row, with_record: bool) -> GameRow:
 def _seat(row: sqlite3.Row) -> Seat:
     d = dict(row)
     return Seat(d["game_id"], d["side"], d["player"], d["name"], d["level"], d["token_hash"],
-                d["joined"], d.get("seen"))
+                d["joined"], d.get("seen"), d.get("left_at"))
 
 
 def _action(row: sqlite3.Row) -> Action:
@@ -153,7 +154,7 @@ class SqliteStore(OnlineStore):
         check_seat_changes(changes)
         if not changes:
             return
-        cols = ", ".join(f"{k} = ?" for k in changes)
+        cols = ", ".join(f"{seat_column(k)} = ?" for k in changes)
         self._write(lambda db: db.execute(
             f"UPDATE online_seats SET {cols} WHERE game_id = ? AND side = ?",
             (*changes.values(), game_id, side)))
