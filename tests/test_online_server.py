@@ -392,7 +392,12 @@ def test_an_ai_seat_is_played_by_the_server(tmp_path):
                 else:
                     time.sleep(0.05)  # the server plays black
             # the AI's actions reached the player's connection
+            # (the AI may still be acting: wait until the connection has caught up)
             ups = [m for m in drain(ws) if m["type"] == "update"]
+            deadline = time.monotonic() + 20
+            while ups[-1]["state"]["seq"] != games.view(gid)["seq"] \
+                    and time.monotonic() < deadline:
+                ups += [m for m in drain(ws) if m["type"] == "update"]
             assert ups[-1]["state"]["seq"] == games.view(gid)["seq"]
             assert black_moves >= 2
 
