@@ -154,7 +154,7 @@ function nodeSim(i) { return simOfText(node(i).board, S.state.opposite); }
 function canPlayHere() {
   const st = S.state;
   return st && !S.busy && !S.sliding && !S.review && st.phase === "move" && !st.ai_to_act
-    && !st.imported && st.legal_moves.length > 0 && !!tree();
+    && !st.imported && st.can_act !== false && st.legal_moves.length > 0 && !!tree();
 }
 
 /** Map source -> Map(destination -> {path, node}) of what may be played now: each step
