@@ -91,8 +91,6 @@ function statusText() {
   return parts.join(" ");
 }
 
-function cap(s) { return s[0].toUpperCase() + s.slice(1); }
-
 function renderPanel() {
   const st = S.state;
   const show = (id, on) => { $(id).hidden = !on; };

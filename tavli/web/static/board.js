@@ -80,6 +80,8 @@ function el(tag, attrs, parent) {
   return e;
 }
 
+function cap(s) { return s[0].toUpperCase() + s.slice(1); }
+
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 
 function setBusy(b) {

@@ -27,6 +27,7 @@ const O = {
   resigning: false,
   animating: false,
   queue: [],           // states waiting while a move is animated
+  animated: 0,         // moves animated so far
   clockTimer: null,
 };
 
@@ -207,7 +208,10 @@ async function show(st, animate, actions = []) {
   }
   const last = st.board && st.board.last;
   const moved = actions.some((a) => a.action && a.action.type === "move" && a.side !== O.side);
-  if (animate && prev && moved && last && !last.pass && last.frames && last.side !== O.side) {
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (animate && prev && moved && last && !last.pass && last.frames && last.side !== O.side
+      && !still && O.queue.length === 0) {   // behind: catch up without animating
+    O.animated += 1;
     O.animating = true;
     try {
       await animateMove(st, last);
@@ -513,11 +517,11 @@ function goRematch(id) {
 function confirmMove() {
   const mv = completeMove();
   if (!mv) return;
-  act({type: "move", steps: mv.steps.map(([f, t]) => [f, t])});
+  act({type: "move", move: mv.move});   // the engine's notation of the move reached
 }
 
 function playWhole(m) {
-  act({type: "move", steps: m.steps.map(([f, t]) => [f, t])});
+  act({type: "move", move: m.move});
 }
 
 async function verify() {
