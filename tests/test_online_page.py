@@ -73,9 +73,11 @@ def _online(page):
 
 # one step of the page that should act: the first control offered, clicked by the page's
 # own handlers (a whole legal move from the list, as a player may tap it)
-STEP = """() => {
+STEP = """(seq) => {
   const O = window.tavliOnline.O;
-  if (!O.raw || O.pending !== null || O.animating || O.queue.length) return "busy";
+  if (!O.raw || O.raw.seq < seq || O.pending !== null || O.animating || O.queue.length) {
+    return "busy";
+  }
   for (const id of ["#btn-next", "#btn-roll", "#btn-take"]) {
     const b = document.querySelector(id);
     if (!b.hidden) { b.click(); return id; }
@@ -103,11 +105,10 @@ def _play(pages, watcher, *, reload_at=None, limit=2000):
             by_side["black"].reload()
             _online(by_side["black"])
         actor = by_side[turn]
-        for p in pages:  # every page has seen the last action
-            wait_js(p, f"window.tavliOnline.state().seq >= {seq}", 10000)
-        got = actor.evaluate(STEP)
+        got = actor.evaluate(STEP, seq)
         if got in ("busy", "none") and phase == "over":
-            got = by_side[{"white": "black", "black": "white"}[turn]].evaluate(STEP)
+            actor = by_side[{"white": "black", "black": "white"}[turn]]
+            got = actor.evaluate(STEP, seq)
         if got in ("busy", "none"):
             actor.wait_for_timeout(20)
             continue
@@ -228,9 +229,7 @@ def _play_some(pages, actions):
     start = pages[0].evaluate("window.tavliOnline.state().seq")
     while pages[0].evaluate("window.tavliOnline.state().seq") < start + actions:
         seq, _, _, turn, _ = pages[0].evaluate(STATE)
-        for p in pages:
-            wait_js(p, f"window.tavliOnline.state().seq >= {seq}", 10000)
-        if by_side[turn].evaluate(STEP) in ("busy", "none"):
+        if by_side[turn].evaluate(STEP, seq) in ("busy", "none"):
             pages[0].wait_for_timeout(20)
             continue
         wait_js(pages[0], f"window.tavliOnline.state().seq > {seq}", 10000)

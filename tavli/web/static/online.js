@@ -314,7 +314,10 @@ function statusText() {
                  `point${o.points === 1 ? "" : "s"} (${o.kind}).` : "The game is drawn.");
     }
     if (st.kind === "match") {
-      parts.push(b.match_over ? "The match is over." : "The match's next game waits.");
+      const [w, k] = st.score || [0, 0];
+      const lead = w > k ? "white" : "black";
+      parts.push(b.match_over ? `The match is over: ${nameOf(lead)} wins ` +
+                 `${Math.max(w, k)}-${Math.min(w, k)}.` : "The match's next game waits.");
     }
     return parts.join(" ");
   }
