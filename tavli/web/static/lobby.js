@@ -1,5 +1,5 @@
 /* The online start page (/ of `tavli serve`): "Play a friend" — the New game dialog of
- * tavli play (newgame.js: any game, Tavli matches, backgammon with the cube; a friend or
+ * tavli play (newgame.js: any game of the registry, Tavli matches, the cube; a friend or
  * the AI), the player's name, then the invitation and watch links to copy — and the lobby
  * of listed games waiting for an opponent (GET /api/online/lobby; joining one takes its
  * free seat: POST .../join without a token gives the seat's token).

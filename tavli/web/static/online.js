@@ -585,8 +585,7 @@ function init() {
     box.replaceChildren(...(O.raw.board.resign_values || []).map((v) => {
       const bt = document.createElement("button");
       bt.type = "button";
-      const pts = {single: 1, gammon: 2, backgammon: 3}[v] * O.raw.cube.value;
-      bt.textContent = `${v} (${pts})`;
+      bt.textContent = v;
       bt.dataset.value = v;
       bt.addEventListener("click", () => { O.resigning = false; act({type: "resign", value: v}); });
       return bt;
