@@ -12,6 +12,10 @@ HTTP (JSON, the browser app's error format ``{"error": message, "code": code}``)
 * ``GET /api/online/games/{id}``: the state (``X-Tavli-Seat: TOKEN`` names the seat asking;
   without it, a spectator's view — the same state, no side).
 * ``GET /api/online/games/{id}/record``: the record with its fair-dice proof.
+* ``GET /api/online/lobby``: listed games (``"listed": true`` at creation) whose invited
+  seat is free; ``POST …/join`` without a token takes such a seat (a new token for it).
+* ``GET /`` (the start page: Play a friend, the lobby) and ``GET /online/{id}`` (the game
+  page), with tavli play's static files (the board code is shared).
 
 WebSocket ``/ws/online/{id}``: :mod:`tavli.online.protocol` (the messages and their
 limits), :mod:`tavli.online.hub` (fan-out and presence). An AI seat is played by the
