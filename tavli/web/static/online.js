@@ -113,6 +113,8 @@ function act(action) {
     O.pending = seq;
     setBusy(true);
     render();
+  } else {
+    toast("Not connected: reconnecting…");
   }
 }
 
