@@ -214,6 +214,18 @@ class PostgresStore(OnlineStore):
                          "ORDER BY updated DESC LIMIT %s", (*args, limit))
         return [_game(r) for r in rows]
 
+    def lobby(self, limit: int = 50) -> list[GameRow]:
+        rows = self._all(f"SELECT {_GAME_COLUMNS} FROM online_games WHERE status = 'open' "
+                         "AND (settings::jsonb ->> 'listed') = 'true' "
+                         "ORDER BY updated DESC LIMIT %s", (limit,))
+        return [_game(r) for r in rows]
+
+    def claim_seat(self, game_id: str, side: str, token_hash: str) -> bool:
+        cur = self._run(lambda c: c.execute(
+            "UPDATE online_seats SET token_hash = %s WHERE game_id = %s AND side = %s AND "
+            "player = 'human' AND joined IS NULL", (token_hash, game_id, side)))
+        return cur.rowcount == 1
+
     def seats(self, game_id: str) -> list[Seat]:
         rows = self._all(f"SELECT {_SEAT_COLUMNS} FROM online_seats WHERE game_id = %s "
                          "ORDER BY CASE side WHEN 'white' THEN 0 ELSE 1 END", (game_id,))

@@ -58,6 +58,7 @@ from .clock import (
     read_abandon,
     read_clock,
 )
+from .drawn import board_view
 from .store import (
     Action,
     GameRow,
@@ -428,13 +429,13 @@ class OnlineGames:
 
     # --- creating ------------------------------------------------------------------------
     def create(self, req: Any, name: str, side: str = "white", *, clock: Any = None,
-               abandon_after: Any = "default") -> Created:
+               abandon_after: Any = "default", listed: bool = False) -> Created:
         """A new game or match as ``req`` (a :class:`tavli.web.newgame.NewGame`) asks,
         created by ``name`` playing ``side``: against the AI when ``req.opponent`` is
         "ai" (on ``req.ai_side``), else against a person invited with the other seat's
-        token. Fair dice: ``req.seed`` is refused. ``clock``: ``{"reserve": S, "delay":
-        S}`` or None; ``abandon_after``: seconds, or None for never (default: the
-        service's)."""
+        token (``listed``: also shown in the lobby, where anyone may take the seat).
+        Fair dice: ``req.seed`` is refused. ``clock``: ``{"reserve": S, "delay": S}`` or
+        None; ``abandon_after``: seconds, or None for never (default: the service's)."""
         errors, newgame, _ = _web()
         try:
             clock = read_clock(clock)
@@ -457,6 +458,11 @@ class OnlineGames:
         server_seed = fairdice.new_server_seed()
         settings: dict[str, Any] = {"game": req.model_dump(exclude={"seed"}),
                                     "clock": clock, "abandon_after": abandon}
+        if listed:
+            if req.opponent == "ai":
+                raise errors.ApiError(422, "listed: a game against the AI has no seat to "
+                                           "offer in the lobby", "invalid")
+            settings["listed"] = True
         if req.opponent == "ai":  # fixed now, before any player's seed is known
             settings["ai_seeds"] = {other: fairdice.new_client_seed()}
         row = new_game_row(game_id, "game", req.variant, settings,
@@ -529,6 +535,41 @@ class OnlineGames:
             raise AccessDenied("this token is not a seat of the game: spectators only watch")
         return seat
 
+    def lobby(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The listed games whose invited seat is free, the newest first: ``id``,
+        ``variant``, ``kind``, ``points``, ``host`` (the creator's name), ``created``,
+        ``clock`` (the clock's settings, or None)."""
+        out = []
+        for row in self.store.lobby(limit):
+            seats = self.store.seats(row.id)
+            host = [s.name for s in seats if s.joined is not None]
+            if not host or all(s.joined is not None for s in seats):
+                continue
+            out.append({"id": row.id, "variant": row.variant, "kind": row.kind,
+                        "points": row.settings["game"].get("points") or 1,
+                        "host": host[0], "created": row.created,
+                        "clock": row.settings.get("clock")})
+        return out
+
+    def claim(self, game_id: str, name: str) -> tuple[str, str]:
+        """Take the free seat of a listed game from the lobby: ``(side, token)``, a new
+        token for the seat (the invitation's token no longer works). Two people claiming
+        at once: one gets the seat, the other :class:`WrongState`."""
+        row = self.store.game(game_id)
+        if row is None:
+            raise StoreError(f"no online game {game_id!r}"[:80])
+        if not row.settings.get("listed"):
+            raise AccessDenied("this game is not in the lobby: its invitation link is "
+                               "needed to join")
+        free = [s for s in self.store.seats(game_id)
+                if s.player == "human" and s.joined is None]
+        if not free:
+            raise WrongState("the seat has been taken")
+        token = new_token()
+        if not self.store.claim_seat(game_id, free[0].side, token_hash(token)):
+            raise WrongState("the seat has been taken")
+        return free[0].side, token
+
     def view(self, game_id: str) -> dict[str, Any]:
         """What anyone may see of the game (players and spectators alike): status, the
         last action's number, the commitment, the seats (names, not tokens) and the state,
@@ -566,6 +607,7 @@ class OnlineGames:
                 "rematch": dict(t.rematch) if t.rematch else None,
                 "abandon_after": t.row.settings.get("abandon_after"),
                 "absent": {s.side: absent_for(s, self.beat, now) for s in seats},
+                "board": board_view(t.obj),
             }
 
     def record(self, game_id: str) -> dict[str, Any]:

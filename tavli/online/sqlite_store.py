@@ -199,6 +199,18 @@ class SqliteStore(OnlineStore):
                          "ORDER BY updated DESC LIMIT ?", (*args, limit))
         return [_game(r, False) for r in rows]
 
+    def lobby(self, limit: int = 50) -> list[GameRow]:
+        rows = self._all(f"SELECT {_GAME_COLUMNS} FROM online_games WHERE status = 'open' "
+                         "AND json_extract(settings, '$.listed') = 1 "
+                         "ORDER BY updated DESC LIMIT ?", (limit,))
+        return [_game(r, False) for r in rows]
+
+    def claim_seat(self, game_id: str, side: str, token_hash: str) -> bool:
+        cur = self._write(lambda db: db.execute(
+            "UPDATE online_seats SET token_hash = ? WHERE game_id = ? AND side = ? AND "
+            "player = 'human' AND joined IS NULL", (token_hash, game_id, side)))
+        return cur.rowcount == 1
+
     def seats(self, game_id: str) -> list[Seat]:
         rows = self._all("SELECT * FROM online_seats WHERE game_id = ? ORDER BY "
                          "CASE side WHEN 'white' THEN 0 ELSE 1 END", (game_id,))

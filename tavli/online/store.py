@@ -167,6 +167,17 @@ class OnlineStore(ABC):
         their records."""
 
     @abstractmethod
+    def lobby(self, limit: int = 50) -> list[GameRow]:
+        """The open games created with ``"listed": true`` (settings), the most recently
+        updated first, without their records."""
+
+    @abstractmethod
+    def claim_seat(self, game_id: str, side: str, token_hash: str) -> bool:
+        """Give the seat ``side`` of ``game_id`` a new token hash if nobody has joined it
+        yet (one statement: of two claims at once, the later replaces the earlier, and
+        the join action decides); whether it was free."""
+
+    @abstractmethod
     def seats(self, game_id: str) -> list[Seat]:
         """The seats of ``game_id``, white first."""
 
