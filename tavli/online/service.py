@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import secrets
 import threading
 import time
@@ -114,7 +115,12 @@ def read_action(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise errors.ApiError(422, "an action is a JSON object", "invalid")
     try:
-        body = action_model().model_validate(data)
+        # as JSON text: strict types as JSON has them (an array is a pair of steps)
+        text = json.dumps(data)
+    except (TypeError, ValueError):
+        raise errors.ApiError(422, "an action is made of JSON values", "invalid") from None
+    try:
+        body = action_model().model_validate_json(text)
     except ValidationError as e:
         raise errors.ApiError(422, errors.validation_text(e), "invalid") from None
     out = body.model_dump(exclude_none=True)
