@@ -6,6 +6,7 @@ spectator cannot act, and the page's "Verify dice" recomputes every die with Web
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import socket
 import tempfile
@@ -56,8 +57,9 @@ def _page(browser, motion="reduce", **kw):
     return page
 
 
-def _create(page, server, variant, points, listed=False):
-    """Create a game on the start page; the invitation and watch links."""
+def _create(page, server, variant, points, listed=False, clock=""):
+    """Create a game on the start page (``clock``: a value of its Clock menu); the
+    invitation and watch links."""
     page.goto(server + "/")
     wait_js(page, "document.body.dataset.ready === '1'")
     page.fill("#ng-name", "Ann")
@@ -66,6 +68,7 @@ def _create(page, server, variant, points, listed=False):
     page.select_option("#ng-opponent", "human")
     if listed:
         page.check("#ng-listed")
+    page.select_option("#ng-clock", clock)
     page.click("#ng-start")
     wait_js(page, "!document.querySelector('#created').hidden")
     invite = page.input_value("#invite-link")
@@ -286,7 +289,7 @@ def test_the_pages_at_phone_and_desk_sizes(browser, online_server, size):
     ann.goto(online_server + "/")
     wait_js(ann, "document.body.dataset.ready === '1'")
     ann.screenshot(path=str(ARTIFACTS / f"online-start-{w}.png"), full_page=True)
-    invite, _ = _create(ann, online_server, "portes", 1, listed=True)
+    invite, _ = _create(ann, online_server, "portes", 1, listed=True, clock="300:12")
     ann.goto(online_server + "/")
     wait_js(ann, "document.body.dataset.ready === '1'")
     ann.screenshot(path=str(ARTIFACTS / f"online-lobby-{w}.png"), full_page=True)
@@ -299,6 +302,10 @@ def test_the_pages_at_phone_and_desk_sizes(browser, online_server, size):
     _online(ann)
     _play_some([ann, bob], 5)
     for p, who in ((ann, "white"), (bob, "black")):
+        # the clock chosen on the start page: 5 minutes each, 12 s a move first
+        assert p.evaluate("window.tavliOnline.state().clock.reserve.white") == 300
+        clocks = p.locator("#players .clock").all_inner_texts()
+        assert len(clocks) == 2 and all(re.fullmatch(r"[45]:\d\d", c) for c in clocks)
         p.screenshot(path=str(ARTIFACTS / f"online-game-{who}-{w}.png"), full_page=True)
         assert p.evaluate("document.documentElement.scrollWidth") <= w
         assert p.errors == []

@@ -36,6 +36,11 @@ async function create(evt) {
   if (game.opponent === "ai") game.ai_side = side === "white" ? "black" : "white";
   const body = {game, name, side};
   if ($("#ng-listed").checked && game.opponent === "human") body.listed = true;
+  const clock = $("#ng-clock").value;  // "RESERVE:DELAY" in seconds (the server checks them)
+  if (clock) {
+    const [reserve, delay] = clock.split(":").map(Number);
+    body.clock = {reserve, delay};
+  }
   try {
     const g = await call("POST", "/api/online/games", body);
     localStorage.setItem(`tavli.online.seat.${g.id}`, g.token);
