@@ -19,6 +19,17 @@ if "PYTEST_XDIST_WORKER" not in os.environ:  # once, before pytest-xdist's worke
     refresh()  # compiled kernels from before an edit of a module they call would be stale
 
 
+def pytest_configure(config):
+    """With pytest-xdist (``make test``): compile the kernels every request of the apps can
+    reach once, here, before the workers start — not twice side by side, and not inside a
+    browser test's time limit."""
+    if getattr(config.option, "numprocesses", None) and "PYTEST_XDIST_WORKER" not in os.environ:
+        from tavli.web import warmup, workers
+
+        warmup.warm_server()
+        workers.warm()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def bearoff_databases():
     """The bear-off databases, built once before any test needs them (the evaluators

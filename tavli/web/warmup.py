@@ -67,10 +67,10 @@ def warm_server() -> float:
     t = time.perf_counter()
     from ..board import Position
     from ..dama.game import DamaGame
-    from ..layout import GAME_NAMES
+    from ..games import game_names
     from ..rules import Rules
 
-    for name in GAME_NAMES:
+    for name in game_names():
         rules = Rules.for_game(name)
         Position.start(rules.game).legal_moves((6, 5), rules)
     for rules in ("box", "russian", "italian"):

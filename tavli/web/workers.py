@@ -88,10 +88,10 @@ def warm() -> float:
     from ..ai.neural import has_shipped_net
     from ..board import Position
     from ..dama.game import DamaGame
-    from ..layout import GAME_NAMES
+    from ..games import game_names
     from ..rules import Rules
 
-    for name in GAME_NAMES:
+    for name in game_names():
         rules = Rules.for_game(name)
         pos = Position.start(rules.game)
         moves = pos.legal_moves((6, 5), rules)
