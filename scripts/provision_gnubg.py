@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
+
+from debian_package import provision
 
 DEBIAN_GNUBG = "/usr/games/gnubg"
 
@@ -21,23 +22,8 @@ def found() -> str | None:
 
 
 def main() -> int:
-    if found():
-        return 0
-    apt = shutil.which("apt-get")
-    if apt and os.geteuid() == 0:
-        print("the format tests need gnubg: installing Debian's with apt-get")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        for cmd in ([apt, "update", "-qq"], [apt, "install", "-y", "-qq", "gnubg"]):
-            subprocess.run(cmd, env=env, capture_output=True)
-        if found():
-            return 0
-        print("make test: apt-get could not install gnubg: run `apt-get install gnubg` to "
-              "see why, then make test again", file=sys.stderr)
-        return 1
-    print("make test: the format tests need GNU Backgammon's text interface: run `sudo "
-          "apt-get install gnubg` (or install gnubg so that `gnubg` is on the PATH)",
-          file=sys.stderr)
-    return 1
+    return provision("gnubg", found, "the format tests need GNU Backgammon's text interface",
+                     "or install gnubg so that `gnubg` is on the PATH")
 
 
 if __name__ == "__main__":

@@ -12,12 +12,12 @@ saying what to install and exits with status 1. Nothing is started here.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from debian_package import provision  # noqa: E402
 
 from tavli.online.pgcluster import ClusterError, find_bindir  # noqa: E402
 
@@ -30,23 +30,8 @@ def found() -> bool:
 
 
 def main() -> int:
-    if found():
-        return 0
-    apt = shutil.which("apt-get")
-    if apt and os.geteuid() == 0:
-        print("the storage tests need PostgreSQL: installing Debian's with apt-get")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        for cmd in ([apt, "update", "-qq"], [apt, "install", "-y", "-qq", "postgresql"]):
-            subprocess.run(cmd, env=env, capture_output=True)
-        if found():
-            return 0
-        print("make test: apt-get could not install postgresql: run `apt-get install "
-              "postgresql` to see why, then make test again", file=sys.stderr)
-        return 1
-    print("make test: the storage tests need PostgreSQL's server: run `sudo apt-get install "
-          "postgresql` (or set TAVLI_PG_BIN to the folder of its initdb and pg_ctl)",
-          file=sys.stderr)
-    return 1
+    return provision("postgresql", found, "the storage tests need PostgreSQL's server",
+                     "or set TAVLI_PG_BIN to the folder of its initdb and pg_ctl")
 
 
 if __name__ == "__main__":
