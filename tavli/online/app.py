@@ -200,6 +200,9 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     async def drive_ai(game_id: str) -> None:
         """Play the AI seat's actions while it is its turn (one driver per game: a call
         while it runs makes it look again)."""
+        t = games.tables.get(game_id)
+        if t is not None and all(s.player != "ai" for s in t.seats.values()):
+            return  # two people: nothing to do (and no thread to ask)
         again.add(game_id)
         if game_id in thinking:
             return

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,16 +74,25 @@ class Conn:
             with contextlib.suppress(Exception):
                 await self.ws.send_json(message)
 
-    async def send_news(self, actions: list[Any], view: dict[str, Any]) -> None:
+    async def send_news(self, actions: list[Any], view: dict[str, Any],
+                        texts: dict[int, str] | None = None) -> None:
         """Send the actions after :attr:`seq` up to the view's, with the view; nothing
-        when the view is not newer than what was sent."""
+        when the view is not newer than what was sent. ``texts``: the messages already
+        encoded for the connections of the same game, by their :attr:`seq` (each
+        encoded once, whatever the number of connections)."""
         async with self.lock:
             if view["seq"] <= self.seq:
                 return
-            news = [action_out(a) for a in actions if self.seq < a.seq <= view["seq"]]
+            text = None if texts is None else texts.get(self.seq)
+            if text is None:
+                news = [action_out(a) for a in actions if self.seq < a.seq <= view["seq"]]
+                text = json.dumps({"type": "update", "actions": news, "state": view},
+                                  separators=(",", ":"), ensure_ascii=False)
+                if texts is not None:
+                    texts[self.seq] = text
             self.seq = view["seq"]
             with contextlib.suppress(Exception):
-                await self.ws.send_json({"type": "update", "actions": news, "state": view})
+                await self.ws.send_text(text)
 
 
 class Hub:
@@ -91,6 +102,7 @@ class Hub:
         self.games = games
         self.beat = beat
         self.conns: dict[str, set[Conn]] = {}
+        self.per_address: Counter[str] = Counter()  # open connections by address
         self.seen: dict[str, dict[str, float | None]] = {}  # per game: seats' seen times
         self.shown: dict[str, dict[str, Any]] = {}          # per game: presence last told
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -103,6 +115,8 @@ class Hub:
         and keep presence up to date."""
         self.loop = asyncio.get_running_loop()
         self.sub = await run_in_threadpool(self.games.store.listen, self._heard)
+        if self.games.known is None:
+            self.games.known = {}  # fed by the notices from now on
         self.spawn(self._beats())
 
     async def stop(self) -> None:
@@ -113,10 +127,16 @@ class Hub:
             t.cancel()
 
     def _heard(self, notice: Notice) -> None:  # the listener's thread
+        self.games.heard(notice.game_id, notice.seq)
         loop = self.loop
         if loop is not None and notice.game_id in self.conns:
             with contextlib.suppress(RuntimeError):  # the loop has closed
-                loop.call_soon_threadsafe(self.spawn, self.push(notice.game_id))
+                loop.call_soon_threadsafe(self._notice, notice)
+
+    def _notice(self, notice: Notice) -> None:  # the loop's thread
+        group = self.conns.get(notice.game_id, ())
+        if any(c.hello and c.seq < notice.seq for c in group):  # else: sent already
+            self.spawn(self.push(notice.game_id))
 
     def spawn(self, coro: Any) -> None:
         """Run ``coro`` in the background (kept until it ends)."""
@@ -130,16 +150,19 @@ class Hub:
         group = self.conns.get(conn.game_id, set())
         if len(group) >= per_game:
             return f"this game has {per_game} connections already"
-        mine = sum(c.address == conn.address for g in self.conns.values() for c in g)
-        if mine >= per_address:
+        if self.per_address[conn.address] >= per_address:
             return f"at most {per_address} connections from one address"
         self.conns.setdefault(conn.game_id, set()).add(conn)
+        self.per_address[conn.address] += 1
         return None
 
     def remove(self, conn: Conn) -> None:
         group = self.conns.get(conn.game_id)
-        if group is not None:
+        if group is not None and conn in group:
             group.discard(conn)
+            self.per_address[conn.address] -= 1
+            if self.per_address[conn.address] <= 0:
+                del self.per_address[conn.address]
             if not group:
                 del self.conns[conn.game_id]
                 self.seen.pop(conn.game_id, None)
@@ -201,9 +224,30 @@ class Hub:
     async def _beats(self) -> None:
         while True:
             await asyncio.sleep(self.beat)
-            for game_id in list(self.conns):
-                with contextlib.suppress(Exception):
-                    await self.refresh(game_id)
+            with contextlib.suppress(Exception):
+                await self.refresh_all()
+
+    async def refresh_all(self) -> None:
+        """:meth:`refresh` for every game of this process, in one write and one read of
+        the store (not one per seat: a beat of a thousand seats is one transaction)."""
+        async with self.marking:
+            local = {g: self._local(g) for g in list(self.conns)}
+
+            def mark() -> dict[str, list[Any]]:
+                store = self.games.store
+                store.mark_seen([(g, side) for g, sides in local.items() for side in sides],
+                                time.time())
+                return store.seats_of(list(local))
+
+            try:
+                seats = await run_in_threadpool(mark)
+            except TavliError:
+                return
+            for game_id, ss in seats.items():
+                if game_id in self.conns:
+                    self.seen[game_id] = {s.side: s.seen for s in ss}
+        for game_id in list(seats):
+            await self.tell_presence(game_id, changed_only=True)
 
     # --- fan-out ---------------------------------------------------------------------
     async def push(self, game_id: str) -> None:
@@ -216,13 +260,17 @@ class Hub:
             view, actions = await run_in_threadpool(self._news, game_id, low)
         except TavliError:
             return  # the game cannot be read now: the next notice tries again
+        texts: dict[int, str] = {}
         for c in group:
-            await c.send_news(actions, view)
+            await c.send_news(actions, view, texts)
 
     def _news(self, game_id: str, after: int) -> tuple[dict[str, Any], list[Any]]:
         view = self.games.view(game_id)
-        actions = self.games.store.actions(game_id, after=max(0, after))
-        return view, actions
+        t = self.games.tables.get(game_id)
+        recent = [a for a in t.recent if a.seq > after] if t is not None else []
+        if recent and recent[0].seq == after + 1 and recent[-1].seq >= view["seq"]:
+            return view, recent  # in memory: no read of the log
+        return view, self.games.store.actions(game_id, after=max(0, after))
 
 
 __all__ = ["Hub", "Conn", "online_error"]

@@ -135,6 +135,7 @@ class Table:
     seats: dict[str, Seat]
     seq: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
+    recent: list[Action] = field(default_factory=list)  # the last actions (for the fan-out)
 
     @property
     def id(self) -> str:
@@ -290,6 +291,9 @@ class OnlineGames:
         self.store = store
         self.tables: SessionCache[Table] = SessionCache(cache)
         self.lock = threading.Lock()  # guards the cache only
+        # the last action number heard of per game, once a listener of the store feeds
+        # :meth:`heard` (None: nobody does, so every read of a game looks at the log)
+        self.known: dict[str, int] | None = None
 
     # --- creating ------------------------------------------------------------------------
     def create(self, req: Any, name: str, side: str = "white") -> Created:
@@ -347,8 +351,24 @@ class OnlineGames:
             with self.lock:
                 t = self.tables.setdefault(game_id, fresh)
         with t.lock:
-            self._catch_up(t)
+            known = None if self.known is None else self.known.get(game_id)
+            if known is None or known > t.seq:  # else nothing new: no read of the log
+                self._catch_up(t)
+                if self.known is not None:
+                    self.known[game_id] = max(t.seq, self.known.get(game_id, 0))
         return t
+
+    def heard(self, game_id: str, seq: int) -> None:
+        """The store says game ``game_id`` has action ``seq`` (a listener's notice): the
+        next read of the game catches up with the log; until then it is read from memory
+        (an action of a table behind the log is refused by the store, and the table
+        rebuilt, so this only saves reads)."""
+        if self.known is None:
+            self.known = {}
+        if len(self.known) > 16 * CACHE:
+            self.known.clear()  # forgotten: read the log once more
+        if seq > self.known.get(game_id, 0):
+            self.known[game_id] = seq
 
     def _catch_up(self, t: Table) -> None:
         """Apply the logged actions after ``t.seq`` (under ``t.lock``), each checked
@@ -363,6 +383,7 @@ class OnlineGames:
                     raise StoreError(f"game {t.id}: the log does not replay at action {a.seq} "
                                      f"(it says {a.result}, the engine {got})")
                 t.seq = a.seq
+                t.recent = [*t.recent[-7:], a]
         except TavliError as e:
             self._drop(t.id)
             if isinstance(e, StoreError):
@@ -379,7 +400,11 @@ class OnlineGames:
         """The seat whose token is ``token`` (:class:`AccessDenied` for none)."""
         if not token or not isinstance(token, str) or len(token) > 200:
             raise AccessDenied("a seat token is needed to act: spectators only watch")
-        seat = self.store.seat_by_token(game_id, token)
+        t = self.tables.get(game_id)  # in memory: no read of the store
+        h = token_hash(token)
+        seat = next((s for s in t.seats.values() if s.token_hash == h), None) if t else None
+        if seat is None:
+            seat = self.store.seat_by_token(game_id, token)
         if seat is None:
             raise AccessDenied("this token is not a seat of the game: spectators only watch")
         return seat
@@ -468,6 +493,7 @@ class OnlineGames:
                 self._drop(game_id)  # not stored: forget what was applied
                 raise
             t.seq = seq
+            t.recent = [*t.recent[-7:], done]
             return done
 
 

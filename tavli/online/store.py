@@ -177,6 +177,16 @@ class OnlineStore(ABC):
     def update_seat(self, game_id: str, side: str, **changes: Any) -> None:
         """Change a seat's ``name``, ``joined``, ``seen`` or ``token_hash``."""
 
+    def mark_seen(self, seats: list[tuple[str, str]], at: float | None) -> None:
+        """Set the ``seen`` time of many seats ``(game_id, side)`` at once (one
+        transaction where the backend can: presence, every beat)."""
+        for game_id, side in seats:
+            self.update_seat(game_id, side, seen=at)
+
+    def seats_of(self, game_ids: list[str]) -> dict[str, list[Seat]]:
+        """The seats of many games (white first), by game id."""
+        return {g: self.seats(g) for g in game_ids}
+
     @abstractmethod
     def append(self, action: Action, *, status: str, record: dict[str, Any] | None) -> None:
         """Commit ``action`` as the next of its game with the game's new ``status`` and
