@@ -136,6 +136,7 @@ class Table:
     seq: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
     recent: list[Action] = field(default_factory=list)  # the last actions (for the fan-out)
+    moves: tuple[Any, list[tuple[str, Any]]] = (None, [])  # see :func:`moves_of`
 
     @property
     def id(self) -> str:
@@ -184,6 +185,18 @@ def build(row: GameRow, seats: list[Seat]) -> Table:
     else:
         obj.dice_source = dice
     return Table(row, obj, dice, {st.side: st for st in seats})
+
+
+def moves_of(t: Table) -> list[tuple[str, Any]]:
+    """The legal moves of the roll to play with their canonical text, computed once per
+    position (the state shows them, and a move sent as one of these texts is found
+    without writing every move out again)."""
+    g = t.game
+    key = (t.seq, id(g), len(g.history), g.phase)
+    if t.moves[0] != key:
+        t.moves = (key, [(str(m), m) for m in g.legal_moves()]
+                   if g.phase == "move" and not g.is_over else [])
+    return t.moves[1]
 
 
 def may_act(t: Table, side: str, kind: str) -> None:
@@ -241,7 +254,9 @@ def apply(t: Table, side: str, a: dict[str, Any]) -> dict[str, Any]:
             _, _, steps = _web()
             chosen = steps.match_steps(g, a["steps"])
         else:
-            chosen = g.position.find_move(a["move"], g.dice, g.rules)
+            chosen = next((m for text, m in moves_of(t) if text == a["move"]), None)
+            if chosen is None:  # another way of writing it (or no such move)
+                chosen = g.position.find_move(a["move"], g.dice, g.rules)
         g.play(chosen)
         return {"move": str(chosen), "position": g.position.id()}
     if kind == "double":
@@ -432,10 +447,9 @@ class OnlineGames:
                 "outcome": g.outcome.to_dict() if g.outcome else None,
                 "score": list(t.match.score) if t.match else None,
                 "can_double": g.phase == "roll" and not g.is_over and g.can_double(),
-                "legal_moves": [{"move": str(m), "steps": [[f, to, bool(h)]
-                                                          for f, to, h in m.steps]}
-                                for m in g.legal_moves()]
-                if g.phase == "move" and not g.is_over else [],
+                "legal_moves": [{"move": text, "steps": [[f, to, bool(h)]
+                                                         for f, to, h in m.steps]}
+                                for text, m in moves_of(t)],
             }
 
     def record(self, game_id: str) -> dict[str, Any]:
@@ -486,7 +500,10 @@ class OnlineGames:
                 t.seats[side] = Seat(**{**t.seats[side].__dict__, "name": result["name"],
                                         "joined": done.at})
             try:
-                self.store.append(done, status=t.status(), record=t.record())
+                # the record is stored once it is over (the log is the game until
+                # then: writing the whole record with every action cost more than the rest)
+                self.store.append(done, status=t.status(),
+                                  record=t.record() if t.finished else None)
                 if a["type"] == "join":
                     self.store.update_seat(game_id, side, name=result["name"], joined=done.at)
             except BaseException:

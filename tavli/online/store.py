@@ -3,7 +3,7 @@
 What it holds (schema: :mod:`tavli.online.migrations`):
 
 * **games** (:class:`GameRow`): settings, status, the dice commitment and the secret
-  server seed, the sequence number of the last accepted action, the record as of then;
+  server seed, the sequence number of the last accepted action, the record once it is over;
 * **seats** (:class:`Seat`): white and black, a person (with the SHA-256 of the seat
   token, never the token) or the AI;
 * **the log** (:class:`Action`): every accepted action of a game in order, numbered
@@ -190,7 +190,8 @@ class OnlineStore(ABC):
     @abstractmethod
     def append(self, action: Action, *, status: str, record: dict[str, Any] | None) -> None:
         """Commit ``action`` as the next of its game with the game's new ``status`` and
-        ``record`` (one transaction), then tell the listeners. :class:`StaleAction` when
+        ``record`` (None: the stored record stays as it is) in one transaction, then tell
+        the listeners. :class:`StaleAction` when
         ``action.seq`` is not the game's next number (nothing changes)."""
 
     @abstractmethod
