@@ -222,9 +222,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bench_dama(seed=args.seed)
         return 0
     if args.what == "server":
-        from .online.bench import bench_server
-
-        from .online.bench import parse_think
+        from .online.bench import bench_server, parse_think
 
         res = bench_server(players=args.n_players, processes=args.processes, db=args.db,
                            seconds=args.seconds, think=parse_think(args.think),

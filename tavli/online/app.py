@@ -41,6 +41,7 @@ from ..web.security import LOOPBACK_NAMES, Guard
 from . import protocol
 from .hub import PRESENCE_BEAT, Conn, Hub, online_error
 from .protocol import ProtocolError, error
+from .ratelimit import WRITE_BURST, WRITE_RATE, AddressLimit
 from .service import OnlineGames
 from .store import OnlineStore, open_store
 
@@ -106,13 +107,16 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                       rate: float = protocol.RATE, burst: int = protocol.BURST,
                       presence_beat: float = PRESENCE_BEAT,
                       per_address: int = protocol.PER_ADDRESS,
-                      per_game: int = protocol.PER_GAME) -> FastAPI:
+                      per_game: int = protocol.PER_GAME,
+                      http_rate: float = WRITE_RATE, http_burst: int = WRITE_BURST) -> FastAPI:
     """The online server's app over the database ``db`` (a ``--db`` value or an open
     store). ``allowed_hosts``: the host names it answers to (None: any); ``pool``: where
     an AI seat thinks (an :class:`tavli.web.workers.EnginePool`; default the process's);
     ``rate``, ``burst``: messages a connection may send a second, and at once;
     ``presence_beat``: seconds between presence updates through the store;
-    ``per_address``, ``per_game``: connections one address, one game may have open."""
+    ``per_address``, ``per_game``: connections one address, one game may have open;
+    ``http_rate``, ``http_burst``: HTTP writes (create, join) one address may make a
+    second, and at once (reads: ten times as many; :mod:`tavli.online.ratelimit`)."""
     store = db if isinstance(db, OnlineStore) else open_store(str(db))
     games = OnlineGames(store)
     hub = Hub(games, presence_beat)
@@ -134,6 +138,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     app.state.games = games
     app.state.hub = hub
     app.add_middleware(BodyLimit)
+    app.add_middleware(AddressLimit, rate=http_rate, burst=http_burst)
     app.add_middleware(Guard, allowed_hosts=allowed_hosts)
 
     async def _error(request: Request, exc: TavliError) -> JSONResponse:
@@ -268,9 +273,17 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         seq = msg["seq"]
         if conn.side is None:
             raise AccessDenied("spectators only watch: a seat's token is needed to act")
-        await run_in_threadpool(games.act, conn.game_id, conn.token, seq, msg["action"])
+        low = hub.low(conn.game_id)
+
+        def do() -> Any:  # one trip to the thread pool: the action, then the news
+            games.act(conn.game_id, conn.token, seq, msg["action"])
+            with contextlib.suppress(TavliError):
+                return hub._news(conn.game_id, low)
+            return None
+
+        news = await run_in_threadpool(do)
         await conn.send({"type": "ack", "seq": seq})
-        await hub.push(conn.game_id)
+        await hub.push(conn.game_id, news)
         hub.spawn(drive_ai(conn.game_id))
 
     async def handle(conn: Conn, raw: dict[str, Any]) -> None:

@@ -250,14 +250,21 @@ class Hub:
             await self.tell_presence(game_id, changed_only=True)
 
     # --- fan-out ---------------------------------------------------------------------
-    async def push(self, game_id: str) -> None:
-        """Send every connection of ``game_id`` that has said hello what it lacks."""
+    def low(self, game_id: str) -> int:
+        """The last action number every connection of the game has been sent."""
+        return min((c.seq for c in self.conns.get(game_id, ()) if c.hello), default=-1)
+
+    async def push(self, game_id: str, news: Any = None) -> None:
+        """Send every connection of ``game_id`` that has said hello what it lacks
+        (``news``: the view and the actions after :meth:`low`, read already)."""
         group = [c for c in self.conns.get(game_id, ()) if c.hello]
         if not group:
             return
         low = min(c.seq for c in group)
+        if news is not None and news[1] and news[1][0].seq > low + 1:
+            news = None  # a connection came meanwhile and is further behind
         try:
-            view, actions = await run_in_threadpool(self._news, game_id, low)
+            view, actions = news or await run_in_threadpool(self._news, game_id, low)
         except TavliError:
             return  # the game cannot be read now: the next notice tries again
         texts: dict[int, str] = {}

@@ -206,7 +206,8 @@ class PostgresStore(OnlineStore):
                       "VALUES (%s, %s, %s, %s, %s, %s)",
                       (action.game_id, action.seq, action.side, dumps(action.action),
                        dumps(action.result), action.at))
-            c.execute("UPDATE online_games SET last_seq = %s, status = %s, record = COALESCE(%s, record), "
+            c.execute("UPDATE online_games SET last_seq = %s, status = %s, "
+                      "record = COALESCE(%s, record), "
                       "updated = %s WHERE id = %s",
                       (action.seq, status, None if record is None else dumps(record),
                        action.at, action.game_id))

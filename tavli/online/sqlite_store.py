@@ -190,7 +190,8 @@ class SqliteStore(OnlineStore):
                        "VALUES (?, ?, ?, ?, ?, ?)",
                        (action.game_id, action.seq, action.side, dumps(action.action),
                         dumps(action.result), action.at))
-            db.execute("UPDATE online_games SET last_seq = ?, status = ?, record = COALESCE(?, record), "
+            db.execute("UPDATE online_games SET last_seq = ?, status = ?, "
+                       "record = COALESCE(?, record), "
                        "updated = ? WHERE id = ?",
                        (action.seq, status, None if record is None else dumps(record),
                         action.at, action.game_id))
