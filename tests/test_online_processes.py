@@ -57,8 +57,13 @@ class Seat:
 
     def act(self, action: dict) -> None:
         seq = self.state["seq"] + 1
-        self.ws.send(json.dumps({"type": "act", "seq": seq, "action": action}))
-        m = self.until(lambda m: m["type"] in ("ack", "error") and m.get("seq") == seq)
+        while True:
+            self.ws.send(json.dumps({"type": "act", "seq": seq, "action": action}))
+            m = self.until(lambda m: m["type"] in ("ack", "error")
+                           and m.get("seq") in (seq, None))
+            if m.get("code") != "rate_limited":  # 20 messages a second: faster than that
+                break                             # waits and sends again
+            time.sleep(0.1)
         assert m["type"] == "ack", m
         self.acked.append((seq, action))
         self.wait_for(seq)  # the update may come after the ack

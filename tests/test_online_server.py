@@ -537,15 +537,6 @@ def test_a_real_server_with_uvicorn_and_websockets(tmp_path):
         thread.join(10)
 
 
-def test_bench_server_prints_its_figures(capsys):
-    from tavli.online.bench import bench_server
-
-    res = bench_server(actions=6)
-    out = capsys.readouterr().out
-    assert res["actions"] == 6 and len(res["fanout"]) == 6
-    assert "act -> ack" in out and "95% CI" in out and "store SQLite" in out
-
-
 def test_no_hello_closes_and_a_bug_is_one_error(tmp_path, monkeypatch):
     from tavli.online import protocol
 

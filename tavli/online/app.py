@@ -170,6 +170,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         _game_id(game_id)
 
         def do() -> dict[str, Any]:
+            games.refresh(game_id)
             seat = games.seat(game_id, req.token)
             for _ in range(5):  # another action may take the number first
                 seq = games.view(game_id)["seq"]
@@ -192,6 +193,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         token = request.headers.get(SEAT_HEADER)
 
         def do() -> dict[str, Any]:
+            games.refresh(game_id)
             side = games.seat(game_id, token).side if token is not None else None
             return {"side": side, "state": games.view(game_id)}
 
@@ -249,6 +251,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         token = msg.get("token")
 
         def do() -> tuple[str | None, dict[str, Any], list[Any]]:
+            games.refresh(conn.game_id)
             side = games.seat(conn.game_id, token).side if token is not None else None
             view = games.view(conn.game_id)
             last = msg.get("seq")

@@ -373,6 +373,12 @@ class OnlineGames:
                     self.known[game_id] = max(t.seq, self.known.get(game_id, 0))
         return t
 
+    def refresh(self, game_id: str) -> None:
+        """The next read of ``game_id`` looks at the log (a client arrives: it may have
+        seen what another process committed before this one heard of it)."""
+        if self.known is not None:
+            self.known.pop(game_id, None)
+
     def heard(self, game_id: str, seq: int) -> None:
         """The store says game ``game_id`` has action ``seq`` (a listener's notice): the
         next read of the game catches up with the log; until then it is read from memory
@@ -481,6 +487,8 @@ class OnlineGames:
             raise StaleAction(f"an action carries its sequence number, not {seq!r}"[:80])
         t = self.table(game_id)
         with t.lock:
+            if seq > t.seq + 1:  # the log may be ahead of this table (not heard of yet)
+                self._catch_up(t)
             if seq != t.seq + 1:
                 raise StaleAction(f"game {game_id} is at action {t.seq}: action {seq} is not "
                                   f"the next ({t.seq + 1}); it may have been sent before")
