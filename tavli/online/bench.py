@@ -44,7 +44,7 @@ def quantile(xs: list[float], q: float) -> tuple[float, float, float]:
     statistics (distribution-free: the ranks ``nq ± 1.96 √(nq(1-q))``).
 
     >>> quantile([float(i) for i in range(1, 1001)], 0.95)
-    (951.0, 937.0, 964.0)
+    (951.0, 937.0, 965.0)
     """
     s = sorted(xs)
     n = len(s)
