@@ -222,10 +222,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bench_dama(seed=args.seed)
         return 0
     if args.what == "server":
-        from .online.bench import bench_server
+        from .online.bench import bench_server, parse_think
 
-        bench_server(db=args.db, actions=args.requests or 300, seed=args.seed)
-        return 0
+        res = bench_server(players=args.n_players, processes=args.processes, db=args.db,
+                           seconds=args.seconds, think=parse_think(args.think),
+                           clients=args.client_processes, seed=args.seed,
+                           profile=args.profile)
+        bad = (res["lost"] + res["mismatched"] + res["not_received"] + res["duplicated"]
+               + res["out_of_order"] + res["log_gaps"])
+        return 1 if bad or res["errors"] or res["tracebacks"] else 0
     if args.what == "web":
         from .web.bench import bench_web
 
@@ -840,10 +845,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="web: clients (one reviews, the others make plain requests)")
     b.add_argument("--requests", type=at_least(1), default=None,
                    help="web: plain requests per client in the reference phase (default "
-                        "30); server: actions played (default 300)")
+                        "30)")
     b.add_argument("--db", default=None,
-                   help="server: the online store (default a temporary SQLite file; "
-                        "postgresql://...)")
+                   help="server: the online store (default a temporary SQLite file with "
+                        "one process, a throw-away PostgreSQL cluster with two or with "
+                        "--db postgresql; or a file, postgresql://...)")
+    b.add_argument("--players", dest="n_players", type=at_least(2), default=1000,
+                   metavar="N", help="server: simulated players, in pairs (default 1,000)")
+    b.add_argument("--processes", type=int, choices=[1, 2], default=1,
+                   help="server: tavli serve processes sharing the store (default 1)")
+    b.add_argument("--seconds", type=float, default=60.0,
+                   help="server: seconds of play, after the set-up (default 60)")
+    b.add_argument("--think", default="1-3", metavar="LOW-HIGH",
+                   help="server: seconds a player waits before each roll and move, "
+                        "uniform (default 1-3: a quick human)")
+    b.add_argument("--client-processes", type=at_least(1), default=1, metavar="K",
+                   help="server: processes running the simulated players (default 1)")
+    b.add_argument("--profile", metavar="FILE",
+                   help="server: run the first server under cProfile, statistics to FILE")
     b.add_argument("--ply", type=int, choices=[0, 1, 2], default=None,
                    help="web: review ply (default 2); cube: the ply of our cube decisions "
                         "(default 0)")

@@ -62,6 +62,14 @@ def _turn(games: OnlineGames, gid: str, tok: dict[str, str]) -> None:
         _do(games, gid, tok[side], {"type": "move", "move": v["legal_moves"][0]["move"]})
 
 
+def _stored_at_the_end(games: OnlineGames, gid: str) -> None:
+    """The store holds the finished game's record (it is stored only at the end), with the
+    server seed revealed, as the service gives it."""
+    row = games.store.game(gid)
+    assert row.status == "over" and row.record == games.record(gid)
+    assert row.record["fair_dice"]["server_seed"] == row.server_seed
+
+
 def _unchanged(games: OnlineGames, gid: str, fn, error, match: str) -> None:
     """``fn()`` is refused with ``error`` and the game does not change."""
     before = games.view(gid)["seq"]
@@ -123,6 +131,7 @@ def test_a_flag_that_fell_is_called_on_the_next_action(online_db):
     assert v["outcome"]["winner"] == winner and v["clock"]["running"] is None
     rec = games.record(gid)
     assert load_record(rec).outcome.kind == "time" and verify_record(rec)[1] == []
+    _stored_at_the_end(games, gid)
     _unchanged(games, gid, lambda: _do(games, gid, tok[winner], {"type": "claim"}),
                GameOver, "over")
     # a restarted service replays the server's timeout
@@ -212,6 +221,7 @@ def test_a_seat_away_past_abandon_after_may_be_claimed(online_db):
     v = games.view(gid)
     assert v["status"] == "over" and v["outcome"]["winner"] == "white"
     assert load_record(games.record(gid)).outcome.kind == "abandoned"
+    _stored_at_the_end(games, gid)
     assert _games(online_db).view(gid)["outcome"] == v["outcome"]  # replays
 
 
@@ -299,6 +309,7 @@ def test_draw_offers_in_plakoto(online_db):
                GameOver, "over")
     rec = games.record(gid)
     assert load_record(rec).outcome.kind == "draw" and verify_record(rec)[1] == []
+    _stored_at_the_end(games, gid)
     assert _games(online_db).view(gid)["outcome"] == v["outcome"]
 
 
@@ -349,6 +360,10 @@ def test_rematch_swaps_the_sides_and_keeps_the_tokens(online_db):
     done = _do(games, gid, tok["white"], {"type": "rematch"})
     new_id = done.result["id"]
     assert games.view(gid)["rematch"] == {"id": new_id} and new_id != gid
+    _stored_at_the_end(games, gid)
+    fresh = games.store.game(new_id)  # the new game: stored with its record, seed secret
+    assert fresh.record is not None and fresh.record["fair_dice"]["server_seed"] is None
+    assert fresh.record == games.record(new_id)
     _unchanged(games, gid, lambda: _do(games, gid, tok["black"], {"type": "rematch"}),
                WrongState, f"the rematch is game {new_id}")
     # the same tokens, the sides swapped: Ann plays black now

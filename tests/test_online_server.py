@@ -547,15 +547,6 @@ def test_a_real_server_with_uvicorn_and_websockets(tmp_path):
         thread.join(10)
 
 
-def test_bench_server_prints_its_figures(capsys):
-    from tavli.online.bench import bench_server
-
-    res = bench_server(actions=6)
-    out = capsys.readouterr().out
-    assert res["actions"] == 6 and len(res["fanout"]) == 6
-    assert "act -> ack" in out and "95% CI" in out and "store SQLite" in out
-
-
 def test_no_hello_closes_and_a_bug_is_one_error(tmp_path, monkeypatch):
     from tavli.online import protocol
 
@@ -576,3 +567,19 @@ def test_no_hello_closes_and_a_bug_is_one_error(tmp_path, monkeypatch):
             assert e["code"] == "internal" and "boom" not in e["error"]
             ws.send_json({"type": "ping", "data": 2})  # still usable
             assert until(ws, lambda m: m["type"] == "pong")["data"] == 2
+
+
+def test_http_flood_from_one_address_is_refused(tmp_path):
+    with _client(tmp_path / "o.sqlite3", http_rate=0.01, http_burst=3) as c:
+        codes = [c.post("/api/online/games", json={
+            "game": {"variant": "portes", "opponent": "human"}, "name": "Ann"}).status_code
+            for _ in range(5)]
+        assert codes == [201, 201, 201, 429, 429]
+        r = c.post("/api/online/games", json={
+            "game": {"variant": "portes", "opponent": "human"}, "name": "Ann"})
+        assert r.json()["code"] == "rate_limited" and int(r.headers["retry-after"]) >= 1
+        assert len(c.app.state.games.store.games()) == 3  # the refused changed nothing
+        gid = c.app.state.games.store.games()[0].id
+        r = c.post(f"/api/online/games/{gid}/join", json={"token": "x" * 30, "name": "Bob"})
+        assert r.status_code == 429  # joins count too
+        assert c.get(f"/api/online/games/{gid}").status_code == 200  # reads: their own bucket

@@ -47,6 +47,7 @@ from . import protocol
 from .clock import DEFAULT_ABANDON
 from .hub import PRESENCE_BEAT, Conn, Hub, online_error
 from .protocol import ProtocolError, error
+from .ratelimit import WRITE_BURST, WRITE_RATE, AddressLimit
 from .service import OnlineGames
 from .store import OnlineStore, open_store
 
@@ -117,6 +118,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                       presence_beat: float = PRESENCE_BEAT,
                       per_address: int = protocol.PER_ADDRESS,
                       per_game: int = protocol.PER_GAME,
+                      http_rate: float = WRITE_RATE, http_burst: int = WRITE_BURST,
                       abandon_after: float | None = DEFAULT_ABANDON) -> FastAPI:
     """The online server's app over the database ``db`` (a ``--db`` value or an open
     store). ``allowed_hosts``: the host names it answers to (None: any); ``pool``: where
@@ -124,6 +126,8 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     ``rate``, ``burst``: messages a connection may send a second, and at once;
     ``presence_beat``: seconds between presence updates through the store;
     ``per_address``, ``per_game``: connections one address, one game may have open;
+    ``http_rate``, ``http_burst``: HTTP writes (create, join) one address may make a
+    second, and at once (reads: ten times as many; :mod:`tavli.online.ratelimit`);
     ``abandon_after``: the absence (seconds) after which the opponent may claim a game
     created without its own (None: never)."""
     store = db if isinstance(db, OnlineStore) else open_store(str(db))
@@ -147,6 +151,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     app.state.games = games
     app.state.hub = hub
     app.add_middleware(BodyLimit)
+    app.add_middleware(AddressLimit, rate=http_rate, burst=http_burst)
     app.add_middleware(Guard, allowed_hosts=allowed_hosts)
 
     async def _error(request: Request, exc: TavliError) -> JSONResponse:
@@ -181,6 +186,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         _game_id(game_id)
 
         def do() -> dict[str, Any]:
+            games.refresh(game_id)
             token = req.token
             if token is None:  # from the lobby: a listed game's free seat, a new token
                 _, token = games.claim(game_id, req.name)
@@ -235,6 +241,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         token = request.headers.get(SEAT_HEADER)
 
         def do() -> dict[str, Any]:
+            games.refresh(game_id)
             side = games.seat(game_id, token).side if token is not None else None
             return {"side": side, "state": games.view(game_id)}
 
@@ -248,6 +255,9 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     async def drive_ai(game_id: str) -> None:
         """Play the AI seat's actions while it is its turn (one driver per game: a call
         while it runs makes it look again)."""
+        t = games.tables.get(game_id)
+        if t is not None and all(s.player != "ai" for s in t.seats.values()):
+            return  # two people: nothing to do (and no thread to ask)
         again.add(game_id)
         if game_id in thinking:
             return
@@ -289,6 +299,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         token = msg.get("token")
 
         def do() -> tuple[str | None, dict[str, Any], list[Any]]:
+            games.refresh(conn.game_id)
             side = games.seat(conn.game_id, token).side if token is not None else None
             view = games.view(conn.game_id)
             last = msg.get("seq")
@@ -314,9 +325,19 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         seq = msg["seq"]
         if conn.side is None:
             raise AccessDenied("spectators only watch: a seat's token is needed to act")
-        await run_in_threadpool(games.act, conn.game_id, conn.token, seq, msg["action"])
-        await conn.send({"type": "ack", "seq": seq})
-        await hub.push(conn.game_id)
+        low = hub.low(conn.game_id)
+
+        def do() -> Any:  # one trip to the thread pool: the action, then the news
+            games.act(conn.game_id, conn.token, seq, msg["action"])
+            with contextlib.suppress(TavliError):
+                return hub._news(conn.game_id, low)
+            return None
+
+        async with conn.lock:  # the ack goes before any update of this action
+            news = await run_in_threadpool(do)
+            with contextlib.suppress(Exception):
+                await conn.ws.send_json({"type": "ack", "seq": seq})
+        await hub.push(conn.game_id, news)
         hub.spawn(drive_ai(conn.game_id))
 
     async def handle(conn: Conn, raw: dict[str, Any]) -> None:

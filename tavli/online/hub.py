@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +42,6 @@ from .service import OnlineGames
 from .store import Notice, Subscription
 
 FLAG_GRACE = 0.02  # seconds after a flag's time the hub reads the game (clock rounding)
-
 
 
 def online_error(e: TavliError) -> Any:
@@ -81,16 +82,25 @@ class Conn:
             with contextlib.suppress(Exception):
                 await self.ws.send_json(message)
 
-    async def send_news(self, actions: list[Any], view: dict[str, Any]) -> None:
+    async def send_news(self, actions: list[Any], view: dict[str, Any],
+                        texts: dict[int, str] | None = None) -> None:
         """Send the actions after :attr:`seq` up to the view's, with the view; nothing
-        when the view is not newer than what was sent."""
+        when the view is not newer than what was sent. ``texts``: the messages already
+        encoded for the connections of the same game, by their :attr:`seq` (each
+        encoded once, whatever the number of connections)."""
         async with self.lock:
             if view["seq"] <= self.seq:
                 return
-            news = [action_out(a) for a in actions if self.seq < a.seq <= view["seq"]]
+            text = None if texts is None else texts.get(self.seq)
+            if text is None:
+                news = [action_out(a) for a in actions if self.seq < a.seq <= view["seq"]]
+                text = json.dumps({"type": "update", "actions": news, "state": view},
+                                  separators=(",", ":"), ensure_ascii=False)
+                if texts is not None:
+                    texts[self.seq] = text
             self.seq = view["seq"]
             with contextlib.suppress(Exception):
-                await self.ws.send_json({"type": "update", "actions": news, "state": view})
+                await self.ws.send_text(text)
 
 
 class Hub:
@@ -100,6 +110,7 @@ class Hub:
         self.games = games
         self.beat = beat
         self.conns: dict[str, set[Conn]] = {}
+        self.per_address: Counter[str] = Counter()  # open connections by address
         self.seen: dict[str, list[Any]] = {}    # per game: its seats as last read
         self.shown: dict[str, Any] = {}         # per game: presence last told
         self.timers: dict[str, asyncio.TimerHandle] = {}  # per game: when a flag falls
@@ -113,6 +124,8 @@ class Hub:
         and keep presence up to date."""
         self.loop = asyncio.get_running_loop()
         self.sub = await run_in_threadpool(self.games.store.listen, self._heard)
+        if self.games.known is None:
+            self.games.known = {}  # fed by the notices from now on
         self.spawn(self._beats())
 
     async def stop(self) -> None:
@@ -126,10 +139,16 @@ class Hub:
         self.timers.clear()
 
     def _heard(self, notice: Notice) -> None:  # the listener's thread
+        self.games.heard(notice.game_id, notice.seq)
         loop = self.loop
         if loop is not None and notice.game_id in self.conns:
             with contextlib.suppress(RuntimeError):  # the loop has closed
-                loop.call_soon_threadsafe(self.spawn, self.push(notice.game_id))
+                loop.call_soon_threadsafe(self._notice, notice)
+
+    def _notice(self, notice: Notice) -> None:  # the loop's thread
+        group = self.conns.get(notice.game_id, ())
+        if any(c.hello and c.seq < notice.seq for c in group):  # else: sent already
+            self.spawn(self.push(notice.game_id))
 
     def spawn(self, coro: Any) -> None:
         """Run ``coro`` in the background (kept until it ends)."""
@@ -143,16 +162,19 @@ class Hub:
         group = self.conns.get(conn.game_id, set())
         if len(group) >= per_game:
             return f"this game has {per_game} connections already"
-        mine = sum(c.address == conn.address for g in self.conns.values() for c in g)
-        if mine >= per_address:
+        if self.per_address[conn.address] >= per_address:
             return f"at most {per_address} connections from one address"
         self.conns.setdefault(conn.game_id, set()).add(conn)
+        self.per_address[conn.address] += 1
         return None
 
     def remove(self, conn: Conn) -> None:
         group = self.conns.get(conn.game_id)
-        if group is not None:
+        if group is not None and conn in group:
             group.discard(conn)
+            self.per_address[conn.address] -= 1
+            if self.per_address[conn.address] <= 0:
+                del self.per_address[conn.address]
             if not group:
                 del self.conns[conn.game_id]
                 self.seen.pop(conn.game_id, None)
@@ -221,24 +243,53 @@ class Hub:
     async def _beats(self) -> None:
         while True:
             await asyncio.sleep(self.beat)
-            for game_id in list(self.conns):
-                with contextlib.suppress(Exception):
-                    await self.refresh(game_id)
+            with contextlib.suppress(Exception):
+                await self.refresh_all()
+
+    async def refresh_all(self) -> None:
+        """:meth:`refresh` for every game of this process, in one write and one read of
+        the store (not one per seat: a beat of a thousand seats is one transaction)."""
+        async with self.marking:
+            local = {g: self._local(g) for g in list(self.conns)}
+
+            def mark() -> dict[str, list[Any]]:
+                store = self.games.store
+                store.mark_seen([(g, side) for g, sides in local.items() for side in sides],
+                                time.time())
+                return store.seats_of(list(local))
+
+            try:
+                seats = await run_in_threadpool(mark)
+            except TavliError:
+                return
+            for game_id, ss in seats.items():
+                if game_id in self.conns:
+                    self.seen[game_id] = ss
+        for game_id in list(seats):
+            await self.tell_presence(game_id, changed_only=True)
 
     # --- fan-out ---------------------------------------------------------------------
-    async def push(self, game_id: str) -> None:
-        """Send every connection of ``game_id`` that has said hello what it lacks."""
+    def low(self, game_id: str) -> int:
+        """The last action number every connection of the game has been sent."""
+        return min((c.seq for c in self.conns.get(game_id, ()) if c.hello), default=-1)
+
+    async def push(self, game_id: str, news: Any = None) -> None:
+        """Send every connection of ``game_id`` that has said hello what it lacks
+        (``news``: the view and the actions after :meth:`low`, read already)."""
         group = [c for c in self.conns.get(game_id, ()) if c.hello]
         if not group:
             return
         low = min(c.seq for c in group)
+        if news is not None and news[1] and news[1][0].seq > low + 1:
+            news = None  # a connection came meanwhile and is further behind
         try:
-            view, actions = await run_in_threadpool(self._news, game_id, low)
+            view, actions = news or await run_in_threadpool(self._news, game_id, low)
         except TavliError:
             return  # the game cannot be read now: the next notice tries again
         self.watch(game_id, view)
+        texts: dict[int, str] = {}
         for c in group:
-            await c.send_news(actions, view)
+            await c.send_news(actions, view, texts)
 
     # --- clocks ----------------------------------------------------------------------
     def watch(self, game_id: str, view: dict[str, Any]) -> None:
@@ -262,8 +313,11 @@ class Hub:
 
     def _news(self, game_id: str, after: int) -> tuple[dict[str, Any], list[Any]]:
         view = self.games.view(game_id)
-        actions = self.games.store.actions(game_id, after=max(0, after))
-        return view, actions
+        t = self.games.tables.get(game_id)
+        recent = [a for a in t.recent if a.seq > after] if t is not None else []
+        if recent and recent[0].seq == after + 1 and recent[-1].seq >= view["seq"]:
+            return view, recent  # in memory: no read of the log
+        return view, self.games.store.actions(game_id, after=max(0, after))
 
 
 __all__ = ["Hub", "Conn", "online_error", "PRESENCE_BEAT"]

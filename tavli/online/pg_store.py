@@ -177,6 +177,22 @@ class PostgresStore(OnlineStore):
             f"UPDATE online_seats SET {cols} WHERE game_id = %s AND side = %s",
             (*changes.values(), game_id, side)))
 
+    def mark_seen(self, seats: list[tuple[str, str]], at: float | None) -> None:
+        if seats:
+            self._run(lambda c: c.cursor().executemany(
+                "UPDATE online_seats SET seen = %s WHERE game_id = %s AND side = %s",
+                [(at, g, side) for g, side in sorted(seats)]))  # one order: no deadlock
+
+    def seats_of(self, game_ids: list[str]) -> dict[str, list[Seat]]:
+        out: dict[str, list[Seat]] = {g: [] for g in game_ids}
+        if game_ids:
+            rows = self._all(f"SELECT {_SEAT_COLUMNS} FROM online_seats WHERE game_id = "
+                             "ANY(%s) ORDER BY game_id, CASE side WHEN 'white' THEN 0 "
+                             "ELSE 1 END", (list(game_ids),))
+            for r in rows:
+                out[r[0]].append(_seat(r))
+        return out
+
     def append(self, action: Action, *, status: str, record: dict[str, Any] | None) -> None:
         psycopg = _driver()
 
@@ -191,7 +207,8 @@ class PostgresStore(OnlineStore):
                       "VALUES (%s, %s, %s, %s, %s, %s)",
                       (action.game_id, action.seq, action.side, dumps(action.action),
                        dumps(action.result), action.at))
-            c.execute("UPDATE online_games SET last_seq = %s, status = %s, record = %s, "
+            c.execute("UPDATE online_games SET last_seq = %s, status = %s, "
+                      "record = COALESCE(%s, record), "
                       "updated = %s WHERE id = %s",
                       (action.seq, status, None if record is None else dumps(record),
                        action.at, action.game_id))

@@ -76,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
 
     ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            access_log=False, ws_max_size=MAX_FRAME, ws=ws)
+                            access_log=False, ws_max_size=MAX_FRAME, ws=ws,
+                            ws_per_message_deflate=False)  # small messages: CPU, not bytes
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
     sockets = None

@@ -154,6 +154,8 @@ class Table:
     seats: dict[str, Seat]
     seq: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
+    recent: list[Action] = field(default_factory=list)  # the last actions (for the fan-out)
+    moves: tuple[Any, list[tuple[str, Any]]] = (None, [])  # see :func:`moves_of`
     #: the players' clocks (None: the game has none)
     clock: Clock | None = None
     #: the side offering a draw, while its offer stands
@@ -231,6 +233,18 @@ def awaited(t: Table) -> str | None:
     if g.is_over or g.phase == "opening" or len(t.dice.client_seeds) < 2:
         return None
     return SIDE_NAMES[g.turn]
+
+
+def moves_of(t: Table) -> list[tuple[str, Any]]:
+    """The legal moves of the roll to play with their canonical text, computed once per
+    position (the state shows them, and a move sent as one of these texts is found
+    without writing every move out again)."""
+    g = t.game
+    key = (t.seq, id(g), len(g.history), g.phase)
+    if t.moves[0] != key:
+        t.moves = (key, [(str(m), m) for m in g.legal_moves()]
+                   if g.phase == "move" and not g.is_over else [])
+    return t.moves[1]
 
 
 def may_act(t: Table, side: str, kind: str) -> None:
@@ -314,7 +328,9 @@ def play(t: Table, side: str | None, a: dict[str, Any]) -> dict[str, Any]:
             _, _, steps = _web()
             chosen = steps.match_steps(g, a["steps"])
         else:
-            chosen = g.position.find_move(a["move"], g.dice, g.rules)
+            chosen = next((m for text, m in moves_of(t) if text == a["move"]), None)
+            if chosen is None:  # another way of writing it (or no such move)
+                chosen = g.position.find_move(a["move"], g.dice, g.rules)
         g.play(chosen)
         return {"move": str(chosen), "position": g.position.id()}
     if kind == "double":
@@ -432,6 +448,9 @@ class OnlineGames:
         self.abandon_after = abandon_after
         self.tables: SessionCache[Table] = SessionCache(cache)
         self.lock = threading.Lock()  # guards the cache only
+        # the last action number heard of per game, once a listener of the store feeds
+        # :meth:`heard` (None: nobody does, so every read of a game looks at the log)
+        self.known: dict[str, int] | None = None
 
     # --- creating ------------------------------------------------------------------------
     def create(self, req: Any, name: str, side: str = "white", *, clock: Any = None,
@@ -504,8 +523,30 @@ class OnlineGames:
             with self.lock:
                 t = self.tables.setdefault(game_id, fresh)
         with t.lock:
-            self._catch_up(t)
+            known = None if self.known is None else self.known.get(game_id)
+            if known is None or known > t.seq:  # else nothing new: no read of the log
+                self._catch_up(t)
+                if self.known is not None:
+                    self.known[game_id] = max(t.seq, self.known.get(game_id, 0))
         return t
+
+    def refresh(self, game_id: str) -> None:
+        """The next read of ``game_id`` looks at the log (a client arrives: it may have
+        seen what another process committed before this one heard of it)."""
+        if self.known is not None:
+            self.known.pop(game_id, None)
+
+    def heard(self, game_id: str, seq: int) -> None:
+        """The store says game ``game_id`` has action ``seq`` (a listener's notice): the
+        next read of the game catches up with the log; until then it is read from memory
+        (an action of a table behind the log is refused by the store, and the table
+        rebuilt, so this only saves reads)."""
+        if self.known is None:
+            self.known = {}
+        if len(self.known) > 16 * CACHE:
+            self.known.clear()  # forgotten: read the log once more
+        if seq > self.known.get(game_id, 0):
+            self.known[game_id] = seq
 
     def _catch_up(self, t: Table) -> None:
         """Apply the logged actions after ``t.seq`` (under ``t.lock``), each checked
@@ -520,6 +561,7 @@ class OnlineGames:
                     raise StoreError(f"game {t.id}: the log does not replay at action {a.seq} "
                                      f"(it says {a.result}, the engine {got})")
                 t.seq = a.seq
+                t.recent = [*t.recent[-7:], a]
         except TavliError as e:
             self._drop(t.id)
             if isinstance(e, StoreError):
@@ -536,7 +578,14 @@ class OnlineGames:
         """The seat whose token is ``token`` (:class:`AccessDenied` for none)."""
         if not token or not isinstance(token, str) or len(token) > 200:
             raise AccessDenied("a seat token is needed to act: spectators only watch")
-        seat = self.store.seat_by_token(game_id, token)
+        t = self.tables.get(game_id)  # in memory: no read of the store
+        h = token_hash(token)
+        # a joined seat's token never changes; a free one's may (taken from the lobby,
+        # perhaps through another process): that is read from the store
+        seat = next((s for s in t.seats.values() if s.token_hash == h
+                     and s.joined is not None), None) if t else None
+        if seat is None:
+            seat = self.store.seat_by_token(game_id, token)
         if seat is None:
             raise AccessDenied("this token is not a seat of the game: spectators only watch")
         return seat
@@ -603,10 +652,9 @@ class OnlineGames:
                 "outcome": g.outcome.to_dict() if g.outcome else None,
                 "score": list(t.match.score) if t.match else None,
                 "can_double": g.phase == "roll" and not g.is_over and g.can_double(),
-                "legal_moves": [{"move": str(m), "steps": [[f, to, bool(h)]
-                                                          for f, to, h in m.steps]}
-                                for m in g.legal_moves()]
-                if g.phase == "move" and not g.is_over else [],
+                "legal_moves": [{"move": text, "steps": [[f, to, bool(h)]
+                                                         for f, to, h in m.steps]}
+                                for text, m in moves_of(t)],
                 "clock": t.clock.to_dict() if t.clock is not None else None,
                 "draws": g.rules.variant.draws and not g.is_over,
                 "draw_offer": t.draw_offer,
@@ -645,6 +693,8 @@ class OnlineGames:
             raise StaleAction(f"an action carries its sequence number, not {seq!r}"[:80])
         t = self.table(game_id)
         with t.lock:
+            if seq > t.seq + 1:  # the log may be ahead of this table (not heard of yet)
+                self._catch_up(t)
             if seq != t.seq + 1:
                 raise StaleAction(f"game {game_id} is at action {t.seq}: action {seq} is not "
                                   f"the next ({t.seq + 1}); it may have been sent before")
@@ -681,13 +731,21 @@ class OnlineGames:
         try:
             if "id" in result and a["type"] == "rematch":
                 self._create_rematch(t, result["id"], now)
-            self.store.append(done, status=t.status(), record=t.record())
+            # the record is stored once it is over (the log is the game until then:
+            # writing the whole record with every action cost more than the rest); the
+            # endings on time, by abandonment or agreed draw, and a rematch's asking, come
+            # after (or with) the end, so they store it too
+            self.store.append(done, status=t.status(),
+                              record=t.record() if t.finished else None)
             if a["type"] == "join" and side is not None:
                 self.store.update_seat(game_id, side, name=result["name"], joined=done.at)
+                # as stored: a seat taken from the lobby has a new token
+                t.seats = {s.side: s for s in self.store.seats(game_id)}
         except BaseException:
             self._drop(game_id)  # not stored: forget what was applied
             raise
         t.seq = seq
+        t.recent = [*t.recent[-7:], done]
         return done
 
     # --- time -----------------------------------------------------------------------------

@@ -83,7 +83,10 @@ class SqliteStore(OnlineStore):
                              timeout=10)
         db.row_factory = sqlite3.Row
         db.execute("PRAGMA foreign_keys=ON")
-        db.execute("PRAGMA synchronous=FULL")  # committed means on disk
+        # WAL + NORMAL: a commit is in the WAL file before it returns, so it survives the
+        # server process dying (kill -9); a power cut may lose the last commits (FULL
+        # would fsync each one: ~8 ms here, the server's bottleneck). docs/server.md
+        db.execute("PRAGMA synchronous=NORMAL")
         return db
 
     # --- schema --------------------------------------------------------------------------
@@ -159,6 +162,23 @@ class SqliteStore(OnlineStore):
             f"UPDATE online_seats SET {cols} WHERE game_id = ? AND side = ?",
             (*changes.values(), game_id, side)))
 
+    def mark_seen(self, seats: list[tuple[str, str]], at: float | None) -> None:
+        if seats:
+            self._write(lambda db: db.executemany(
+                "UPDATE online_seats SET seen = ? WHERE game_id = ? AND side = ?",
+                [(at, g, side) for g, side in seats]))
+
+    def seats_of(self, game_ids: list[str]) -> dict[str, list[Seat]]:
+        out: dict[str, list[Seat]] = {g: [] for g in game_ids}
+        for i in range(0, len(game_ids), 500):
+            part = game_ids[i:i + 500]
+            rows = self._all(f"SELECT * FROM online_seats WHERE game_id IN "
+                             f"({', '.join('?' * len(part))}) ORDER BY game_id, "
+                             "CASE side WHEN 'white' THEN 0 ELSE 1 END", tuple(part))
+            for r in rows:
+                out[r["game_id"]].append(_seat(r))
+        return out
+
     def append(self, action: Action, *, status: str, record: dict[str, Any] | None) -> None:
         def do(db: sqlite3.Connection) -> None:
             row = db.execute("SELECT last_seq FROM online_games WHERE id = ?",
@@ -171,7 +191,8 @@ class SqliteStore(OnlineStore):
                        "VALUES (?, ?, ?, ?, ?, ?)",
                        (action.game_id, action.seq, action.side, dumps(action.action),
                         dumps(action.result), action.at))
-            db.execute("UPDATE online_games SET last_seq = ?, status = ?, record = ?, "
+            db.execute("UPDATE online_games SET last_seq = ?, status = ?, "
+                       "record = COALESCE(?, record), "
                        "updated = ? WHERE id = ?",
                        (action.seq, status, None if record is None else dumps(record),
                         action.at, action.game_id))

@@ -3,7 +3,7 @@
 What it holds (schema: :mod:`tavli.online.migrations`):
 
 * **games** (:class:`GameRow`): settings, status, the dice commitment and the secret
-  server seed, the sequence number of the last accepted action, the record as of then;
+  server seed, the sequence number of the last accepted action, the record once it is over;
 * **seats** (:class:`Seat`): white and black, a person (with the SHA-256 of the seat
   token, never the token) or the AI;
 * **the log** (:class:`Action`): every accepted action of a game in order, numbered
@@ -189,10 +189,21 @@ class OnlineStore(ABC):
     def update_seat(self, game_id: str, side: str, **changes: Any) -> None:
         """Change a seat's ``name``, ``joined``, ``seen``, ``left`` or ``token_hash``."""
 
+    def mark_seen(self, seats: list[tuple[str, str]], at: float | None) -> None:
+        """Set the ``seen`` time of many seats ``(game_id, side)`` at once (one
+        transaction where the backend can: presence, every beat)."""
+        for game_id, side in seats:
+            self.update_seat(game_id, side, seen=at)
+
+    def seats_of(self, game_ids: list[str]) -> dict[str, list[Seat]]:
+        """The seats of many games (white first), by game id."""
+        return {g: self.seats(g) for g in game_ids}
+
     @abstractmethod
     def append(self, action: Action, *, status: str, record: dict[str, Any] | None) -> None:
         """Commit ``action`` as the next of its game with the game's new ``status`` and
-        ``record`` (one transaction), then tell the listeners. :class:`StaleAction` when
+        ``record`` (None: the stored record stays as it is) in one transaction, then tell
+        the listeners. :class:`StaleAction` when
         ``action.seq`` is not the game's next number (nothing changes)."""
 
     @abstractmethod

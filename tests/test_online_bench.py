@@ -1,0 +1,47 @@
+"""A small ``tavli bench server`` run: real ``tavli serve`` processes, simulated players
+in a client process, the report's figures, nothing lost."""
+
+from __future__ import annotations
+
+import pytest
+
+from tavli.errors import CliError
+from tavli.online.bench import bench_server, parse_think, quantile
+
+
+def _clean(res: dict) -> None:
+    assert res["connected"] == res["players"]
+    assert res["actions"] > 0 and res["moves"] > 0 and res["actions_per_s"] > 0
+    p50, p95, p99 = res["p50"], res["p95"], res["p99"]
+    assert 0 < p50[0] <= p95[0] <= p99[0] and p95[1] <= p95[0] <= p95[2]
+    assert res["errors"] == {} and res["tracebacks"] == 0
+    for k in ("lost", "mismatched", "not_received", "duplicated", "out_of_order",
+              "log_gaps", "unanswered"):
+        assert res[k] == 0, k
+    assert "act -> opponent p50" in res["text"] and "lost            0" in res["text"]
+
+
+def test_bench_server_one_process_sqlite():
+    res = bench_server(players=8, processes=1, seconds=3, think=(0.05, 0.2), quiet=True)
+    assert res["processes"] == 1 and res["store"].startswith("SQLite")
+    _clean(res)
+
+
+def test_bench_server_two_processes_postgresql(pg_cluster):
+    res = bench_server(players=8, processes=2, seconds=3, think=(0.05, 0.2), quiet=True,
+                       db=pg_cluster.create_database("bench2"))
+    assert res["processes"] == 2 and res["store"].startswith("PostgreSQL")
+    assert len(res["server_cpu"]) == 2
+    _clean(res)
+
+
+def test_options_are_checked():
+    assert parse_think("1-3") == (1.0, 3.0) and parse_think("0.5") == (0.5, 0.5)
+    for bad in ("3-1", "x", "", "1-2-3", "-1"):
+        with pytest.raises(CliError):
+            parse_think(bad)
+    with pytest.raises(CliError):
+        bench_server(players=3)
+    with pytest.raises(CliError):
+        bench_server(players=4, processes=3)
+    assert quantile([], 0.5)[0] != quantile([], 0.5)[0]  # NaN
