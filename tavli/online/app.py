@@ -333,10 +333,18 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                 return hub._news(conn.game_id, low)
             return None
 
-        async with conn.lock:  # the ack goes before any update of this action
-            news = await run_in_threadpool(do)
-            with contextlib.suppress(Exception):
-                await conn.ws.send_json({"type": "ack", "seq": seq})
+        hub.acting[conn.game_id] = seq  # its notice sends nothing: this pushes it
+        try:
+            async with conn.lock:  # the ack goes before any update of this action
+                news = await run_in_threadpool(do)
+                with contextlib.suppress(Exception):
+                    await conn.ws.send_json({"type": "ack", "seq": seq})
+        except BaseException:
+            hub.spawn(hub.push(conn.game_id))  # whatever the store has now
+            raise
+        finally:
+            if hub.acting.get(conn.game_id) == seq:
+                del hub.acting[conn.game_id]
         await hub.push(conn.game_id, news)
         hub.spawn(drive_ai(conn.game_id))
 
