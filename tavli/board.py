@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable, Sequence
-from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -361,6 +361,23 @@ def _default_rules(game: int) -> Rules:
     return r
 
 
+class _once:
+    """A property computed once per instance (``functools.cached_property`` without its
+    lock: Python 3.11 holds one lock per property across all instances while computing,
+    which serializes the threads of a server; a race here computes the same value twice)."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
+
 class Move:
     """One legal turn: the position before and after, the dice, and the single checker
     steps ``(from, to, hit_or_pin)`` in the order they were played (25 = bar, 0 = off).
@@ -378,7 +395,7 @@ class Move:
         self.dice = dice
         self.steps = steps
 
-    @cached_property
+    @_once
     def marked_steps(self) -> tuple[Step, ...]:
         """The steps with the marks the notation shows: in Plakoto only the pins that
         still hold when the turn ends (a pin made and released within the turn counts
@@ -389,7 +406,7 @@ class Move:
             steps = tuple((s, t, f and bool(held[25 - t])) for s, t, f in steps)
         return steps
 
-    @cached_property
+    @_once
     def notation(self) -> str:
         from .notation import format_steps
 

@@ -77,6 +77,10 @@ def _game_id(game_id: str) -> str:
     return game_id
 
 
+#: threads of the thread pool (the store's reads and writes, the engine's checks)
+THREADS = 4
+
+
 # --- the AI seat ----------------------------------------------------------------------------
 
 def ai_job(games: OnlineGames, game_id: str) -> tuple[int, dict[str, Any]] | None:
@@ -119,7 +123,8 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                       per_address: int = protocol.PER_ADDRESS,
                       per_game: int = protocol.PER_GAME,
                       http_rate: float = WRITE_RATE, http_burst: int = WRITE_BURST,
-                      abandon_after: float | None = DEFAULT_ABANDON) -> FastAPI:
+                      abandon_after: float | None = DEFAULT_ABANDON,
+                      threads: int | None = THREADS) -> FastAPI:
     """The online server's app over the database ``db`` (a ``--db`` value or an open
     store). ``allowed_hosts``: the host names it answers to (None: any); ``pool``: where
     an AI seat thinks (an :class:`tavli.web.workers.EnginePool`; default the process's);
@@ -129,7 +134,9 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     ``http_rate``, ``http_burst``: HTTP writes (create, join) one address may make a
     second, and at once (reads: ten times as many; :mod:`tavli.online.ratelimit`);
     ``abandon_after``: the absence (seconds) after which the opponent may claim a game
-    created without its own (None: never)."""
+    created without its own (None: never); ``threads``: the threads that run the store's
+    reads and writes (None: anyio's default, 40 — many threads only wait for the one
+    database connection's lock and fight for the GIL, which slows them all)."""
     store = db if isinstance(db, OnlineStore) else open_store(str(db))
     games = OnlineGames(store, beat=presence_beat, abandon_after=abandon_after)
     hub = Hub(games, presence_beat)
@@ -138,6 +145,10 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
+        if threads is not None:
+            import anyio.to_thread
+
+            anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         await hub.start()
         try:
             yield
@@ -333,10 +344,18 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                 return hub._news(conn.game_id, low)
             return None
 
-        async with conn.lock:  # the ack goes before any update of this action
-            news = await run_in_threadpool(do)
-            with contextlib.suppress(Exception):
-                await conn.ws.send_json({"type": "ack", "seq": seq})
+        hub.acting[conn.game_id] = seq  # its notice sends nothing: this pushes it
+        try:
+            async with conn.lock:  # the ack goes before any update of this action
+                news = await run_in_threadpool(do)
+                with contextlib.suppress(Exception):
+                    await conn.ws.send_json({"type": "ack", "seq": seq})
+        except BaseException:
+            hub.spawn(hub.push(conn.game_id))  # whatever the store has now
+            raise
+        finally:
+            if hub.acting.get(conn.game_id) == seq:
+                del hub.acting[conn.game_id]
         await hub.push(conn.game_id, news)
         hub.spawn(drive_ai(conn.game_id))
 

@@ -114,6 +114,7 @@ class Hub:
         self.seen: dict[str, list[Any]] = {}    # per game: its seats as last read
         self.shown: dict[str, Any] = {}         # per game: presence last told
         self.timers: dict[str, asyncio.TimerHandle] = {}  # per game: when a flag falls
+        self.acting: dict[str, int] = {}  # per game: an act of this process under way (seq)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.sub: Subscription | None = None
         self.tasks: set[asyncio.Task] = set()
@@ -146,6 +147,8 @@ class Hub:
                 loop.call_soon_threadsafe(self._notice, notice)
 
     def _notice(self, notice: Notice) -> None:  # the loop's thread
+        if self.acting.get(notice.game_id, -1) >= notice.seq:
+            return  # an action of this process: its act pushes it (no second read)
         group = self.conns.get(notice.game_id, ())
         if any(c.hello and c.seq < notice.seq for c in group):  # else: sent already
             self.spawn(self.push(notice.game_id))
@@ -223,12 +226,14 @@ class Hub:
         changed."""
         async with self.marking:
             local = self._local(game_id)
+            read = time.time()
             try:
                 seats = await run_in_threadpool(self._mark, game_id, local, gone)
             except TavliError:
                 return
             if game_id in self.conns:
                 self.seen[game_id] = seats
+                self.games.saw(game_id, seats, read)
         await self.tell_presence(game_id, changed_only=True)
 
     def _mark(self, game_id: str, local: set[str], gone: str | None) -> list[Any]:
@@ -258,6 +263,7 @@ class Hub:
                                 time.time())
                 return store.seats_of(list(local))
 
+            read = time.time()
             try:
                 seats = await run_in_threadpool(mark)
             except TavliError:
@@ -265,6 +271,7 @@ class Hub:
             for game_id, ss in seats.items():
                 if game_id in self.conns:
                     self.seen[game_id] = ss
+                    self.games.saw(game_id, ss, read)
         for game_id in list(seats):
             await self.tell_presence(game_id, changed_only=True)
 

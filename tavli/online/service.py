@@ -70,7 +70,9 @@ from .store import (
     token_hash,
 )
 
-CACHE = 256  # games kept in memory (the others replay from the store when asked for)
+#: games kept in memory (the others replay from the store when asked for): more than a
+#: server's games in play, or it replays them all the time (about 100 KB each)
+CACHE = 4096
 ID_BYTES = 16  # a game id is 128 random bits: knowing it lets one watch
 
 
@@ -156,6 +158,9 @@ class Table:
     lock: threading.RLock = field(default_factory=threading.RLock)
     recent: list[Action] = field(default_factory=list)  # the last actions (for the fan-out)
     moves: tuple[Any, list[tuple[str, Any]]] = (None, [])  # see :func:`moves_of`
+    shown: tuple[Any, dict[str, Any]] = (None, {})  # the view's fixed part, by seq
+    #: the seats' presence marks as last read (time read, seats): ``absent`` in the view
+    marks: tuple[float, list[Seat]] = (0.0, [])
     #: the players' clocks (None: the game has none)
     clock: Clock | None = None
     #: the side offering a draw, while its offer stands
@@ -634,35 +639,51 @@ class OnlineGames:
         t = self.table(game_id)
         if t.clock is not None:
             self._flag(t)
-        seats = self.store.seats(game_id)
         now = time.time()
+        read, seats = t.marks
+        if now - read > self.beat:  # else as the hub read them within a beat (:meth:`saw`)
+            seats = self.store.seats(game_id)
         with t.lock:
-            g = t.game
-            return {
-                "id": t.id, "status": t.status(), "seq": t.seq, "kind": t.row.kind,
-                "variant": t.row.variant, "commitment": t.dice.commitment,
-                "seats": [{"side": s.side, "player": s.player, "name": s.name,
-                           "level": s.level, "joined": s.joined is not None,
-                           "seeded": s.side in t.dice.client_seeds}
-                          for s in t.seats.values()],
-                "game": g.rules.game_name, "phase": g.phase, "turn": SIDE_NAMES[g.turn],
-                "position": g.position.id(), "dice": list(g.dice) if g.dice else None,
-                "cube": {"value": g.cube_value, "owner": None if g.cube_owner is None
-                         else SIDE_NAMES[g.cube_owner]},
-                "outcome": g.outcome.to_dict() if g.outcome else None,
-                "score": list(t.match.score) if t.match else None,
-                "can_double": g.phase == "roll" and not g.is_over and g.can_double(),
-                "legal_moves": [{"move": text, "steps": [[f, to, bool(h)]
-                                                         for f, to, h in m.steps]}
-                                for text, m in moves_of(t)],
-                "clock": t.clock.to_dict() if t.clock is not None else None,
-                "draws": g.rules.variant.draws and not g.is_over,
-                "draw_offer": t.draw_offer,
-                "rematch": dict(t.rematch) if t.rematch else None,
-                "abandon_after": t.row.settings.get("abandon_after"),
-                "absent": {s.side: absent_for(s, self.beat, now) for s in seats},
-                "board": board_view(t.obj),
-            }
+            key = (t.seq, id(t.game), len(t.game.history))
+            if t.shown[0] != key:  # the same until the next action: made once
+                t.shown = (key, self._view(t))
+            return {**t.shown[1],
+                    "absent": {s.side: absent_for(s, self.beat, now) for s in seats}}
+
+    def saw(self, game_id: str, seats: list[Seat], at: float) -> None:
+        """The seats of ``game_id`` as read at ``at`` (the hub's presence beat): a view
+        within a beat shows the absences from them, without reading the store again."""
+        t = self.tables.get(game_id)
+        if t is not None and at >= t.marks[0]:
+            t.marks = (at, seats)
+
+    def _view(self, t: Table) -> dict[str, Any]:
+        """The view of ``t`` without ``absent`` (under ``t.lock``)."""
+        g = t.game
+        return {
+            "id": t.id, "status": t.status(), "seq": t.seq, "kind": t.row.kind,
+            "variant": t.row.variant, "commitment": t.dice.commitment,
+            "seats": [{"side": s.side, "player": s.player, "name": s.name,
+                       "level": s.level, "joined": s.joined is not None,
+                       "seeded": s.side in t.dice.client_seeds}
+                      for s in t.seats.values()],
+            "game": g.rules.game_name, "phase": g.phase, "turn": SIDE_NAMES[g.turn],
+            "position": g.position.id(), "dice": list(g.dice) if g.dice else None,
+            "cube": {"value": g.cube_value, "owner": None if g.cube_owner is None
+                     else SIDE_NAMES[g.cube_owner]},
+            "outcome": g.outcome.to_dict() if g.outcome else None,
+            "score": list(t.match.score) if t.match else None,
+            "can_double": g.phase == "roll" and not g.is_over and g.can_double(),
+            "legal_moves": [{"move": text, "steps": [[f, to, bool(h)]
+                                                     for f, to, h in m.steps]}
+                            for text, m in moves_of(t)],
+            "clock": t.clock.to_dict() if t.clock is not None else None,
+            "draws": g.rules.variant.draws and not g.is_over,
+            "draw_offer": t.draw_offer,
+            "rematch": dict(t.rematch) if t.rematch else None,
+            "abandon_after": t.row.settings.get("abandon_after"),
+            "board": board_view(t.obj),
+        }
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The game's record with its fair-dice proof (``tavli verify`` checks it once the
