@@ -39,6 +39,7 @@ from ..layout import SIDE_NAMES
 from . import cubehint, exchange, listing, shown, workers
 from .errors import ApiError, Body, Side, body, either, engine_error, install_handlers
 from .info import registry_info
+from .lang import mount_i18n
 from .limits import REVIEWS, SESSIONS, BodyLimit
 from .listing import ListQuery
 from .newgame import (
@@ -471,6 +472,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
         return JSONResponse({"error": str(exc), "code": "unavailable"}, status_code=503)
 
     install_handlers(app)
+    mount_i18n(app)
 
     def call(fn: Callable[..., Any], *args: Any) -> Any:
         return run_in_threadpool(fn, *args)
