@@ -2,7 +2,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint bench clean i18n
 
 $(BIN)/activate:
 	$(PY) -m venv $(VENV)
@@ -25,6 +25,10 @@ test: $(VENV)/.installed-test
 	$(BIN)/python scripts/provision_postgresql.py
 	$(BIN)/ruff check tavli tests scripts
 	$(BIN)/python -m pytest -q
+
+# the message catalogues: tavli/locale/<lang>.po -> .mo (committed; the stdlib only)
+i18n:
+	$(PY) -m tavli.i18n_compile
 
 bench: $(VENV)/.installed
 	$(BIN)/tavli bench movegen

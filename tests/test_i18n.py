@@ -79,7 +79,8 @@ def used_keys() -> set[str]:
         for prefix in template.findall(text):
             assert prefix in families, f"{path.name}: `{prefix}${{...}}` is not a known family"
             keys |= {prefix + v for v in families[prefix]}
-    python = re.compile(rf"""(?:gettext|_|ngettext|\bn)\([^"')]*"((?:{alt})\.[a-z_.]+)\"""")
+    python = re.compile(rf"""\b(?:gettext|_|ngettext|n)\((?:\s*(?:"[^"]*"|[\w.]+)\s*,)?"""
+                        rf"""\s*"((?:{alt})\.[a-z_.]+)\"""")
     for path in (ROOT / "tavli").rglob("*.py"):
         keys |= set(python.findall(path.read_text(encoding="utf-8")))
     keys |= {f"err.{c}" for c in api_error_codes()}
@@ -105,7 +106,8 @@ def test_every_message_used_is_in_the_catalogues():
     known = {k.split("\0")[0] for k in po("en")}
     missing = sorted(used_keys() - known)
     assert missing == [], f"messages without a catalogue entry: {missing}"
-    assert {"btn.roll", "st.pass.ai", "game.fevga", "err.wrong_player"} <= used_keys()
+    assert {"btn.roll", "st.pass.ai", "game.fevga", "err.wrong_player", "n.points",
+            "game.plakoto"} <= used_keys()
 
 
 def test_the_compiled_catalogues_are_up_to_date():
