@@ -36,6 +36,7 @@ def dynamic_families() -> dict[str, list[str]]:
 
     games = [v.name for v in VARIANTS] + list(ROTATIONS) + ["dama"]
     return {"side.": ["white", "black"], "level.": list(LEVELS), "game.": games,
+            "gl.": ["playing", "over", "imported"],   # a game's status in the list
             **{f"st.{m}.": ACTORS for m in ("pass", "roll", "roll_double", "offered",
                                             "move")}}
 
