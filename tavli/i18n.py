@@ -24,6 +24,9 @@ best of the browser's ``Accept-Language``, else English (:func:`negotiate`).
 from __future__ import annotations
 
 import gettext as _gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -108,6 +111,33 @@ class Translator:
         return ngettext(self.lang, key, n, **params)
 
 
+#: the language of what is being answered (set per request by :mod:`tavli.web.lang`)
+_current: ContextVar[str] = ContextVar("tavli_lang", default=DEFAULT)
+
+
+def current() -> str:
+    """The language texts are written in now (:func:`using`; English outside it)."""
+    return _current.get()
+
+
+@contextmanager
+def using(lang: str) -> Iterator[str]:
+    """Write texts in ``lang`` inside the block (:func:`current`).
+
+    >>> with using("de"):
+    ...     Translator(current())("btn.roll")
+    'Würfeln'
+    >>> current()
+    'en'
+    """
+    lang = supported(lang) or DEFAULT
+    token = _current.set(lang)
+    try:
+        yield lang
+    finally:
+        _current.reset(token)
+
+
 def game_name(lang: str, name: str) -> str:
     """The name players use for the game or match kind ``name`` in ``lang``
     (``"fevga"`` in Greek is Φεύγα)."""
@@ -134,4 +164,4 @@ def catalogue(lang: str) -> dict[str, Any]:
 
 
 __all__ = ["LANGUAGES", "DEFAULT", "HEADER", "supported", "negotiate", "translations",
-           "gettext", "ngettext", "Translator", "game_name", "catalogue"]
+           "gettext", "ngettext", "Translator", "current", "using", "game_name", "catalogue"]

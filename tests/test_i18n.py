@@ -37,6 +37,10 @@ def dynamic_families() -> dict[str, list[str]]:
     games = [v.name for v in VARIANTS] + list(ROTATIONS) + ["dama"]
     return {"side.": ["white", "black"], "level.": list(LEVELS), "game.": games,
             "gl.": ["playing", "over", "imported"],   # a game's status in the list
+            "kind.": ["single", "gammon", "backgammon", "mother", "drop", "resign"],
+            **{f"srv.{m}.": ["white", "black"] for m in ("win", "match_won", "doubles",
+                                                         "move", "opening",
+                                                         "opening.rolls", "opening.with")},
             **{f"st.{m}.": ACTORS for m in ("pass", "roll", "roll_double", "offered",
                                             "move")}}
 
@@ -82,8 +86,13 @@ def used_keys() -> set[str]:
             keys |= {prefix + v for v in families[prefix]}
     python = re.compile(rf"""\b(?:gettext|_|ngettext|n)\((?:\s*(?:"[^"]*"|[\w.]+)\s*,)?"""
                         rf"""\s*"((?:{alt})\.[a-z_.]+)\"""")
+    python_family = re.compile(rf"""\b(?:_|n)\(f"((?:{alt})\.(?:[a-z_]+\.)*)\{{""")
     for path in (ROOT / "tavli").rglob("*.py"):
-        keys |= set(python.findall(path.read_text(encoding="utf-8")))
+        text = path.read_text(encoding="utf-8")
+        keys |= set(python.findall(text))
+        for prefix in python_family.findall(text):
+            assert prefix in families, f"{path.name}: f\"{prefix}{{...}}\" is not a known family"
+            keys |= {prefix + v for v in families[prefix]}
     keys |= {f"err.{c}" for c in api_error_codes()}
     return keys
 
@@ -172,3 +181,18 @@ def test_api_errors_in_the_requests_language(client):
     assert r.status_code == 404 and "detail" not in r.json() and "nope" in r.json()["error"]
     r = client.get("/api/nothing", headers={"X-Tavli-Lang": "it"})
     assert r.status_code == 404 and r.json()["error"] == "La richiesta non è riuscita"
+
+
+def test_the_states_messages_in_the_requests_language(client):
+    st = client.post("/api/games", json={"variant": "portes", "opponent": "human",
+                                         "seed": 3}).json()
+    gid = st["id"]
+    assert st["message"].startswith("Opening throw: each side throws one die")
+    el = client.get(f"/api/games/{gid}", headers={"X-Tavli-Lang": "el"}).json()
+    assert el["message"].startswith("Ζαριά για την αρχή: ο καθένας ρίχνει")
+    st = client.post(f"/api/games/{gid}/roll", json={}, headers={"X-Tavli-Lang": "de"}).json()
+    assert st["opening_text"].startswith("Eröffnungswurf: Weiß ") and "beginnt" in \
+        st["opening_text"], st["opening_text"]
+    en = client.get(f"/api/games/{gid}").json()
+    assert en["opening_text"].startswith("Opening throw: white ")
+    assert en["message"].endswith(f"to move {en['dice_text']}.")

@@ -39,7 +39,7 @@ from ..layout import SIDE_NAMES
 from . import cubehint, exchange, listing, shown, workers
 from .errors import ApiError, Body, Side, body, either, engine_error, install_handlers
 from .info import registry_info
-from .lang import mount_i18n
+from .lang import LangMiddleware, mount_i18n
 from .limits import REVIEWS, SESSIONS, BodyLimit
 from .listing import ListQuery
 from .newgame import (
@@ -464,6 +464,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
                   openapi_url="/api/openapi.json")
     app.state.api = api
     app.state.pool = pool
+    app.add_middleware(LangMiddleware)
     app.add_middleware(BodyLimit)
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, token=token)
 

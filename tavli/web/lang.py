@@ -3,7 +3,8 @@
 A request's language is its ``?lang=`` or ``X-Tavli-Lang`` header (the player's choice,
 kept by the page in ``localStorage``), else the best of its ``Accept-Language``, else
 English (:func:`tavli.i18n.negotiate`). The API's errors are translated into it
-(:mod:`tavli.web.errors`); the page asks for the catalogue of its language once, at
+(:mod:`tavli.web.errors`), and so are the state's messages (:class:`LangMiddleware`,
+:mod:`tavli.web.shown`); the page asks for the catalogue of its language once, at
 start, and looks every text up in it by key.
 """
 
@@ -23,6 +24,21 @@ def request_lang(request: Request) -> str:
     return i18n.negotiate(request.headers.get("accept-language"), chosen)
 
 
+class LangMiddleware:
+    """ASGI middleware: the texts of each HTTP request's answer (the state's messages)
+    are written in its language (:func:`tavli.i18n.using`)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        with i18n.using(request_lang(Request(scope))):
+            await self.app(scope, receive, send)
+
+
 def mount_i18n(app: FastAPI) -> None:
     """``GET /api/i18n``: the catalogue of the request's language, ``{"lang",
     "languages", "messages"}`` (:func:`tavli.i18n.catalogue`)."""
@@ -34,4 +50,4 @@ def mount_i18n(app: FastAPI) -> None:
                                            "Cache-Control": "no-cache"})
 
 
-__all__ = ["request_lang", "mount_i18n"]
+__all__ = ["request_lang", "LangMiddleware", "mount_i18n"]

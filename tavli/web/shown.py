@@ -25,10 +25,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import i18n
 from ..dice import dice_text
 from ..game import Game
 from ..games import ROTATIONS, find_variant
 from ..history import opening_throws
+from ..i18n import Translator
 from ..layout import SIDE_NAMES
 from .steps import board_fields, last_frames, move_frames
 
@@ -88,17 +90,18 @@ def opening_text(game: Game) -> str | None:
     throws = opening_throws(game.history)
     if not throws:
         return None
-    parts = [f"white {w}, black {b}" for w, b in throws]
-    ties = "".join(f"{p} (a tie: thrown again); " for p in parts[:-1])
+    _ = Translator(i18n.current())
+    parts = [_("srv.throw", white=w, black=b) for w, b in throws]
+    ties = "".join(_("srv.tie", throw=p) for p in parts[:-1])
     w, b = throws[-1]
     starter = "white" if w > b else "black"
-    text = f"Opening throw: {ties}{parts[-1]} — {starter} starts"
     dice = game.turns[0][1] if game.turns else game.dice
     if dice is None:
-        return text + "."
+        return _(f"srv.opening.{starter}", throws=ties + parts[-1])
+    shown = dice_text(dice)
     if game.rules.opening_reroll:
-        return f"{text} and rolls {dice_text(dice)}."
-    return f"{text} with {dice_text(dice)}."
+        return _(f"srv.opening.rolls.{starter}", throws=ties + parts[-1], dice=shown)
+    return _(f"srv.opening.with.{starter}", throws=ties + parts[-1], dice=shown)
 
 
 def event_text(ev: Mapping[str, Any]) -> str:
@@ -222,30 +225,34 @@ def message(s: Session) -> str:
     """What is going on, in words (the page's status line)."""
     g = s.game
     m = s.match
-    who = SIDE_NAMES[g.turn].capitalize()
+    _ = Translator(i18n.current())
+    who = SIDE_NAMES[g.turn]
     parts = []
     last = s.last
     if last and last.get("kind") == "pass":
-        parts.append(f"{last['side'].capitalize()} cannot move with "
-                     f"{dice_text(last['dice'])}: the turn passes.")
+        parts.append(_(f"st.pass.{last['side']}", dice=dice_text(last["dice"])))
     if g.phase == "over" and g.outcome is not None:
-        parts.append(f"{str(g.outcome).capitalize()}.")
+        o = g.outcome
+        if o.winner is None:
+            parts.append(_("srv.draw"))
+        else:
+            parts.append(_.n(f"srv.win.{SIDE_NAMES[o.winner]}", o.points,
+                             kind=_(f"kind.{o.kind}")))
         if m is not None:
             sc = m.score
             if m.is_over:
-                parts.append(f"{SIDE_NAMES[m.winner or 0].capitalize()} wins the match "
-                             f"{max(sc)}-{min(sc)}.")
+                parts.append(_(f"srv.match_won.{SIDE_NAMES[m.winner or 0]}", won=max(sc),
+                               lost=min(sc)))
             else:
-                parts.append(f"Score {sc[0]}-{sc[1]} (white-black): next game.")
+                parts.append(_("srv.next_game", white=sc[0], black=sc[1]))
     elif g.phase == "opening":
-        parts.append("Opening throw: each side throws one die, the higher starts.")
+        parts.append(_("srv.opening_phase"))
     elif g.phase == "roll":
-        parts.append(f"{who} to roll" + (" or double." if g.can_double() else "."))
+        parts.append(_(f"st.roll_double.{who}" if g.can_double() else f"st.roll.{who}"))
     elif g.phase == "double":
-        parts.append(f"{SIDE_NAMES[1 - g.turn].capitalize()} doubles to "
-                     f"{g.cube_value * 2}: {who} takes or drops.")
+        parts.append(_(f"srv.doubles.{SIDE_NAMES[1 - g.turn]}", value=g.cube_value * 2))
     elif g.phase == "move" and g.dice:
         if last and last.get("kind") == "opening":
             parts.append(opening_text(g) or "")
-        parts.append(f"{who} to move {dice_text(g.dice)}.")
+        parts.append(_(f"srv.move.{who}", dice=dice_text(g.dice)))
     return " ".join(parts)
