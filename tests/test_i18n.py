@@ -37,6 +37,8 @@ def dynamic_families() -> dict[str, list[str]]:
     games = [v.name for v in VARIANTS] + list(ROTATIONS) + ["dama"]
     return {"side.": ["white", "black"], "level.": list(LEVELS), "game.": games,
             "gl.": ["playing", "over", "imported"],   # a game's status in the list
+            **{f"err.{m}.": ["white", "black"] for m in ("person_plays", "ai_plays",
+                                                         "turn_of")},
             "kind.": ["single", "gammon", "backgammon", "mother", "drop", "resign"],
             **{f"srv.{m}.": ["white", "black"] for m in ("win", "match_won", "doubles",
                                                          "move", "opening",
@@ -86,10 +88,11 @@ def used_keys() -> set[str]:
             keys |= {prefix + v for v in families[prefix]}
     python = re.compile(rf"""\b(?:gettext|_|ngettext|n)\((?:\s*(?:"[^"]*"|[\w.]+)\s*,)?"""
                         rf"""\s*"((?:{alt})\.[a-z_.]+)\"""")
-    python_family = re.compile(rf"""\b(?:_|n)\(f"((?:{alt})\.(?:[a-z_]+\.)*)\{{""")
+    python_family = re.compile(rf"""(?:\b_\(|\bn\(|\bkey=)f"((?:{alt})\.(?:[a-z_]+\.)*)\{{""")
+    python_key = re.compile(rf"""\bkey="((?:{alt})\.[a-z_.]+)\"""")
     for path in (ROOT / "tavli").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
-        keys |= set(python.findall(text))
+        keys |= set(python.findall(text)) | set(python_key.findall(text))
         for prefix in python_family.findall(text):
             assert prefix in families, f"{path.name}: f\"{prefix}{{...}}\" is not a known family"
             keys |= {prefix + v for v in families[prefix]}
@@ -116,7 +119,7 @@ def test_every_message_used_is_in_the_catalogues():
     known = {k.split("\0")[0] for k in po("en")}
     missing = sorted(used_keys() - known)
     assert missing == [], f"messages without a catalogue entry: {missing}"
-    assert {"btn.roll", "st.pass.ai", "game.fevga", "err.wrong_player", "n.points",
+    assert {"btn.roll", "st.pass.ai", "game.fevga", "err.turn_of.black", "n.points",
             "game.plakoto"} <= used_keys()
 
 
@@ -196,3 +199,17 @@ def test_the_states_messages_in_the_requests_language(client):
     en = client.get(f"/api/games/{gid}").json()
     assert en["opening_text"].startswith("Opening throw: white ")
     assert en["message"].endswith(f"to move {en['dice_text']}.")
+
+
+def test_an_error_with_a_key_is_translated_whole(client):
+    gid = client.post("/api/games", json={"variant": "portes", "opponent": "human",
+                                          "seed": 3}).json()["id"]
+    st = client.post(f"/api/games/{gid}/roll", json={}).json()
+    other = "black" if st["turn"] == "white" else "white"
+    r = client.post(f"/api/games/{gid}/move", json={"side": other, "move": "24/18"},
+                    headers={"X-Tavli-Lang": "de"})
+    body = r.json()
+    assert r.status_code == 409 and body["code"] == "wrong_player" and "detail" not in body
+    assert body["error"] == f"{'Weiß' if st['turn'] == 'white' else 'Schwarz'} ist am Zug"
+    r = client.post(f"/api/games/{gid}/move", json={"side": other, "move": "24/18"})
+    assert r.json()["error"] == f"it is {st['turn']}'s turn, not {other}'s"
