@@ -24,7 +24,8 @@ test: $(VENV)/.installed-test
 	$(BIN)/python scripts/provision_gnubg.py
 	$(BIN)/python scripts/provision_postgresql.py
 	$(BIN)/ruff check tavli tests scripts
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not serial"
+	$(BIN)/python -m pytest -q -m serial
 
 # the message catalogues: tavli/locale/<lang>.po -> .mo (committed; the stdlib only)
 i18n:

@@ -34,19 +34,36 @@ from typing import Any
 from .board import Dice, Move, Position
 from .dice import DiceSource, dice_text
 from .errors import GameOver, IllegalMove, WrongState
-from .history import Action, Beaver, Double, Drop, Opening, Pass, Play, Resign, Roll, Take
+from .history import (
+    Action,
+    AgreedDraw,
+    Beaver,
+    Double,
+    Drop,
+    Forfeit,
+    Opening,
+    Pass,
+    Play,
+    Resign,
+    Roll,
+    Take,
+)
 from .layout import SIDE_NAMES
 from .rules import Rules
 
 MAX_CUBE = 64
 #: what a resignation concedes: points before the cube
 RESIGN_POINTS = {"single": 1, "gammon": 2, "backgammon": 3}
+#: how a side may lose without playing on (online play): its clock ran out, or it left
+FORFEITS = ("time", "abandoned")
 
 
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: ``winner`` (None for a draw), ``points`` won (cube included) and
-    ``kind``: single, gammon, backgammon, mother, draw, drop or resign."""
+    ``kind``: single, gammon, backgammon, mother, draw (Plakoto's two pinned mothers, or
+    a draw the players agreed), drop, resign, time (lost on time) or abandoned (an online
+    player who left, claimed by the opponent)."""
 
     winner: int | None
     points: int
@@ -184,6 +201,12 @@ class Game:
                 self._finish(1 - a.side, 1, "drop")
             case Resign():
                 self._finish(1 - a.side, RESIGN_POINTS[a.value], "resign")
+            case Forfeit():
+                self.outcome = Outcome(1 - a.side, self.forfeit_points(a.side), a.kind)
+                self.phase = "over"
+                self.dice = None
+            case AgreedDraw():
+                self._finish(None, 0, "draw")
 
     def can_undo(self) -> bool:
         """May :meth:`undo` take back the last action?"""
@@ -421,6 +444,47 @@ class Game:
             raise IllegalMove(f"a resignation concedes {' or '.join(self.resign_values())}, "
                               f"not {str(value)[:20]!r}")
         self._push(Resign(side, value, self.pending_dice))
+
+    # --- forfeits and agreed draws (online play) ----------------------------------------
+    def forfeit_points(self, loser: int) -> int:
+        """What ``loser`` loses by a forfeit (time, abandonment): the game as his position
+        stands — a gammon while he has borne off no checker, a backgammon where they count
+        and he also has a checker in the winner's home board or on the bar — times the
+        cube (Jacoby: a single game with the cube in the middle of a money game); in a
+        match at least the points the winner still needs: the match is forfeited."""
+        row = self.position.array[loser]
+        value = 1
+        if row[0] == 0:
+            value = 2
+            if self.rules.backgammons and (row[25] + row[19:25].sum()) > 0:
+                value = 3
+        if self.rules.jacoby and not self.match_play and self.cube_value == 1:
+            value = 1
+        points = value * self.cube_value
+        m = self.match
+        if m is not None and not self.is_over:
+            points = max(points, m.target - m.score[1 - loser])
+        return int(points)
+
+    def forfeit(self, side: int, kind: str) -> None:
+        """``side`` loses without playing on, ``kind`` ``time`` or ``abandoned`` (scored by
+        :meth:`forfeit_points`). Dice thrown and not played are kept in the record."""
+        self._check_live()
+        if side not in (0, 1):
+            raise WrongState(f"side must be 0 (white) or 1 (black), not {side!r}")
+        if kind not in FORFEITS:
+            raise WrongState(f"a forfeit is {' or '.join(FORFEITS)}, not {str(kind)[:20]!r}")
+        self._push(Forfeit(side, kind, self.pending_dice))
+
+    def agree_draw(self, side: int) -> None:
+        """``side`` accepts the opponent's offer of a draw: the game ends drawn, 0 points,
+        as Plakoto's two pinned mothers (only in games whose rules know a draw)."""
+        self._check_live()
+        if not self.rules.variant.draws:
+            raise WrongState(f"{self.rules.game_name} has no draw: it is played to the end")
+        if side not in (0, 1):
+            raise WrongState(f"side must be 0 (white) or 1 (black), not {side!r}")
+        self._push(AgreedDraw(side, self.pending_dice))
 
     def _finish(self, winner: int | None, points: int, kind: str) -> None:
         if winner is not None and kind in ("gammon", "backgammon") and self.rules.jacoby \

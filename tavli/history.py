@@ -152,10 +152,51 @@ class Resign:
         return ev
 
 
+@dataclass(frozen=True)
+class Forfeit:
+    """``side`` loses without playing on: ``kind`` ``time`` (his clock ran out) or
+    ``abandoned`` (he left the game and the opponent claimed it) — online games;
+    ``rolled`` as for :class:`Resign`.
+
+    >>> Forfeit(1, "time").to_event()
+    {'side': 'black', 'forfeit': 'time'}
+    """
+
+    side: int
+    kind: str
+    rolled: Dice | None = None
+
+    def to_event(self) -> dict[str, Any]:
+        ev: dict[str, Any] = {"side": SIDE_NAMES[self.side], "forfeit": self.kind}
+        if self.rolled is not None:
+            ev["rolled"] = list(self.rolled)
+        return ev
+
+
+@dataclass(frozen=True)
+class AgreedDraw:
+    """``side`` accepts the opponent's offer of a draw (games that know a draw:
+    Plakoto); ``rolled`` as for :class:`Resign`.
+
+    >>> AgreedDraw(0).to_event()
+    {'side': 'white', 'draw': 'agreed'}
+    """
+
+    side: int
+    rolled: Dice | None = None
+
+    def to_event(self) -> dict[str, Any]:
+        ev: dict[str, Any] = {"side": SIDE_NAMES[self.side], "draw": "agreed"}
+        if self.rolled is not None:
+            ev["rolled"] = list(self.rolled)
+        return ev
+
+
 #: one step of a game's history
-Action = Opening | Roll | Play | Pass | Double | Take | Beaver | Drop | Resign
+Action = (Opening | Roll | Play | Pass | Double | Take | Beaver | Drop | Resign | Forfeit
+          | AgreedDraw)
 #: the actions that play a turn (``.side``, ``.dice``, ``.move``: None for a pass)
 Turn = Play | Pass
 
 __all__ = ["Action", "Turn", "Opening", "Roll", "Play", "Pass", "Double", "Take", "Beaver",
-           "Drop", "Resign"]
+           "Drop", "Resign", "Forfeit", "AgreedDraw"]

@@ -121,7 +121,7 @@ def _replay_events(g: Game, events: list[Any], dice_feed: list[int], where: str)
                 g.beaver()
             elif "drop" in ev:
                 g.drop()
-            elif "resign" in ev:
+            elif "resign" in ev or "forfeit" in ev or "draw" in ev:
                 if g.phase == "opening" and dice_feed:
                     g.opening_throw()  # the recorded opening throw came first
                 rolled = ev.get("rolled")
@@ -130,7 +130,15 @@ def _replay_events(g: Game, events: list[Any], dice_feed: list[int], where: str)
                         raise RecordError(f"{at}: rolled must be two dice")
                     dice_feed.extend(rolled)
                     g.roll()
-                g.resign(_side(ev.get("side")), ev["resign"])
+                side = _side(ev.get("side"))
+                if "resign" in ev:
+                    g.resign(side, ev["resign"])
+                elif "forfeit" in ev:
+                    g.forfeit(side, ev["forfeit"])
+                elif ev["draw"] == "agreed":
+                    g.agree_draw(side)
+                else:
+                    raise RecordError(f"{at}: a draw is \"agreed\", not {ev['draw']!r}")
             else:
                 raise RecordError(f"{at}: unknown event {ev!r}")
         except RecordError:

@@ -15,7 +15,8 @@ import pytest
 
 from tavli._numba_cache import refresh
 
-refresh()  # compiled kernels from before an edit of a module they call would be stale
+if "PYTEST_XDIST_WORKER" not in os.environ:  # once, before pytest-xdist's workers start
+    refresh()  # compiled kernels from before an edit of a module they call would be stale
 
 
 @pytest.fixture(scope="session", autouse=True)

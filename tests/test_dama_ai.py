@@ -22,6 +22,7 @@ from tavli.errors import RuleError
 RULES = ["box", "russian", "italian"]
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("rules", RULES)
 def test_default_level_answers_under_a_second(rules):
     ai = AIPlayer(rules, "default")

@@ -4,6 +4,7 @@ second process replaying the log, and the fair dice verifying after the game."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -134,7 +135,7 @@ def test_two_processes_on_one_database_play_one_game(online_db):
         game_id, tokens = _friends(one)
         rng = random.Random(4)
         server = {"white": one, "black": two}
-        for _ in range(400):
+        for _ in range(10_000):  # random play: the length depends on the (random) fair dice
             v = server["white"].view(game_id)
             if v["status"] == "over":
                 break
@@ -186,3 +187,25 @@ def test_creation_refuses_a_seed_and_bad_settings(online_db):
             games.create(NewGame(variant="portes", opponent="ai", ai_side="white"),
                          name="Ann")
         assert store.games() == []
+
+
+def test_a_move_given_as_steps_as_json_has_them(online_db):
+    """A move as steps (JSON arrays, as a WebSocket message brings them) is the same move
+    as its notation; a step that is not a pair is refused and changes nothing."""
+    with open_store(online_db) as store:
+        games = OnlineGames(store)
+        game_id, tokens = _friends(games)
+        v = games.act(game_id, tokens["white"], 4, {"type": "roll"})
+        v = games.view(game_id)
+        side = v["turn"]
+        if v["phase"] == "roll":  # the opening throw's winner rolls again (no reroll rule)
+            games.act(game_id, tokens[side], v["seq"] + 1, {"type": "roll"})
+            v = games.view(game_id)
+        legal = v["legal_moves"][0]
+        with pytest.raises(ApiError):
+            games.act(game_id, tokens[side], v["seq"] + 1,
+                      {"type": "move", "steps": [s for s in legal["steps"]]})  # triples
+        assert games.view(game_id)["seq"] == v["seq"]
+        pairs = json.loads(json.dumps([[f, t] for f, t, _ in legal["steps"]]))
+        done = games.act(game_id, tokens[side], v["seq"] + 1, {"type": "move", "steps": pairs})
+        assert done.result["move"] == legal["move"]

@@ -90,6 +90,21 @@ def test_the_store_keeps_only_the_hash_of_a_token(online_db):
     assert token not in dump and token_hash(token) in dump
 
 
+def test_a_token_is_unique_per_game_and_may_serve_a_rematch(online_db):
+    h = token_hash(new_token())
+    with open_store(online_db) as store:
+        store.create(new_game_row("g1", "game", "portes", {}, "c" * 64, "5" * 64),
+                     [Seat("g1", "white", "human", token_hash=h)])
+        store.create(new_game_row("g2", "game", "portes", {}, "c" * 64, "6" * 64),
+                     [Seat("g2", "black", "human", token_hash=h)])  # the rematch's seat
+        assert store.seats("g2")[0].token_hash == h
+        with pytest.raises(StoreError, match="cannot be stored"):
+            store.create(new_game_row("g3", "game", "portes", {}, "c" * 64, "7" * 64),
+                         [Seat("g3", "white", "human", token_hash=h),
+                          Seat("g3", "black", "human", token_hash=h)])
+        assert store.game("g3") is None
+
+
 def test_a_replayed_or_duplicated_action_is_refused_and_changes_nothing(online_db):
     with open_store(online_db) as store:
         _game(store)
@@ -169,8 +184,8 @@ def test_migration_from_the_previous_version_keeps_the_data(online_db):
         assert store.version() == migrations.LATEST
         assert [a.result for a in store.actions("g1")] == [{"dice": [5, 2]}]
         assert store.seat_by_token("g1", "g1-w").name == "Ann"
-        store.update_seat("g1", "white", seen=42.0)  # the new column works
-        assert store.seats("g1")[0].seen == 42.0
+        store.update_seat("g1", "white", seen=42.0, left=43.0)  # the new columns work
+        assert (store.seats("g1")[0].seen, store.seats("g1")[0].left) == (42.0, 43.0)
         store.append(_act("g1", 2), status="playing", record=None)
         assert store.game("g1").last_seq == 2
 
@@ -185,7 +200,8 @@ def test_a_database_newer_than_this_tavli_is_refused(online_db, monkeypatch):
     with open_store(online_db):
         pass
     monkeypatch.undo()
-    with pytest.raises(StoreError, match=r"schema version 3; this tavli knows up to 2"):
+    with pytest.raises(StoreError, match=rf"schema version {migrations.LATEST + 1}; this "
+                                         rf"tavli knows up to {migrations.LATEST}"):
         open_store(online_db)
 
 

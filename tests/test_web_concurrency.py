@@ -27,6 +27,8 @@ from tavli.players import GreedyPlayer, RandomPlayer, play_game
 from tavli.record import game_record, load_record
 from tavli.web.app import create_app
 
+pytestmark = pytest.mark.serial  # wall-clock bounds: run alone (make test)
+
 
 def call(base, method, path, body=None, timeout=30.0):
     data = None if body is None else json.dumps(body).encode()

@@ -65,6 +65,9 @@ class Variant:
     first_checker: ClassVar[bool] = False
     #: is a doubling cube offered (rule option ``cube``)?
     cube: ClassVar[bool] = False
+    #: do its rules know a drawn game (Plakoto's two pinned mothers)? Then players may
+    #: also agree on a draw (online: ``offer_draw``), which scores nothing
+    draws: ClassVar[bool] = False
     #: does gnubg's Position ID describe its positions (backgammon's board)?
     gnubg_ids: ClassVar[bool] = False
     #: the mark of a hit (``*``) or a pin (``^``) in move notation
@@ -177,6 +180,7 @@ class Plakoto(Variant):
     has_bar = False
     hits = False
     pins = True
+    draws = True
     hit_mark = "^"
     options = {"must_play_higher": False, "opening_reroll": True}
     summary = "pinning instead of hitting; the mother checker"

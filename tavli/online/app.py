@@ -12,6 +12,10 @@ HTTP (JSON, the browser app's error format ``{"error": message, "code": code}``)
 * ``GET /api/online/games/{id}``: the state (``X-Tavli-Seat: TOKEN`` names the seat asking;
   without it, a spectator's view — the same state, no side).
 * ``GET /api/online/games/{id}/record``: the record with its fair-dice proof.
+* ``GET /api/online/lobby``: listed games (``"listed": true`` at creation) whose invited
+  seat is free; ``POST …/join`` without a token takes such a seat (a new token for it).
+* ``GET /`` (the start page: Play a friend, the lobby) and ``GET /online/{id}`` (the game
+  page), with tavli play's static files (the board code is shared).
 
 WebSocket ``/ws/online/{id}``: :mod:`tavli.online.protocol` (the messages and their
 limits), :mod:`tavli.online.hub` (fan-out and presence). An AI seat is played by the
@@ -28,23 +32,27 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import AccessDenied, StaleAction, TavliError
+from ..errors import AccessDenied, StaleAction, TavliError, WrongState
 from ..layout import SIDE_NAMES
-from ..web.errors import ApiError, Body, body, install_handlers
+from ..web.errors import ApiError, Body, body, install_handlers, translated
+from ..web.lang import LangMiddleware, mount_i18n, request_lang
 from ..web.limits import BodyLimit
 from ..web.newgame import NewGame
 from ..web.security import LOOPBACK_NAMES, Guard
 from . import protocol
+from .clock import DEFAULT_ABANDON
 from .hub import PRESENCE_BEAT, Conn, Hub, online_error
 from .protocol import ProtocolError, error
 from .service import OnlineGames
 from .store import OnlineStore, open_store
 
 SEAT_HEADER = "x-tavli-seat"
+STATIC = Path(__file__).parent.parent / "web" / "static"
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 AI_STEPS = 64  # actions the AI plays in a row at most (a whole turn is a few)
 
@@ -53,10 +61,13 @@ class CreateBody(Body):
     game: NewGame
     name: str = Field(min_length=1, max_length=40)
     side: Literal["white", "black"] = "white"
+    clock: dict[str, Any] | None = None      # {"reserve": S, "delay": S} (checked later)
+    abandon_after: float | None = None       # absent: the server's default; null: never
+    listed: bool = False
 
 
 class JoinBody(Body):
-    token: str = Field(min_length=1, max_length=200)
+    token: str | None = Field(None, min_length=1, max_length=200)
     name: str = Field(min_length=1, max_length=40)
 
 
@@ -106,15 +117,18 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                       rate: float = protocol.RATE, burst: int = protocol.BURST,
                       presence_beat: float = PRESENCE_BEAT,
                       per_address: int = protocol.PER_ADDRESS,
-                      per_game: int = protocol.PER_GAME) -> FastAPI:
+                      per_game: int = protocol.PER_GAME,
+                      abandon_after: float | None = DEFAULT_ABANDON) -> FastAPI:
     """The online server's app over the database ``db`` (a ``--db`` value or an open
     store). ``allowed_hosts``: the host names it answers to (None: any); ``pool``: where
     an AI seat thinks (an :class:`tavli.web.workers.EnginePool`; default the process's);
     ``rate``, ``burst``: messages a connection may send a second, and at once;
     ``presence_beat``: seconds between presence updates through the store;
-    ``per_address``, ``per_game``: connections one address, one game may have open."""
+    ``per_address``, ``per_game``: connections one address, one game may have open;
+    ``abandon_after``: the absence (seconds) after which the opponent may claim a game
+    created without its own (None: never)."""
     store = db if isinstance(db, OnlineStore) else open_store(str(db))
-    games = OnlineGames(store)
+    games = OnlineGames(store, beat=presence_beat, abandon_after=abandon_after)
     hub = Hub(games, presence_beat)
     thinking: set[str] = set()  # games whose AI seat is deciding
     again: set[str] = set()     # games whose AI seat must look again
@@ -133,15 +147,18 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                   openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.games = games
     app.state.hub = hub
+    app.add_middleware(LangMiddleware)
     app.add_middleware(BodyLimit)
     app.add_middleware(Guard, allowed_hosts=allowed_hosts)
 
     async def _error(request: Request, exc: TavliError) -> JSONResponse:
         e = online_error(exc)
-        return JSONResponse({"error": e.message, "code": e.code}, status_code=e.status)
+        return JSONResponse(translated(e.message, e.code, request_lang(request)),
+                            status_code=e.status)
 
     install_handlers(app)
     app.exception_handler(TavliError)(_error)  # the online errors' own statuses
+    mount_i18n(app)  # GET /api/i18n: the pages' texts in the player's language
 
     def links(request: Request, game_id: str, token: str | None) -> dict[str, Any]:
         base = str(request.base_url).rstrip("/")
@@ -152,7 +169,10 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     @app.post("/api/online/games", status_code=201)
     async def create(request: Request) -> dict[str, Any]:
         req = await body(request, CreateBody, required=True)
-        new = await run_in_threadpool(games.create, req.game, req.name, req.side)
+        abandon = req.abandon_after if "abandon_after" in req.model_fields_set else "default"
+        new = await run_in_threadpool(lambda: games.create(
+            req.game, req.name, req.side, clock=req.clock, abandon_after=abandon,
+            listed=req.listed))
         view = await run_in_threadpool(games.view, new.game_id)
         return {"id": new.game_id, "side": new.side, "token": new.token,
                 "invite_side": new.invite_side, "invite_token": new.invite_token,
@@ -165,21 +185,53 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         _game_id(game_id)
 
         def do() -> dict[str, Any]:
-            seat = games.seat(game_id, req.token)
+            token = req.token
+            if token is None:  # from the lobby: a listed game's free seat, a new token
+                _, token = games.claim(game_id, req.name)
+            seat = games.seat(game_id, token)
             for _ in range(5):  # another action may take the number first
                 seq = games.view(game_id)["seq"]
                 try:
-                    games.act(game_id, req.token, seq + 1, {"type": "join", "name": req.name})
+                    games.act(game_id, token, seq + 1, {"type": "join", "name": req.name})
                     break
                 except StaleAction:
                     continue
+                except AccessDenied:
+                    if req.token is None:  # another claim replaced this one's token
+                        raise WrongState("the seat has been taken") from None
+                    raise
             else:
                 raise ApiError(503, "the game is too busy to join now: try again", "busy")
-            return {"side": seat.side, "state": games.view(game_id)}
+            out = {"side": seat.side, "state": games.view(game_id)}
+            if req.token is None:
+                out["token"] = token
+            return out
 
         out = await run_in_threadpool(do)
         await hub.push(game_id)
         return out
+
+    @app.get("/api/online/lobby")
+    async def lobby() -> dict[str, Any]:
+        return {"games": await run_in_threadpool(games.lobby)}
+
+    @app.get("/api/info")
+    async def info() -> dict[str, Any]:
+        from ..web.info import registry_info
+
+        return registry_info()
+
+    # --- the pages (tavli/web/static: the board code shared with tavli play) -----------
+    @app.get("/", include_in_schema=False)
+    async def start_page() -> FileResponse:
+        return FileResponse(STATIC / "lobby.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/online/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        _game_id(game_id)
+        return FileResponse(STATIC / "online.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/api/online/games/{game_id}")
     async def state(game_id: str, request: Request) -> dict[str, Any]:
@@ -256,6 +308,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
             conn.seq = view["seq"]
             await conn.ws.send_json({"type": "welcome", "side": side, "state": view,
                                      "actions": [protocol.action_out(a) for a in missed]})
+        hub.watch(conn.game_id, view)
         await hub.tell_presence(conn.game_id)
         hub.spawn(hub.refresh(conn.game_id))  # marks the seat seen for other processes
         hub.spawn(hub.push(conn.game_id))  # an action committed while this one said hello

@@ -9,10 +9,17 @@ new state, in order, once: a late or repeated notice sends nothing.
 
 Presence: a seat is connected when it has a connection to this process, or when another
 process has marked it seen (the seat's ``seen`` time in the store, written every
-:data:`PRESENCE_BEAT` seconds while connected there) within the last 2.5 beats. Each
-process reads the seats of its games every beat and tells its connections when the
-presence changed; a disconnection elsewhere shows within about two beats (on this
-process: at once). Spectators are counted on this process only.
+:data:`PRESENCE_BEAT` seconds while connected there) within the last 2.5 beats and it has
+not left since (``left``: when its last connection to a process closed). Each process
+reads the seats of its games every beat and tells its connections when the presence
+changed, with how long each seat has been away (:func:`tavli.online.clock.absent_for`);
+a disconnection elsewhere shows within about a beat (on this process: at once).
+Spectators are counted on this process only.
+
+Clocks: after each state it sends, the hub sets a timer for the moment the running
+side's flag falls; then it reads the game, and reading calls time (the service commits
+the server's ``timeout``), so a flag falls even when nobody acts. Every process with a
+connection to the game does it; one commits, the others' tries are harmless stale ones.
 """
 
 from __future__ import annotations
@@ -27,11 +34,13 @@ from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import AccessDenied, StaleAction, StoreError, TavliError
+from .clock import PRESENCE_BEAT, absent_for, connected
 from .protocol import Bucket, ProtocolError, action_out
 from .service import OnlineGames
 from .store import Notice, Subscription
 
-PRESENCE_BEAT = 5.0  # seconds between a process's presence writes and reads
+FLAG_GRACE = 0.02  # seconds after a flag's time the hub reads the game (clock rounding)
+
 
 
 def online_error(e: TavliError) -> Any:
@@ -91,8 +100,9 @@ class Hub:
         self.games = games
         self.beat = beat
         self.conns: dict[str, set[Conn]] = {}
-        self.seen: dict[str, dict[str, float | None]] = {}  # per game: seats' seen times
-        self.shown: dict[str, dict[str, Any]] = {}          # per game: presence last told
+        self.seen: dict[str, list[Any]] = {}    # per game: its seats as last read
+        self.shown: dict[str, Any] = {}         # per game: presence last told
+        self.timers: dict[str, asyncio.TimerHandle] = {}  # per game: when a flag falls
         self.loop: asyncio.AbstractEventLoop | None = None
         self.sub: Subscription | None = None
         self.tasks: set[asyncio.Task] = set()
@@ -111,6 +121,9 @@ class Hub:
             self.sub = None
         for t in list(self.tasks):
             t.cancel()
+        for h in self.timers.values():
+            h.cancel()
+        self.timers.clear()
 
     def _heard(self, notice: Notice) -> None:  # the listener's thread
         loop = self.loop
@@ -144,6 +157,9 @@ class Hub:
                 del self.conns[conn.game_id]
                 self.seen.pop(conn.game_id, None)
                 self.shown.pop(conn.game_id, None)
+                timer = self.timers.pop(conn.game_id, None)
+                if timer is not None:
+                    timer.cancel()
 
     # --- presence --------------------------------------------------------------------
     def _local(self, game_id: str) -> set[str]:
@@ -154,24 +170,28 @@ class Hub:
         spectators this process has."""
         group = [c for c in self.conns.get(game_id, ()) if c.hello]
         local = self._local(game_id)
-        seen = self.seen.get(game_id, {})
+        seats = {s.side: s for s in self.seen.get(game_id, [])}
         now = time.time()
 
         def on(side: str) -> bool:
-            t = seen.get(side)
-            return side in local or (t is not None and now - t < 2.5 * self.beat)
+            s = seats.get(side)
+            return side in local or (s is not None and connected(s, self.beat, now))
 
         return {"type": "presence", "seats": {s: on(s) for s in ("white", "black")},
-                "spectators": sum(c.side is None for c in group)}
+                "spectators": sum(c.side is None for c in group),
+                "absent": {s: None if on(s) or s not in seats
+                           else absent_for(seats[s], self.beat, now)
+                           for s in ("white", "black")}}
 
     async def tell_presence(self, game_id: str, *, changed_only: bool = False) -> None:
         """Send the game's presence to its connections (``changed_only``: only when it
         differs from what was told last)."""
         message = self.presence(game_id)
-        if changed_only and self.shown.get(game_id) == message:
+        told = (message["seats"], message["spectators"])
+        if changed_only and self.shown.get(game_id) == told:
             return
         if game_id in self.conns:
-            self.shown[game_id] = message
+            self.shown[game_id] = told
         for c in [c for c in self.conns.get(game_id, ()) if c.hello]:
             await c.send(message)
 
@@ -186,7 +206,7 @@ class Hub:
             except TavliError:
                 return
             if game_id in self.conns:
-                self.seen[game_id] = {s.side: s.seen for s in seats}
+                self.seen[game_id] = seats
         await self.tell_presence(game_id, changed_only=True)
 
     def _mark(self, game_id: str, local: set[str], gone: str | None) -> list[Any]:
@@ -195,7 +215,7 @@ class Hub:
         for side in local:
             store.update_seat(game_id, side, seen=now)
         if gone is not None and gone not in local:
-            store.update_seat(game_id, gone, seen=None)
+            store.update_seat(game_id, gone, left=now)
         return store.seats(game_id)
 
     async def _beats(self) -> None:
@@ -216,8 +236,29 @@ class Hub:
             view, actions = await run_in_threadpool(self._news, game_id, low)
         except TavliError:
             return  # the game cannot be read now: the next notice tries again
+        self.watch(game_id, view)
         for c in group:
             await c.send_news(actions, view)
+
+    # --- clocks ----------------------------------------------------------------------
+    def watch(self, game_id: str, view: dict[str, Any]) -> None:
+        """Set the timer of ``game_id`` for when the running side's flag falls in the
+        state ``view`` (none when no clock runs or nobody here watches the game)."""
+        old = self.timers.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+        clock = view.get("clock")
+        if not clock or clock["running"] is None or game_id not in self.conns \
+                or self.loop is None:
+            return
+        at = clock["since"] + clock["delay"] + clock["reserve"][clock["running"]]
+        wait = max(0.0, at - time.time()) + FLAG_GRACE
+        self.timers[game_id] = self.loop.call_later(
+            wait, lambda: self.spawn(self._call_time(game_id)))
+
+    async def _call_time(self, game_id: str) -> None:
+        self.timers.pop(game_id, None)
+        await self.push(game_id)  # reading the game calls time; the timer is set again
 
     def _news(self, game_id: str, after: int) -> tuple[dict[str, Any], list[Any]]:
         view = self.games.view(game_id)
@@ -225,4 +266,4 @@ class Hub:
         return view, actions
 
 
-__all__ = ["Hub", "Conn", "online_error"]
+__all__ = ["Hub", "Conn", "online_error", "PRESENCE_BEAT"]

@@ -76,6 +76,29 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE online_seats ADD COLUMN seen {real}",
         "CREATE INDEX online_games_lobby ON online_games (status, updated)",
     )),
+    Migration(3, "a rematch keeps the seat tokens: a token is unique per game; when a seat "
+                 "left", (
+        # the table is rebuilt (SQLite cannot drop a column's UNIQUE): token_hash unique per
+        # game instead of over all games, and ``left`` (when its last connection closed)
+        """CREATE TABLE online_seats_v3 (
+            game_id    TEXT NOT NULL REFERENCES online_games (id) ON DELETE CASCADE,
+            side       TEXT NOT NULL CHECK (side IN ('white', 'black')),
+            player     TEXT NOT NULL CHECK (player IN ('human', 'ai')),
+            name       TEXT,
+            level      TEXT,
+            token_hash TEXT,                -- SHA-256 of the seat token; none for the AI
+            joined     {real},
+            seen       {real},              -- last sign of life of a connection
+            left_at    {real},              -- when its last connection closed
+            PRIMARY KEY (game_id, side),
+            UNIQUE (game_id, token_hash)
+        )""",
+        "INSERT INTO online_seats_v3 (game_id, side, player, name, level, token_hash, joined, "
+        "seen) SELECT game_id, side, player, name, level, token_hash, joined, seen "
+        "FROM online_seats",
+        "DROP TABLE online_seats",
+        "ALTER TABLE online_seats_v3 RENAME TO online_seats",
+    )),
 )
 
 LATEST = MIGRATIONS[-1].version

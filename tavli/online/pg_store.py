@@ -35,6 +35,7 @@ from .store import (
     Subscription,
     check_seat_changes,
     dumps,
+    seat_column,
     stale,
     token_hash,
 )
@@ -67,7 +68,7 @@ def _seat(r: tuple[Any, ...]) -> Seat:
     return Seat(*r)
 
 
-_SEAT_COLUMNS = "game_id, side, player, name, level, token_hash, joined, seen"
+_SEAT_COLUMNS = "game_id, side, player, name, level, token_hash, joined, seen, left_at"
 
 
 class PostgresStore(OnlineStore):
@@ -171,7 +172,7 @@ class PostgresStore(OnlineStore):
         check_seat_changes(changes)
         if not changes:
             return
-        cols = ", ".join(f"{k} = %s" for k in changes)
+        cols = ", ".join(f"{seat_column(k)} = %s" for k in changes)
         self._run(lambda c: c.execute(
             f"UPDATE online_seats SET {cols} WHERE game_id = %s AND side = %s",
             (*changes.values(), game_id, side)))
@@ -212,6 +213,18 @@ class PostgresStore(OnlineStore):
         rows = self._all(f"SELECT {_GAME_COLUMNS} FROM online_games {where} "
                          "ORDER BY updated DESC LIMIT %s", (*args, limit))
         return [_game(r) for r in rows]
+
+    def lobby(self, limit: int = 50) -> list[GameRow]:
+        rows = self._all(f"SELECT {_GAME_COLUMNS} FROM online_games WHERE status = 'open' "
+                         "AND (settings::jsonb ->> 'listed') = 'true' "
+                         "ORDER BY updated DESC LIMIT %s", (limit,))
+        return [_game(r) for r in rows]
+
+    def claim_seat(self, game_id: str, side: str, token_hash: str) -> bool:
+        cur = self._run(lambda c: c.execute(
+            "UPDATE online_seats SET token_hash = %s WHERE game_id = %s AND side = %s AND "
+            "player = 'human' AND joined IS NULL", (token_hash, game_id, side)))
+        return cur.rowcount == 1
 
     def seats(self, game_id: str) -> list[Seat]:
         rows = self._all(f"SELECT {_SEAT_COLUMNS} FROM online_seats WHERE game_id = %s "

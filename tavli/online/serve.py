@@ -36,6 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", metavar="HOST", action="append", default=None,
                    help="another host name the server answers to (a proxy's public name; "
                         "repeatable)")
+    p.add_argument("--abandon-after", metavar="SECONDS", type=float, default=300.0,
+                   help="how long a player may be away before the opponent may claim the "
+                        "game, for games created without their own (default 300; 0: never)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,11 +64,14 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             raise CliError(f"cannot create {path.parent}: {e.strerror or e}") from None
         db = str(path)
+    abandon = getattr(args, "abandon_after", 300.0)
+    if abandon is None or not 0 <= abandon <= 7 * 86400 or abandon != abandon:
+        raise CliError(f"--abandon-after must be 0-604800 seconds, got {abandon}")
     if port:
         _check_port(host, port)
     store = open_store(db)  # a bad --db is one line, before anything listens
     names = served_hosts(host) | {hostname(n) for n in (args.name or [])}
-    app = create_online_app(store, allowed_hosts=names)
+    app = create_online_app(store, allowed_hosts=names, abandon_after=abandon or None)
     from uvicorn.config import WS_PROTOCOLS
 
     ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"

@@ -32,10 +32,13 @@ tavli.errors.WrongState: the dice wait for white and black's seed
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError
@@ -47,6 +50,16 @@ from ..layout import SIDE_NAMES
 from ..match import Match
 from ..record import record_of
 from . import fairdice
+from .clock import (
+    DEFAULT_ABANDON,
+    PRESENCE_BEAT,
+    Clock,
+    ClockError,
+    absent_for,
+    read_abandon,
+    read_clock,
+)
+from .drawn import board_view
 from .store import (
     Action,
     GameRow,
@@ -79,7 +92,8 @@ def action_model() -> Any:
 
         class ActionBody(errors.Body):
             type: Literal["join", "seed", "roll", "move", "double", "take", "beaver", "drop",
-                          "resign", "next"]
+                          "resign", "next", "offer_draw", "accept_draw", "decline_draw",
+                          "claim", "rematch"]
             name: str | None = Field(None, min_length=1, max_length=40)
             seed: str | None = Field(None, max_length=128)
             move: str | None = Field(None, max_length=100)
@@ -101,7 +115,12 @@ def read_action(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise errors.ApiError(422, "an action is a JSON object", "invalid")
     try:
-        body = action_model().model_validate(data)
+        # as JSON text: strict types as JSON has them (an array is a pair of steps)
+        text = json.dumps(data)
+    except (TypeError, ValueError):
+        raise errors.ApiError(422, "an action is made of JSON values", "invalid") from None
+    try:
+        body = action_model().model_validate_json(text)
     except ValidationError as e:
         raise errors.ApiError(422, errors.validation_text(e), "invalid") from None
     out = body.model_dump(exclude_none=True)
@@ -135,6 +154,12 @@ class Table:
     seats: dict[str, Seat]
     seq: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
+    #: the players' clocks (None: the game has none)
+    clock: Clock | None = None
+    #: the side offering a draw, while its offer stands
+    draw_offer: str | None = None
+    #: ``{"offered_by": side}`` while one seat asks for a rematch, ``{"id": new id}`` after
+    rematch: dict[str, str] | None = None
 
     @property
     def id(self) -> str:
@@ -182,7 +207,30 @@ def build(row: GameRow, seats: list[Seat]) -> Table:
             g.dice_source = dice
     else:
         obj.dice_source = dice
-    return Table(row, obj, dice, {st.side: st for st in seats})
+    clock = row.settings.get("clock")
+    return Table(row, obj, dice, {st.side: st for st in seats},
+                 clock=Clock.start(clock) if clock else None)
+
+
+def other(side: str) -> str:
+    return SIDE_NAMES[1 - SIDE_NAMES.index(side)]
+
+
+def rematch_id(t: Table) -> str:
+    """The id of the rematch of ``t``: from its server seed (secret until the game ended:
+    nobody could know it before), so that replaying the log gives it again."""
+    digest = hashlib.sha256(b"tavli-rematch/1" + t.row.server_seed.encode()).digest()
+    return base64.urlsafe_b64encode(digest[:ID_BYTES]).rstrip(b"=").decode()
+
+
+def awaited(t: Table) -> str | None:
+    """The side whose decision is awaited and whose clock runs: to roll, move or answer a
+    double; nobody before the opening throw, before both client seeds are in (no die can
+    be thrown), between the games of a match, or at the end."""
+    g = t.game
+    if g.is_over or g.phase == "opening" or len(t.dice.client_seeds) < 2:
+        return None
+    return SIDE_NAMES[g.turn]
 
 
 def may_act(t: Table, side: str, kind: str) -> None:
@@ -190,6 +238,11 @@ def may_act(t: Table, side: str, kind: str) -> None:
     rest."""
     g = t.game
     if kind in ("join", "seed"):
+        return
+    if kind == "rematch":
+        if not t.finished:
+            raise WrongState("a rematch is asked for once the "
+                             f"{'match' if t.match is not None else 'game'} is over")
         return
     if kind == "next":
         if t.match is None:
@@ -199,18 +252,39 @@ def may_act(t: Table, side: str, kind: str) -> None:
         if t.match is not None and not t.finished:
             raise GameOver("this game is over: the match's next game waits (action next)")
         raise GameOver(f"the {'match' if t.match is not None else 'game'} is over")
-    if kind == "resign" or g.phase == "opening":
-        return  # either side resigns for itself, either throws the opening dice
+    if kind in ("resign", "offer_draw", "accept_draw", "decline_draw", "claim", "timeout") \
+            or g.phase == "opening":
+        return  # at any time of the game, by either side; either throws the opening dice
     actor = SIDE_NAMES[g.turn]
     if side != actor:
         raise WrongState(f"it is {actor}'s turn, not {side}'s")
 
 
-def apply(t: Table, side: str, a: dict[str, Any]) -> dict[str, Any]:
-    """Play action ``a`` of ``side`` in ``t`` through the engine and say what it did (the
-    log's ``result``). Raises the engine's error, or WrongState/GameOver, when it may not
-    be played; nothing changes then."""
+#: the actions that lapse the opponent's draw offer (he plays on instead of answering)
+PLAYING = ("roll", "move", "double", "take", "beaver", "drop")
+
+
+def apply(t: Table, side: str | None, a: dict[str, Any], at: float) -> dict[str, Any]:
+    """Play action ``a`` of ``side`` (None: the server's ``timeout``) in ``t`` at time
+    ``at`` and say what it did (the log's ``result``): the engine plays it, then a draw
+    offer lapses when its opponent plays on, and the clock passes on. Raises the engine's
+    error, or WrongState/GameOver, when it may not be played; nothing changes then."""
+    result = play(t, side, a)
     kind = a["type"]
+    if t.game.is_over or kind == "next" or (
+            kind in PLAYING and t.draw_offer not in (None, side)):
+        t.draw_offer = None
+    if t.clock is not None:
+        t.clock.tick(at, awaited(t))
+    return result
+
+
+def play(t: Table, side: str | None, a: dict[str, Any]) -> dict[str, Any]:
+    """The engine's part of :func:`apply`."""
+    kind = a["type"]
+    if kind == "timeout":
+        return _timeout(t, side)
+    assert side is not None
     may_act(t, side, kind)
     g = t.game
     if kind == "join":
@@ -262,7 +336,68 @@ def apply(t: Table, side: str, a: dict[str, Any]) -> dict[str, Any]:
         assert t.match is not None
         t.match.next_game()
         return {"game": t.match.game.rules.game_name}
+    if kind in ("offer_draw", "accept_draw", "decline_draw"):
+        return _draw(t, side, kind)
+    if kind == "claim":  # the absence was checked when it was accepted (not in the log)
+        g.forfeit(SIDE_NAMES.index(other(side)), "abandoned")
+        return {"outcome": g.outcome.to_dict() if g.outcome else None}
+    if kind == "rematch":
+        return _rematch(t, side)
     raise WrongState(f"unknown action {kind!r}")
+
+
+def _timeout(t: Table, side: str | None) -> dict[str, Any]:
+    """The server's ``timeout``: the side whose clock runs loses on time (the service
+    commits it once that side's flag has fallen)."""
+    if side is not None:
+        raise AccessDenied("only the server calls time")
+    loser = t.clock.running if t.clock is not None else None
+    if loser is None or t.game.is_over:
+        raise WrongState("no clock is running")
+    g = t.game
+    g.forfeit(SIDE_NAMES.index(loser), "time")
+    return {"loser": loser, "outcome": g.outcome.to_dict() if g.outcome else None}
+
+
+def _draw(t: Table, side: str, kind: str) -> dict[str, Any]:
+    """A draw offered, accepted or declined (only in games whose rules know a draw)."""
+    g = t.game
+    if not g.rules.variant.draws:
+        raise WrongState(f"{g.rules.game_name} has no draw: it is played to the end")
+    offer = t.draw_offer
+    if kind == "offer_draw":
+        if g.phase == "opening":
+            raise WrongState("the game has not begun: throw the opening dice first")
+        if offer == side:
+            raise WrongState("you have offered a draw: it waits for the answer")
+        if offer is not None:
+            raise WrongState(f"{offer} offers a draw: accept or decline it")
+        t.draw_offer = side
+        return {}
+    if offer is None:
+        raise WrongState("no draw is offered")
+    if offer == side:
+        raise WrongState(f"your offer of a draw waits for {other(side)}'s answer")
+    if kind == "accept_draw":
+        g.agree_draw(SIDE_NAMES.index(side))
+        return {"outcome": g.outcome.to_dict() if g.outcome else None}
+    t.draw_offer = None
+    return {}
+
+
+def _rematch(t: Table, side: str) -> dict[str, Any]:
+    """A seat asks for a rematch; the other's asking too (or the AI's seat: it always
+    agrees) makes it: the service creates the game ``id``."""
+    r = t.rematch or {}
+    if "id" in r:
+        raise WrongState(f"the rematch is game {r['id']}")
+    if r.get("offered_by") == side:
+        raise WrongState(f"you have asked for a rematch: it waits for {other(side)}")
+    if r.get("offered_by") or t.seats[other(side)].player == "ai":
+        t.rematch = {"id": rematch_id(t)}
+        return dict(t.rematch)
+    t.rematch = {"offered_by": side}
+    return dict(t.rematch)
 
 
 # --- the service -------------------------------------------------------------------------
@@ -284,20 +419,36 @@ class OnlineGames:
     """Online games over an :class:`~tavli.online.store.OnlineStore` (usable without a
     network: the WebSocket server sits on top)."""
 
-    def __init__(self, store: OnlineStore, cache: int = CACHE) -> None:
+    def __init__(self, store: OnlineStore, cache: int = CACHE, *,
+                 beat: float = PRESENCE_BEAT, abandon_after: float | None = DEFAULT_ABANDON
+                 ) -> None:
+        """``beat``: the presence beat of the servers on the store (a seat seen within 2.5
+        beats is connected); ``abandon_after``: the absence after which the opponent may
+        claim a game, for games created without their own."""
         from ..web.limits import SessionCache
 
         self.store = store
+        self.beat = beat
+        self.abandon_after = abandon_after
         self.tables: SessionCache[Table] = SessionCache(cache)
         self.lock = threading.Lock()  # guards the cache only
 
     # --- creating ------------------------------------------------------------------------
-    def create(self, req: Any, name: str, side: str = "white") -> Created:
+    def create(self, req: Any, name: str, side: str = "white", *, clock: Any = None,
+               abandon_after: Any = "default", listed: bool = False) -> Created:
         """A new game or match as ``req`` (a :class:`tavli.web.newgame.NewGame`) asks,
         created by ``name`` playing ``side``: against the AI when ``req.opponent`` is
         "ai" (on ``req.ai_side``), else against a person invited with the other seat's
-        token. Fair dice: ``req.seed`` is refused."""
+        token (``listed``: also shown in the lobby, where anyone may take the seat).
+        Fair dice: ``req.seed`` is refused. ``clock``: ``{"reserve": S, "delay": S}`` or
+        None; ``abandon_after``: seconds, or None for never (default: the service's)."""
         errors, newgame, _ = _web()
+        try:
+            clock = read_clock(clock)
+            abandon = read_abandon(self.abandon_after if abandon_after == "default"
+                                   else abandon_after)
+        except ClockError as e:
+            raise errors.ApiError(422, str(e), "invalid") from None
         if req.seed is not None:
             raise errors.ApiError(422, "seed: online games roll provably fair dice, not "
                                        "seeded ones", "invalid")
@@ -311,7 +462,13 @@ class OnlineGames:
         newgame.new_session(req)  # checked as the browser app checks a New game (422)
         game_id = secrets.token_urlsafe(ID_BYTES)
         server_seed = fairdice.new_server_seed()
-        settings: dict[str, Any] = {"game": req.model_dump(exclude={"seed"})}
+        settings: dict[str, Any] = {"game": req.model_dump(exclude={"seed"}),
+                                    "clock": clock, "abandon_after": abandon}
+        if listed:
+            if req.opponent == "ai":
+                raise errors.ApiError(422, "listed: a game against the AI has no seat to "
+                                           "offer in the lobby", "invalid")
+            settings["listed"] = True
         if req.opponent == "ai":  # fixed now, before any player's seed is known
             settings["ai_seeds"] = {other: fairdice.new_client_seed()}
         row = new_game_row(game_id, "game", req.variant, settings,
@@ -358,7 +515,7 @@ class OnlineGames:
             return
         try:
             for a in news:
-                got = apply(t, a.side, a.action) if a.side else {}
+                got = apply(t, a.side, a.action, a.at)
                 if got != a.result:
                     raise StoreError(f"game {t.id}: the log does not replay at action {a.seq} "
                                      f"(it says {a.result}, the engine {got})")
@@ -384,6 +541,41 @@ class OnlineGames:
             raise AccessDenied("this token is not a seat of the game: spectators only watch")
         return seat
 
+    def lobby(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The listed games whose invited seat is free, the newest first: ``id``,
+        ``variant``, ``kind``, ``points``, ``host`` (the creator's name), ``created``,
+        ``clock`` (the clock's settings, or None)."""
+        out = []
+        for row in self.store.lobby(limit):
+            seats = self.store.seats(row.id)
+            host = [s.name for s in seats if s.joined is not None]
+            if not host or all(s.joined is not None for s in seats):
+                continue
+            out.append({"id": row.id, "variant": row.variant, "kind": row.kind,
+                        "points": row.settings["game"].get("points") or 1,
+                        "host": host[0], "created": row.created,
+                        "clock": row.settings.get("clock")})
+        return out
+
+    def claim(self, game_id: str, name: str) -> tuple[str, str]:
+        """Take the free seat of a listed game from the lobby: ``(side, token)``, a new
+        token for the seat (the invitation's token no longer works). Two people claiming
+        at once: one gets the seat, the other :class:`WrongState`."""
+        row = self.store.game(game_id)
+        if row is None:
+            raise StoreError(f"no online game {game_id!r}"[:80])
+        if not row.settings.get("listed"):
+            raise AccessDenied("this game is not in the lobby: its invitation link is "
+                               "needed to join")
+        free = [s for s in self.store.seats(game_id)
+                if s.player == "human" and s.joined is None]
+        if not free:
+            raise WrongState("the seat has been taken")
+        token = new_token()
+        if not self.store.claim_seat(game_id, free[0].side, token_hash(token)):
+            raise WrongState("the seat has been taken")
+        return free[0].side, token
+
     def view(self, game_id: str) -> dict[str, Any]:
         """What anyone may see of the game (players and spectators alike): status, the
         last action's number, the commitment, the seats (names, not tokens) and the state,
@@ -391,6 +583,10 @@ class OnlineGames:
         JavaScript) and whether the side to roll may double (the record, with the
         server seed once it is over: :meth:`record`)."""
         t = self.table(game_id)
+        if t.clock is not None:
+            self._flag(t)
+        seats = self.store.seats(game_id)
+        now = time.time()
         with t.lock:
             g = t.game
             return {
@@ -411,6 +607,13 @@ class OnlineGames:
                                                           for f, to, h in m.steps]}
                                 for m in g.legal_moves()]
                 if g.phase == "move" and not g.is_over else [],
+                "clock": t.clock.to_dict() if t.clock is not None else None,
+                "draws": g.rules.variant.draws and not g.is_over,
+                "draw_offer": t.draw_offer,
+                "rematch": dict(t.rematch) if t.rematch else None,
+                "abandon_after": t.row.settings.get("abandon_after"),
+                "absent": {s.side: absent_for(s, self.beat, now) for s in seats},
+                "board": board_view(t.obj),
             }
 
     def record(self, game_id: str) -> dict[str, Any]:
@@ -447,28 +650,110 @@ class OnlineGames:
                                   f"the next ({t.seq + 1}); it may have been sent before")
             if a["type"] == "join" and t.seats[side].joined is not None:
                 raise WrongState(f"{side} has joined already")
-            mark = (len(t.game.history), t.dice.drawn, len(t.dice.client_seeds),
-                    len(t.match.games) if t.match else 1)
+            now = time.time()
+            fallen = t.clock.fallen(now) if t.clock is not None else None
+            if fallen is not None:  # the flag fell before this action: time is called
+                done = self._store(t, None, seq, {"type": "timeout"}, now)
+                if a["type"] == "claim" and side != fallen:
+                    return done
+                raise GameOver(f"{fallen} has lost on time")
+            if a["type"] == "claim":
+                self._check_claim(t, side, now)
+            return self._store(t, side, seq, a, now)
+
+    def _store(self, t: Table, side: str | None, seq: int, a: dict[str, Any],
+               now: float) -> Action:
+        """Apply ``a`` (under ``t.lock``) and commit it as action ``seq`` at ``now``."""
+        game_id = t.id
+        mark = (len(t.game.history), t.dice.drawn, len(t.dice.client_seeds),
+                len(t.match.games) if t.match else 1)
+        try:
+            result = apply(t, side, a, now)
+        except TavliError:
+            if mark != (len(t.game.history), t.dice.drawn, len(t.dice.client_seeds),
+                        len(t.match.games) if t.match else 1):
+                self._drop(game_id)  # half done: the store has the truth
+            raise
+        done = Action(game_id, seq, side, a, result, now)
+        if a["type"] == "join" and side is not None:
+            t.seats[side] = Seat(**{**t.seats[side].__dict__, "name": result["name"],
+                                    "joined": done.at})
+        try:
+            if "id" in result and a["type"] == "rematch":
+                self._create_rematch(t, result["id"], now)
+            self.store.append(done, status=t.status(), record=t.record())
+            if a["type"] == "join" and side is not None:
+                self.store.update_seat(game_id, side, name=result["name"], joined=done.at)
+        except BaseException:
+            self._drop(game_id)  # not stored: forget what was applied
+            raise
+        t.seq = seq
+        return done
+
+    # --- time -----------------------------------------------------------------------------
+    def flag(self, game_id: str) -> Action | None:
+        """Call time in ``game_id`` if the running side's flag has fallen: commit the
+        server's ``timeout`` (any process may; a race loses harmlessly). The committed
+        action, or None."""
+        t = self.table(game_id)
+        return self._flag(t) if t.clock is not None else None
+
+    def _flag(self, t: Table) -> Action | None:
+        with t.lock:
+            now = time.time()
+            if t.clock is None or t.clock.fallen(now) is None:
+                return None
             try:
-                result = apply(t, side, a)
-            except TavliError:
-                if mark != (len(t.game.history), t.dice.drawn, len(t.dice.client_seeds),
-                            len(t.match.games) if t.match else 1):
-                    self._drop(game_id)  # half done: the store has the truth
+                return self._store(t, None, t.seq + 1, {"type": "timeout"}, now)
+            except StaleAction:
+                return None  # another process called it (or acted) first
+
+    def _check_claim(self, t: Table, side: str, now: float) -> None:
+        """May ``side`` claim the game now: has the opponent been away for the game's
+        ``abandon_after``? (A flag fallen is called before this.)"""
+        opp = other(side)
+        abandon = t.row.settings.get("abandon_after")
+        seat = {s.side: s for s in self.store.seats(t.id)}[opp]
+        if t.game.is_over:
+            return  # the engine refuses, with the reason
+        if seat.player == "ai":
+            raise WrongState("the AI never leaves a game: there is nothing to claim")
+        if abandon is None:
+            raise WrongState("this game has no abandon time: it cannot be claimed")
+        away = absent_for(seat, self.beat, now)
+        if away is None:
+            raise WrongState(f"{opp} is connected: there is nothing to claim")
+        if away < abandon:
+            raise WrongState(f"{opp} has been away {away:.0f} s: the game may be claimed "
+                             f"after {abandon:g} s")
+
+    # --- rematch --------------------------------------------------------------------------
+    def _create_rematch(self, t: Table, new_id: str, now: float) -> None:
+        """Store the rematch of ``t`` as game ``new_id`` (unless it is there already): the
+        same settings, the seats' tokens (their hashes), names and players with the sides
+        swapped, joined at once, and fresh fair dice (a new server seed and commitment)."""
+        if self.store.game(new_id) is not None:
+            return  # an earlier try stored it, and then lost the race for the number
+        settings = {k: v for k, v in t.row.settings.items() if k != "listed"}
+        game = dict(settings["game"])
+        if game.get("opponent") == "ai":
+            game["ai_side"] = other(game["ai_side"])
+            settings["ai_seeds"] = {game["ai_side"]: fairdice.new_client_seed()}
+        settings["game"] = game
+        settings["rematch_of"] = t.id
+        server_seed = fairdice.new_server_seed()
+        row = new_game_row(new_id, t.row.kind, t.row.variant, settings,
+                           fairdice.commitment(server_seed), server_seed)
+        seats = [Seat(new_id, other(s.side), s.player, s.name, s.level, s.token_hash,
+                      now if s.player == "human" else None)
+                 for s in self.store.seats(t.id)]
+        fresh = build(row, seats)
+        row = replace(row, status=fresh.status(), record=fresh.record())
+        try:
+            self.store.create(row, seats)
+        except StoreError:
+            if self.store.game(new_id) is None:
                 raise
-            done = Action(game_id, seq, side, a, result)
-            if a["type"] == "join":
-                t.seats[side] = Seat(**{**t.seats[side].__dict__, "name": result["name"],
-                                        "joined": done.at})
-            try:
-                self.store.append(done, status=t.status(), record=t.record())
-                if a["type"] == "join":
-                    self.store.update_seat(game_id, side, name=result["name"], joined=done.at)
-            except BaseException:
-                self._drop(game_id)  # not stored: forget what was applied
-                raise
-            t.seq = seq
-            return done
 
 
 __all__ = ["OnlineGames", "Table", "Created", "apply", "read_action", "build"]

@@ -30,6 +30,7 @@ from .store import (
     Subscription,
     check_seat_changes,
     dumps,
+    seat_column,
     stale,
 )
 
@@ -48,7 +49,7 @@ def _game(row: sqlite3.Row, with_record: bool) -> GameRow:
 def _seat(row: sqlite3.Row) -> Seat:
     d = dict(row)
     return Seat(d["game_id"], d["side"], d["player"], d["name"], d["level"], d["token_hash"],
-                d["joined"], d.get("seen"))
+                d["joined"], d.get("seen"), d.get("left_at"))
 
 
 def _action(row: sqlite3.Row) -> Action:
@@ -153,7 +154,7 @@ class SqliteStore(OnlineStore):
         check_seat_changes(changes)
         if not changes:
             return
-        cols = ", ".join(f"{k} = ?" for k in changes)
+        cols = ", ".join(f"{seat_column(k)} = ?" for k in changes)
         self._write(lambda db: db.execute(
             f"UPDATE online_seats SET {cols} WHERE game_id = ? AND side = ?",
             (*changes.values(), game_id, side)))
@@ -197,6 +198,18 @@ class SqliteStore(OnlineStore):
         rows = self._all(f"SELECT {_GAME_COLUMNS} FROM online_games {where} "
                          "ORDER BY updated DESC LIMIT ?", (*args, limit))
         return [_game(r, False) for r in rows]
+
+    def lobby(self, limit: int = 50) -> list[GameRow]:
+        rows = self._all(f"SELECT {_GAME_COLUMNS} FROM online_games WHERE status = 'open' "
+                         "AND json_extract(settings, '$.listed') = 1 "
+                         "ORDER BY updated DESC LIMIT ?", (limit,))
+        return [_game(r, False) for r in rows]
+
+    def claim_seat(self, game_id: str, side: str, token_hash: str) -> bool:
+        cur = self._write(lambda db: db.execute(
+            "UPDATE online_seats SET token_hash = ? WHERE game_id = ? AND side = ? AND "
+            "player = 'human' AND joined IS NULL", (token_hash, game_id, side)))
+        return cur.rowcount == 1
 
     def seats(self, game_id: str) -> list[Seat]:
         rows = self._all("SELECT * FROM online_seats WHERE game_id = ? ORDER BY "

@@ -107,7 +107,8 @@ class Seat:
     level: str | None = None  # the AI's level
     token_hash: str | None = None
     joined: float | None = None
-    seen: float | None = None
+    seen: float | None = None   # last sign of life of a connection (presence)
+    left: float | None = None   # when its last connection to a process closed
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,17 @@ class OnlineStore(ABC):
         their records."""
 
     @abstractmethod
+    def lobby(self, limit: int = 50) -> list[GameRow]:
+        """The open games created with ``"listed": true`` (settings), the most recently
+        updated first, without their records."""
+
+    @abstractmethod
+    def claim_seat(self, game_id: str, side: str, token_hash: str) -> bool:
+        """Give the seat ``side`` of ``game_id`` a new token hash if nobody has joined it
+        yet (one statement: of two claims at once, the later replaces the earlier, and
+        the join action decides); whether it was free."""
+
+    @abstractmethod
     def seats(self, game_id: str) -> list[Seat]:
         """The seats of ``game_id``, white first."""
 
@@ -175,7 +187,7 @@ class OnlineStore(ABC):
 
     @abstractmethod
     def update_seat(self, game_id: str, side: str, **changes: Any) -> None:
-        """Change a seat's ``name``, ``joined``, ``seen`` or ``token_hash``."""
+        """Change a seat's ``name``, ``joined``, ``seen``, ``left`` or ``token_hash``."""
 
     @abstractmethod
     def append(self, action: Action, *, status: str, record: dict[str, Any] | None) -> None:
@@ -204,9 +216,14 @@ class OnlineStore(ABC):
 
 
 def check_seat_changes(changes: dict[str, Any]) -> None:
-    bad = set(changes) - {"name", "joined", "seen", "token_hash"}
+    bad = set(changes) - {"name", "joined", "seen", "left", "token_hash"}
     if bad:
         raise TypeError(f"a seat has no field(s) {sorted(bad)} to change")
+
+
+def seat_column(name: str) -> str:
+    """The column of a seat's field (``left`` is ``left_at``: LEFT is an SQL word)."""
+    return "left_at" if name == "left" else name
 
 
 def stale(game_id: str, last: int, seq: int) -> StaleAction:

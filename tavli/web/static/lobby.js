@@ -1,0 +1,152 @@
+/* The online start page (/ of `tavli serve`): "Play a friend" — the New game dialog of
+ * tavli play (newgame.js: any game of the registry, Tavli matches, the cube; a friend or
+ * the AI), the player's name, then the invitation and watch links to copy — and the lobby
+ * of listed games waiting for an opponent (GET /api/online/lobby; joining one takes its
+ * free seat: POST .../join without a token gives the seat's token).
+ * Seat tokens are kept in localStorage per game (tavli.online.seat.ID), never put in an
+ * address other than the invitation's fragment.
+ */
+"use strict";
+
+async function call(method, path, body) {
+  const opts = {method, headers: langHeaders()};
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const r = await fetch(path, opts);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) throw new Error((data && data.error) || `${r.status} ${r.statusText}`);
+  return data;
+}
+
+function myName() {
+  const n = $("#ng-name").value.trim();
+  if (n) localStorage.setItem("tavli.online.name", n);
+  return n;
+}
+
+async function create(evt) {
+  evt.preventDefault();
+  const name = myName();
+  if (!name) { $("#ng-name").focus(); return; }
+  const game = newGameRequest();
+  const side = $("#ng-side").value;
+  if (game.opponent === "ai") game.ai_side = side === "white" ? "black" : "white";
+  const body = {game, name, side};
+  if ($("#ng-listed").checked && game.opponent === "human") body.listed = true;
+  const clock = $("#ng-clock").value;  // "RESERVE:DELAY" in seconds (the server checks them)
+  if (clock) {
+    const [reserve, delay] = clock.split(":").map(Number);
+    body.clock = {reserve, delay};
+  }
+  try {
+    const g = await call("POST", "/api/online/games", body);
+    localStorage.setItem(`tavli.online.seat.${g.id}`, g.token);
+    if (g.invite) localStorage.setItem(`tavli.online.invite.${g.id}`, g.invite);
+    $("#invite-link").value = g.invite || "";
+    $("#created-invite").hidden = !g.invite;
+    $("#watch-link").value = g.watch;
+    $("#go-game").href = `/online/${encodeURIComponent(g.id)}`;
+    $("#created").hidden = false;
+    document.body.dataset.created = g.id;
+    loadLobby();
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+async function joinListed(id) {
+  const name = myName();
+  if (!name) {
+    toast("Enter your name first.");
+    $("#ng-name").focus();
+    return;
+  }
+  try {
+    const r = await call("POST", `/api/online/games/${encodeURIComponent(id)}/join`, {name});
+    localStorage.setItem(`tavli.online.seat.${id}`, r.token);
+    location.assign(`/online/${encodeURIComponent(id)}`);
+  } catch (e) {
+    toast(e.message);
+    loadLobby();
+  }
+}
+
+function gameTitle(g) {
+  const info = S.info;
+  const rot = info && info.rotations.find((r) => r.name === g.variant);
+  const one = info && info.games.find((x) => x.name === g.variant);
+  const name = rot ? rot.display : one ? one.display : g.variant;
+  return g.points > 1 ? `${name}, match to ${g.points}` : name;
+}
+
+async function loadLobby() {
+  const ul = $("#lobby");
+  try {
+    const {games} = await call("GET", "/api/online/lobby");
+    ul.replaceChildren(...games.map((g) => {
+      const li = document.createElement("li");
+      const t = document.createElement("span");
+      t.className = "what";
+      t.textContent = `${gameTitle(g)} · ${g.host}` +
+        (g.clock ? ` · clock ${Math.round(g.clock.reserve / 60)} min` : "");
+      const bt = document.createElement("button");
+      bt.type = "button";
+      bt.className = "primary";
+      bt.textContent = "Join";
+      bt.dataset.id = g.id;
+      bt.addEventListener("click", () => joinListed(g.id));
+      li.append(t, bt);
+      return li;
+    }));
+    if (!games.length) {
+      const li = document.createElement("li");
+      li.className = "muted";
+      li.textContent = "No open game: create one and list it.";
+      ul.appendChild(li);
+    }
+  } catch (e) {
+    toast(`The lobby could not be loaded: ${e.message}`);
+  }
+}
+
+async function copyLink(input, button) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied";
+  } catch (e) {
+    input.select();
+    button.textContent = "Select + copy";
+  }
+  setTimeout(() => { button.textContent = "Copy"; }, 1500);
+}
+
+async function init() {
+  await loadCatalogue();
+  $("#ng-name").value = localStorage.getItem("tavli.online.name") || "";
+  $("#form-new").addEventListener("submit", create);
+  for (const id of ["#ng-variant", "#ng-points", "#ng-opponent"]) {
+    $(id).addEventListener("change", () => {
+      syncNewDialog();
+      $("#ng-listed-label").hidden = $("#ng-opponent").value !== "human";
+    });
+  }
+  $("#lobby-refresh").addEventListener("click", loadLobby);
+  $("#copy-invite").addEventListener("click", (e) => copyLink($("#invite-link"), e.target));
+  $("#copy-watch").addEventListener("click", (e) => copyLink($("#watch-link"), e.target));
+  try {
+    S.info = await call("GET", "/api/info");
+    fillNewGameMenus(S.info);
+    $("#ng-opponent").value = "human";
+    $("#ng-opponent").dispatchEvent(new Event("change"));
+  } catch (e) {
+    toast(`The list of games could not be loaded: ${e.message}`);
+  }
+  await loadLobby();
+  document.body.dataset.ready = "1";
+  setInterval(loadLobby, 15000);
+}
+
+init();

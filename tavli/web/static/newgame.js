@@ -1,0 +1,68 @@
+/* The New game dialog's menus and request, shared by tavli play's page (app.js) and the
+ * online start page (lobby.js): the games, Tavli matches and AI levels come from
+ * GET /api/info (the registry), never from a list here. The dialog's elements: #ng-variant,
+ * #ng-points, #ng-opponent ("human" and "ai:LEVEL"), #ng-side, #ng-first.
+ * Loaded after i18n.js (t) and board.js (S, $). The names are the catalogue's
+ * (game.NAME, level.LEVEL), in the page's language.
+ */
+"use strict";
+
+function menuOption(value, text) {
+  const o = document.createElement("option");
+  o.value = value;
+  o.textContent = text;
+  return o;
+}
+
+/** The New game dialog's menus from GET /api/info: the matches that rotate through games,
+ * then each game (before what the page's HTML lists itself, as Dama), and the AI levels
+ * before the page's own opponents. */
+function fillNewGameMenus(info) {
+  const display = (name) => t(`game.${name}`);
+  const variant = $("#ng-variant");
+  variant.prepend(
+    ...info.rotations.map((r) => menuOption(r.name, t("ng.rotation", {
+      name: display(r.name), games: r.games.map(display).join(", ")}))),
+    ...info.games.map((g) => menuOption(g.name, display(g.name))));
+  variant.value = (info.rotations[0] || info.games[0]).name;
+  const opponent = $("#ng-opponent");
+  opponent.prepend(...info.levels.map((l) => menuOption(`ai:${l}`,
+                                                        t("ng.ai_level", {level: t(`level.${l}`)}))));
+  opponent.value = `ai:${info.default_level}`;
+}
+
+function isRotation(name) {
+  return !!(S.info && S.info.rotations.some((r) => r.name === name));
+}
+
+/** Keep the dialog consistent: a rotation is a match; the side menu only against the AI
+ * (or where the page always shows it: data-always); who starts only in a single game. */
+function syncNewDialog() {
+  const variant = $("#ng-variant").value;
+  const pts = $("#ng-points");
+  const single = pts.querySelector("option[value='1']");
+  single.disabled = isRotation(variant);      // a rotation is a match
+  if (single.disabled && pts.value === "1") pts.value = "5";
+  const human = $("#ng-opponent").value === "human";
+  $("#ng-side-label").hidden = human && !$("#ng-side-label").dataset.always;
+  const first = $("#ng-first");
+  if (!first) return;
+  first.disabled = pts.value !== "1";
+  if (first.disabled) first.value = "";
+}
+
+/** The New game request (POST /api/games, or the "game" of POST /api/online/games) the
+ * dialog describes; `side` is the side of the person creating it. */
+function newGameRequest() {
+  const opp = $("#ng-opponent").value;
+  const body = {variant: $("#ng-variant").value, points: Number($("#ng-points").value)};
+  if (opp === "human") body.opponent = "human";
+  else {
+    body.opponent = "ai";
+    body.level = opp.split(":")[1];
+    body.ai_side = $("#ng-side").value === "white" ? "black" : "white";
+  }
+  const first = $("#ng-first");
+  if (first && first.value) body.first = first.value;
+  return body;
+}

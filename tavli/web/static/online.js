@@ -1,0 +1,612 @@
+/* The online game page (/online/ID, served by `tavli serve`): one WebSocket to the server
+ * (docs/server.md, "The WebSocket protocol"), the board of board.js drawing the server's
+ * state, and the fair-dice check of fairdice.js.
+ *
+ * The seat token comes once in the address's fragment (#seat=TOKEN, never sent to a
+ * server), is kept in localStorage per game id and removed from the address bar; it
+ * travels only in the WebSocket's hello and the join request's body. Without a token the
+ * page watches: no move controls. The page knows no rule: it offers the state's turn tree
+ * (step by step, as tavli play does) and its legal moves, and sends the chosen steps.
+ */
+"use strict";
+
+const GAME_ID = decodeURIComponent(location.pathname.split("/").pop());
+const KEY = (what) => `tavli.online.${what}.${GAME_ID}`;
+
+const O = {
+  ws: null,
+  side: null,          // this page's seat ("white", "black") or null: a spectator
+  raw: null,           // the server's last state
+  seq: null,           // the last action number seen
+  pending: null,       // the number of the action sent and not yet answered
+  presence: null,      // {seats: {white, black}, spectators}
+  wasAway: {},         // side -> true once seen offline (to say "reconnected")
+  retries: 0,
+  welcomed: false,
+  seeding: false,
+  resigning: false,
+  animating: false,
+  queue: [],           // states waiting while a move is animated
+  animated: 0,         // moves animated so far
+  clockTimer: null,
+};
+
+// --- the seat token -------------------------------------------------------------------------
+function readToken() {
+  const m = location.hash.match(/(?:^#|&)seat=([A-Za-z0-9_-]{1,200})/);
+  if (m) {
+    localStorage.setItem(KEY("seat"), m[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return localStorage.getItem(KEY("seat"));
+}
+const SEAT = readToken();
+
+function newClientSeed() {
+  const b = crypto.getRandomValues(new Uint8Array(18));
+  return btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+async function post(path, body) {
+  const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                               body: JSON.stringify(body)});
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) throw new Error((data && data.error) || `${r.status} ${r.statusText}`);
+  return data;
+}
+
+// --- the connection ---------------------------------------------------------------------------
+function setConn(kind, text) {
+  const c = $("#conn");
+  c.dataset.conn = kind;
+  c.textContent = text;
+  document.body.dataset.conn = kind;
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/online/${encodeURIComponent(GAME_ID)}`);
+  O.ws = ws;
+  O.welcomed = false;
+  setConn("connecting", O.retries ? "reconnecting…" : "connecting…");
+  ws.addEventListener("open", () => {
+    const hello = {type: "hello"};
+    if (SEAT) hello.token = SEAT;
+    if (O.seq !== null) hello.seq = O.seq;
+    ws.send(JSON.stringify(hello));
+  });
+  ws.addEventListener("message", (evt) => {
+    let msg;
+    try { msg = JSON.parse(evt.data); } catch (e) { return; }
+    onMessage(msg);
+  });
+  ws.addEventListener("close", (evt) => {
+    if (O.ws !== ws) return;
+    O.ws = null;
+    O.pending = null;
+    if (evt.code === 4404) {
+      setConn("gone", "no such game");
+      $("#status").textContent = "There is no online game at this address.";
+      setBusy(false);
+      return;
+    }
+    const wait = Math.min(10000, 400 * 2 ** O.retries) * (0.75 + Math.random() / 2);
+    O.retries += 1;
+    setConn("offline", "offline: reconnecting…");
+    setTimeout(connect, wait);
+  });
+}
+
+function send(msg) {
+  if (!O.ws || O.ws.readyState !== WebSocket.OPEN) return false;
+  O.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+/** Send an action of this seat as the game's next number. */
+function act(action) {
+  if (!O.side || !O.raw || O.pending !== null) return;
+  const seq = O.raw.seq + 1;
+  if (send({type: "act", seq, action})) {
+    O.pending = seq;
+    setBusy(true);
+    render();
+  } else {
+    toast("Not connected: reconnecting…");
+  }
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      O.welcomed = true;
+      O.retries = 0;
+      O.side = msg.side;
+      setConn("online", O.side ? `online · ${O.side}` : "online · watching");
+      if (SEAT && !O.side) toast("This seat's link is not valid here: you are watching.");
+      show(msg.state, false);
+      break;
+    case "update":
+      show(msg.state, true, msg.actions || []);
+      break;
+    case "ack":
+      if (O.pending === msg.seq) O.pending = null;
+      setBusy(false);
+      render();
+      break;
+    case "presence":
+      O.presence = msg;
+      renderPresence();
+      break;
+    case "error":
+      if (msg.seq !== undefined && O.pending === msg.seq) O.pending = null;
+      setBusy(false);
+      if (msg.code === "stale") resync();
+      else toast(msg.error);
+      render();
+      break;
+    default:
+      break;
+  }
+}
+
+/** Say hello again on a new connection (after a stale action: the state moved on). */
+function resync() {
+  if (O.ws) O.ws.close();   // the close handler reconnects with the last number seen
+}
+
+// --- the state ----------------------------------------------------------------------------------
+/** The server's state as board.js reads it (its board fields at the top level). */
+function boardState(st) {
+  const b = st.board || {};
+  const mine = O.side !== null && st.status !== "over" && st.turn === O.side
+    && O.pending === null;
+  return {
+    ...st, ...b,
+    id: st.id,
+    position: b.position,
+    numbering: O.side || "white",
+    cube: {used: b.cube_used, value: st.cube.value, owner: st.cube.owner,
+           can_double: st.can_double},
+    can_act: mine && joined(O.side, st),
+    last: null,
+  };
+}
+
+function joined(side, st) {
+  const s = (st || O.raw).seats.find((x) => x.side === side);
+  return !!(s && s.joined);
+}
+
+function seatOf(side, st) {
+  return (st || O.raw).seats.find((x) => x.side === side) || {};
+}
+
+function setBoard(st) {
+  S.state = boardState(st);
+  S.viewer = O.side === "black" ? 1 : 0;
+  S.sim = simOf(S.state.position, S.state.opposite);
+  S.done = [];
+  S.trail = [0];
+  S.groups = [];
+  S.replay = null;
+  S.selected = null;
+}
+
+/** Show a state; with `animate`, slide the checkers of the opponent's move first (when the
+ * update carries a move of the other side). */
+async function show(st, animate, actions = []) {
+  if (O.animating) {
+    O.queue.push([st, animate, actions]);
+    return;
+  }
+  const prev = O.raw;
+  O.raw = st;
+  O.seq = st.seq;
+  if (!localStorage.getItem(KEY("commitment")) && st.commitment) {
+    localStorage.setItem(KEY("commitment"), st.commitment);  // as shown before the first roll
+  }
+  const last = st.board && st.board.last;
+  const moved = actions.some((a) => a.action && a.action.type === "move" && a.side !== O.side);
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (animate && prev && moved && last && !last.pass && last.frames && last.side !== O.side
+      && !still && O.queue.length === 0) {   // behind: catch up without animating
+    O.animated += 1;
+    O.animating = true;
+    try {
+      await animateMove(st, last);
+    } finally {
+      O.animating = false;
+    }
+  }
+  setBoard(st);
+  setBusy(O.pending !== null);
+  render();
+  afterState();
+  const next = O.queue.shift();
+  if (next) show(...next);
+}
+
+async function animateMove(st, last) {
+  const side = SIDES.indexOf(last.side);
+  S.state = {...boardState(st), dice: last.dice, turn: last.side, phase: "animating",
+             turn_tree: null, can_act: false};
+  S.viewer = O.side === "black" ? 1 : 0;
+  S.sim = simOfText(last.frames[0].board, st.board.opposite);
+  S.replay = {side, all: last.frames[0].dice, left: last.frames[0].dice};
+  render();
+  await sleep(150);
+  for (let k = 0; k < last.steps.length && k + 1 < last.frames.length; k++) {
+    const [f, t] = last.steps[k];
+    await slide(side, f, t, simOfText(last.frames[k + 1].board, st.board.opposite), 260);
+    S.replay.left = last.frames[k + 1].dice;
+    renderBoard();
+  }
+  await sleep(120);
+}
+
+/** What comes after a state: the join form, the client seed. */
+function afterState() {
+  const st = O.raw;
+  if (!O.side) return;
+  $("#join").hidden = joined(O.side, st);
+  if (!joined(O.side, st)) {
+    const n = $("#join-name");
+    if (!n.value) n.value = localStorage.getItem("tavli.online.name") || "";
+    return;
+  }
+  const seat = seatOf(O.side, st);
+  if (!seat.seeded && !O.seeding && O.pending === null && st.status !== "over") {
+    O.seeding = true;
+    let seed = localStorage.getItem(KEY("seed"));
+    if (!seed) {
+      seed = newClientSeed();
+      localStorage.setItem(KEY("seed"), seed);
+    }
+    act({type: "seed", seed});
+    setTimeout(() => { O.seeding = false; }, 1500);
+  }
+}
+
+async function join(evt) {
+  evt.preventDefault();
+  const name = $("#join-name").value.trim();
+  if (!name) return;
+  try {
+    localStorage.setItem("tavli.online.name", name);
+    await post(`/api/online/games/${encodeURIComponent(GAME_ID)}/join`, {token: SEAT, name});
+    $("#join").hidden = true;
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+// --- the panel --------------------------------------------------------------------------------
+function nameOf(side) {
+  const s = seatOf(side);
+  if (s.player === "ai") return `AI ${s.level || ""}`.trim();
+  return s.name || (s.joined ? cap(side) : "(waiting)");
+}
+
+function statusText() {
+  const st = O.raw;
+  if (!st) return "Connecting…";
+  const me = O.side;
+  const who = (side) => (side === me ? "You" : nameOf(side));
+  const b = st.board || {};
+  const parts = [];
+  if (b.last && b.last.pass && st.phase !== "over") {
+    parts.push(`${who(b.last.side)} cannot move with ${b.last.dice.join("-")}: the turn passes.`);
+  }
+  if (st.status === "open") {
+    const waiting = st.seats.filter((s) => s.player === "human" && !s.joined)
+      .map((s) => s.side);
+    parts.push(me && waiting.includes(me) ? "Enter your name to take your seat."
+      : `Waiting for ${waiting.join(" and ")} to join.`);
+    return parts.join(" ");
+  }
+  const unseeded = st.seats.filter((s) => !s.seeded).map((s) => s.side);
+  if (st.phase === "over" || st.outcome) {
+    const o = st.outcome;
+    if (o) {
+      const winner = o.winner ? who(o.winner) : null;
+      parts.push(winner ? `${winner} ${winner === "You" ? "win" : "wins"} ${o.points} ` +
+                 `point${o.points === 1 ? "" : "s"} (${o.kind}).` : "The game is drawn.");
+    }
+    if (st.kind === "match") {
+      const [w, k] = st.score || [0, 0];
+      const lead = w > k ? "white" : "black";
+      parts.push(b.match_over ? `The match is over: ${nameOf(lead)} wins ` +
+                 `${Math.max(w, k)}-${Math.min(w, k)}.` : "The match's next game waits.");
+    }
+    return parts.join(" ");
+  }
+  if (unseeded.length && st.phase === "opening") {
+    parts.push(`The dice wait for ${unseeded.join(" and ")}'s seed.`);
+    return parts.join(" ");
+  }
+  const turn = st.turn;
+  const mine = me === turn;
+  if (st.phase === "opening") {
+    parts.push("Throw the opening dice: the higher die starts.");
+  } else if (st.phase === "roll") {
+    parts.push(mine ? `Your roll${st.can_double ? " (or double)" : ""}.`
+      : `${nameOf(turn)} to roll.`);
+  } else if (st.phase === "double") {
+    parts.push(mine ? `${nameOf(SIDES[1 - SIDES.indexOf(turn)])} doubles to ` +
+               `${st.cube.value * 2}: take or drop?` : `${nameOf(turn)} is thinking about the double.`);
+  } else if (st.phase === "move") {
+    if (mine) {
+      parts.push(completeMove() ? `Your move ${b.dice_text}: confirm, or undo.`
+        : `Your move ${b.dice_text}: tap a checker, then where it goes.`);
+    } else {
+      parts.push(`${nameOf(turn)} to move ${b.dice_text}.`);
+    }
+  }
+  return parts.join(" ");
+}
+
+function clockText(clock, side) {
+  let left = clock.reserve[side];
+  if (clock.running === side) {
+    left -= Math.max(0, Date.now() / 1000 - clock.since - clock.delay);
+  }
+  left = Math.max(0, left);
+  const m = Math.floor(left / 60), s = Math.floor(left % 60);
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+
+function renderPresence() {
+  const p = O.presence;
+  const box = $("#presence");
+  if (!p || !O.raw) { box.textContent = ""; return; }
+  const parts = [];
+  for (const side of SIDES) {
+    const s = seatOf(side);
+    if (s.player !== "human" || !s.joined || side === O.side) continue;
+    if (p.seats[side] === false) {
+      O.wasAway[side] = true;
+      parts.push(`${nameOf(side)} is offline.`);
+    } else if (O.wasAway[side]) {
+      parts.push(`${nameOf(side)} reconnected.`);
+    }
+  }
+  const n = p.spectators || 0;
+  parts.push(n === 1 ? "1 spectator" : `${n} spectators`);
+  box.textContent = parts.join(" ");
+  renderPlayers();
+}
+
+function renderPlayers() {
+  const st = O.raw;
+  const pl = $("#players");
+  pl.replaceChildren();
+  if (!st) return;
+  const order = O.side === "black" ? ["black", "white"] : ["white", "black"];
+  for (const side of order) {
+    const row = document.createElement("div");
+    const live = st.phase !== "over" && st.status === "playing";
+    row.className = "player" + (st.turn === side && live ? " to-act" : "");
+    row.dataset.side = side;
+    row.innerHTML = '<span class="disc"></span><span class="name"></span>' +
+      '<span class="pips"></span><span class="clock" hidden></span><span class="away"></span>';
+    row.querySelector(".disc").classList.add(side);
+    row.querySelector(".name").textContent =
+      `${nameOf(side)}${side === O.side ? " (you)" : ""} · ${side}`;
+    const b = st.board || {};
+    row.querySelector(".pips").textContent = b.pips ? `pips ${b.pips[side]}` : "";
+    if (st.clock) {
+      const c = row.querySelector(".clock");
+      c.hidden = false;
+      c.textContent = clockText(st.clock, side);
+      c.classList.toggle("running", st.clock.running === side);
+    }
+    const away = st.absent && st.absent[side];
+    const online = O.presence ? O.presence.seats[side] : null;
+    const s = seatOf(side);
+    const dot = row.querySelector(".away");
+    if (s.player === "human" && s.joined) {
+      dot.textContent = online === false || (away !== null && away !== undefined)
+        ? (away ? `away ${Math.round(away)} s` : "offline") : "";
+    }
+    pl.appendChild(row);
+  }
+}
+
+function renderPanel() {
+  const st = O.raw;
+  const show = (id, on) => { $(id).hidden = !on; };
+  $("#status").textContent = statusText();
+  renderPlayers();
+  if (!st) return;
+  const b = st.board || {};
+  document.body.dataset.phase = st.phase;
+  document.body.dataset.turn = st.turn;
+  document.body.dataset.status = st.status;
+  document.body.dataset.side = O.side || "";
+  document.body.dataset.seq = String(st.seq);
+  $("#title").textContent = (st.kind === "match" ? `Match to ${b.target} · ` : "") +
+    cap(st.game) + (st.kind === "match" ? ` · game ${b.game_number}` : "");
+  // the score
+  const sc = $("#score");
+  if (st.kind === "match" && st.score) {
+    sc.textContent = `Score: ${nameOf("white")} ${st.score[0]} – ${st.score[1]} ${nameOf("black")}` +
+      (b.cube_used && st.cube.value > 1 ? ` · cube ${st.cube.value}` : "");
+  } else {
+    sc.textContent = b.cube_used && st.cube.value > 1 ? `Cube: ${st.cube.value}` : "";
+  }
+  // the controls: a seat that has joined, its turn, nothing in flight
+  const seat = O.side && joined(O.side, st) && st.status !== "open";
+  const idle = seat && O.pending === null && !O.animating;
+  const live = st.phase !== "over" && !st.outcome;
+  const mine = idle && live && st.turn === O.side;
+  const seeded = st.seats.every((s) => s.seeded);
+  show("#btn-roll", mine && seeded && (st.phase === "roll" || st.phase === "opening")
+       || (idle && live && seeded && st.phase === "opening"));
+  $("#btn-roll").textContent = st.phase === "opening" ? "Throw opening dice" : "Roll";
+  show("#btn-double", mine && st.phase === "roll" && st.can_double);
+  show("#btn-take", mine && st.phase === "double");
+  show("#btn-drop", mine && st.phase === "double");
+  show("#btn-undo", mine && st.phase === "move");
+  $("#btn-undo").disabled = S.done.length === 0;
+  show("#btn-confirm", mine && st.phase === "move");
+  $("#btn-confirm").disabled = !completeMove();
+  show("#btn-next", idle && !live && st.kind === "match" && !b.match_over);
+  show("#btn-resign", idle && live && st.phase !== "opening" && b.resign_values
+       && b.resign_values.length > 0 && !O.resigning);
+  show("#resign-box", idle && live && O.resigning);
+  // the contract's fields (a clock, draws, rematch, abandonment) when the server has them
+  const hasDraw = "draw_offer" in st;
+  show("#btn-draw", idle && live && hasDraw && st.draw_offer === null && st.phase !== "opening"
+       && st.draws !== false);
+  show("#btn-draw-accept", idle && live && hasDraw && st.draw_offer !== null
+       && st.draw_offer !== O.side);
+  show("#btn-draw-decline", idle && live && hasDraw && st.draw_offer !== null
+       && st.draw_offer !== O.side);
+  const other = O.side ? SIDES[1 - SIDES.indexOf(O.side)] : null;
+  const away = st.absent && other ? st.absent[other] : null;
+  show("#btn-claim", idle && live && st.abandon_after != null && away != null
+       && away >= st.abandon_after);
+  const rm = st.rematch;
+  show("#btn-rematch", idle && !live && "rematch" in st && b.match_over
+       && !(rm && rm.offered_by === O.side) && !(rm && rm.id));
+  $("#btn-rematch").textContent = rm && rm.offered_by && rm.offered_by !== O.side
+    ? "Accept rematch" : "Rematch";
+  if (rm && rm.id && O.side) goRematch(rm.id);
+  // the legal moves as a list (tap one to play it whole)
+  const moves = mine && st.phase === "move" ? st.legal_moves : [];
+  show("#moves-box", moves.length > 0);
+  const mv = $("#moves");
+  if (mv.dataset.seq !== String(st.seq) || mv.dataset.mine !== String(moves.length)) {
+    mv.dataset.seq = String(st.seq);
+    mv.dataset.mine = String(moves.length);
+    mv.replaceChildren(...moves.map((m) => {
+      const bt = document.createElement("button");
+      bt.type = "button";
+      bt.className = "move";
+      bt.textContent = m.move;
+      bt.addEventListener("click", () => playWhole(m));
+      return bt;
+    }));
+  }
+  // fair dice
+  $("#commitment").textContent = st.commitment;
+  $("#commitment").title = "SHA-256 of the server's secret seed, published before the first roll";
+  const seed = localStorage.getItem(KEY("seed"));
+  $("#my-seed").textContent = O.side && seed ? `Your browser's seed: ${seed}` : "";
+  show("#btn-verify", st.status === "over");
+  // links (the creator's page keeps the invitation until the seat is taken)
+  const invite = localStorage.getItem(KEY("invite"));
+  show("#links", !!O.side);
+  show("#invite-row", !!invite && st.status === "open");
+  $("#invite-link").value = invite || "";
+  $("#watch-link").value = `${location.origin}/online/${GAME_ID}`;
+  renderPresence();
+}
+
+function render() {
+  renderBoard();
+  renderPanel();
+}
+
+function goRematch(id) {
+  if (O.leaving) return;
+  O.leaving = true;
+  if (SEAT) localStorage.setItem(`tavli.online.seat.${id}`, SEAT);
+  location.assign(`/online/${encodeURIComponent(id)}`);
+}
+
+// --- moving ----------------------------------------------------------------------------------
+function confirmMove() {
+  const mv = completeMove();
+  if (!mv) return;
+  act({type: "move", move: mv.move});   // the engine's notation of the move reached
+}
+
+function playWhole(m) {
+  act({type: "move", move: m.move});
+}
+
+async function verify() {
+  const out = $("#verify-result");
+  out.textContent = "Checking every die in this browser…";
+  out.dataset.result = "";
+  try {
+    const r = await fetch(`/api/online/games/${encodeURIComponent(GAME_ID)}/record`);
+    const record = await r.json();
+    if (!r.ok) throw new Error(record.error || r.statusText);
+    const res = await verifyDice(record, {commitment: localStorage.getItem(KEY("commitment")),
+                                          seed: localStorage.getItem(KEY("seed")),
+                                          side: O.side});
+    if (res.problems.length === 0) {
+      out.dataset.result = "match";
+      out.textContent = `The dice match: all ${res.rolls} rolls come from the committed ` +
+        "server seed and both players' seeds (checked in this browser).";
+    } else {
+      out.dataset.result = "mismatch";
+      out.textContent = `Mismatch: ${res.problems.slice(0, 5).join("; ")}` +
+        (res.problems.length > 5 ? ` … (${res.problems.length} problems)` : "");
+    }
+  } catch (e) {
+    out.dataset.result = "error";
+    out.textContent = `The record could not be checked: ${e.message}`;
+  }
+}
+
+async function copy(input, button) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied";
+  } catch (e) {
+    input.select();
+    button.textContent = "Select + copy";
+  }
+  setTimeout(() => { button.textContent = "Copy"; }, 1500);
+}
+
+function init() {
+  setupPointer();
+  $("#join").addEventListener("submit", join);
+  $("#btn-roll").addEventListener("click", () => act({type: "roll"}));
+  $("#btn-double").addEventListener("click", () => act({type: "double"}));
+  $("#btn-take").addEventListener("click", () => act({type: "take"}));
+  $("#btn-drop").addEventListener("click", () => act({type: "drop"}));
+  $("#btn-next").addEventListener("click", () => act({type: "next"}));
+  $("#btn-undo").addEventListener("click", undo);
+  $("#btn-confirm").addEventListener("click", confirmMove);
+  $("#btn-draw").addEventListener("click", () => act({type: "offer_draw"}));
+  $("#btn-draw-accept").addEventListener("click", () => act({type: "accept_draw"}));
+  $("#btn-draw-decline").addEventListener("click", () => act({type: "decline_draw"}));
+  $("#btn-claim").addEventListener("click", () => act({type: "claim"}));
+  $("#btn-rematch").addEventListener("click", () => act({type: "rematch"}));
+  $("#btn-resign").addEventListener("click", () => {
+    O.resigning = true;
+    const box = $("#resign-values");
+    box.replaceChildren(...(O.raw.board.resign_values || []).map((v) => {
+      const bt = document.createElement("button");
+      bt.type = "button";
+      bt.textContent = v;
+      bt.dataset.value = v;
+      bt.addEventListener("click", () => { O.resigning = false; act({type: "resign", value: v}); });
+      return bt;
+    }));
+    renderPanel();
+  });
+  $("#resign-cancel").addEventListener("click", () => { O.resigning = false; renderPanel(); });
+  $("#btn-verify").addEventListener("click", verify);
+  $("#copy-invite").addEventListener("click", (e) => copy($("#invite-link"), e.target));
+  $("#copy-watch").addEventListener("click", (e) => copy($("#watch-link"), e.target));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest && e.target.closest("input, form")) return;
+    if (e.key === "Enter" && completeMove()) confirmMove();
+    else if (e.key === "Backspace" && S.done.length) { e.preventDefault(); undo(); }
+  });
+  O.clockTimer = setInterval(() => { if (O.raw && O.raw.clock) renderPlayers(); }, 1000);
+  window.tavliOnline = {O, S, state: () => O.raw};
+  render();
+  connect();
+}
+
+init();
