@@ -39,7 +39,9 @@ def dynamic_families() -> dict[str, list[str]]:
             "gl.": ["playing", "over", "imported"],   # a game's status in the list
             **{f"err.{m}.": ["white", "black"] for m in ("person_plays", "ai_plays",
                                                          "turn_of")},
-            "kind.": ["single", "gammon", "backgammon", "mother", "drop", "resign"],
+            "kind.": ["single", "gammon", "backgammon", "mother", "drop", "resign", "draw",
+                      "time", "abandoned"],
+            **{f"on.st.{m}.": ["white", "black", "both"] for m in ("waiting", "seed")},
             **{f"srv.{m}.": ["white", "black"] for m in ("win", "match_won", "doubles",
                                                          "move", "opening",
                                                          "opening.rolls", "opening.with")},
@@ -76,6 +78,9 @@ def used_keys() -> set[str]:
     literal = re.compile(rf"""["'`]((?:{alt})\.[a-z_]+(?:\.[a-z_]+)*)["'`]""")
     template = re.compile(rf"""`((?:{alt})\.(?:[a-z_]+\.)*)\$\{{""")
     attr = re.compile(r'data-i18n(?:-label|-placeholder)?="([^"]+)"')
+    # "game." + name: a lookup with a fallback (gameName, errorText): a known family's
+    # keys are all used; another prefix is an open lookup (the server's words without it)
+    concat = re.compile(rf"""["']((?:{alt})\.(?:[a-z_]+\.)*)["']\s*\+""")
     keys: set[str] = set()
     families = dynamic_families()
     for path in list(STATIC.glob("*.js")) + list(STATIC.glob("*.html")):
@@ -86,6 +91,8 @@ def used_keys() -> set[str]:
         for prefix in template.findall(text):
             assert prefix in families, f"{path.name}: `{prefix}${{...}}` is not a known family"
             keys |= {prefix + v for v in families[prefix]}
+        for prefix in concat.findall(text):
+            keys |= {prefix + v for v in families.get(prefix, [])}
     python = re.compile(rf"""\b(?:gettext|_|ngettext|n)\((?:\s*(?:"[^"]*"|[\w.]+)\s*,)?"""
                         rf"""\s*"((?:{alt})\.[a-z_.]+)\"""")
     python_family = re.compile(rf"""(?:\b_\(|\bn\(|\bkey=)f"((?:{alt})\.(?:[a-z_]+\.)*)\{{""")

@@ -147,11 +147,11 @@ function renderPanel() {
   // match
   const sc = $("#score");
   if (st.kind === "match") {
-    const g = st.games.map((x, i) => `${i + 1}. ${t(`game.${x.game}`)}` +
+    const g = st.games.map((x, i) => `${i + 1}. ${gameDisplay(x.game)}` +
       (x.result ? ` — ${x.result.winner || "draw"} +${x.result.points}` : "")).join(", ");
     sc.textContent = t("sc.match", {target: st.target, white: st.score.white,
                                     black: st.score.black}) +
-      ` · ${t("sc.game", {n: st.game_number, name: t(`game.${st.game}`)})}` +
+      ` · ${t("sc.game", {n: st.game_number, name: gameDisplay(st.game)})}` +
       (st.cube.crawford ? ` · ${t("sc.crawford")}` : "");
     sc.title = g;
   } else {
@@ -752,7 +752,7 @@ function showReviewCube(i) {
 function fillMenus(info) {
   fillNewGameMenus(info);
   // the Games dialog's filter: after "all games", before Dama
-  const display = (name) => t(`game.${name}`);
+  const display = gameDisplay;
   $("#gf-variant").firstElementChild.after(
     ...info.rotations.map((r) => menuOption(r.name, t("gl.rotation", {name: display(r.name)}))),
     ...info.games.map((g) => menuOption(g.name, display(g.name))));

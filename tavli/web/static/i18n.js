@@ -27,6 +27,13 @@ function tn(key, n, params) {
   return fillText(s, {n, ...(params || {})});
 }
 
+/** A game's name: the catalogue's (game.NAME), else `fallback` (the registry's name of a
+ * game the catalogues do not know yet), else the name itself. */
+function gameName(name, fallback) {
+  const key = "game." + name;
+  return key in I18N.messages ? t(key) : fallback || name;
+}
+
 /** Translate the marked elements under `root`. */
 function applyI18n(root) {
   for (const e of root.querySelectorAll("[data-i18n]")) {

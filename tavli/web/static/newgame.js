@@ -7,6 +7,13 @@
  */
 "use strict";
 
+/** A game's or match's name in the page's language (the registry's, GET /api/info, where
+ * the catalogue has none). */
+function gameDisplay(name) {
+  const g = S.info && [...S.info.games, ...S.info.rotations].find((x) => x.name === name);
+  return gameName(name, g && g.display);
+}
+
 function menuOption(value, text) {
   const o = document.createElement("option");
   o.value = value;
@@ -18,11 +25,11 @@ function menuOption(value, text) {
  * then each game (before what the page's HTML lists itself, as Dama), and the AI levels
  * before the page's own opponents. */
 function fillNewGameMenus(info) {
-  const display = (name) => t(`game.${name}`);
+  const display = gameDisplay;
   const variant = $("#ng-variant");
   variant.prepend(
     ...info.rotations.map((r) => menuOption(r.name, t("ng.rotation", {
-      name: display(r.name), games: r.games.map(display).join(", ")}))),
+      name: display(r.name), games: r.games.map(display).join(t("ng.rotation_sep"))}))),
     ...info.games.map((g) => menuOption(g.name, display(g.name))));
   variant.value = (info.rotations[0] || info.games[0]).name;
   const opponent = $("#ng-opponent");
