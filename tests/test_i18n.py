@@ -42,6 +42,7 @@ def dynamic_families() -> dict[str, list[str]]:
             "kind.": ["single", "gammon", "backgammon", "mother", "drop", "resign", "draw",
                       "time", "abandoned"],
             **{f"on.st.{m}.": ["white", "black", "both"] for m in ("waiting", "seed")},
+            "srv.ev.": ["take", "drop", "beaver"],
             **{f"srv.{m}.": ["white", "black"] for m in ("win", "match_won", "doubles",
                                                          "move", "opening",
                                                          "opening.rolls", "opening.with")},

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import i18n
 from ..dice import dice_text
+from ..errors import TavliError
 from ..game import Game
 from ..games import ROTATIONS, find_variant
 from ..history import opening_throws
@@ -104,41 +105,87 @@ def opening_text(game: Game) -> str | None:
     return _(f"srv.opening.with.{starter}", throws=ties + parts[-1], dice=shown)
 
 
-def event_text(ev: Mapping[str, Any]) -> str:
-    """One event of the record (:mod:`tavli.record`) as a line of the move list."""
+def event_text(ev: Mapping[str, Any], lang: str | None = None) -> str:
+    """One event of the record (:mod:`tavli.record`) as a line of the move list, in
+    ``lang`` (default the request's language).
+
+    >>> event_text({"side": "black", "dice": [2, 5], "move": "13/8"})
+    'black 5-2: 13/8'
+    >>> event_text({"side": "white", "double": 2}, "de")
+    'Weiß verdoppelt auf 2'
+    """
+    _ = Translator(lang or i18n.current())
     if "opening" in ev:
         w, b = ev["opening"]
-        return f"opening throw: white {w}, black {b}"
+        return _("srv.ev.opening", white=w, black=b)
     side = ev.get("side", "")
+    who = _(f"side.{side}") if side in SIDE_NAMES else side
     if "dice" in ev:
-        return f"{side} {dice_text(ev['dice'])}: {ev.get('move') or '(no move)'}"
+        return _("srv.ev.move", side=who, dice=dice_text(ev["dice"]),
+                 move=ev.get("move") or _("srv.ev.no_move"))
     if "double" in ev:
-        return f"{side} doubles to {ev['double']}"
-    for word, text in (("take", "takes"), ("drop", "drops"), ("beaver", "beavers")):
+        return _("srv.ev.double", side=who, value=ev["double"])
+    for word in ("take", "drop", "beaver"):
         if ev.get(word):
-            return f"{side} {text}"
-    return f"{side} {' '.join(k for k in ev if k != 'side')}".strip()
+            return _(f"srv.ev.{word}", side=who)
+    return f"{who} {' '.join(k for k in ev if k != 'side')}".strip()
 
 
 def title(kind: str, points: int, players: Mapping[str, Mapping[str, Any]],
-          imported: bool) -> str:
-    """The title of a game or match in the list: what is played and by whom.
+          imported: bool, lang: str = i18n.DEFAULT, *, practice: bool = False,
+          continued: bool = False) -> str:
+    """The title of a game or match in the list: what is played and by whom, in ``lang``
+    (English: the title stored with the game; ``practice`` and ``continued`` add what the
+    stored title says after it).
 
     >>> title("tavli", 5, {"white": {"type": "human"}, "black": {"type": "human"}}, False)
     'Tavli match to 5: two players'
     >>> title("bg", 1, {"white": {"type": "human"}, "black": {"type": "ai",
     ...                                                    "level": "expert"}}, False)
     'Backgammon: you (white) vs AI expert'
+    >>> title("fevga", 3, {"white": {"type": "ai", "level": "expert"},
+    ...                    "black": {"type": "human"}}, False, "el")
+    'Φεύγα, αγώνας στους 3: εσύ (μαύρα) με τον υπολογιστή (έμπειρος)'
     """
-    name = kind.capitalize() if kind in ROTATIONS else find_variant(kind).display
-    what = f"{name} match to {points}" if kind in ROTATIONS or points > 1 else name
-    if imported:
-        return f"{what} (imported)"
+    _ = Translator(lang)
+    if kind in ROTATIONS:
+        name = i18n.game_name(lang, kind)
+    else:
+        v = find_variant(kind)
+        name = i18n.game_name(lang, v.name) if f"game.{v.name}" in i18n.catalogue(lang)[
+            "messages"] else v.display
+    what = _("srv.title.match", name=name, n=points) if kind in ROTATIONS or points > 1 \
+        else name
     ai = [s for s in SIDE_NAMES if players[s]["type"] == "ai"]
-    if not ai:
-        return f"{what}: two players"
-    return f"{what}: you ({'black' if ai[0] == 'white' else 'white'}) vs AI " \
-           f"{players[ai[0]].get('level', '')}".rstrip()
+    if imported:
+        out = _("srv.title.imported", what=what)
+    elif not ai:
+        out = _("srv.title.two", what=what)
+    else:
+        level = players[ai[0]].get("level", "")
+        if lang != i18n.DEFAULT and f"level.{level}" in i18n.catalogue(lang)["messages"]:
+            level = _(f"level.{level}")
+        side = _(f"side.{'black' if ai[0] == 'white' else 'white'}")
+        out = _("srv.title.vs_ai", what=what, side=side, level=level).rstrip()
+    if continued:
+        out = _("srv.title.continued", title=out)
+    return _("srv.title.practice", title=out) if practice else out
+
+
+def display_title(meta: Mapping[str, Any], lang: str | None = None) -> str:
+    """The title of a game as the page shows it in ``lang`` (default the request's): the
+    stored title in English, else made again from what the game plays (the stored
+    title is English: it is what the Games dialog's text filter searches)."""
+    lang = lang or i18n.current()
+    stored = str(meta.get("title", ""))
+    if lang == i18n.DEFAULT or "variant" not in meta or "players" not in meta:
+        return stored
+    try:
+        return title(meta["variant"], int(meta.get("points") or 1), meta["players"],
+                     bool(meta.get("imported")), lang, practice=bool(meta.get("practice")),
+                     continued=bool(meta.get("continued_from")))
+    except (KeyError, TypeError, ValueError, TavliError):
+        return stored
 
 
 def steps_json(move: Move) -> list[list[Any]]:
@@ -180,7 +227,7 @@ def state(s: Session, engine_name: Callable[[int], str]) -> dict[str, Any]:
                if p["type"] == "ai" else dict(p) for side, p in players.items()}
     return {
         "id": s.id,
-        "title": s.meta["title"],
+        "title": display_title(s.meta),
         "kind": "match" if m is not None else "game",
         "variant": s.meta["variant"],
         "imported": s.imported,

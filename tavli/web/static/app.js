@@ -148,7 +148,8 @@ function renderPanel() {
   const sc = $("#score");
   if (st.kind === "match") {
     const g = st.games.map((x, i) => `${i + 1}. ${gameDisplay(x.game)}` +
-      (x.result ? ` — ${x.result.winner || "draw"} +${x.result.points}` : "")).join(", ");
+      (x.result ? ` — ${x.result.winner ? t(`side.${x.result.winner}`) : t("kind.draw")} ` +
+                  `+${x.result.points}` : "")).join(", ");
     sc.textContent = t("sc.match", {target: st.target, white: st.score.white,
                                     black: st.score.black}) +
       ` · ${t("sc.game", {n: st.game_number, name: gameDisplay(st.game)})}` +
