@@ -2,7 +2,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint bench clean i18n
 
 $(BIN)/activate:
 	$(PY) -m venv $(VENV)
@@ -26,6 +26,10 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff check tavli tests scripts
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not serial"
 	$(BIN)/python -m pytest -q -m serial
+
+# the message catalogues: tavli/locale/<lang>.po -> .mo (committed; the stdlib only)
+i18n:
+	$(PY) -m tavli.i18n_compile
 
 bench: $(VENV)/.installed
 	$(BIN)/tavli bench movegen

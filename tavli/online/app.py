@@ -39,7 +39,8 @@ from starlette.concurrency import run_in_threadpool
 
 from ..errors import AccessDenied, StaleAction, TavliError, WrongState
 from ..layout import SIDE_NAMES
-from ..web.errors import ApiError, Body, body, install_handlers
+from ..web.errors import ApiError, Body, body, install_handlers, translated
+from ..web.lang import LangMiddleware, mount_i18n, request_lang
 from ..web.limits import BodyLimit
 from ..web.newgame import NewGame
 from ..web.security import LOOPBACK_NAMES, Guard
@@ -161,16 +162,19 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                   openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.games = games
     app.state.hub = hub
+    app.add_middleware(LangMiddleware)
     app.add_middleware(BodyLimit)
     app.add_middleware(AddressLimit, rate=http_rate, burst=http_burst)
     app.add_middleware(Guard, allowed_hosts=allowed_hosts)
 
     async def _error(request: Request, exc: TavliError) -> JSONResponse:
         e = online_error(exc)
-        return JSONResponse({"error": e.message, "code": e.code}, status_code=e.status)
+        return JSONResponse(translated(e.message, e.code, request_lang(request)),
+                            status_code=e.status)
 
     install_handlers(app)
     app.exception_handler(TavliError)(_error)  # the online errors' own statuses
+    mount_i18n(app)  # GET /api/i18n: the pages' texts in the player's language
 
     def links(request: Request, game_id: str, token: str | None) -> dict[str, Any]:
         base = str(request.base_url).rstrip("/")

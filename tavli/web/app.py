@@ -39,6 +39,7 @@ from ..layout import SIDE_NAMES
 from . import cubehint, exchange, listing, shown, workers
 from .errors import ApiError, Body, Side, body, either, engine_error, install_handlers
 from .info import registry_info
+from .lang import LangMiddleware, mount_i18n
 from .limits import REVIEWS, SESSIONS, BodyLimit
 from .listing import ListQuery
 from .newgame import (
@@ -163,7 +164,8 @@ class TavliApi(GameService[Session]):
         (under ``s.lock``)."""
         g = s.game
         if s.imported:
-            raise ApiError(409, "an imported record is for review only", "read_only")
+            raise ApiError(409, "an imported record is for review only", "read_only",
+                           key="err.read_only")
         if g.is_over:
             if s.match is not None and not s.match.is_over:
                 raise ApiError(409, "this game is over: POST .../next starts the next game "
@@ -175,12 +177,14 @@ class TavliApi(GameService[Session]):
             kind = s.meta["players"][actor]["type"]
             if by_ai and kind != "ai":
                 raise ApiError(409, f"{actor} is played by a person, not the AI",
-                               "wrong_player")
+                               "wrong_player", key=f"err.person_plays.{actor}")
             if not by_ai and kind == "ai":
                 raise ApiError(409, f"it is {actor}'s turn and the AI plays {actor}: "
-                                    "POST .../ai", "wrong_player")
+                                    "POST .../ai", "wrong_player",
+                               key=f"err.ai_plays.{actor}")
         if side is not None and g.phase not in ("opening", "over") and side != actor:
-            raise ApiError(409, f"it is {actor}'s turn, not {side}'s", "wrong_player")
+            raise ApiError(409, f"it is {actor}'s turn, not {side}'s", "wrong_player",
+                           key=f"err.turn_of.{actor}")
         return actor
 
     def _after_roll(self, s: Session, side: str, kind: str) -> None:
@@ -253,7 +257,8 @@ class TavliApi(GameService[Session]):
         s = self.session(game_id)
         with s.lock:
             if s.imported:
-                raise ApiError(409, "an imported record is for review only", "read_only")
+                raise ApiError(409, "an imported record is for review only", "read_only",
+                               key="err.read_only")
             m = s.match
             if m is None:
                 raise ApiError(409, "a single game has no next game: start a new one",
@@ -463,6 +468,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
                   openapi_url="/api/openapi.json")
     app.state.api = api
     app.state.pool = pool
+    app.add_middleware(LangMiddleware)
     app.add_middleware(BodyLimit)
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, token=token)
 
@@ -471,6 +477,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
         return JSONResponse({"error": str(exc), "code": "unavailable"}, status_code=503)
 
     install_handlers(app)
+    mount_i18n(app)
 
     def call(fn: Callable[..., Any], *args: Any) -> Any:
         return run_in_threadpool(fn, *args)

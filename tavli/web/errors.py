@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from .. import i18n
 from ..errors import (
     GameOver,
     IllegalMove,
@@ -34,19 +35,48 @@ from ..errors import (
     TavliError,
     WrongState,
 )
+from .lang import request_lang
 
 
 class ApiError(TavliError):
     """An error answered as ``{"error": message, "code": code}`` with HTTP ``status``."""
 
-    def __init__(self, status: int, message: str, code: str = "error") -> None:
+    def __init__(self, status: int, message: str, code: str = "error", *,
+                 key: str | None = None, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.code = code
+        self.key = key              # the catalogue's message, when there is one
+        self.params = params or {}
+
+    def body(self, lang: str = i18n.DEFAULT) -> dict[str, Any]:
+        """The answer's body in ``lang`` (:func:`translated`)."""
+        return translated(self.message, self.code, lang, self.key, self.params)
 
     def __repr__(self) -> str:
         return f"ApiError({self.status}, {self.message!r}, {self.code!r})"
+
+
+def translated(message: str, code: str, lang: str, key: str | None = None,
+               params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An error's body in ``lang``: ``{"error", "code"}``; in English the message as it is;
+    in another language the catalogue's ``key`` when the error has one, else the text of
+    its code (``err.<code>``) with the English ``message`` as ``"detail"``.
+
+    >>> translated("illegal move: 24/18 is blocked", "illegal_move", "de")
+    {'error': 'Ungültiger Zug', 'code': 'illegal_move', 'detail': 'illegal move: 24/18 is blocked'}
+    >>> translated("it is black's turn", "wrong_player", "en")
+    {'error': "it is black's turn", 'code': 'wrong_player'}
+    """
+    if lang == i18n.DEFAULT:
+        return {"error": message, "code": code}
+    if key is not None:
+        return {"error": i18n.gettext(lang, key, **(params or {})), "code": code}
+    text = i18n.gettext(lang, f"err.{code}")
+    if text == f"err.{code}":
+        text = i18n.gettext(lang, "err.error")
+    return {"error": text, "code": code, "detail": message}
 
 
 def engine_error(e: TavliError) -> ApiError:
@@ -124,28 +154,30 @@ async def body(request: Request, model: type[BaseModel], required: bool = False)
 
 
 def install_handlers(app: FastAPI) -> None:
-    """Answer every error in the app's format: ApiError and engine errors, bad query
-    values (422), unknown paths and methods."""
+    """Answer every error in the app's format, in the request's language
+    (:func:`translated`): ApiError and engine errors, bad query values (422), unknown
+    paths and methods."""
 
-    def answer(status: int, message: str, code: str) -> JSONResponse:
-        return JSONResponse({"error": message, "code": code}, status_code=status)
+    def answer(request: Request, status: int, message: str, code: str) -> JSONResponse:
+        return JSONResponse(translated(message, code, request_lang(request)),
+                            status_code=status)
 
     @app.exception_handler(TavliError)
     async def _tavli_error(request: Request, exc: TavliError) -> JSONResponse:
         e = engine_error(exc)
-        return answer(e.status, e.message, e.code)
+        return JSONResponse(e.body(request_lang(request)), status_code=e.status)
 
     @app.exception_handler(RequestValidationError)
     async def _query_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         where = ", ".join(".".join(str(x) for x in e.get("loc", ())) + ": " + str(e.get("msg"))
                           for e in exc.errors())
-        return answer(422, f"invalid request: {where}", "invalid")
+        return answer(request, 422, f"invalid request: {where}", "invalid")
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return answer(exc.status_code, "not found" if exc.status_code == 404
+        return answer(request, exc.status_code, "not found" if exc.status_code == 404
                       else str(exc.detail), "http")
 
 
-__all__ = ["ApiError", "engine_error", "Body", "Side", "either", "parse_body", "validation_text",
-           "body", "install_handlers"]
+__all__ = ["ApiError", "translated", "engine_error", "Body", "Side", "either", "parse_body",
+           "validation_text", "body", "install_handlers"]

@@ -83,10 +83,15 @@ def _where(table: Table, q: ListQuery) -> tuple[str, list[Any]]:
 
 
 def item(row: dict[str, Any]) -> dict[str, Any]:
-    """A listed row as the API answers it (without the record)."""
+    """A listed row as the API answers it (without the record); a tavli game's title in
+    the request's language (:func:`tavli.web.shown.display_title`)."""
     meta = json.loads(row["meta"]) if isinstance(row["meta"], str) else row["meta"]
+    title = row["title"]
+    if row["app"] == "tavli" and isinstance(meta, dict):  # in the request's language
+        from .shown import display_title
+        title = display_title({**meta, "title": title})
     out = {"id": row["id"], "app": row["app"], "kind": row["kind"], "variant": row["variant"],
-           "status": row["status"], "title": row["title"], "created": row["created"],
+           "status": row["status"], "title": title, "created": row["created"],
            "updated": row["updated"], "players": meta.get("players")}
     if row["app"] == "dama":
         out.update(rules=row["rules"], huffing=bool(row["huffing"]), score=None,

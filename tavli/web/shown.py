@@ -25,10 +25,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import i18n
 from ..dice import dice_text
+from ..errors import TavliError
 from ..game import Game
 from ..games import ROTATIONS, find_variant
 from ..history import opening_throws
+from ..i18n import Translator
 from ..layout import SIDE_NAMES
 from .steps import board_fields, last_frames, move_frames
 
@@ -88,54 +91,101 @@ def opening_text(game: Game) -> str | None:
     throws = opening_throws(game.history)
     if not throws:
         return None
-    parts = [f"white {w}, black {b}" for w, b in throws]
-    ties = "".join(f"{p} (a tie: thrown again); " for p in parts[:-1])
+    _ = Translator(i18n.current())
+    parts = [_("srv.throw", white=w, black=b) for w, b in throws]
+    ties = "".join(_("srv.tie", throw=p) for p in parts[:-1])
     w, b = throws[-1]
     starter = "white" if w > b else "black"
-    text = f"Opening throw: {ties}{parts[-1]} — {starter} starts"
     dice = game.turns[0][1] if game.turns else game.dice
     if dice is None:
-        return text + "."
+        return _(f"srv.opening.{starter}", throws=ties + parts[-1])
+    shown = dice_text(dice)
     if game.rules.opening_reroll:
-        return f"{text} and rolls {dice_text(dice)}."
-    return f"{text} with {dice_text(dice)}."
+        return _(f"srv.opening.rolls.{starter}", throws=ties + parts[-1], dice=shown)
+    return _(f"srv.opening.with.{starter}", throws=ties + parts[-1], dice=shown)
 
 
-def event_text(ev: Mapping[str, Any]) -> str:
-    """One event of the record (:mod:`tavli.record`) as a line of the move list."""
+def event_text(ev: Mapping[str, Any], lang: str | None = None) -> str:
+    """One event of the record (:mod:`tavli.record`) as a line of the move list, in
+    ``lang`` (default the request's language).
+
+    >>> event_text({"side": "black", "dice": [2, 5], "move": "13/8"})
+    'black 5-2: 13/8'
+    >>> event_text({"side": "white", "double": 2}, "de")
+    'Weiß verdoppelt auf 2'
+    """
+    _ = Translator(lang or i18n.current())
     if "opening" in ev:
         w, b = ev["opening"]
-        return f"opening throw: white {w}, black {b}"
+        return _("srv.ev.opening", white=w, black=b)
     side = ev.get("side", "")
+    who = _(f"side.{side}") if side in SIDE_NAMES else side
     if "dice" in ev:
-        return f"{side} {dice_text(ev['dice'])}: {ev.get('move') or '(no move)'}"
+        return _("srv.ev.move", side=who, dice=dice_text(ev["dice"]),
+                 move=ev.get("move") or _("srv.ev.no_move"))
     if "double" in ev:
-        return f"{side} doubles to {ev['double']}"
-    for word, text in (("take", "takes"), ("drop", "drops"), ("beaver", "beavers")):
+        return _("srv.ev.double", side=who, value=ev["double"])
+    for word in ("take", "drop", "beaver"):
         if ev.get(word):
-            return f"{side} {text}"
-    return f"{side} {' '.join(k for k in ev if k != 'side')}".strip()
+            return _(f"srv.ev.{word}", side=who)
+    return f"{who} {' '.join(k for k in ev if k != 'side')}".strip()
 
 
 def title(kind: str, points: int, players: Mapping[str, Mapping[str, Any]],
-          imported: bool) -> str:
-    """The title of a game or match in the list: what is played and by whom.
+          imported: bool, lang: str = i18n.DEFAULT, *, practice: bool = False,
+          continued: bool = False) -> str:
+    """The title of a game or match in the list: what is played and by whom, in ``lang``
+    (English: the title stored with the game; ``practice`` and ``continued`` add what the
+    stored title says after it).
 
     >>> title("tavli", 5, {"white": {"type": "human"}, "black": {"type": "human"}}, False)
     'Tavli match to 5: two players'
     >>> title("bg", 1, {"white": {"type": "human"}, "black": {"type": "ai",
     ...                                                    "level": "expert"}}, False)
     'Backgammon: you (white) vs AI expert'
+    >>> title("fevga", 3, {"white": {"type": "ai", "level": "expert"},
+    ...                    "black": {"type": "human"}}, False, "el")
+    'Φεύγα, αγώνας στους 3: εσύ (μαύρα) με τον υπολογιστή (έμπειρος)'
     """
-    name = kind.capitalize() if kind in ROTATIONS else find_variant(kind).display
-    what = f"{name} match to {points}" if kind in ROTATIONS or points > 1 else name
-    if imported:
-        return f"{what} (imported)"
+    _ = Translator(lang)
+    if kind in ROTATIONS:
+        name = i18n.game_name(lang, kind)
+    else:
+        v = find_variant(kind)
+        name = i18n.game_name(lang, v.name) if f"game.{v.name}" in i18n.catalogue(lang)[
+            "messages"] else v.display
+    what = _("srv.title.match", name=name, n=points) if kind in ROTATIONS or points > 1 \
+        else name
     ai = [s for s in SIDE_NAMES if players[s]["type"] == "ai"]
-    if not ai:
-        return f"{what}: two players"
-    return f"{what}: you ({'black' if ai[0] == 'white' else 'white'}) vs AI " \
-           f"{players[ai[0]].get('level', '')}".rstrip()
+    if imported:
+        out = _("srv.title.imported", what=what)
+    elif not ai:
+        out = _("srv.title.two", what=what)
+    else:
+        level = players[ai[0]].get("level", "")
+        if lang != i18n.DEFAULT and f"level.{level}" in i18n.catalogue(lang)["messages"]:
+            level = _(f"level.{level}")
+        side = _(f"side.{'black' if ai[0] == 'white' else 'white'}")
+        out = _("srv.title.vs_ai", what=what, side=side, level=level).rstrip()
+    if continued:
+        out = _("srv.title.continued", title=out)
+    return _("srv.title.practice", title=out) if practice else out
+
+
+def display_title(meta: Mapping[str, Any], lang: str | None = None) -> str:
+    """The title of a game as the page shows it in ``lang`` (default the request's): the
+    stored title in English, else made again from what the game plays (the stored
+    title is English: it is what the Games dialog's text filter searches)."""
+    lang = lang or i18n.current()
+    stored = str(meta.get("title", ""))
+    if lang == i18n.DEFAULT or "variant" not in meta or "players" not in meta:
+        return stored
+    try:
+        return title(meta["variant"], int(meta.get("points") or 1), meta["players"],
+                     bool(meta.get("imported")), lang, practice=bool(meta.get("practice")),
+                     continued=bool(meta.get("continued_from")))
+    except (KeyError, TypeError, ValueError, TavliError):
+        return stored
 
 
 def steps_json(move: Move) -> list[list[Any]]:
@@ -177,7 +227,7 @@ def state(s: Session, engine_name: Callable[[int], str]) -> dict[str, Any]:
                if p["type"] == "ai" else dict(p) for side, p in players.items()}
     return {
         "id": s.id,
-        "title": s.meta["title"],
+        "title": display_title(s.meta),
         "kind": "match" if m is not None else "game",
         "variant": s.meta["variant"],
         "imported": s.imported,
@@ -222,30 +272,34 @@ def message(s: Session) -> str:
     """What is going on, in words (the page's status line)."""
     g = s.game
     m = s.match
-    who = SIDE_NAMES[g.turn].capitalize()
+    _ = Translator(i18n.current())
+    who = SIDE_NAMES[g.turn]
     parts = []
     last = s.last
     if last and last.get("kind") == "pass":
-        parts.append(f"{last['side'].capitalize()} cannot move with "
-                     f"{dice_text(last['dice'])}: the turn passes.")
+        parts.append(_(f"st.pass.{last['side']}", dice=dice_text(last["dice"])))
     if g.phase == "over" and g.outcome is not None:
-        parts.append(f"{str(g.outcome).capitalize()}.")
+        o = g.outcome
+        if o.winner is None:
+            parts.append(_("srv.draw"))
+        else:
+            parts.append(_.n(f"srv.win.{SIDE_NAMES[o.winner]}", o.points,
+                             kind=_(f"kind.{o.kind}")))
         if m is not None:
             sc = m.score
             if m.is_over:
-                parts.append(f"{SIDE_NAMES[m.winner or 0].capitalize()} wins the match "
-                             f"{max(sc)}-{min(sc)}.")
+                parts.append(_(f"srv.match_won.{SIDE_NAMES[m.winner or 0]}", won=max(sc),
+                               lost=min(sc)))
             else:
-                parts.append(f"Score {sc[0]}-{sc[1]} (white-black): next game.")
+                parts.append(_("srv.next_game", white=sc[0], black=sc[1]))
     elif g.phase == "opening":
-        parts.append("Opening throw: each side throws one die, the higher starts.")
+        parts.append(_("srv.opening_phase"))
     elif g.phase == "roll":
-        parts.append(f"{who} to roll" + (" or double." if g.can_double() else "."))
+        parts.append(_(f"st.roll_double.{who}" if g.can_double() else f"st.roll.{who}"))
     elif g.phase == "double":
-        parts.append(f"{SIDE_NAMES[1 - g.turn].capitalize()} doubles to "
-                     f"{g.cube_value * 2}: {who} takes or drops.")
+        parts.append(_(f"srv.doubles.{SIDE_NAMES[1 - g.turn]}", value=g.cube_value * 2))
     elif g.phase == "move" and g.dice:
         if last and last.get("kind") == "opening":
             parts.append(opening_text(g) or "")
-        parts.append(f"{who} to move {dice_text(g.dice)}.")
+        parts.append(_(f"srv.move.{who}", dice=dice_text(g.dice)))
     return " ".join(parts)

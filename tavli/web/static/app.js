@@ -26,7 +26,7 @@ const TOKEN = (() => {
 })();
 
 async function api(method, path, body) {
-  const opts = {method, headers: {}};
+  const opts = {method, headers: langHeaders()};
   if (TOKEN) opts.headers["X-Tavli-Token"] = TOKEN;
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
@@ -36,7 +36,11 @@ async function api(method, path, body) {
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
   if (!r.ok) {
-    const err = new Error((data && data.error) || `${r.status} ${r.statusText}`);
+    // in another language than English: the error's text, and the English detail
+    const text = data && data.error &&
+      (data.detail ? `${data.error} (${data.detail})` : data.error);
+    const err = new Error(text || `${r.status} ${r.statusText}`);
+    err.code = data && data.code;
     err.status = r.status;
     throw err;
   }
@@ -47,46 +51,49 @@ async function api(method, path, body) {
 function playerName(side) {
   const st = S.state;
   const p = st.players[SIDES[side]];
-  if (p.type === "ai") return `AI ${p.level}` + (p.engine === "greedy" ? " (heuristic)" : "");
+  if (p.type === "ai") {
+    const name = t("pl.ai", {level: t(`level.${p.level}`)});
+    return p.engine === "greedy" ? t("pl.heuristic", {name}) : name;
+  }
   const humans = SIDES.filter((s) => st.players[s].type === "human").length;
-  return humans === 2 ? `${SIDES[side][0].toUpperCase()}${SIDES[side].slice(1)}` : "You";
+  return humans === 2 ? cap(t(`side.${SIDES[side]}`)) : t("pl.you");
 }
 
 function statusText() {
   const st = S.state;
   if (!st) return "";
   if (S.review) {
-    return S.reviewTurn ? "Reviewing: the board shows the position before the roll."
-      : "Review: click a mistake or a point of the curve to see the position.";
+    return S.reviewTurn ? t("st.review_turn") : t("st.review");
   }
   const human = (side) => st.players[side].type === "human";
   const solo = SIDES.filter(human).length === 1;
-  const name = (side) => (solo ? (human(side) ? "You" : "The AI") : cap(side));
+  // who a message is about: "you" or "ai" against the AI, else the side (its own messages:
+  // the languages inflect the verb and the names differently)
+  const actor = (side) => (solo ? (human(side) ? "you" : "ai") : side);
   const parts = [];
   const last = st.last;
   if (last && last.kind === "pass") {
-    parts.push(`${name(last.side)} cannot move with ${last.dice_text}: the turn passes.`);
+    parts.push(t(`st.pass.${actor(last.side)}`, {dice: last.dice_text}));
   }
   if (last && last.kind === "opening" && st.phase === "move" && st.opening_text) {
     parts.push(st.opening_text);
   }
-  if (S.aiMove && st.phase !== "over") parts.push(`The AI played ${S.aiMove}.`);
+  if (S.aiMove && st.phase !== "over") parts.push(t("st.ai_played", {move: S.aiMove}));
   if (st.phase === "over") {
     parts.push(st.message);
   } else if (st.phase === "opening") {
-    parts.push("Throw the opening dice: the higher die starts.");
+    parts.push(t("st.opening"));
   } else if (st.ai_to_act) {
-    parts.push("The AI is thinking…");
+    parts.push(t("st.thinking"));
   } else if (st.phase === "roll") {
-    parts.push(`${name(st.turn)} to roll${st.cube.can_double ? " or double" : ""}.`);
+    const who = actor(st.turn);
+    parts.push(t(st.cube.can_double ? `st.roll_double.${who}` : `st.roll.${who}`));
   } else if (st.phase === "double") {
-    parts.push(`${name(SIDES[1 - SIDES.indexOf(st.turn)])} offered a double to ` +
-               `${st.cube.value * 2}: take or drop?`);
+    parts.push(t(`st.offered.${actor(SIDES[1 - SIDES.indexOf(st.turn)])}`,
+                 {value: st.cube.value * 2}));
   } else if (st.phase === "move") {
-    const who = solo ? "Your move" : `${cap(st.turn)} to move`;
-    const d = st.dice_text;
-    if (completeMove()) parts.push(`${who} ${d}: confirm, or undo.`);
-    else parts.push(`${who} ${d}: click or drag a checker.`);
+    const who = t(`st.move.${solo ? "you" : st.turn}`, {dice: st.dice_text});
+    parts.push(`${who} ${t(completeMove() ? "st.move_confirm" : "st.move_click")}`);
   }
   return parts.join(" ");
 }
@@ -95,7 +102,7 @@ function renderPanel() {
   const st = S.state;
   const show = (id, on) => { $(id).hidden = !on; };
   if (!st) {
-    $("#status").textContent = "Start a new game.";
+    $("#status").textContent = t("st.start");
     $("#title").textContent = "";
     $("#players").replaceChildren();
     $("#score").textContent = "";
@@ -122,16 +129,17 @@ function renderPanel() {
     row.innerHTML = `<span class="disc ${SIDES[side]}"></span><span class="name"></span>` +
       `<span class="pips"></span>`;
     const name = playerName(side);
-    row.querySelector(".name").textContent =
-      name.toLowerCase() === SIDES[side] ? name : `${name} (${SIDES[side]})`;
-    row.querySelector(".pips").textContent = `pips ${S.sim ? pips(S.sim, side) : ""}`;
+    const sideName = t(`side.${SIDES[side]}`);
+    row.querySelector(".name").textContent = name.toLowerCase() === sideName.toLowerCase()
+      ? name : t("pl.with_side", {name, side: sideName});
+    row.querySelector(".pips").textContent = t("pl.pips", {n: S.sim ? pips(S.sim, side) : ""});
     const lm = st.last_moves && st.last_moves[SIDES[side]];
     if (lm && !S.review) {
       const last = document.createElement("span");
       last.className = `last ${side === S.viewer ? "mine" : "theirs"}`;
-      last.textContent = lm.pass ? `last: no move (${lm.dice_text})`
-        : `last: ${lm.dice_text} ${lm.shown}`;
-      last.title = "the last move, marked on the board";
+      last.textContent = lm.pass ? t("pl.last_pass", {dice: lm.dice_text})
+        : t("pl.last", {dice: lm.dice_text, move: lm.shown});
+      last.title = t("pl.last_title");
       row.appendChild(last);
     }
     pl.appendChild(row);
@@ -139,21 +147,24 @@ function renderPanel() {
   // match
   const sc = $("#score");
   if (st.kind === "match") {
-    const g = st.games.map((x, i) => `${i + 1}. ${cap(x.game)}` +
-      (x.result ? ` — ${x.result.winner || "draw"} +${x.result.points}` : "")).join(", ");
-    sc.textContent = `Match to ${st.target}: white ${st.score.white} – black ${st.score.black}` +
-      ` · game ${st.game_number} (${cap(st.game)})` + (st.cube.crawford ? " · Crawford" : "");
+    const g = st.games.map((x, i) => `${i + 1}. ${gameDisplay(x.game)}` +
+      (x.result ? ` — ${x.result.winner ? t(`side.${x.result.winner}`) : t("kind.draw")} ` +
+                  `+${x.result.points}` : "")).join(", ");
+    sc.textContent = t("sc.match", {target: st.target, white: st.score.white,
+                                    black: st.score.black}) +
+      ` · ${t("sc.game", {n: st.game_number, name: gameDisplay(st.game)})}` +
+      (st.cube.crawford ? ` · ${t("sc.crawford")}` : "");
     sc.title = g;
   } else {
     // in the review, the cube as it stood at the entry shown (as the board draws it)
     const cube = S.reviewTurn && S.reviewTurn.cube_state ? S.reviewTurn.cube_state : st.cube;
-    sc.textContent = st.cube.used && cube.value > 1 ? `Cube: ${cube.value}` : "";
+    sc.textContent = st.cube.used && cube.value > 1 ? t("sc.cube", {value: cube.value}) : "";
   }
   // buttons
   const humanToAct = st.phase !== "over" && !st.ai_to_act && !st.imported;
   const idle = !S.busy && !S.review;
   show("#btn-roll", idle && humanToAct && (st.phase === "roll" || st.phase === "opening"));
-  $("#btn-roll").textContent = st.phase === "opening" ? "Throw opening dice" : "Roll";
+  $("#btn-roll").textContent = t(st.phase === "opening" ? "btn.opening" : "btn.roll");
   show("#btn-double", idle && humanToAct && st.phase === "roll" && st.cube.can_double);
   show("#btn-take", idle && humanToAct && st.phase === "double");
   show("#btn-drop", idle && humanToAct && st.phase === "double");
@@ -169,7 +180,7 @@ function renderPanel() {
   show("#btn-next", idle && st.phase === "over" && st.kind === "match" && !st.finished
        && !st.imported);
   show("#btn-rematch", idle && st.finished && !st.imported);
-  $("#btn-rematch").textContent = st.kind === "match" ? "Rematch" : "Play again";
+  $("#btn-rematch").textContent = t(st.kind === "match" ? "btn.rematch" : "btn.play_again");
   const turns = st.kind === "match" ? st.games.length > 1 || st.history.length > 0
     : st.history.length > 0;
   show("#btn-review", !S.busy && !S.review && turns && (st.phase === "over" || st.imported));
@@ -512,7 +523,7 @@ function renderIds(st) {
     code.textContent = value;
     const copy = document.createElement("button");
     copy.type = "button";
-    copy.textContent = "Copy";
+    copy.textContent = t("btn.copy");
     copy.setAttribute("aria-label", `Copy the ${label}`);
     copy.addEventListener("click", () => copyText(code, copy));
     row.append(name, copy, code);
@@ -534,8 +545,8 @@ async function copyText(code, button) {
       return;
     }
   }
-  button.textContent = "Copied";
-  setTimeout(() => { button.textContent = "Copy"; }, 1500);
+  button.textContent = t("btn.copied");
+  setTimeout(() => { button.textContent = t("btn.copy"); }, 1500);
 }
 
 /** An imported record goes on as a new game: against the AI, the player taking the
@@ -587,12 +598,12 @@ function previewHint(m, tr) {
 async function openReview() {
   if (!S.state) return;
   setBusy(true);
-  $("#status").textContent = "Reviewing…";
+  $("#status").textContent = t("st.reviewing");
   try {
     const path = `/api/games/${S.state.id}/review`;
     let r = await api("GET", path);
     while (r && r.status === "running") {   // 202: the review is being made
-      $("#status").textContent = `Reviewing… ${Math.round(100 * r.progress)}%`;
+      $("#status").textContent = t("st.reviewing_pct", {pct: Math.round(100 * r.progress)});
       await sleep(700);
       r = await api("GET", path);
     }
@@ -742,9 +753,10 @@ function showReviewCube(i) {
 function fillMenus(info) {
   fillNewGameMenus(info);
   // the Games dialog's filter: after "all games", before Dama
+  const display = gameDisplay;
   $("#gf-variant").firstElementChild.after(
-    ...info.rotations.map((r) => menuOption(r.name, `${r.display}es`)),
-    ...info.games.map((g) => menuOption(g.name, g.display)));
+    ...info.rotations.map((r) => menuOption(r.name, t("gl.rotation", {name: display(r.name)}))),
+    ...info.games.map((g) => menuOption(g.name, display(g.name))));
   $("#ng-variant").dispatchEvent(new Event("change"));
 }
 
@@ -753,7 +765,7 @@ async function loadInfo() {
     S.info = await api("GET", "/api/info");
     fillMenus(S.info);
   } catch (e) {
-    toast(`The list of games could not be loaded: ${e.message}`);
+    toast(t("toast.info_failed", {error: e.message}));
   }
 }
 
@@ -853,8 +865,10 @@ function init() {
     if (m && (!S.state || S.state.id !== m[1])) loadGame(m[1]);
   });
   window.tavli = {state: () => S.state, S, clear: clearGame};
-  render();
-  loadInfo().then(() => {
+  loadCatalogue(TOKEN ? {"X-Tavli-Token": TOKEN} : {}).then(() => {
+    render();
+    return loadInfo();
+  }).then(() => {
     const m = location.hash.match(/^#\/game\/([\w-]+)/);
     const id = m ? m[1] : localStorage.getItem("tavli.game");
     if (location.hash.startsWith("#/dama/")) setBusy(false);   // dama.js loads it

@@ -58,12 +58,13 @@
       tr.className = "empty";
       const td = document.createElement("td");
       td.colSpan = 5;
-      td.textContent = filtered() ? "No game matches." : "No games yet.";
+      td.textContent = t(filtered() ? "gl.no_match" : "gl.none");
       tr.appendChild(td);
       body.appendChild(tr);
     }
     const first = games.length ? L.offset + 1 : 0;
-    q("#gp-info").textContent = `${first}–${L.offset + games.length} of ${L.total}`;
+    q("#gp-info").textContent = t("gl.range", {first, last: L.offset + games.length,
+                                               total: L.total});
     q("#gp-prev").disabled = L.offset === 0;
     q("#gp-next").disabled = L.offset + games.length >= L.total;
     q("#games-pager").hidden = L.total <= PAGE && L.offset === 0;
@@ -91,10 +92,10 @@
     });
     cells[0].textContent = g.title;
     cells[1].textContent = g.score ? `${g.score[0]}–${g.score[1]}` : "";
-    cells[2].textContent = g.status;
-    cells[3].textContent = new Date(g.updated * 1000).toLocaleString();
+    cells[2].textContent = t(`gl.${g.status}`);
+    cells[3].textContent = new Date(g.updated * 1000).toLocaleString(I18N.lang);
     const acts = cells[4];
-    const open = button(g.status === "playing" ? "Resume" : "Open", "open", () => {
+    const open = button(t(g.status === "playing" ? "gl.resume" : "gl.open"), "open", () => {
       d.close();
       if (g.app === "dama") {
         closeReview();
@@ -105,7 +106,7 @@
     });
     const parts = [open];
     if (g.app === "tavli") {
-      parts.push(button("Review", "review", async () => {
+      parts.push(button(t("btn.review"), "review", async () => {
         d.close();
         await loadGame(g.id, {review: false});
         openReview();
@@ -118,14 +119,14 @@
       for (const fmt of g.formats || ["json"]) {
         const exp = document.createElement("a");
         exp.href = `/api/games/${g.id}/record?download=true&format=${fmt}`;
-        exp.textContent = fmt === "json" ? "Export" : `.${fmt}`;
+        exp.textContent = fmt === "json" ? t("gl.export") : `.${fmt}`;
         exp.title = fmt === "json" ? "the tavli record (JSON)" : `gnubg .${fmt} file`;
         exp.className = `export export-${fmt}`;
         exp.setAttribute("download", `tavli-${g.id}.${fmt}`);
         group.appendChild(exp);
       }
     }
-    parts.push(button("Delete", "delete", () => confirmDelete(g, acts, parts)));
+    parts.push(button(t("gl.delete"), "delete", () => confirmDelete(g, acts, parts)));
     acts.append(...parts);
     return tr;
   }
@@ -134,9 +135,9 @@
   function confirmDelete(g, acts, parts) {
     const ask = document.createElement("span");
     ask.className = "ask";
-    ask.textContent = "Delete this game for good?";
-    const yes = button("Delete", "danger confirm-delete", () => remove(g));
-    const no = button("Keep", "keep", () => acts.replaceChildren(...parts));
+    ask.textContent = t("gl.delete_ask");
+    const yes = button(t("gl.delete"), "danger confirm-delete", () => remove(g));
+    const no = button(t("gl.keep"), "keep", () => acts.replaceChildren(...parts));
     acts.replaceChildren(ask, yes, no);
     no.focus();
   }
@@ -151,7 +152,7 @@
     const cur = current();
     if (cur && cur.app === g.app && cur.id === g.id) {
       if (g.app === "dama") window.dama.leave();
-      window.tavli.clear("That game was deleted. Start a new game, or open one from Games.");
+      window.tavli.clear(t("gl.deleted"));
     }
     await load();
   }

@@ -5,11 +5,12 @@
  * free seat: POST .../join without a token gives the seat's token).
  * Seat tokens are kept in localStorage per game (tavli.online.seat.ID), never put in an
  * address other than the invitation's fragment.
+ * Every text is the catalogue's (i18n.js, in the page's language).
  */
 "use strict";
 
 async function call(method, path, body) {
-  const opts = {method, headers: {}};
+  const opts = {method, headers: langHeaders()};
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -60,7 +61,7 @@ async function create(evt) {
 async function joinListed(id) {
   const name = myName();
   if (!name) {
-    toast("Enter your name first.");
+    toast(t("on.name_first"));
     $("#ng-name").focus();
     return;
   }
@@ -74,12 +75,10 @@ async function joinListed(id) {
   }
 }
 
+/** A listed game's title in the page's language (the registry's names: game.NAME). */
 function gameTitle(g) {
-  const info = S.info;
-  const rot = info && info.rotations.find((r) => r.name === g.variant);
-  const one = info && info.games.find((x) => x.name === g.variant);
-  const name = rot ? rot.display : one ? one.display : g.variant;
-  return g.points > 1 ? `${name}, match to ${g.points}` : name;
+  const name = gameDisplay(g.variant);
+  return g.points > 1 ? t("on.title_match", {name, n: g.points}) : name;
 }
 
 async function loadLobby() {
@@ -88,42 +87,48 @@ async function loadLobby() {
     const {games} = await call("GET", "/api/online/lobby");
     ul.replaceChildren(...games.map((g) => {
       const li = document.createElement("li");
-      const t = document.createElement("span");
-      t.className = "what";
-      t.textContent = `${gameTitle(g)} · ${g.host}` +
-        (g.clock ? ` · clock ${Math.round(g.clock.reserve / 60)} min` : "");
+      const what = document.createElement("span");
+      what.className = "what";
+      what.textContent = `${gameTitle(g)} · ${g.host}` +
+        (g.clock ? ` · ${t("on.lobby_clock", {min: Math.round(g.clock.reserve / 60)})}` : "");
       const bt = document.createElement("button");
       bt.type = "button";
       bt.className = "primary";
-      bt.textContent = "Join";
+      bt.textContent = t("on.join");
       bt.dataset.id = g.id;
       bt.addEventListener("click", () => joinListed(g.id));
-      li.append(t, bt);
+      li.append(what, bt);
       return li;
     }));
     if (!games.length) {
       const li = document.createElement("li");
       li.className = "muted";
-      li.textContent = "No open game: create one and list it.";
+      li.textContent = t("on.no_open");
       ul.appendChild(li);
     }
   } catch (e) {
-    toast(`The lobby could not be loaded: ${e.message}`);
+    toast(t("on.lobby_failed", {error: e.message}));
   }
 }
 
 async function copyLink(input, button) {
   try {
     await navigator.clipboard.writeText(input.value);
-    button.textContent = "Copied";
+    button.textContent = t("btn.copied");
   } catch (e) {
     input.select();
-    button.textContent = "Select + copy";
+    button.textContent = t("on.select_copy");
   }
-  setTimeout(() => { button.textContent = "Copy"; }, 1500);
+  setTimeout(() => { button.textContent = t("btn.copy"); }, 1500);
 }
 
 async function init() {
+  await loadCatalogue();
+  for (const o of $("#ng-clock").options) {  // "RESERVE:DELAY" in seconds
+    if (!o.value) continue;
+    const [reserve, delay] = o.value.split(":").map(Number);
+    o.textContent = t("on.clock_opt", {min: reserve / 60, s: delay});
+  }
   $("#ng-name").value = localStorage.getItem("tavli.online.name") || "";
   $("#form-new").addEventListener("submit", create);
   for (const id of ["#ng-variant", "#ng-points", "#ng-opponent"]) {
@@ -141,7 +146,7 @@ async function init() {
     $("#ng-opponent").value = "human";
     $("#ng-opponent").dispatchEvent(new Event("change"));
   } catch (e) {
-    toast(`The list of games could not be loaded: ${e.message}`);
+    toast(t("toast.info_failed", {error: e.message}));
   }
   await loadLobby();
   document.body.dataset.ready = "1";

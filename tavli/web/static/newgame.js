@@ -2,9 +2,17 @@
  * online start page (lobby.js): the games, Tavli matches and AI levels come from
  * GET /api/info (the registry), never from a list here. The dialog's elements: #ng-variant,
  * #ng-points, #ng-opponent ("human" and "ai:LEVEL"), #ng-side, #ng-first.
- * Loaded after board.js (S, $).
+ * Loaded after i18n.js (t) and board.js (S, $). The names are the catalogue's
+ * (game.NAME, level.LEVEL), in the page's language.
  */
 "use strict";
+
+/** A game's or match's name in the page's language (the registry's, GET /api/info, where
+ * the catalogue has none). */
+function gameDisplay(name) {
+  const g = S.info && [...S.info.games, ...S.info.rotations].find((x) => x.name === name);
+  return gameName(name, g && g.display);
+}
 
 function menuOption(value, text) {
   const o = document.createElement("option");
@@ -17,16 +25,16 @@ function menuOption(value, text) {
  * then each game (before what the page's HTML lists itself, as Dama), and the AI levels
  * before the page's own opponents. */
 function fillNewGameMenus(info) {
-  const display = (name) => (info.games.find((g) => g.name === name) || {display: name}).display;
+  const display = gameDisplay;
   const variant = $("#ng-variant");
   variant.prepend(
-    ...info.rotations.map((r) => menuOption(r.name, `${r.display} (${r.games.map(display)
-      .join(" → ")})`)),
-    ...info.games.map((g) => menuOption(g.name, g.display)));
+    ...info.rotations.map((r) => menuOption(r.name, t("ng.rotation", {
+      name: display(r.name), games: r.games.map(display).join(t("ng.rotation_sep"))}))),
+    ...info.games.map((g) => menuOption(g.name, display(g.name))));
   variant.value = (info.rotations[0] || info.games[0]).name;
   const opponent = $("#ng-opponent");
   opponent.prepend(...info.levels.map((l) => menuOption(`ai:${l}`,
-                                                        `AI: ${info.level_titles[l]}`)));
+                                                        t("ng.ai_level", {level: t(`level.${l}`)}))));
   opponent.value = `ai:${info.default_level}`;
 }
 

@@ -7,6 +7,7 @@
  * travels only in the WebSocket's hello and the join request's body. Without a token the
  * page watches: no move controls. The page knows no rule: it offers the state's turn tree
  * (step by step, as tavli play does) and its legal moves, and sends the chosen steps.
+ * Every text is the catalogue's (i18n.js, in the page's language).
  */
 "use strict";
 
@@ -49,7 +50,8 @@ function newClientSeed() {
 }
 
 async function post(path, body) {
-  const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+  const r = await fetch(path, {method: "POST",
+                               headers: {...langHeaders(), "Content-Type": "application/json"},
                                body: JSON.stringify(body)});
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
@@ -70,7 +72,7 @@ function connect() {
   const ws = new WebSocket(`${proto}//${location.host}/ws/online/${encodeURIComponent(GAME_ID)}`);
   O.ws = ws;
   O.welcomed = false;
-  setConn("connecting", O.retries ? "reconnecting…" : "connecting…");
+  setConn("connecting", t(O.retries ? "on.conn.reconnecting" : "on.conn.connecting"));
   ws.addEventListener("open", () => {
     const hello = {type: "hello"};
     if (SEAT) hello.token = SEAT;
@@ -87,14 +89,14 @@ function connect() {
     O.ws = null;
     O.pending = null;
     if (evt.code === 4404) {
-      setConn("gone", "no such game");
-      $("#status").textContent = "There is no online game at this address.";
+      setConn("gone", t("on.conn.gone"));
+      $("#status").textContent = t("on.no_game");
       setBusy(false);
       return;
     }
     const wait = Math.min(10000, 400 * 2 ** O.retries) * (0.75 + Math.random() / 2);
     O.retries += 1;
-    setConn("offline", "offline: reconnecting…");
+    setConn("offline", t("on.conn.offline"));
     setTimeout(connect, wait);
   });
 }
@@ -114,7 +116,7 @@ function act(action) {
     setBusy(true);
     render();
   } else {
-    toast("Not connected: reconnecting…");
+    toast(t("on.not_connected"));
   }
 }
 
@@ -124,8 +126,9 @@ function onMessage(msg) {
       O.welcomed = true;
       O.retries = 0;
       O.side = msg.side;
-      setConn("online", O.side ? `online · ${O.side}` : "online · watching");
-      if (SEAT && !O.side) toast("This seat's link is not valid here: you are watching.");
+      setConn("online", O.side ? t("on.conn.seat", {side: t(`side.${O.side}`)})
+        : t("on.conn.watching"));
+      if (SEAT && !O.side) toast(t("on.bad_seat"));
       show(msg.state, false);
       break;
     case "update":
@@ -144,12 +147,20 @@ function onMessage(msg) {
       if (msg.seq !== undefined && O.pending === msg.seq) O.pending = null;
       setBusy(false);
       if (msg.code === "stale") resync();
-      else toast(msg.error);
+      else toast(errorText(msg));
       render();
       break;
     default:
       break;
   }
+}
+
+/** A server error in the page's language: the text of its code, the English detail after
+ * it (the protocol's messages are English). */
+function errorText(msg) {
+  const key = "err." + msg.code;   // any code: without a text, the server's own words
+  if (I18N.lang === "en" || !I18N.messages[key]) return msg.error;
+  return `${t(key)} (${msg.error})`;
 }
 
 /** Say hello again on a new connection (after a stale action: the state moved on). */
@@ -239,8 +250,8 @@ async function animateMove(st, last) {
   render();
   await sleep(150);
   for (let k = 0; k < last.steps.length && k + 1 < last.frames.length; k++) {
-    const [f, t] = last.steps[k];
-    await slide(side, f, t, simOfText(last.frames[k + 1].board, st.board.opposite), 260);
+    const [f, to] = last.steps[k];
+    await slide(side, f, to, simOfText(last.frames[k + 1].board, st.board.opposite), 260);
     S.replay.left = last.frames[k + 1].dice;
     renderBoard();
   }
@@ -286,63 +297,73 @@ async function join(evt) {
 // --- the panel --------------------------------------------------------------------------------
 function nameOf(side) {
   const s = seatOf(side);
-  if (s.player === "ai") return `AI ${s.level || ""}`.trim();
-  return s.name || (s.joined ? cap(side) : "(waiting)");
+  if (s.player === "ai") return s.level ? t("pl.ai", {level: t(`level.${s.level}`)}) : "AI";
+  return s.name || (s.joined ? cap(t(`side.${side}`)) : t("on.waiting_seat"));
+}
+
+/** An outcome's kind (single, gammon, resign, time…) in the page's language. */
+function kindText(kind) {
+  return I18N.messages[`kind.${kind}`] ? t(`kind.${kind}`) : kind;
 }
 
 function statusText() {
   const st = O.raw;
-  if (!st) return "Connecting…";
+  if (!st) return t("on.st.connecting");
   const me = O.side;
-  const who = (side) => (side === me ? "You" : nameOf(side));
   const b = st.board || {};
   const parts = [];
   if (b.last && b.last.pass && st.phase !== "over") {
-    parts.push(`${who(b.last.side)} cannot move with ${b.last.dice.join("-")}: the turn passes.`);
+    const dice = b.last.dice.join("-");
+    parts.push(b.last.side === me ? t("st.pass.you", {dice})
+      : t("on.st.pass", {name: nameOf(b.last.side), dice}));
   }
+  const both = (sides) => (sides.length > 1 ? "both" : sides[0]);
   if (st.status === "open") {
     const waiting = st.seats.filter((s) => s.player === "human" && !s.joined)
       .map((s) => s.side);
-    parts.push(me && waiting.includes(me) ? "Enter your name to take your seat."
-      : `Waiting for ${waiting.join(" and ")} to join.`);
+    parts.push(me && waiting.includes(me) ? t("on.st.enter_name")
+      : t(`on.st.waiting.${both(waiting)}`));
     return parts.join(" ");
   }
   const unseeded = st.seats.filter((s) => !s.seeded).map((s) => s.side);
   if (st.phase === "over" || st.outcome) {
     const o = st.outcome;
     if (o) {
-      const winner = o.winner ? who(o.winner) : null;
-      parts.push(winner ? `${winner} ${winner === "You" ? "win" : "wins"} ${o.points} ` +
-                 `point${o.points === 1 ? "" : "s"} (${o.kind}).` : "The game is drawn.");
+      const kind = kindText(o.kind);
+      if (!o.winner) parts.push(t("on.st.drawn"));
+      else if (o.winner === me) parts.push(tn("on.st.win.you", o.points, {kind}));
+      else parts.push(tn("on.st.win.other", o.points, {name: nameOf(o.winner), kind}));
     }
     if (st.kind === "match") {
       const [w, k] = st.score || [0, 0];
       const lead = w > k ? "white" : "black";
-      parts.push(b.match_over ? `The match is over: ${nameOf(lead)} wins ` +
-                 `${Math.max(w, k)}-${Math.min(w, k)}.` : "The match's next game waits.");
+      parts.push(b.match_over ? t("on.st.match_over", {name: nameOf(lead), won: Math.max(w, k),
+                                                       lost: Math.min(w, k)})
+        : t("on.st.next_game"));
     }
     return parts.join(" ");
   }
   if (unseeded.length && st.phase === "opening") {
-    parts.push(`The dice wait for ${unseeded.join(" and ")}'s seed.`);
+    parts.push(t(`on.st.seed.${both(unseeded)}`));
     return parts.join(" ");
   }
   const turn = st.turn;
   const mine = me === turn;
   if (st.phase === "opening") {
-    parts.push("Throw the opening dice: the higher die starts.");
+    parts.push(t("st.opening"));
   } else if (st.phase === "roll") {
-    parts.push(mine ? `Your roll${st.can_double ? " (or double)" : ""}.`
-      : `${nameOf(turn)} to roll.`);
+    parts.push(mine ? t(st.can_double ? "on.st.roll_double.you" : "on.st.roll.you")
+      : t("on.st.roll.other", {name: nameOf(turn)}));
   } else if (st.phase === "double") {
-    parts.push(mine ? `${nameOf(SIDES[1 - SIDES.indexOf(turn)])} doubles to ` +
-               `${st.cube.value * 2}: take or drop?` : `${nameOf(turn)} is thinking about the double.`);
+    parts.push(mine ? t("on.st.doubles", {name: nameOf(SIDES[1 - SIDES.indexOf(turn)]),
+                                          value: st.cube.value * 2})
+      : t("on.st.double_thinking", {name: nameOf(turn)}));
   } else if (st.phase === "move") {
     if (mine) {
-      parts.push(completeMove() ? `Your move ${b.dice_text}: confirm, or undo.`
-        : `Your move ${b.dice_text}: tap a checker, then where it goes.`);
+      parts.push(`${t("st.move.you", {dice: b.dice_text})} ` +
+                 t(completeMove() ? "st.move_confirm" : "on.st.move_tap"));
     } else {
-      parts.push(`${nameOf(turn)} to move ${b.dice_text}.`);
+      parts.push(t("on.st.move.other", {name: nameOf(turn), dice: b.dice_text}));
     }
   }
   return parts.join(" ");
@@ -368,13 +389,12 @@ function renderPresence() {
     if (s.player !== "human" || !s.joined || side === O.side) continue;
     if (p.seats[side] === false) {
       O.wasAway[side] = true;
-      parts.push(`${nameOf(side)} is offline.`);
+      parts.push(t("on.pr.offline", {name: nameOf(side)}));
     } else if (O.wasAway[side]) {
-      parts.push(`${nameOf(side)} reconnected.`);
+      parts.push(t("on.pr.back", {name: nameOf(side)}));
     }
   }
-  const n = p.spectators || 0;
-  parts.push(n === 1 ? "1 spectator" : `${n} spectators`);
+  parts.push(tn("on.n.spectators", p.spectators || 0));
   box.textContent = parts.join(" ");
   renderPlayers();
 }
@@ -393,10 +413,10 @@ function renderPlayers() {
     row.innerHTML = '<span class="disc"></span><span class="name"></span>' +
       '<span class="pips"></span><span class="clock" hidden></span><span class="away"></span>';
     row.querySelector(".disc").classList.add(side);
-    row.querySelector(".name").textContent =
-      `${nameOf(side)}${side === O.side ? " (you)" : ""} · ${side}`;
+    row.querySelector(".name").textContent = t(side === O.side ? "on.pl.row_you" : "on.pl.row",
+                                               {name: nameOf(side), side: t(`side.${side}`)});
     const b = st.board || {};
-    row.querySelector(".pips").textContent = b.pips ? `pips ${b.pips[side]}` : "";
+    row.querySelector(".pips").textContent = b.pips ? t("pl.pips", {n: b.pips[side]}) : "";
     if (st.clock) {
       const c = row.querySelector(".clock");
       c.hidden = false;
@@ -409,7 +429,7 @@ function renderPlayers() {
     const dot = row.querySelector(".away");
     if (s.player === "human" && s.joined) {
       dot.textContent = online === false || (away !== null && away !== undefined)
-        ? (away ? `away ${Math.round(away)} s` : "offline") : "";
+        ? (away ? t("on.pl.away", {s: Math.round(away)}) : t("on.pl.offline")) : "";
     }
     pl.appendChild(row);
   }
@@ -427,15 +447,18 @@ function renderPanel() {
   document.body.dataset.status = st.status;
   document.body.dataset.side = O.side || "";
   document.body.dataset.seq = String(st.seq);
-  $("#title").textContent = (st.kind === "match" ? `Match to ${b.target} · ` : "") +
-    cap(st.game) + (st.kind === "match" ? ` · game ${b.game_number}` : "");
+  const game = gameName(st.game, cap(st.game));
+  $("#title").textContent = st.kind === "match"
+    ? t("on.title.match", {target: b.target, name: game, n: b.game_number}) : game;
   // the score
   const sc = $("#score");
   if (st.kind === "match" && st.score) {
-    sc.textContent = `Score: ${nameOf("white")} ${st.score[0]} – ${st.score[1]} ${nameOf("black")}` +
-      (b.cube_used && st.cube.value > 1 ? ` · cube ${st.cube.value}` : "");
+    sc.textContent = t("on.sc.score", {white: nameOf("white"), w: st.score[0],
+                                       b: st.score[1], black: nameOf("black")}) +
+      (b.cube_used && st.cube.value > 1 ? ` · ${t("sc.cube", {value: st.cube.value})}` : "");
   } else {
-    sc.textContent = b.cube_used && st.cube.value > 1 ? `Cube: ${st.cube.value}` : "";
+    sc.textContent = b.cube_used && st.cube.value > 1 ? t("sc.cube", {value: st.cube.value})
+      : "";
   }
   // the controls: a seat that has joined, its turn, nothing in flight
   const seat = O.side && joined(O.side, st) && st.status !== "open";
@@ -445,7 +468,7 @@ function renderPanel() {
   const seeded = st.seats.every((s) => s.seeded);
   show("#btn-roll", mine && seeded && (st.phase === "roll" || st.phase === "opening")
        || (idle && live && seeded && st.phase === "opening"));
-  $("#btn-roll").textContent = st.phase === "opening" ? "Throw opening dice" : "Roll";
+  $("#btn-roll").textContent = t(st.phase === "opening" ? "btn.opening" : "btn.roll");
   show("#btn-double", mine && st.phase === "roll" && st.can_double);
   show("#btn-take", mine && st.phase === "double");
   show("#btn-drop", mine && st.phase === "double");
@@ -473,7 +496,7 @@ function renderPanel() {
   show("#btn-rematch", idle && !live && "rematch" in st && b.match_over
        && !(rm && rm.offered_by === O.side) && !(rm && rm.id));
   $("#btn-rematch").textContent = rm && rm.offered_by && rm.offered_by !== O.side
-    ? "Accept rematch" : "Rematch";
+    ? t("on.accept_rematch") : t("btn.rematch");
   if (rm && rm.id && O.side) goRematch(rm.id);
   // the legal moves as a list (tap one to play it whole)
   const moves = mine && st.phase === "move" ? st.legal_moves : [];
@@ -493,9 +516,9 @@ function renderPanel() {
   }
   // fair dice
   $("#commitment").textContent = st.commitment;
-  $("#commitment").title = "SHA-256 of the server's secret seed, published before the first roll";
+  $("#commitment").title = t("on.commitment_title");
   const seed = localStorage.getItem(KEY("seed"));
-  $("#my-seed").textContent = O.side && seed ? `Your browser's seed: ${seed}` : "";
+  $("#my-seed").textContent = O.side && seed ? t("on.my_seed", {seed}) : "";
   show("#btn-verify", st.status === "over");
   // links (the creator's page keeps the invitation until the seat is taken)
   const invite = localStorage.getItem(KEY("invite"));
@@ -531,10 +554,11 @@ function playWhole(m) {
 
 async function verify() {
   const out = $("#verify-result");
-  out.textContent = "Checking every die in this browser…";
+  out.textContent = t("on.fd.checking");
   out.dataset.result = "";
   try {
-    const r = await fetch(`/api/online/games/${encodeURIComponent(GAME_ID)}/record`);
+    const r = await fetch(`/api/online/games/${encodeURIComponent(GAME_ID)}/record`,
+                          {headers: langHeaders()});
     const record = await r.json();
     if (!r.ok) throw new Error(record.error || r.statusText);
     const res = await verifyDice(record, {commitment: localStorage.getItem(KEY("commitment")),
@@ -542,31 +566,31 @@ async function verify() {
                                           side: O.side});
     if (res.problems.length === 0) {
       out.dataset.result = "match";
-      out.textContent = `The dice match: all ${res.rolls} rolls come from the committed ` +
-        "server seed and both players' seeds (checked in this browser).";
+      out.textContent = tn("on.fd.match", res.rolls);
     } else {
       out.dataset.result = "mismatch";
-      out.textContent = `Mismatch: ${res.problems.slice(0, 5).join("; ")}` +
-        (res.problems.length > 5 ? ` … (${res.problems.length} problems)` : "");
+      out.textContent = t("on.fd.mismatch", {problems: res.problems.slice(0, 5).join("; ")}) +
+        (res.problems.length > 5 ? ` … ${tn("on.fd.more", res.problems.length)}` : "");
     }
   } catch (e) {
     out.dataset.result = "error";
-    out.textContent = `The record could not be checked: ${e.message}`;
+    out.textContent = t("on.fd.error", {error: e.message});
   }
 }
 
 async function copy(input, button) {
   try {
     await navigator.clipboard.writeText(input.value);
-    button.textContent = "Copied";
+    button.textContent = t("btn.copied");
   } catch (e) {
     input.select();
-    button.textContent = "Select + copy";
+    button.textContent = t("on.select_copy");
   }
-  setTimeout(() => { button.textContent = "Copy"; }, 1500);
+  setTimeout(() => { button.textContent = t("btn.copy"); }, 1500);
 }
 
-function init() {
+async function init() {
+  await loadCatalogue();
   setupPointer();
   $("#join").addEventListener("submit", join);
   $("#btn-roll").addEventListener("click", () => act({type: "roll"}));

@@ -1,0 +1,78 @@
+/* The page's texts in the player's language: the catalogue comes from the server
+ * (GET /api/i18n, the gettext catalogues of tavli/locale) and every text is looked up in
+ * it by key: t("btn.roll"), tn("n.points", 3), and in the HTML data-i18n="key" (the text),
+ * data-i18n-label (aria-label), data-i18n-placeholder, data-n (a {n} to fill).
+ * The language chosen is kept in localStorage ("tavli.lang") and sent with every request
+ * (X-Tavli-Lang), so the API's errors come in it too; without a choice the server follows
+ * the browser's Accept-Language. A key missing from the catalogue shows as the key.
+ */
+"use strict";
+
+const I18N = {lang: "en", languages: {en: "English"}, messages: {}};
+
+function fillText(s, params) {
+  return s.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m));
+}
+
+/** The message `key`, its {placeholders} filled from `params`. */
+function t(key, params) {
+  const s = I18N.messages[key];
+  return fillText(typeof s === "string" ? s : key, params);
+}
+
+/** The message `key` in its form for the number `n` (the four languages: one, other). */
+function tn(key, n, params) {
+  const forms = I18N.messages[key];
+  const s = Array.isArray(forms) ? forms[n === 1 ? 0 : 1] : key;
+  return fillText(s, {n, ...(params || {})});
+}
+
+/** A game's name: the catalogue's (game.NAME), else `fallback` (the registry's name of a
+ * game the catalogues do not know yet), else the name itself. */
+function gameName(name, fallback) {
+  const key = "game." + name;
+  return key in I18N.messages ? t(key) : fallback || name;
+}
+
+/** Translate the marked elements under `root`. */
+function applyI18n(root) {
+  for (const e of root.querySelectorAll("[data-i18n]")) {
+    e.textContent = t(e.dataset.i18n, e.dataset.n === undefined ? {} : {n: e.dataset.n});
+  }
+  for (const e of root.querySelectorAll("[data-i18n-label]")) {
+    e.setAttribute("aria-label", t(e.dataset.i18nLabel));
+  }
+  for (const e of root.querySelectorAll("[data-i18n-placeholder]")) {
+    e.setAttribute("placeholder", t(e.dataset.i18nPlaceholder));
+  }
+}
+
+/** The header that asks the server for the page's language. */
+function langHeaders() { return {"X-Tavli-Lang": I18N.lang}; }
+
+/** Load the catalogue of the chosen language (or the browser's), translate the page and
+ * fill the language menu; `headers`: what every request carries (the access token). */
+async function loadCatalogue(headers) {
+  const chosen = localStorage.getItem("tavli.lang");
+  try {
+    const r = await fetch("/api/i18n" + (chosen ? `?lang=${encodeURIComponent(chosen)}` : ""),
+                          {headers: headers || {}});
+    if (r.ok) Object.assign(I18N, await r.json());
+  } catch (e) { /* the page stays in English */ }
+  document.documentElement.lang = I18N.lang;
+  applyI18n(document);
+  const menu = document.querySelector("#lang");
+  if (menu) {
+    menu.replaceChildren(...Object.entries(I18N.languages).map(([code, name]) => {
+      const o = document.createElement("option");
+      o.value = code;
+      o.textContent = name;
+      return o;
+    }));
+    menu.value = I18N.lang;
+    menu.addEventListener("change", () => {
+      localStorage.setItem("tavli.lang", menu.value);
+      location.reload();
+    });
+  }
+}
