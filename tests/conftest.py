@@ -9,6 +9,7 @@ import socket
 import threading
 import time
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -90,18 +91,16 @@ def client(db):
     return TestClient(create_app(db, allowed_hosts=["testserver"]))
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """Base URL of the app served by uvicorn on a free 127.0.0.1 port, fresh database."""
+@contextmanager
+def served(app):
+    """Serve ``app`` with uvicorn on a free 127.0.0.1 port in a thread; yields its base
+    URL and stops the server on leaving."""
     import uvicorn
 
-    from tavli.web.app import create_app
-
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port,
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                         log_level="warning"))
     t = threading.Thread(target=srv.run, daemon=True)
     t.start()
@@ -109,9 +108,20 @@ def server(tmp_path_factory):
         if srv.started:
             break
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    t.join(5)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        t.join(5)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """Base URL of the app served by uvicorn on a free 127.0.0.1 port, fresh database."""
+    from tavli.web.app import create_app
+
+    with served(create_app(tmp_path_factory.mktemp("web") / "games.sqlite3")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -8,44 +8,29 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import socket
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ARTIFACTS, wait_js
+from tests.conftest import ARTIFACTS, served, wait_js
 
 
 @pytest.fixture(scope="module")
 def online_server(tmp_path_factory):
     """Base URL of ``tavli serve``'s app on a free 127.0.0.1 port (a fresh SQLite file)."""
-    import uvicorn
-
     from tavli.online.app import create_online_app
 
-    # the store's commits wait for the disk (synchronous=FULL): in memory when the machine
-    # has /dev/shm, the games of these tests (hundreds of actions each) go faster
+    # in memory when the machine has /dev/shm: the games of these tests (hundreds of
+    # actions each, every one committed) go faster
     shm = Path("/dev/shm")
     folder = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path_factory.mktemp("o")
-    db = folder / "online.sqlite3"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_online_app(str(db)), host="127.0.0.1",
-                                        port=port, log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    t.join(5)
-    shutil.rmtree(folder, ignore_errors=True)
+    try:
+        with served(create_online_app(str(folder / "online.sqlite3"))) as url:
+            yield url
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _page(browser, motion="reduce", **kw):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 import warnings
 
@@ -109,22 +108,6 @@ def test_token_needed_for_the_api(db):
     assert len(c.get("/api/games", headers=good).json()["games"]) == 1
 
 
-def _serve(app):
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    return srv, t, port
-
-
 def test_a_page_on_another_origin_cannot_drive_the_app(browser, server):
     """A page of another site posts to the app as pages can without asking (no-cors, a
     text/plain or form body, an import): nothing is created."""
@@ -157,16 +140,15 @@ def test_a_page_on_another_origin_cannot_drive_the_app(browser, server):
 
 
 def test_the_page_keeps_and_sends_its_token(browser, tmp_path):
-    from conftest import ARTIFACTS, wait_js
+    from conftest import ARTIFACTS, served, wait_js
 
-    srv, t, port = _serve(create_app(tmp_path / "t.db", token="tok-123_abc"))
-    try:
+    with served(create_app(tmp_path / "t.db", token="tok-123_abc")) as base:
         ctx = browser.new_context(viewport={"width": 1366, "height": 768})
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.goto(f"http://127.0.0.1:{port}/?token=tok-123_abc")
+        page.goto(f"{base}/?token=tok-123_abc")
         page.wait_for_selector("#dlg-new[open]")
         assert "token" not in page.url  # not left in the address (history, bookmarks)
         page.select_option("#ng-variant", "portes")
@@ -190,12 +172,9 @@ def test_the_page_keeps_and_sends_its_token(browser, tmp_path):
         assert errors == [], errors
         # another tab without the token: the API refuses
         other = ctx.new_page()
-        r = other.request.get(f"http://127.0.0.1:{port}/api/games")
+        r = other.request.get(f"{base}/api/games")
         assert r.status == 401
         ctx.close()
-    finally:
-        srv.should_exit = True
-        t.join(5)
 
 
 def test_no_csp_violation_in_the_page(page, server):
