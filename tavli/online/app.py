@@ -35,7 +35,6 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import Field
-from starlette.concurrency import run_in_threadpool
 
 from ..errors import AccessDenied, StaleAction, TavliError, WrongState
 from ..layout import SIDE_NAMES
@@ -189,7 +188,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         new = await hub.call(lambda: games.create(
             req.game, req.name, req.side, clock=req.clock, abandon_after=abandon,
             listed=req.listed))
-        view = await hub.call(games.view, new.game_id, new.side)
+        view = await hub.call(games.view_for, new.game_id, new.side)
         return {"id": new.game_id, "side": new.side, "token": new.token,
                 "invite_side": new.invite_side, "invite_token": new.invite_token,
                 **links(request, new.game_id, new.invite_token),
@@ -219,7 +218,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                     raise
             else:
                 raise ApiError(503, "the game is too busy to join now: try again", "busy")
-            out = {"side": seat.side, "state": games.view(game_id, seat.side)}
+            out = {"side": seat.side, "state": games.view_for(game_id, seat.side)}
             if req.token is None:
                 out["token"] = token
             return out
@@ -258,7 +257,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         def do() -> dict[str, Any]:
             games.refresh(game_id)
             side = games.seat(game_id, token).side if token is not None else None
-            return {"side": side, "state": games.view(game_id, side)}
+            return {"side": side, "state": games.view_for(game_id, side)}
 
         return await hub.call(do)
 
@@ -316,7 +315,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         def do() -> tuple[str | None, dict[str, Any], list[Any]]:
             games.refresh(conn.game_id)
             side = games.seat(conn.game_id, token).side if token is not None else None
-            view = games.view(conn.game_id, side)
+            view = games.view_for(conn.game_id, side)
             last = msg.get("seq")
             missed: list[Any] = []
             if last is not None and 0 <= view["seq"] - last <= protocol.RESYNC_MAX:

@@ -85,7 +85,7 @@ class Conn:
     async def send_news(self, actions: list[Any], views: dict[str, Any],
                         texts: dict[tuple[int, bool], str] | None = None) -> None:
         """Send the actions after :attr:`seq` up to the views', with the view of this
-        connection's seat (``views``: :meth:`OnlineGames.view` of ``side="*"``);
+        connection's seat (``views``: :meth:`OnlineGames.views`);
         nothing when the view is not newer than what was sent. ``texts``: the messages
         already encoded for the connections of the same game, by their :attr:`seq` and
         whether they are the mover's (each encoded once, whatever the number of
@@ -332,9 +332,9 @@ class Hub:
         await self.push(game_id)  # reading the game calls time; the timer is set again
 
     def _news(self, game_id: str, after: int) -> tuple[dict[str, Any], list[Any]]:
-        """The game's views (:meth:`OnlineGames.view` of ``side="*"``) and its actions
+        """The game's views (:meth:`OnlineGames.views`) and its actions
         after ``after``."""
-        views = self.games.view(game_id, "*")
+        views = self.games.views(game_id)
         seq = views["others"]["seq"]
         t = self.games.tables.get(game_id)
         recent = [a for a in t.recent if a.seq > after] if t is not None else []

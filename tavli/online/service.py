@@ -643,15 +643,26 @@ class OnlineGames:
             raise WrongState("the seat has been taken")
         return free[0].side, token
 
-    def view(self, game_id: str, side: str | None = None) -> dict[str, Any]:
-        """What the seat ``side`` (None: a spectator) sees of the game: status, the last
-        action's number, the commitment, the seats (names, not tokens) and the state
-        (the record, with the server seed once it is over: :meth:`record`). The seat
-        to move also gets the legal moves of its roll and the steps of its turn tree
-        (the page offers them: no rule in JavaScript); everybody else gets no moves and
-        the tree's root (the dice), as for a turn the page does not play: the same
-        state, a fifth of the size (:func:`public`). ``side="*"``: both, as
-        ``{"turn": the side to move, "mover": its view, "others": the others'}``."""
+    def view(self, game_id: str) -> dict[str, Any]:
+        """The whole state of the game: status, the last action's number, the
+        commitment, the seats (names, not tokens), the game with the legal moves of the
+        roll to play and the steps of its turn tree (the record, with the server seed
+        once it is over: :meth:`record`). What a seat or a spectator is sent is
+        :meth:`view_for`."""
+        return self.views(game_id)["mover"]
+
+    def view_for(self, game_id: str, side: str | None) -> dict[str, Any]:
+        """What the seat ``side`` (None: a spectator) is sent of the game: the seat to
+        move gets the legal moves of its roll and the steps of its turn tree (the page
+        offers them: no rule in JavaScript); everybody else gets no moves and the
+        tree's root (the dice), as for a turn the page does not play — the same state,
+        a fifth of the size (:func:`public`)."""
+        v = self.views(game_id)
+        return v["mover" if side is not None and side == v["turn"] else "others"]
+
+    def views(self, game_id: str) -> dict[str, Any]:
+        """``{"turn": the side to move, "mover": its view, "others": everybody else's}``
+        (:meth:`view_for`)."""
         t = self.table(game_id)
         if t.clock is not None:
             self._flag(t)
@@ -665,11 +676,8 @@ class OnlineGames:
                 full = self._view(t)
                 t.shown = (key, full, public(full))
             absent = {s.side: absent_for(s, self.beat, now) for s in seats}
-            if side == "*":
-                return {"turn": t.shown[1]["turn"], "mover": {**t.shown[1], "absent": absent},
-                        "others": {**t.shown[2], "absent": absent}}
-            mover = side is not None and side == t.shown[1]["turn"]
-            return {**t.shown[1 if mover else 2], "absent": absent}
+            return {"turn": t.shown[1]["turn"], "mover": {**t.shown[1], "absent": absent},
+                    "others": {**t.shown[2], "absent": absent}}
 
     def saw(self, game_id: str, seats: list[Seat], at: float) -> None:
         """The seats of ``game_id`` as read at ``at`` (the hub's presence beat): a view
