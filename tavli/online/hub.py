@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -123,6 +124,8 @@ class Hub:
         self.sub: Subscription | None = None
         self.tasks: set[asyncio.Task] = set()
         self.marking = asyncio.Lock()  # one presence refresh at a time: the last one wins
+        self.heard: list[Notice] = []  # notices the loop has still to look at
+        self.heard_lock = threading.Lock()
 
     async def start(self) -> None:
         """Listen to the store (every action appended by any process on the database)
@@ -156,8 +159,18 @@ class Hub:
         self.games.heard(notice.game_id, notice.seq)
         loop = self.loop
         if loop is not None and notice.game_id in self.conns:
+            with self.heard_lock:  # the loop is woken once for the notices of a look
+                self.heard.append(notice)
+                if len(self.heard) > 1:
+                    return
             with contextlib.suppress(RuntimeError):  # the loop has closed
-                loop.call_soon_threadsafe(self._notice, notice)
+                loop.call_soon_threadsafe(self._notices)
+
+    def _notices(self) -> None:  # the loop's thread
+        with self.heard_lock:
+            notices, self.heard = self.heard, []
+        for notice in notices:
+            self._notice(notice)
 
     def _notice(self, notice: Notice) -> None:  # the loop's thread
         if self.acting.get(notice.game_id, -1) >= notice.seq:
