@@ -290,8 +290,8 @@ class Hub:
                 return store.seats_of(list(local))
 
             read = time.time()
-            try:
-                seats = await self.call(mark)
+            try:  # a thread even for a quick store: the beat of a thousand seats takes
+                seats = await run_in_threadpool(mark)  # tens of ms; the loop goes on
             except TavliError:
                 return
             for game_id, ss in seats.items():
