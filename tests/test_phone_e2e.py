@@ -82,8 +82,8 @@ def board_fills(page, sel: str, size: str) -> None:
 def tap_beside(page, sel: str, expr: str) -> None:
     """Tap 20 px beside the first element of ``sel`` (a point with a movable checker, a
     Dama piece that may move), on a side where no other such element is; ``expr``
-    (JavaScript) must then name that element's slot as selected; a second tap there
-    lets it go."""
+    (JavaScript) must then name that element's slot as selected; a tap on the element
+    itself lets it go."""
     spots = page.evaluate(f"""(() => {{
       const out = [];
       for (const e of document.querySelectorAll("{sel}")) {{
@@ -103,8 +103,9 @@ def tap_beside(page, sel: str, expr: str) -> None:
             page.wait_for_timeout(30)
             got = page.evaluate(expr)
             assert str(got) == str(s["key"]), f"tap {dx},{dy} from {s}: {got}"
-            page.touchscreen.tap(x, y)  # and again: nothing selected
+            page.touchscreen.tap(s["x"], s["y"])  # on itself again: let go
             page.wait_for_timeout(30)
+            assert page.evaluate(expr) is None
             break
 
 
