@@ -234,6 +234,8 @@ def screens(page, lang, phone, server, online, games):
             page.set_viewport_size(vp)
             tap_beside(page, "#dama-board .piece.can",
                        "window.dama.D.partial.length ? window.dama.D.partial[0] : null")
+    if phone and lang == "en":
+        drag_a_dama_piece(page, server)
     # tavli serve: the start page (New game and the lobby), then a game in play
     page.goto(online + "/")
     wait_js(page, "document.body.dataset.ready === '1'")
@@ -246,3 +248,31 @@ def screens(page, lang, phone, server, online, games):
                   "document.body.dataset.conn === 'online'")
     idle(page)
     each("online", "#board")
+
+
+def drag_a_dama_piece(page, server):
+    """On a phone (360 px), a Dama piece dragged to where it may land is moved there (the
+    drop 25 px right of the
+    square's centre, on the light square beside it: within reach)."""
+    page.set_viewport_size(PHONES[0][1])
+    r = page.request.post(f"{server}/api/dama", data=json.dumps(
+        {"rules": "russian", "opponent": "human"}), headers={"Content-Type": "application/json"})
+    assert r.ok, r.text()
+    d = r.json()
+    page.goto(f"{server}/#/dama/{d['id']}")
+    wait_js(page, f"!!window.dama.state() && window.dama.state().id === '{d['id']}'")
+    idle(page)
+    move = d["legal_moves"][0]
+    a, b = move["path"][0], move["path"][1]
+    box = page.evaluate(f"""(() => {{ const c = (s) => {{ const r = document.querySelector(
+      `#dama-board .sq[data-square="${{s}}"]`).getBoundingClientRect();
+      return [r.left + r.width / 2, r.top + r.height / 2]; }}; return [c({a}), c({b})];
+    }})()""")
+    (x0, y0), (x1, y1) = box
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=4)
+    page.mouse.move(x1 + 25, y1, steps=4)  # on the light square beside it
+    page.mouse.up()
+    wait_js(page, "window.dama.state().plies === 1 && document.body.dataset.busy === '0'")
+    assert page.evaluate("window.dama.state().last.path") == move["path"]
