@@ -313,12 +313,103 @@
   function cap(s) { return s[0].toUpperCase() + s.slice(1); }
 
   // --- actions ----------------------------------------------------------------------------
+  // --- a finger's reach (phone first): a tap or drop that misses the squares offered by
+  // less than REACH CSS px goes to the nearest of them (the board's squares are 41 px at
+  // 360 px; each offered square takes taps 44 px wide)
+  const REACH = 22;
+
+  function svgAt(evt) {
+    const svg = q("#dama-board");
+    const pt = svg.createSVGPoint();
+    pt.x = evt.clientX;
+    pt.y = evt.clientY;
+    return pt.matrixTransform(svg.getScreenCTM().inverse());
+  }
+
+  /** The offered square nearest to the SVG point `at` within REACH px, or null. */
+  function nearestSquare(at, squares) {
+    const scale = q("#dama-board").getScreenCTM().a || 1;
+    let best = null, bestD = REACH / scale;
+    for (const sq of squares) {
+      const [x, y] = sqXY(sq);
+      const d = Math.hypot(Math.max(Math.abs(at.x - x) - SQ / 2, 0),
+                           Math.max(Math.abs(at.y - y) - SQ / 2, 0));
+      if (d <= bestD) { best = sq; bestD = d; }
+    }
+    return best;
+  }
+
+  /** The squares a tap may mean now: the next landings, the pieces that may move or be
+   * huffed. */
+  function offered() {
+    const out = new Set(D.partial.length ? destinations() : []);
+    for (const s of movable()) out.add(s);
+    for (const s of humanToAct() ? D.state.huff : []) out.add(s);
+    return out;
+  }
+
+  /** The square under an event, or the nearest one offered within reach. */
+  function tapSquare(evt) {
+    const g = evt.target.closest ? evt.target.closest("[data-square]") : null;
+    const sq = g ? Number(g.getAttribute("data-square")) : null;
+    const offers = offered();
+    if (sq !== null && offers.has(sq)) return sq;
+    const near = nearestSquare(svgAt(evt), offers);
+    return near === null ? sq : near;
+  }
+
+  /** Drag a piece that may move to a square it may land on (the next landing of a
+   * capture: the chain goes on from there); a short press is a tap. */
+  function setupDrag() {
+    const svg = q("#dama-board");
+    let drag = null;
+    svg.addEventListener("pointerdown", (evt) => {
+      if (document.body.dataset.busy === "1" || !humanToAct() || D.partial.length > 1) return;
+      const sq = tapSquare(evt);
+      if (sq === null || !movable().has(sq)) return;
+      drag = {sq, id: evt.pointerId, x: evt.clientX, y: evt.clientY, moved: false};
+    });
+    svg.addEventListener("pointermove", (evt) => {
+      if (!drag || evt.pointerId !== drag.id) return;
+      if (!drag.moved && Math.hypot(evt.clientX - drag.x, evt.clientY - drag.y) < 8) return;
+      if (!drag.moved) {
+        drag.moved = true;
+        svg.setPointerCapture(evt.pointerId);
+        D.partial = [drag.sq];
+        const b = sqInfo(drag.sq);
+        D.anim = {square: drag.sq, colour: b.colour, king: b.piece === "king", x: 0, y: 0};
+      }
+      const at = svgAt(evt);
+      D.anim.x = at.x;
+      D.anim.y = at.y;
+      render();
+      evt.preventDefault();
+    });
+    const end = (evt) => {
+      if (!drag || evt.pointerId !== drag.id) return;
+      const d = drag;
+      drag = null;
+      if (!d.moved) return;            // a tap: the click listener has it
+      D.anim = null;
+      D.suppressClick = true;
+      setTimeout(() => { D.suppressClick = false; }, 0);
+      const to = nearestSquare(svgAt(evt), destinations());
+      if (to !== null) { clickDest(to); return; }
+      D.partial = [];
+      draw();
+    };
+    svg.addEventListener("pointerup", end);
+    svg.addEventListener("pointercancel", end);
+  }
+
   function clickBoard(evt) {
+    if (D.suppressClick) return;
     if (document.body.dataset.busy === "1" || !humanToAct()) return;
-    const g = evt.target.closest("[data-square]");
-    if (!g) { D.partial = []; draw(); return; }
-    const sq = Number(g.getAttribute("data-square"));
-    if (g.classList.contains("huffable")) { huff(sq); return; }
+    const at = tapSquare(evt);
+    if (at === null) { D.partial = []; draw(); return; }
+    const sq = at;
+    const g = q(`#dama-board .piece[data-square="${sq}"]`);
+    if (g && g.classList.contains("huffable")) { huff(sq); return; }
     if (D.partial.length && destinations().includes(sq)) { clickDest(sq); return; }
     if (movable().has(sq)) D.partial = D.partial[0] === sq && D.partial.length === 1 ? [] : [sq];
     else D.partial = [];
@@ -517,6 +608,7 @@
     q("#ng-variant").addEventListener("change", syncDialog);
     q("#btn-new").addEventListener("click", syncDialog);
     q("#dama-board").addEventListener("click", clickBoard);
+    setupDrag();
     q("#dama-undo").addEventListener("click", undo);
     q("#dama-rematch").addEventListener("click", rematch);
     window.addEventListener("hashchange", () => {
