@@ -232,6 +232,14 @@ def test_the_review_lists_cube_decisions_with_the_moves(client):
     assert rv["summary"][2].startswith("Black: ") and "1 wrong take" in rv["summary"][2]
     assert rv["summary"][1].startswith("White's luck: ") and rv["summary"][-1] == \
         "Analysis at 0-ply"
+    # the same lines as messages for the page's language: the same words in English
+    from tavli.i18n import text
+    assert [text("en", m) for m in rv["summary_msgs"]] == rv["summary"]
+    assert [text("en", m["text_msg"]) for m in rv["mistakes"]] == \
+        [m["text"] for m in rv["mistakes"]]
+    el = [text("el", m["text_msg"]) for m in rv["mistakes"] if m["kind"] == "cube"]
+    assert any("λάθος αποδοχή" in line for line in el), el
+    assert "1 λάθος αποδοχή" in text("el", rv["summary_msgs"][2])
     # a Fevga record: no cube decisions
     g = Game("fevga", seed=3)
     play_game(g, (GreedyPlayer(), GreedyPlayer()))

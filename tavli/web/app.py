@@ -398,7 +398,7 @@ class TavliApi(GameService[Session]):
         an AI player played, at most 2, and at least the app's ply): made in
         the worker processes, in parts, in the background; requests for the same review
         share one job, and finished ones are kept (:class:`tavli.web.reviews.Reviews`)."""
-        from ..ai.analysis import ply_note, result_of, review_ply
+        from ..ai.analysis import ply_note, ply_note_msg, result_of, review_ply
 
         if ply is not None and ply not in (0, 1, 2):
             raise ApiError(422, "ply must be 0, 1 or 2", "invalid")
@@ -415,6 +415,7 @@ class TavliApi(GameService[Session]):
                 ply = review_ply(levels, self.analysis_ply)
             head = {"id": game_id, "ply": ply, "title": title,
                     "ply_note": ply_note(ply, levels),
+                    "ply_note_msg": ply_note_msg(ply, levels),
                     "result": result_of(s.match if s.match is not None else s.game),
                     "games": [{"number": i + 1, "game": g.rules.game_name,
                                "result": g.outcome.to_dict() if g.outcome else None}

@@ -26,6 +26,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from ..dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
 from ..dama.game import DamaGame
+from ..i18n import msg
 from ..errors import IllegalMove, ParseError, RuleError, TavliError
 from . import listing, workers
 from .errors import ApiError, Body, Side, body, either, engine_error
@@ -73,9 +74,29 @@ class HuffBody(Body):
 
 
 def _move_json(m: DamaMove, rules) -> dict[str, Any]:
-    return {"notation": str(m), "full": m.notation(rules, full=True), "start": m.start,
+    # the move in its rule set's players' notation (Russian: c3-d4, c3:e5; else 22-18)
+    return {"notation": rules.move_text(m), "full": rules.move_text(m, full=True),
+            "start": m.start,
             "end": m.end, "path": [m.start, *(m.path or (m.end,))],
-            "captures": list(m.captures), "king": m.king, "promotes": m.promotes}
+            "captures": list(m.captures), "king": m.king, "promotes": m.promotes,
+            "captured_names": [rules.square_text(c) for c in m.captures]}
+
+
+#: the Dama levels by the dialog's level names (for the page: "AI (expert)")
+LEVEL_NAMES = {v: k for k, v in LEVEL_ALIASES.items()}
+
+
+def reason_msg(g: DamaGame) -> dict[str, Any] | None:
+    """Why the game ended (:meth:`DamaGame.end_reason`) as a catalogue message."""
+    reason = g.end_reason()
+    if reason is None:
+        return None
+    keys = {"resignation": "resignation", "agreement": "agreement",
+            "threefold repetition": "repetition", "no pieces left": "no_pieces",
+            "no legal move": "no_move"}
+    if reason in keys:
+        return msg(f"dama.reason.{keys[reason]}")
+    return msg("dama.reason.quiet", n=g.rules.draw_plies // 2)
 
 
 class DamaSession:
@@ -165,6 +186,12 @@ class DamaApi(GameService[DamaSession]):
         return {
             "id": s.id, "game": "dama", "rules": r.name, "huffing": r.huffing,
             "rules_text": r.option_text, "italian_board": r.italian_board,
+            # the page's words by key: the rule set, the AI levels, why it ended
+            "rules_key": "dama.rn." + ("box_compulsory" if r.name == "box" and not r.huffing
+                                       else r.name),
+            "notation": r.notation,
+            "levels": {side: LEVEL_NAMES.get(str(p_.get("level")), str(p_.get("level")))
+                       for side, p_ in players.items() if p_["type"] == "ai"},
             "compulsory": r.compulsory, "players": players, "fen": p.fen(),
             "turn": turn, "to_act": None if over else players[turn]["type"],
             "board": squares, "counts": {SIDES[c]: {"men": p.count(c)[0], "kings": p.count(c)[1]}
@@ -172,8 +199,10 @@ class DamaApi(GameService[DamaSession]):
             "legal_moves": [_move_json(m, r) for m in g.legal_moves()],
             "huff": huff, "over": over, "result": g.result,
             "winner": None if winner is None else SIDES[winner],
-            "reason": g.end_reason(), "plies": len(g.record),
-            "history": [{"side": SIDES[x.colour], "text": str(x)} for x in g.record],
+            "reason": g.end_reason(), "reason_msg": reason_msg(g), "plies": len(g.record),
+            "history": [{"side": SIDES[x.colour],
+                         "text": (f"*{r.square_text(x.huffed)}" if x.move is None
+                                  else r.move_text(x.move))} for x in g.record],
             "last": s.last,
         }
 
