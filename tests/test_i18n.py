@@ -66,6 +66,7 @@ def dynamic_families() -> dict[str, list[str]]:
             "cube.why.": ["crawford", "opponent", "unused", "dead", "highest", "none"],
             "cube.sit.match": ["", ".crawford", ".post"],
             "dama.rn.": ["box", "box_compulsory", "russian", "italian"],
+            "tui.doing.": ["opening", "roll", "move", "double"],
             "dama.reason.": ["resignation", "agreement", "repetition", "no_pieces",
                              "no_move"]}
 
@@ -212,16 +213,42 @@ def test_catalogue_endpoint_follows_the_browser_and_the_choice(client):
 def test_api_errors_in_the_requests_language(client):
     r = client.get("/api/games/nope", headers={"X-Tavli-Lang": "el"})
     assert r.status_code == 404
-    assert r.json()["code"] == "not_found" and r.json()["error"] == "Δεν βρέθηκε"
-    assert "nope" in r.json()["detail"]
+    # the error by its key: no English detail is needed
+    assert r.json() == {"code": "not_found",
+                        "error": "Δεν υπάρχει τέτοιο παιχνίδι (ίσως διαγράφηκε)"}
     r = client.post("/api/games", json={"variant": "portes", "points": "x"},
                     headers={"Accept-Language": "de-DE"})
-    assert r.status_code == 422 and r.json()["error"] == "Ungültige Anfrage"
+    assert r.status_code == 422 and r.json() == {"code": "invalid",
+                                                 "error": "Ungültiger Wert: points"}
+    # a position that cannot be read (the engine's ParseError)
+    r = client.post("/api/games", json={"variant": "portes", "position": "zzz"},
+                    headers={"X-Tavli-Lang": "it"})
+    assert r.status_code == 422 and r.json()["error"] == "Il testo non è leggibile"
     # English: the message as it was, no detail
     r = client.get("/api/games/nope")
     assert r.status_code == 404 and "detail" not in r.json() and "nope" in r.json()["error"]
     r = client.get("/api/nothing", headers={"X-Tavli-Lang": "it"})
-    assert r.status_code == 404 and r.json()["error"] == "La richiesta non è riuscita"
+    assert r.status_code == 404 and r.json()["error"] == "Non trovato"
+
+
+def test_engine_and_dama_errors_need_no_english_detail(client):
+    st = client.post("/api/games", json={"variant": "portes", "opponent": "human",
+                                         "seed": 3, "first": "white"}).json()
+    gid = st["id"]
+    st = client.post(f"/api/games/{gid}/roll").json()
+    r = client.post(f"/api/games/{gid}/move", json={"move": "24/1"},
+                    headers={"X-Tavli-Lang": "de"})
+    assert r.status_code == 422 and r.json() == {"code": "illegal_move",
+                                                 "error": "Ungültiger Zug"}
+    r = client.post(f"/api/games/{gid}/move", json={"move": "24/1"})
+    assert r.json()["error"].startswith("illegal move: ")      # English: the engine's words
+    d = client.post("/api/dama", json={"rules": "russian", "opponent": "human"}).json()
+    r = client.post(f"/api/dama/{d['id']}/undo", headers={"X-Tavli-Lang": "el"})
+    assert r.status_code == 409 and r.json() == {"code": "wrong_state",
+                                                 "error": "Δεν υπάρχει τίποτα για αναίρεση"}
+    r = client.post("/api/dama", json={"rules": "box", "level": "superb"},
+                    headers={"X-Tavli-Lang": "it"})
+    assert r.status_code == 422 and r.json()["error"] == "Livello dell'IA sconosciuto"
 
 
 def test_the_states_messages_in_the_requests_language(client):

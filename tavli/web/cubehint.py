@@ -53,13 +53,13 @@ def cube_job(s: Session, ply: int, engine: str) -> dict[str, Any]:
     if role is None:
         if not g.rules.cube:
             raise ApiError(409, f"{g.rules.game_name} is played without the doubling cube: "
-                                "no cube decision", "no_cube")
+                                "no cube decision", "no_cube", key="err.no_cube")
         raise ApiError(409, "no cube decision is due now: a cube hint is given before the "
                             "roll when the side on roll may double, or when a double is "
-                            "offered", "not_due")
+                            "offered", "not_due", key="err.not_due")
     if engine != "neural":
         raise ApiError(409, f"no trained network for {g.rules.game_name} is installed: the "
-                            "cube hint needs one", "unavailable")
+                            "cube hint needs one", "unavailable", key="err.no_network")
     doubler = g.position.turn
     ci = CubeInfo.from_game(g, s.match, side=doubler)
     return {"rules": g.rules.to_dict(), "position": g.position.id(), "ply": ply,

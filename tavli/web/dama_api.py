@@ -26,8 +26,8 @@ from fastapi.concurrency import run_in_threadpool
 
 from ..dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
 from ..dama.game import DamaGame
-from ..i18n import msg
 from ..errors import IllegalMove, ParseError, RuleError, TavliError
+from ..i18n import msg
 from . import listing, workers
 from .errors import ApiError, Body, Side, body, either, engine_error
 from .limits import SESSIONS
@@ -215,9 +215,10 @@ class DamaApi(GameService[DamaSession]):
         try:
             parse_level(level)  # the level is used at every AI move: refuse a bad one now
         except RuleError as e:
-            raise ApiError(422, f"level: {e}", "invalid") from None
+            raise ApiError(422, f"level: {e}", "invalid", key="err.level") from None
         if body.huffing and body.rules != "box":
-            raise ApiError(422, "huffing belongs to the box rules", "invalid")
+            raise ApiError(422, "huffing belongs to the box rules", "invalid",
+                           key="err.huffing_box")
         try:
             g = DamaGame(body.rules, huffing=body.huffing)
         except TavliError as e:
@@ -233,15 +234,18 @@ class DamaApi(GameService[DamaSession]):
         g = s.game
         if g.is_over():
             raise ApiError(409, f"the game is over ({g.result}, {g.end_reason()})",
-                            "game_over")
+                            "game_over", key="err.game_over")
         turn = SIDES[g.turn]
         if side is not None and side != turn:
-            raise ApiError(409, f"it is {turn}'s turn, not {side}'s", "wrong_side")
+            raise ApiError(409, f"it is {turn}'s turn, not {side}'s", "wrong_side",
+                           key=f"err.turn_of.{turn}")
         kind = s.meta["players"][turn]["type"]
         if by_ai and kind != "ai":
-            raise ApiError(409, f"{turn} is played by a person, not the AI", "wrong_side")
+            raise ApiError(409, f"{turn} is played by a person, not the AI", "wrong_side",
+                           key=f"err.person_plays.{turn}")
         if not by_ai and kind == "ai":
-            raise ApiError(409, f"{turn} is played by the AI (POST .../ai)", "wrong_side")
+            raise ApiError(409, f"{turn} is played by the AI (POST .../ai)", "wrong_side",
+                           key=f"err.ai_plays.{turn}")
         return turn
 
     def _last(self, s: DamaSession, side: str, mv: DamaMove, huffed: int | None = None,
@@ -310,7 +314,8 @@ class DamaApi(GameService[DamaSession]):
         still at ``version``."""
         def do(s: DamaSession, turn: str) -> None:
             if s.version != version:
-                raise ApiError(409, "the game changed while the AI was thinking", "conflict")
+                raise ApiError(409, "the game changed while the AI was thinking", "conflict",
+                               key="err.conflict")
             g = s.game
             huffed = decision["huff"]
             if huffed is not None:
@@ -328,9 +333,9 @@ class DamaApi(GameService[DamaSession]):
             players = s.meta["players"]
             if g.is_over():
                 raise ApiError(409, f"the game is over ({g.result}, {g.end_reason()}): it "
-                                     "cannot be taken back", "game_over")
+                                     "cannot be taken back", "game_over", key="err.game_over")
             if not any(players[SIDES[p.colour]]["type"] == "human" for p in g.record):
-                raise ApiError(409, "nothing to undo", "wrong_state")
+                raise ApiError(409, "nothing to undo", "wrong_state", key="err.nothing_to_undo")
             while g.record and players[SIDES[g.record[-1].colour]]["type"] == "ai":
                 g.undo()
             # the human's ply (and a huff made just before it, by the same side)
@@ -350,7 +355,8 @@ def rematch(api: DamaApi, game_id: str) -> dict[str, Any]:
     with s.lock:
         g = s.game
         if not g.is_over():
-            raise ApiError(409, "the game is not over: a rematch follows its end", "not_over")
+            raise ApiError(409, "the game is not over: a rematch follows its end", "not_over",
+                           key="err.not_over")
         players = s.meta["players"]
         ai = [side for side in SIDES if players[side]["type"] == "ai"]
         body = NewDama(rules=g.rules.name,

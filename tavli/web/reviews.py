@@ -140,7 +140,8 @@ def finish(head: dict[str, Any], ply: int, got: list[Any]) -> dict[str, Any]:
             "curve": [{"index": i, "game": t["game"], "turn": t["turn"], "side": t["side"],
                        "white_win": t["white_win"]} for i, t in enumerate(turns)],
             "turns": turns, "cube": cube, "mistakes": mistakes, "players": result["players"],
-            "summary": summary_lines(result), "summary_msgs": summary_msgs(result, head.get("ply_note_msg"))}
+            "summary": summary_lines(result),
+            "summary_msgs": summary_msgs(result, head.get("ply_note_msg"))}
 
 
 def _side(side: str) -> dict[str, Any]:
