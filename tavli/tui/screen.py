@@ -98,7 +98,7 @@ class Screen:
                 lines.append(Text(result_text(out)))
         else:
             # opening, roll, move or double: who does what now
-            lines.append(Text(_("tui.doing." + g.phase, side=side_name(g.turn)), style="bold"))
+            lines.append(Text(_(f"tui.doing.{g.phase}", side=side_name(g.turn)), style="bold"))
             if g.phase == "move" and g.dice is not None:
                 lines.append(Text(_("tui.dice", dice=dice_text(g.dice))))
         if g.rules.cube:
