@@ -286,3 +286,16 @@ def test_the_review_page_shows_cube_decisions_and_luck(browser, server):
         page.screenshot(path=str(ARTIFACTS / f"review-cube-{name}.png"), full_page=True)
         assert errors == [], errors
         ctx.close()
+    # in Greek: the review's lines, marks and cube decisions by key
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="el-GR")
+    page = ctx.new_page()
+    page.goto(f"{server}/#/game/{gid}")
+    page.wait_for_selector("#review:not([hidden])", timeout=300000)
+    assert "λάθος αποδοχή" in page.locator("#mistakes li").first.inner_text()
+    summary = page.locator("#review-summary div").all_inner_texts()
+    assert summary[0].startswith("Λευκά: ") and summary[-1] == "Ανάλυση σε βάθος 1"
+    page.locator("#mistakes li.cube").first.click()
+    assert "Όχι διπλό" in page.locator("#review-banner").inner_text()
+    page.locator("#review").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "review-cube-phone-el.png"), full_page=True)
+    ctx.close()

@@ -190,8 +190,8 @@ class DamaApi(GameService[DamaSession]):
             "rules_key": "dama.rn." + ("box_compulsory" if r.name == "box" and not r.huffing
                                        else r.name),
             "notation": r.notation,
-            "levels": {side: LEVEL_NAMES.get(str(p_.get("level")), str(p_.get("level")))
-                       for side, p_ in players.items() if p_["type"] == "ai"},
+            "levels": {side: LEVEL_NAMES[str(p_.get("level"))] for side, p_ in players.items()
+                       if p_["type"] == "ai" and str(p_.get("level")) in LEVEL_NAMES},
             "compulsory": r.compulsory, "players": players, "fen": p.fen(),
             "turn": turn, "to_act": None if over else players[turn]["type"],
             "board": squares, "counts": {SIDES[c]: {"men": p.count(c)[0], "kings": p.count(c)[1]}
