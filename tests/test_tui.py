@@ -420,7 +420,7 @@ def test_without_a_trained_network_the_ai_is_the_greedy_player(monkeypatch, caps
                         ["--tui", "--game", "plakoto", "--points", "1", "--seed", "2",
                          "--white", "expert", "--save", str(path)])
     assert rc == 0, err
-    assert "(greedy AI: no trained network for plakoto is installed)" in out
+    assert "(greedy AI: no trained network for Plakoto is installed)" in out
     assert "black: greedy (no net)" in out
     g = load(path)
     greedy = GreedyPlayer()

@@ -107,7 +107,7 @@ class Commands:
         g = self.s.game
         say = self.screen.say
         if g.phase != "move" or g.dice is None:
-            self.screen.error(_("err.hint_roll"))
+            self.screen.error(_("tui.hint_roll"))
             return
         moves = g.legal_moves()
         if not moves:
@@ -141,7 +141,7 @@ class Commands:
         g = self.s.game
         screen = self.screen
         if g.is_over:
-            screen.error(_("err.game_over"))
+            screen.error(_("tui.game_is_over"))
             return
         side = g.turn
         other = 1 - side
