@@ -113,7 +113,8 @@ def test_language_menu_switches_and_is_remembered(page_in, server):
     # the API answers its errors in the chosen language
     err = page.evaluate("fetch('/api/games/nope', {headers: langHeaders()})"
                         ".then((r) => r.json())")
-    assert err["error"] == "Nicht gefunden" and err["code"] == "not_found"
+    assert err["error"] == "Dieses Spiel gibt es nicht (vielleicht wurde es gelöscht)"
+    assert err["code"] == "not_found" and "detail" not in err
     assert page.errors == []
 
 
@@ -246,7 +247,7 @@ def test_dama_and_the_hint_panel_in_a_language(page_in, server, lang, size, phon
     assert i18n.gettext(lang, "dama.rules_line", rules=i18n.gettext(lang, "dama.rn.russian")) \
         in panel
     assert i18n.gettext(lang, "dama.pl.ai", level=i18n.gettext(lang, "level.expert")) in panel
-    page.locator('#dama-board [data-square="22"]').first.click()       # c3
+    page.click("#dama-board .piece[data-square='22']")                # c3
     page.locator('#dama-board .dest[data-square="18"]').click()        # d4
     wait_js(page, "window.dama.state().plies >= 2 && document.body.dataset.busy !== '1'")
     assert page.locator("#dama-history li").first.inner_text().startswith("c3-d4")
