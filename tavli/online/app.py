@@ -73,7 +73,7 @@ class JoinBody(Body):
 
 def _game_id(game_id: str) -> str:
     if not GAME_ID.match(game_id):
-        raise ApiError(404, "no online game with this id", "not_found")
+        raise ApiError(404, "no online game with this id", "not_found", key="err.no_game")
     return game_id
 
 

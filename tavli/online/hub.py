@@ -58,7 +58,7 @@ def online_error(e: TavliError) -> Any:
         return ApiError(409, str(e), "stale")
     if isinstance(e, StoreError):
         if str(e).startswith("no online game"):
-            return ApiError(404, "no online game with this id", "not_found")
+            return ApiError(404, "no online game with this id", "not_found", key="err.no_game")
         return ApiError(503, str(e), "store")
     return engine_error(e)
 

@@ -122,8 +122,10 @@
       mk("rect", {x: x - SQ / 2, y: y - SQ / 2, width: SQ, height: SQ,
                   fill: lastSq.has(b.square) ? "#7d5a2e" : "#6b4a2b",
                   class: "sq", "data-square": b.square}, svg);
-      mk("text", {x: x - SQ / 2 + 3, y: y - SQ / 2 + 10, "font-size": 8.5,
-                  fill: "#c9ad84"}, svg).textContent = String(b.square);
+      if (st.notation !== "algebraic") {   // numeric notation: the squares' numbers
+        mk("text", {x: x - SQ / 2 + 3, y: y - SQ / 2 + 10, "font-size": 8.5,
+                    fill: "#c9ad84"}, svg).textContent = String(b.square);
+      }
     }
     if (last) {
       for (const c of last.captures) {
@@ -214,14 +216,17 @@
     const side = st.turn;
     let text;
     if (st.over) {
-      text = st.winner ? `${cap(st.winner)} wins (${st.result}): ${st.reason}.`
-        : `Drawn (${st.result}): ${st.reason}.`;
+      const reason = tm(st.reason_msg);
+      text = st.winner
+        ? t("dama.st.wins", {side: cap(t(`side.${st.winner}`)), result: st.result, reason})
+        : t("dama.st.drawn", {result: st.result, reason});
     } else if (st.to_act === "ai") {
-      text = `${cap(side)} (AI) is thinking…`;
+      text = t("dama.st.thinking", {side: cap(t(`side.${side}`))});
     } else {
       const caps = st.legal_moves.some((m) => m.captures.length);
-      text = `${cap(side)} to move` + (caps && st.compulsory ? ": a capture is compulsory." : ".");
-      if (st.huff.length) text += " You may huff first (orange).";
+      text = t(caps && st.compulsory ? "dama.st.move_capture" : "dama.st.move",
+               {side: cap(t(`side.${side}`))});
+      if (st.huff.length) text += " " + t("dama.st.huff");
     }
     q("#dama-status").textContent = text;
     const pl = q("#dama-players");
@@ -234,32 +239,34 @@
       disc.className = `disc ${s}`;
       const name = document.createElement("span");
       name.className = "name";
-      name.textContent = `${cap(s)}: ` + (p.type === "ai" ? `AI (level ${p.level})` : "player");
+      const level = st.levels && st.levels[s];
+      name.textContent = t("dama.pl.row", {side: cap(t(`side.${s}`)), who: p.type === "ai"
+        ? t("dama.pl.ai", {level: level ? t(`level.${level}`) : p.level}) : t("dama.pl.human")});
       const cnt = document.createElement("span");
       cnt.className = "pips";
       const c = st.counts[s];
-      cnt.textContent = `${c.men} men, ${c.kings} kings`;
+      cnt.textContent = t("dama.counts", {men: c.men, kings: c.kings});
       div.append(disc, name, cnt);
       pl.appendChild(div);
     }
     const rulesLine = document.createElement("div");
     rulesLine.className = "opt";
-    rulesLine.textContent = `Rules: ${st.rules_text}`;
+    rulesLine.textContent = t("dama.rules_line", {rules: t(st.rules_key)});
     pl.appendChild(rulesLine);
     // huffing
     const hb = q("#dama-huff");
     hb.textContent = "";
     hb.hidden = !(humanToAct() && st.huff.length);
     if (!hb.hidden) {
-      hb.append("The opponent declined a capture: you may huff (remove) ");
+      hb.append(t("dama.huff.head") + " ");
       for (const s of st.huff) {
         const b = document.createElement("button");
         b.type = "button";
-        b.textContent = `the piece on ${s}`;
+        b.textContent = t("dama.huff.piece", {square: s});
         b.addEventListener("click", () => huff(s));
         hb.appendChild(b);
       }
-      hb.append(" or just move.");
+      hb.append(" " + t("dama.huff.tail"));
     }
     // the selected piece's moves as a list (multi-captures: pick the whole move)
     const cb = q("#dama-choices");
@@ -267,7 +274,7 @@
     const ms = D.partial.length ? prefixMoves() : [];
     cb.hidden = ms.length < 2 && !(ms.length === 1 && ms[0].captures.length > 1);
     if (!cb.hidden) {
-      cb.append("Moves: ");
+      cb.append(t("dama.moves") + " ");
       for (const m of ms) {
         const b = document.createElement("button");
         b.type = "button";
@@ -280,8 +287,9 @@
     const cp = q("#dama-captures");
     const last = st.last;
     cp.textContent = last && last.kind === "move" && last.captures.length
-      ? `${cap(last.side)} captured ${last.captures.length}: ${last.full} ` +
-        `(x ${last.captures.join(", ")})` : "";
+      ? t("dama.captured", {side: cap(t(`side.${last.side}`)), n: last.captures.length,
+                            move: last.full,
+                            squares: (last.captured_names || last.captures).join(", ")}) : "";
     const h = q("#dama-history");
     h.textContent = "";
     let pending = "", n = 0;
@@ -543,7 +551,7 @@
   function enter() {
     document.body.dataset.mode = "dama";
     q("#dama-view").hidden = false;
-    q("#title").textContent = "Dama";
+    q("#title").textContent = t("game.dama");
   }
 
   function leave() {

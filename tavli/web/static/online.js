@@ -155,12 +155,12 @@ function onMessage(msg) {
   }
 }
 
-/** A server error in the page's language: the text of its code, the English detail after
- * it (the protocol's messages are English). */
+/** A server error in the page's language: the catalogue's text of its code (the
+ * protocol's messages are English: in English, the server's own words). */
 function errorText(msg) {
   const key = "err." + msg.code;   // any code: without a text, the server's own words
   if (I18N.lang === "en" || !I18N.messages[key]) return msg.error;
-  return `${t(key)} (${msg.error})`;
+  return t(key);
 }
 
 /** Say hello again on a new connection (after a stale action: the state moved on). */
