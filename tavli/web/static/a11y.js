@@ -43,13 +43,21 @@ function setPref(name, on) {
 }
 
 // --- announcements -------------------------------------------------------------------------
-/** Say `text` through the live region (a screen reader reads it out). */
+/** Say `text` through the live region (a log: a screen reader reads each line added; the
+ * last few stay). */
 function announce(text) {
   const live = document.getElementById("a11y-live");
   if (!live || !text) return;
-  // the same text twice is read twice only when it changes: clear it first
-  live.textContent = "";
-  setTimeout(() => { live.textContent = text; }, 30);
+  const line = document.createElement("p");
+  line.textContent = text;
+  live.appendChild(line);
+  while (live.childElementCount > 6) live.firstElementChild.remove();
+}
+
+/** Say what the keyboard's cursor is on (its own region: each text replaces the last). */
+function sayCursor(text) {
+  const region = document.getElementById("a11y-cursor");
+  if (region) region.textContent = text;
 }
 
 function sideName(side) { return t(`side.${SIDES[side]}`); }
@@ -290,7 +298,12 @@ function setupA11y() {
   live.className = "sr-only";
   live.setAttribute("aria-live", "polite");
   live.setAttribute("role", "log");
-  wrap.append(desc, live);
+  const cursor = document.createElement("div");
+  cursor.id = "a11y-cursor";
+  cursor.className = "sr-only";
+  cursor.setAttribute("aria-live", "polite");
+  cursor.setAttribute("aria-atomic", "true");
+  wrap.append(desc, live, cursor);
   board.setAttribute("role", "application");
   board.setAttribute("aria-roledescription", "board");
   board.setAttribute("aria-describedby", "board-desc");

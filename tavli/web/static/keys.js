@@ -115,7 +115,7 @@ function moveCursor(key) {
     KB.row = key === "ArrowUp" ? 0 : 1;
   }
   redrawCursor();
-  announce(cursorWords());
+  sayCursor(cursorWords());
 }
 
 /** Enter or Space on the board: pick up, put down, or confirm a whole move. */
@@ -135,10 +135,10 @@ function pressCursor() {
       const first = (opts.get(S.selected) || new Map()).keys().next();
       if (!first.done) placeCursor(first.value);
       renderBoard();
-      announce(`${t("a11y.picked", {point: p === 25 ? t("a11y.cur.bar") : p})} ` +
+      sayCursor(`${t("a11y.picked", {point: p === 25 ? t("a11y.cur.bar") : p})} ` +
                cursorWords());
     } else {
-      announce(cursorWords());
+      sayCursor(cursorWords());
     }
     return;
   }
@@ -181,13 +181,13 @@ function setupKeys() {
       e.preventDefault();
       S.selected = null;
       render();
-      announce(cursorWords());
+      sayCursor(cursorWords());
     }
   });
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
     const tgt = e.target;
-    if (tgt.closest && tgt.closest("dialog, input, select, textarea")) return;
+    if (tgt.closest && tgt.closest("dialog[open], input, select, textarea")) return;
     if (e.key === "?") {
       e.preventDefault();
       openHelp();
