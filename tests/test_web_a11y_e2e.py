@@ -95,6 +95,20 @@ def a_path(st) -> list[tuple[int, int]]:
     return steps
 
 
+def play_by_keys(page, steps) -> None:
+    """Play the steps on the focused board (cursor, Enter, cursor, Enter), then confirm."""
+    for k, (f, t) in enumerate(steps):
+        cursor_to(page, f)
+        page.keyboard.press("Enter")
+        assert page.evaluate("window.tavli.S.selected") == f
+        cursor_to(page, t)
+        page.keyboard.press("Enter")
+        wait_js(page, f"window.tavli.S.done.length === {k + 1} && !window.tavli.S.sliding")
+    assert page.is_enabled("#btn-confirm")
+    page.keyboard.press("Enter")            # the move is whole: Enter confirms it
+    wait_js(page, "window.tavli.S.done.length === 0")
+
+
 def test_a_whole_portes_game_by_keyboard(page, server):
     page.goto(server)
     page.wait_for_selector("#dlg-new[open]")
@@ -147,16 +161,7 @@ def test_a_whole_portes_game_by_keyboard(page, server):
         if st["last_moves"]["black"] and not st["last_moves"]["black"]["pass"]:
             saw_marks = saw_marks or page.locator(".last-move.theirs .last-to").count() > 0
             saw_played = saw_played or "Black played" in page.text_content("#a11y-live")
-        for k, (f, t) in enumerate(a_path(st)):
-            cursor_to(page, f)
-            page.keyboard.press("Enter")
-            assert page.evaluate("window.tavli.S.selected") == f
-            cursor_to(page, t)
-            page.keyboard.press("Enter")
-            wait_js(page, f"window.tavli.S.done.length === {k + 1}")
-        assert page.is_enabled("#btn-confirm")
-        page.keyboard.press("Enter")            # the move is whole: Enter confirms it
-        wait_js(page, "window.tavli.S.done.length === 0")
+        play_by_keys(page, a_path(st))
         moves += 1
         if moves == 1:
             shot(page, "keyboard-game")
@@ -213,6 +218,7 @@ def test_reduced_motion_setting(browser, server):
 
 
 def test_last_move_marks_and_pips_on_the_board(page, server):
+    page.set_default_timeout(60000)
     ai_moves_first(page, server)
     st = state(page)
     lm = st["last_moves"]["white"]
@@ -254,7 +260,7 @@ def test_axe_scan_of_the_main_screens(browser, server, size):
     w, h = size
     ctx = browser.new_context(viewport={"width": w, "height": h})
     page = ctx.new_page()
-    page.set_default_timeout(20000)
+    page.set_default_timeout(60000)      # the AI's first move and the review may be slow
     found: list[str] = []
     try:
         page.goto(server + "/?fresh=1")
@@ -276,7 +282,7 @@ def test_axe_scan_of_the_main_screens(browser, server, size):
         page.keyboard.press("Escape")
         # a finished game, reviewed
         from tavli.board import Position
-        pos = Position.from_points("portes", {1: 1}, {24: 1})
+        pos = Position.from_points("portes", {1: 1}, {1: 1})
         r = page.request.post(f"{server}/api/games", data=json.dumps(
             {"variant": "portes", "position": pos.id(), "level": "beginner", "first": "white"}),
             headers={"Content-Type": "application/json"})
@@ -285,18 +291,12 @@ def test_axe_scan_of_the_main_screens(browser, server, size):
         st = until_my_move(page)
         if st["phase"] == "move":
             page.keyboard.press("b")
-            steps = [(f, t) for f, t, _h in st["legal_moves"][0]["steps"]]
-            for f, t in steps:
-                cursor_to(page, f)
-                page.keyboard.press("Enter")
-                cursor_to(page, t)
-                page.keyboard.press("Enter")
-            page.keyboard.press("Enter")
+            play_by_keys(page, a_path(st))
         wait_js(page, "window.tavli.state().phase === 'over'", 30000)
         idle(page)
         page.keyboard.press("Escape")
         page.locator("#btn-review").press("Enter")
-        page.wait_for_selector("#review:not([hidden]) #mistakes li", timeout=60000)
+        page.wait_for_selector("#review:not([hidden]) #mistakes li", timeout=150000)
         idle(page)
         found += axe(page, "review")
         shot(page, "review")

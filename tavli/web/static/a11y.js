@@ -178,10 +178,11 @@ function describe(st) {
 function drawFrameTexts(svg, st) {
   if (!S.sim) return;
   const text = (x, y, s, cls, title) => {
+    const g = el("g", {class: "frame-text", "aria-hidden": "true"}, svg);
+    el("title", {}, g).textContent = title;     // a tooltip for the mouse
     const e = el("text", {x, y, "text-anchor": "middle", "font-size": 15, "font-weight": 700,
-                          fill: COLORS.num, class: cls, "aria-hidden": "true"}, svg);
+                          fill: COLORS.num, class: cls}, g);
     e.textContent = s;
-    el("title", {}, e).textContent = title;
   };
   for (const side of [0, 1]) {
     const y = side === S.viewer ? Y_BOT + 19 : Y_TOP - 7;
