@@ -286,6 +286,31 @@ function openHelp() {
   d.querySelector("#opt-motion").focus();
 }
 
+// --- lists whose items are clicked: the review's mistakes, the hint's moves ----------------------
+const CLICKABLE = "#mistakes li.mistake, #hints tr.hint";
+
+/** Make the items of those lists reachable by Tab and pressed by Enter or Space. */
+function keyboardLists() {
+  const mark = () => {
+    for (const e of document.querySelectorAll(CLICKABLE)) {
+      if (e.tabIndex === 0) continue;
+      e.tabIndex = 0;
+      e.setAttribute("role", "button");
+    }
+  };
+  for (const id of ["mistakes", "hints"]) {
+    const box = document.getElementById(id);
+    if (box) new MutationObserver(mark).observe(box, {childList: true, subtree: true});
+  }
+  document.addEventListener("keydown", (e) => {
+    if ((e.key !== "Enter" && e.key !== " ") || !e.target.matches) return;
+    if (!e.target.matches(CLICKABLE)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    e.target.click();
+  }, true);
+}
+
 // --- set-up -----------------------------------------------------------------------------------
 function setupA11y() {
   applyPrefs();
@@ -335,6 +360,7 @@ function setupA11y() {
     desc.textContent = describe(S.state);
     updateYourTurn();
   }).observe(document.body, {attributes: true, attributeFilter: ["data-busy"]});
+  keyboardLists();
   window.tavliA11y = {MOTION, announce, describe: () => describe(S.state), openHelp};
 }
 
