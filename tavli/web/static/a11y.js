@@ -334,9 +334,9 @@ function setupA11y() {
   board.setAttribute("aria-roledescription", "board");
   board.setAttribute("aria-describedby", "board-desc");
   board.setAttribute("tabindex", "0");
-  // the help and settings button, in the top bar
-  const nav = document.querySelector("header nav");
-  if (nav) {
+  // the help and settings button, in the top bar (placed by style.css)
+  const header = document.querySelector("header");
+  if (header) {
     const b = document.createElement("button");
     b.id = "btn-help";
     b.type = "button";
@@ -345,7 +345,7 @@ function setupA11y() {
     b.setAttribute("data-i18n-label", "a11y.help.button");
     b.setAttribute("aria-label", "Keyboard and settings");
     b.addEventListener("click", openHelp);
-    nav.appendChild(b);
+    header.appendChild(b);
   }
   boardHooks.push((svg) => {
     const st = S.state;
