@@ -107,6 +107,7 @@ function yourTurnNow() {
   const st = S.state;
   if (!st || S.busy || S.review || S.sliding || st.imported) return false;
   if (["over", "animating"].includes(st.phase) || st.ai_to_act) return false;
+  if (st.status && st.status !== "playing") return false;   // online: not begun, or over
   return st.can_act !== false;
 }
 
