@@ -210,6 +210,14 @@ def test_reduced_motion_setting(browser, server):
         ai_moves_first(page, server)
         assert page.get_attribute("body", "data-reduced-motion") == "1"
         assert page.evaluate("window.tavliA11y.MOTION.slides") == 0
+        # the sound: off by default; switched on it plays (WebAudio) and is remembered
+        assert page.get_attribute("body", "data-sound") == "0"
+        page.keyboard.press("?")
+        page.check("#opt-sound")
+        page.keyboard.press("Escape")
+        assert page.get_attribute("body", "data-sound") == "1"
+        assert page.evaluate("SOUND.played") >= 1
+        assert page.evaluate("localStorage.getItem('tavli.sound')") == "1"
         # and the CSS: no transition anywhere
         assert page.evaluate("getComputedStyle(document.querySelector('button'))"
                              ".transitionDuration") in ("0s", "")
