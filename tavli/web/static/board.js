@@ -71,6 +71,13 @@ const S = {
 
 const $ = (sel) => document.querySelector(sel);
 
+// the reduced-motion setting (a11y.js sets it: the player's choice, else the system's):
+// checkers then jump instead of sliding; `slides` counts the slides drawn (for the tests)
+const MOTION = {reduced: false, slides: 0};
+// functions called after each drawing of the board with (svg, options): a11y.js and
+// keys.js add the keyboard cursor, the board's description and the pip counts
+const boardHooks = [];
+
 function el(tag, attrs, parent) {
   const e = document.createElementNS(SVGNS, tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -555,12 +562,18 @@ function renderBoard() {
   }
   drawHits(svg, opts);
   document.body.dataset.movable = String(opts.size);
+  for (const hook of boardHooks) hook(svg, opts);
 }
 
 
 /** Slide a checker of `side` from its point `from` to `to` (own numbering), then show
  * `after`, the board the server gave for after that step. */
 async function slide(side, from, to, after, ms) {
+  if (MOTION.reduced) {     // no motion: the checker is at once where it goes
+    S.sim = after;
+    return;
+  }
+  MOTION.slides += 1;
   const [x0, y0] = topXY(S.sim, side, from);
   const [x1, y1] = topXY(after, side, to);
   const before = S.sim;

@@ -221,7 +221,7 @@ async function show(st, animate, actions = []) {
   }
   const last = st.board && st.board.last;
   const moved = actions.some((a) => a.action && a.action.type === "move" && a.side !== O.side);
-  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const still = MOTION.reduced;   // the page's setting (a11y.js; the system's by default)
   if (animate && prev && moved && last && !last.pass && last.frames && last.side !== O.side
       && !still && O.queue.length === 0) {   // behind: catch up without animating
     O.animated += 1;
