@@ -358,8 +358,9 @@ def mount_rules(app: FastAPI) -> None:
             page = _page_of(game, request)
         except RulesError as e:
             status = 422 if game.lower() in PAGES else 404
-            return HTMLResponse(f"<!doctype html><title>{status}</title><p>"
-                                f"{html.escape(str(e))}</p>", status_code=status)
+            return HTMLResponse(f'<!doctype html><meta charset="utf-8"><title>{status}</title>'
+                                f"<p>{html.escape(str(e), quote=False)}</p>",
+                                status_code=status)
         return HTMLResponse(page_html(page), headers=headers)
 
     @app.get("/api/rules/{game}")
