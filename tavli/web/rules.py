@@ -245,7 +245,9 @@ def page_html(page: dict[str, Any]) -> str:
         f'{esc(i18n.game_name(lang, name))}</a>' for name in PAGES)
     body = []
     if page["match"]:
-        body.append(f'<p class="note"><a href="/rules/{page["match"]}{esc(_query(lang))}">'
+        points = {"points": page["points"]} if page["points"] else None
+        body.append(f'<p class="note"><a href="/rules/{page["match"]}'
+                    f'{esc(_query(lang, points))}">'
                     f'{esc(_("rules.part_of_match", match=i18n.game_name(lang, page["match"])))}'
                     "</a></p>")
     if page["target"]:
