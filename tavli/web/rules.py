@@ -253,8 +253,10 @@ def page_html(page: dict[str, Any]) -> str:
     if page["target"]:
         body.append(f'<p class="note">{inline(page["target"])}</p>')
     if page["options"]:
+        changed = f' <span class="mark changed">{esc(_("rules.changed"))}</span>'
         summary = "".join(
-            f'<li><a href="#opt-{o["name"]}">{esc(o["label"])}</a>: '
+            f'<li><a href="#opt-{o["name"]}">{esc(o["label"])}</a>'
+            f'{changed if o["changed"] else ""}: '
             f'{inline(next(r["text"] for r in o["readings"] if r["applies"]))}</li>'
             for o in page["options"])
         body.append(f'<section id="in-this-game" class="options-summary"><h2>'
