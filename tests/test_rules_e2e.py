@@ -145,3 +145,26 @@ def test_the_service_worker_keeps_the_shell_for_offline_use(browser, tmp_path):
         page.screenshot(path=str(ARTIFACTS / "pwa-offline-rules.png"))
     finally:
         ctx.close()
+
+
+def test_the_rules_of_a_dama_game(browser, server):
+    gid = post(f"{server}/api/dama", {"rules": "russian", "opponent": "human"})["id"]
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="de-DE")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server}/#/dama/{gid}")
+        wait_js(page, "!!window.dama && !!window.dama.state() && "
+                      "document.body.dataset.busy === '0'")
+        with page.expect_popup() as info:
+            page.click("#dama-panel [data-rules]")
+        pop = info.value
+        pop.wait_for_load_state()
+        assert "/rules/dama?" in pop.url and "rules=russian" in pop.url
+        assert pop.locator('[data-option="rules"] li.applies').get_attribute(
+            "data-value") == "russian"
+        assert pop.locator('[data-option="huffing"] li.applies').get_attribute(
+            "data-value") == "false"
+        assert pop.evaluate("document.documentElement.lang") == "de"
+        pop.screenshot(path=str(ARTIFACTS / "rules-de-dama-phone.png"))
+    finally:
+        ctx.close()

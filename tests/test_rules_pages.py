@@ -21,7 +21,6 @@ from tavli import i18n
 from tavli.games import VARIANTS, game_names
 from tavli.rules import OPTIONS
 from tavli.web import pwa, rules
-from tavli.web.app import create_app
 
 STATIC = Path(rules.__file__).with_name("static")
 LANGS = list(i18n.LANGUAGES)
@@ -80,7 +79,7 @@ def test_the_options_come_from_the_variants():
             assert not o["changed"]
             applies = [r for r in o["readings"] if r["applies"]]
             assert len(applies) == 1 and applies[0]["default"]
-    assert set(rules.OPTION_SECTION) == set(OPTIONS)
+    assert set(rules.OPTION_SECTION) == set(OPTIONS) | set(rules.DAMA_OPTIONS)
 
 
 def test_a_game_started_with_other_options_shows_them():
@@ -128,6 +127,25 @@ def test_the_match_page_lists_the_rotation_and_the_target(client):
     # a game of a match links to the match's page
     r = client.get("/rules/plakoto?lang=it&match=tavli&points=5")
     assert 'href="/rules/tavli?lang=it&amp;points=5"' in r.text
+
+
+def test_dama_pages_show_the_rule_set_and_huffing(client):
+    from tavli.dama.rules import RULE_SETS, DamaRules
+
+    page = rules.rules_page("dama", "en")
+    opts = {o["name"]: o for o in page["options"]}
+    assert [r["value"] for r in opts["rules"]["readings"]] == list(RULE_SETS)
+    assert opts["rules"]["value"] == DamaRules().name and opts["huffing"]["value"] is True
+    r = client.get("/rules/dama?lang=de&rules=box&huffing=false")
+    assert re.search(r'data-option="huffing".*?<li class="applies" data-value="false">',
+                     r.text, re.S)
+    assert "Schlagzwang" in r.text
+    r = client.get("/rules/dama?lang=it&rules=russian")
+    assert re.search(r'<li class="applies" data-value="russian">', r.text)
+    assert re.search(r'data-option="huffing".*?<li class="applies" data-value="false">',
+                     r.text, re.S)   # Russian draughts: capturing is compulsory
+    assert client.get("/rules/dama?rules=checkers").status_code == 422
+    assert client.get("/rules/dama?huffing=perhaps").status_code == 422
 
 
 def test_the_api_gives_the_same_page_as_json(client):

@@ -53,12 +53,16 @@ PAGES: dict[str, tuple[str, ...]] = {
     "backgammon": ("goal", "setup", "opening", "turn", "hitting", "bearoff", "scoring",
                    "cube"),
     "tavli": ("goal", "rotation", "match_start", "scoring"),
+    "dama": ("goal", "setup", "turn", "captures", "kings", "end"),
 }
 #: the section in which an option's applying text is repeated
 OPTION_SECTION = {"must_play_higher": "turn", "opening_reroll": "opening",
                   "backgammons": "scoring", "starting_quarter_rule": "blocking",
                   "prime_rule": "blocking", "cube": "cube", "crawford": "cube",
-                  "jacoby": "cube", "beavers": "cube"}
+                  "jacoby": "cube", "beavers": "cube", "rules": "captures",
+                  "huffing": "captures"}
+#: Dama's options (its rule set and huffing: :class:`tavli.dama.rules.DamaRules`)
+DAMA_OPTIONS = ("rules", "huffing")
 #: query parameters of a page that are not rule options
 NOT_OPTIONS = {"lang", "match", "points", "token"}
 CURRENT = ' aria-current="page"'
@@ -78,6 +82,12 @@ def book(lang: str) -> dict[str, Any]:
 def readings(name: str) -> tuple[str, ...]:
     """The values of the option ``name``, each of which has a text: ``true``/``false`` or
     its choices."""
+    if name == "rules":
+        from ..dama.rules import RULE_SETS
+
+        return RULE_SETS
+    if name == "huffing":
+        return ("true", "false")
     opt = OPTIONS[name]
     return ("true", "false") if opt.kind is bool else opt.choices
 
@@ -106,7 +116,7 @@ def problems(lang: str, data: dict[str, Any] | None = None) -> list[str]:
                 out.append(f"{lang}: no heading for section {sec}")
             if not section_text(data, page, sec):
                 out.append(f"{lang}: {page} has no section {sec}")
-    for name in OPTIONS:
+    for name in (*OPTIONS, *DAMA_OPTIONS):
         texts = data.get("options", {}).get(name, {})
         for key in ("name", *readings(name)):
             if not texts.get(key):
@@ -124,6 +134,24 @@ def parse_options(game: str, query: dict[str, str]) -> Rules:
         raise RulesError(str(e)) from None
 
 
+def dama_options(query: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Dama's option values given in a page's query, and their defaults (RulesError for a
+    rule set that does not exist, a huffing value that is not true or false)."""
+    from ..dama.rules import DamaRules
+
+    huffing = query.get("huffing")
+    if huffing is not None and huffing.lower() not in ("true", "false"):
+        raise RulesError(f"huffing takes true or false, not {huffing[:20]!r}")
+    try:
+        r = DamaRules.for_name(query.get("rules", "box"),
+                               None if huffing is None else huffing.lower() == "true")
+    except RuleError as e:
+        raise RulesError(str(e)) from None
+    default = DamaRules()
+    return ({"rules": r.name, "huffing": r.huffing},
+            {"rules": default.name, "huffing": default.huffing})
+
+
 def rules_page(game: str, lang: str, options: dict[str, str] | None = None, *,
                match: str | None = None, points: int | None = None) -> dict[str, Any]:
     """A game's (or a match's) rules in ``lang`` with the given option values: ``{game,
@@ -134,8 +162,13 @@ def rules_page(game: str, lang: str, options: dict[str, str] | None = None, *,
     data = book(lang)
     _ = i18n.Translator(lang)
     key = str(game).strip().lower()
+    values: dict[str, Any] = {}
+    defaults: dict[str, Any] = {}
     if key in ROTATIONS:
-        name, games, rules = key, list(ROTATIONS[key]), None
+        name, games = key, list(ROTATIONS[key])
+    elif key == "dama":
+        name, games = key, [key]
+        values, defaults = dama_options(options or {})
     else:
         try:
             name = find_variant(key).name
@@ -145,17 +178,16 @@ def rules_page(game: str, lang: str, options: dict[str, str] | None = None, *,
         if name not in PAGES:
             raise RulesError(f"no rules page is written for {name}")
         games, rules = [name], parse_options(name, options or {})
-    shown_options = []
-    if rules is not None:
         defaults = find_variant(name).options
-        for opt, default in defaults.items():
-            value = getattr(rules, opt)
-            texts = data["options"][opt]
-            shown_options.append({
-                "name": opt, "label": texts["name"], "value": value, "default": default,
-                "changed": value != default,
-                "readings": [{"value": r, "text": texts[r], "applies": r == value_key(value),
-                              "default": r == value_key(default)} for r in readings(opt)]})
+        values = {opt: getattr(rules, opt) for opt in defaults}
+    shown_options = []
+    for opt, default in defaults.items():
+        value, texts = values[opt], data["options"][opt]
+        shown_options.append({
+            "name": opt, "label": texts["name"], "value": value, "default": default,
+            "changed": value != default,
+            "readings": [{"value": r, "text": texts[r], "applies": r == value_key(value),
+                          "default": r == value_key(default)} for r in readings(opt)]})
     sections = []
     for sec in PAGES[name]:
         sections.append({

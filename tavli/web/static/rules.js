@@ -1,13 +1,19 @@
 /* The Rules button (any element with data-rules): opens the rules page of the game on the
  * board (GET /rules/{game}, tavli/web/rules.py) with the rule options it was started with,
  * in the page's language; without a game, the list of the games' rules. The page knows
- * no rule: it passes on the state's game, options (state.rules) and match. */
+ * no rule: it passes on the state's game, options (state.rules; Dama's rules and huffing)
+ * and match. */
 "use strict";
 
 /** The address of the rules page of the state `st` (null: no game). */
 function rulesUrl(st) {
   const q = new URLSearchParams({lang: (typeof I18N !== "undefined" && I18N.lang) || "en"});
   if (!st || !st.game) return `/rules?${q}`;
+  if (st.game === "dama") {   // Dama: its rule set and huffing
+    q.set("rules", st.rules);
+    q.set("huffing", String(st.huffing));
+    return `/rules/dama?${q}`;
+  }
   for (const [name, value] of Object.entries(st.rules || {})) {
     if (name !== "game") q.set(name, String(value));
   }
@@ -18,10 +24,10 @@ function rulesUrl(st) {
   return `/rules/${encodeURIComponent(st.game)}?${q}`;
 }
 
-/** The state of the game on the board: the app's or the online page's (Dama: none). */
+/** The state of the game on the board: the app's, its Dama's or the online page's. */
 function boardState() {
-  if (location.hash.startsWith("#/dama/")) return null;
-  const app = window.tavli || window.tavliOnline;
+  const app = location.hash.startsWith("#/dama/") ? window.dama
+    : window.tavli || window.tavliOnline;
   return app && app.state ? app.state() : null;
 }
 
