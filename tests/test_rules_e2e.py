@@ -168,3 +168,26 @@ def test_the_rules_of_a_dama_game(browser, server):
         pop.screenshot(path=str(ARTIFACTS / "rules-de-dama-phone.png"))
     finally:
         ctx.close()
+
+
+def test_the_online_start_page_links_the_rules(browser, tmp_path):
+    from tavli.online.app import create_online_app
+
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="el-GR")
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        with served(create_online_app(str(tmp_path / "online.sqlite3"))) as url:
+            page.goto(url + "/")
+            wait_js(page, "document.body.dataset.ready === '1'")
+            assert page.locator("[data-rules]").inner_text() == "Κανόνες"
+            with page.expect_popup() as info:
+                page.click("[data-rules]")
+            pop = info.value
+            pop.wait_for_load_state()
+            assert pop.url == f"{url}/rules?lang=el"
+            assert "Πλακωτό" in pop.locator("ul.index").inner_text()
+        assert errors == []
+    finally:
+        ctx.close()

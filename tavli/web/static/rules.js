@@ -2,7 +2,8 @@
  * board (GET /rules/{game}, tavli/web/rules.py) with the rule options it was started with,
  * in the page's language; without a game, the list of the games' rules. The page knows
  * no rule: it passes on the state's game, options (state.rules; Dama's rules and huffing)
- * and match. */
+ * and match. Its functions are kept out of the pages' shared global scope. */
+(() => {
 "use strict";
 
 /** The address of the rules page of the state `st` (null: no game). */
@@ -25,7 +26,7 @@ function rulesUrl(st) {
 }
 
 /** The state of the game on the board: the app's, its Dama's or the online page's. */
-function boardState() {
+function shownState() {
   const app = location.hash.startsWith("#/dama/") ? window.dama
     : window.tavli || window.tavliOnline;
   return app && app.state ? app.state() : null;
@@ -35,5 +36,6 @@ document.addEventListener("click", (e) => {
   const button = e.target.closest && e.target.closest("[data-rules]");
   if (!button) return;
   e.preventDefault();
-  window.open(rulesUrl(boardState()), "_blank", "noopener");
+  window.open(rulesUrl(shownState()), "_blank", "noopener");
 });
+})();
