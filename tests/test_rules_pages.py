@@ -98,6 +98,15 @@ def test_a_game_started_with_other_options_shows_them():
     assert html.count(forbid["text"]) == 2
     assert re.search(r'<li class="applies" data-value="forbid">', html)
     assert not re.search(r'<li class="applies" data-value="must_open">', html)
+    assert page["from_game"] and i18n.gettext("de", "rules.this_game") in html
+    assert i18n.gettext("de", "rules.applies") in html
+
+
+def test_without_a_game_the_defaults_are_shown_unmarked(client):
+    r = client.get("/rules/fevga?lang=el")
+    assert i18n.gettext("el", "rules.defaults") in r.text
+    assert i18n.gettext("el", "rules.this_game") not in r.text
+    assert 'class="mark applies"' not in r.text and 'class="mark default"' in r.text
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -155,9 +155,11 @@ def dama_options(query: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]
 def rules_page(game: str, lang: str, options: dict[str, str] | None = None, *,
                match: str | None = None, points: int | None = None) -> dict[str, Any]:
     """A game's (or a match's) rules in ``lang`` with the given option values: ``{game,
-    lang, title, sections: [{id, heading, text, options}], options: [{name, label, value,
-    default, changed, readings: [{value, text, applies, default}]}], games, match,
-    points}``. ``text`` is the section's prose (see :func:`to_html`)."""
+    lang, title, from_game, sections: [{id, heading, text, options}], options: [{name,
+    label, value, default, changed, readings: [{value, text, applies, default}]}], games,
+    match, points, target}``. ``text`` is the section's prose (see :func:`to_html`);
+    ``from_game``: options were given (the page was opened from a game), so the values
+    that apply are marked as the game's."""
     lang = i18n.supported(lang) or i18n.DEFAULT
     data = book(lang)
     _ = i18n.Translator(lang)
@@ -198,8 +200,10 @@ def rules_page(game: str, lang: str, options: dict[str, str] | None = None, *,
     target = None
     if points is not None and name in ROTATIONS:
         target = data[name]["target"].format(points=points)
+    from_game = any(k not in NOT_OPTIONS for k in (options or {}))
     return {"game": name, "lang": lang, "title": _("rules.title", game=i18n.game_name(lang,
                                                                                          name)),
+            "from_game": from_game,
             "sections": sections, "options": shown_options, "games": games,
             "match": match if match in ROTATIONS else None, "points": points,
             "target": target}
@@ -235,11 +239,11 @@ def to_html(text: str) -> str:
     return "\n".join(blocks)
 
 
-def _option_html(o: dict[str, Any], _: i18n.Translator) -> str:
+def _option_html(o: dict[str, Any], _: i18n.Translator, from_game: bool) -> str:
     items = []
     for r in o["readings"]:
         marks = []
-        if r["applies"]:
+        if r["applies"] and from_game:
             marks.append(f'<span class="mark applies">{html.escape(_("rules.applies"))}</span>')
         if r["default"]:
             marks.append(f'<span class="mark default">{html.escape(_("rules.default"))}</span>')
@@ -248,8 +252,8 @@ def _option_html(o: dict[str, Any], _: i18n.Translator) -> str:
                      f'{" ".join(marks)}</li>')
     changed = (f' <span class="mark changed">{html.escape(_("rules.changed"))}</span>'
                if o["changed"] else "")
-    return (f'<div class="option" data-option="{o["name"]}"><h3>{html.escape(o["label"])}'
-            f'{changed}</h3><ul>{"".join(items)}</ul></div>')
+    return (f'<div id="opt-{o["name"]}" class="option" data-option="{o["name"]}"><h3>'
+            f'{html.escape(o["label"])}{changed}</h3><ul>{"".join(items)}</ul></div>')
 
 
 def _query(lang: str, extra: dict[str, Any] | None = None) -> str:
@@ -292,7 +296,8 @@ def page_html(page: dict[str, Any]) -> str:
             f'{inline(next(r["text"] for r in o["readings"] if r["applies"]))}</li>'
             for o in page["options"])
         body.append(f'<section id="in-this-game" class="options-summary"><h2>'
-                    f'{esc(_("rules.this_game"))}</h2><ul>{summary}</ul></section>')
+                    f'{esc(_("rules.this_game" if page["from_game"] else "rules.defaults"))}'
+                    f'</h2><ul>{summary}</ul></section>')
     for sec in page["sections"]:
         parts = [f'<section id="{sec["id"]}"><h2>{esc(sec["heading"])}</h2>',
                  to_html(sec["text"])]
@@ -301,13 +306,13 @@ def page_html(page: dict[str, Any]) -> str:
                 f'<li><a href="/rules/{g}{esc(_query(lang))}">{esc(i18n.game_name(lang, g))}'
                 "</a></li>" for g in ROTATIONS[page["game"]]) + "</ol>")
         for name in sec["options"]:
-            parts.append(f'<div id="opt-{name}">' + _option_html(opts[name], _) + "</div>")
+            parts.append(_option_html(opts[name], _, page["from_game"]))
         parts.append("</section>")
         body.append("".join(parts))
     rest = [o for o in page["options"] if not OPTION_SECTION.get(o["name"]) or
             OPTION_SECTION[o["name"]] not in PAGES[page["game"]]]
     for o in rest:
-        body.append(f'<div id="opt-{o["name"]}">' + _option_html(o, _) + "</div>")
+        body.append(_option_html(o, _, page["from_game"]))
     return f"""<!doctype html>
 <html lang="{lang}">
 <head>
