@@ -42,6 +42,8 @@ from ..web.errors import ApiError, Body, body, install_handlers, translated
 from ..web.lang import LangMiddleware, mount_i18n, request_lang
 from ..web.limits import BodyLimit
 from ..web.newgame import NewGame
+from ..web.pwa import mount_pwa
+from ..web.rules import mount_rules
 from ..web.security import LOOPBACK_NAMES, Guard
 from . import protocol
 from .clock import DEFAULT_ABANDON
@@ -174,6 +176,8 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     install_handlers(app)
     app.exception_handler(TavliError)(_error)  # the online errors' own statuses
     mount_i18n(app)  # GET /api/i18n: the pages' texts in the player's language
+    mount_rules(app)  # GET /rules/{game}: the rules for players
+    mount_pwa(app)    # the manifest and the service worker: installable
 
     def links(request: Request, game_id: str, token: str | None) -> dict[str, Any]:
         base = str(request.base_url).rstrip("/")

@@ -50,7 +50,9 @@ from .newgame import (
     new_session,
     rematch_request,
 )
+from .pwa import mount_pwa
 from .reviews import ReviewJob, Reviews
+from .rules import mount_rules
 from .security import LOOPBACK_NAMES, Guard
 from .service import GameService
 from .sessions import Session, restore, row
@@ -479,6 +481,8 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
 
     install_handlers(app)
     mount_i18n(app)
+    mount_rules(app)    # GET /rules/{game}: the rules for players (tavli/web/rules.py)
+    mount_pwa(app)      # the manifest and the service worker (tavli/web/pwa.py)
 
     def call(fn: Callable[..., Any], *args: Any) -> Any:
         return run_in_threadpool(fn, *args)

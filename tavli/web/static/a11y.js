@@ -344,7 +344,7 @@ function setupA11y() {
     b.textContent = "?";
     b.setAttribute("aria-keyshortcuts", "?");
     b.setAttribute("data-i18n-label", "a11y.help.button");
-    b.setAttribute("aria-label", "Keyboard and settings");
+    b.setAttribute("aria-label", t("a11y.help.button"));
     b.addEventListener("click", openHelp);
     header.appendChild(b);
   }

@@ -46,8 +46,9 @@ function gameName(name, fallback) {
   return key in I18N.messages ? t(key) : fallback || name;
 }
 
-/** Translate the marked elements under `root`. */
+/** Translate the marked elements under `root` (without a catalogue they keep their text). */
 function applyI18n(root) {
+  if (!Object.keys(I18N.messages).length) return;   // no catalogue (offline): the HTML's English
   for (const e of root.querySelectorAll("[data-i18n]")) {
     e.textContent = t(e.dataset.i18n, e.dataset.n === undefined ? {} : {n: e.dataset.n});
   }
