@@ -120,77 +120,51 @@ def turn_tree(pos: Position, dice: Sequence[int], legal: Sequence[Move], *,
     other steps (``7/6 6/off`` for ``7/1 1/off``). When one multiset of steps can leave
     different dice unused (a checker borne off with either of two dice), the node shows
     the larger ones left. ``steps=False``: the root only, without its steps (a turn the
-    page does not play: the AI's)."""
+    page does not play: the AI's).
+
+    The nodes are searched depth first (:func:`tavli.steptree.search`, compiled): from a
+    node, the sources from the highest point down and for each the distinct dice left
+    from the smallest up; a node's board is the first found, the steps on from it are in
+    the order first found, and the nodes are listed by their number of steps, then by
+    their steps from the highest."""
     dice_all = dice_of_turn(dice)
-    boards: dict[Key, np.ndarray] = {}
-    left: dict[Key, tuple[int, ...]] = {}
-    edges: dict[Key, dict[Step, Key]] = {}
-    done: dict[Key, int] = {}
     if steps and legal:
-        _search(pos, dice_all, legal, boards, left, edges, done)
-    root: Key = ()
-    if root not in boards:  # no legal move (the turn passes) or no steps asked for
-        boards[root] = pos.array
-        left[root] = tuple(dice_all)
-    keys = sorted(boards, key=lambda k: (len(k), [(-f, -t) for f, t in k]))
-    index = {k: i for i, k in enumerate(keys)}
-    nodes: list[dict[str, Any]] = []
-    for key in keys:
+        from ..steptree import search
+
+        n, keys, lens, boards, rems, moves, starts, edges = search(pos, dice_all, legal)
+        if n:
+            return {"dice": dice_all, "nodes": _nodes(n, keys, lens, boards, rems, moves,
+                                                      starts, edges, len(dice_all))}
+    # no legal move (the turn passes) or no steps asked for: the root alone
+    root = {"key": "", "board": board_text(pos.array), "dice": list(dice_all), "next": []}
+    return {"dice": dice_all, "nodes": [root]}
+
+
+_STEP_TEXT = [f"{c >> 5}/{c & 31}" for c in range(1024)]
+_BOARD_CHARS = 104
+
+
+def _nodes(n: int, keys: np.ndarray, lens: np.ndarray, boards: np.ndarray, rems: np.ndarray,
+           moves: np.ndarray, starts: np.ndarray, edges: np.ndarray,
+           ndice: int) -> list[dict[str, Any]]:
+    """The tree's nodes from :func:`tavli.steptree.search`'s arrays."""
+    texts = boards.tobytes().translate(_HEX).decode("ascii")
+    nxt = edges.tolist()
+    at = starts.tolist()
+    out: list[dict[str, Any]] = []
+    steps = _STEP_TEXT
+    for i, (key, k, rem, move) in enumerate(zip(keys.tolist(), lens.tolist(), rems.tolist(),
+                                                moves.tolist())):
+        left = ndice - k
         node: dict[str, Any] = {
-            "key": key_text(key), "board": board_text(boards[key]), "dice": list(left[key]),
-            "next": [[f, t, index[c]] for (f, t), c in edges.get(key, {}).items()]}
-        if key in done:
-            node["move"] = done[key]
-        nodes.append(node)
-    return {"dice": dice_all, "nodes": nodes}
-
-
-def _search(pos: Position, dice: list[int], legal: Sequence[Move],
-            boards: dict[Key, np.ndarray], left: dict[Key, tuple[int, ...]],
-            edges: dict[Key, dict[Step, Key]], done: dict[Key, int]) -> None:
-    """Fill ``boards``, ``left`` and ``edges`` with the nodes from which the position of a
-    legal move can still be reached step by step, ``done`` with those that reach it (the
-    move's index)."""
-    from ..movegen import OK, apply_step, step_code
-
-    kernel = pos.variant.kernel
-    me = pos.turn
-    finals = {}
-    for i, m in enumerate(legal):
-        finals.setdefault(m.after.array.tobytes(), i)
-    length = len(legal[0].steps)  # every legal move plays as many dice
-    seen: dict[tuple[Key, tuple[int, ...]], bool] = {}
-
-    def visit(key: Key, arr: np.ndarray, rem: tuple[int, ...]) -> bool:
-        memo = (key, rem)
-        if memo in seen:
-            return seen[memo]
-        good = False
-        if len(key) == length:
-            i = finals.get(arr.tobytes())
-            if i is not None:
-                done[key] = i
-                good = True
-        else:
-            for s in [int(p) for p in np.flatnonzero(arr[me, 1:]) + 1][::-1]:
-                for d in sorted(set(rem)):
-                    if step_code(arr, me, s, d, kernel) != OK:
-                        continue
-                    after = arr.copy()
-                    apply_step(after, me, s, d, kernel)
-                    step = (s, max(s - d, 0))
-                    child = tuple(sorted((*key, step), reverse=True))
-                    if visit(child, after, _without(rem, d)):
-                        edges.setdefault(key, {})[step] = child
-                        good = True
-        if good:
-            boards.setdefault(key, arr)
-            if key not in left or rem > left[key]:
-                left[key] = rem
-        seen[memo] = good
-        return good
-
-    visit((), np.array(pos.array, dtype=np.int8), tuple(dice))
+            "key": " ".join([steps[(key >> (30 - 10 * j)) & 1023] for j in range(k)]),
+            "board": texts[i * _BOARD_CHARS:(i + 1) * _BOARD_CHARS].rstrip("0"),
+            "dice": [(rem >> (9 - 3 * j)) & 7 for j in range(left)],
+            "next": nxt[at[i]:at[i + 1]]}
+        if move >= 0:
+            node["move"] = move
+        out.append(node)
+    return out
 
 
 def move_frames(before: Position, dice: Sequence[int],
