@@ -18,9 +18,10 @@ from bit 9 down, highest first.
 >>> from tavli.board import Position
 >>> pos = Position.start("portes")
 >>> legal = pos.legal_moves((3, 1))
->>> n, keys, lens, boards, rems, moves, starts, edges = search(pos, [3, 1], legal)
->>> n, key_steps(int(keys[1]), int(lens[1])), dice_left(int(rems[0]), 2)
-(19, [(24, 23)], [3, 1])
+>>> n, nodes, boards, edges = search(pos, [3, 1], legal)
+>>> key, steps, left, move, first, end = nodes[1].tolist()
+>>> n, key_steps(key, steps), dice_left(left, 2 - steps), edges[first:end].tolist()
+(19, [(24, 23)], [1], [[24, 21, 7], [13, 10, 13], [8, 5, 14], [6, 3, 15]])
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 BOARD = 4 * NSLOTS  # the bytes of a board array
 MAX_DEPTH = 4
-FIRST_BITS = 12  # log2 of the first try's hash table (it grows on overflow)
+FIRST_BITS = 11  # log2 of the first try's hash table (it grows on overflow)
 MAX_BITS = 24
 _M61 = np.uint64(0x9E3779B97F4A7C15)
 
@@ -94,8 +95,9 @@ def _child_key(key, n, code):
 
 
 @njit(cache=True)
-def _node(key, nkeys, node_key, table, bits):
-    """The index of node ``key`` (made if new; -1 when the table is full)."""
+def _node(key, nkeys, node_key, table, bits, node_has, node_rem, node_move):
+    """The index of node ``key`` (made if new, with no board, dice left or move yet; -1
+    when the table is full)."""
     slot = _probe(table, node_key, key, bits)
     if table[slot] != 0:
         return table[slot] - 1
@@ -103,9 +105,19 @@ def _node(key, nkeys, node_key, table, bits):
     if 2 * (n + 1) > table.shape[0]:
         return -1
     node_key[n] = key
+    node_has[n] = False
+    node_rem[n] = -1
+    node_move[n] = -1
     table[slot] = n + 1
     nkeys[0] = n + 1
     return n
+
+
+@njit(cache=True)
+def _full():
+    """What :func:`_search` returns when its tables overflowed."""
+    return -1, np.empty((0, 6), dtype=np.int64), np.empty((0, BOARD), dtype=np.int8), \
+        np.empty((0, 3), dtype=np.int64)
 
 
 @njit(cache=True)
@@ -145,24 +157,24 @@ def _search(st, me, dice, length, kernel, finals, bits):
                     break
             pos = (pos + 1) & fmask
     # the search states seen (node << 12 | dice left) and whether they were good
-    mtable = np.zeros(size, dtype=np.int64)
-    mkeys = np.zeros(cap, dtype=np.int64)
-    mgood = np.zeros(cap, dtype=np.bool_)
+    mtable = np.zeros(size, dtype=np.int32)
+    mkeys = np.empty(cap, dtype=np.int64)
+    mgood = np.empty(cap, dtype=np.bool_)
     nmemo = 0
     # the good nodes
-    ntable = np.zeros(size, dtype=np.int64)
-    node_key = np.zeros(cap, dtype=np.int64)
-    node_board = np.zeros((cap, BOARD), dtype=np.int8)
-    node_has = np.zeros(cap, dtype=np.bool_)
-    node_rem = np.full(cap, -1, dtype=np.int64)
-    node_move = np.full(cap, -1, dtype=np.int64)
-    node_len = np.zeros(cap, dtype=np.int64)
+    ntable = np.zeros(size, dtype=np.int32)
+    node_key = np.empty(cap, dtype=np.int64)
+    node_board = np.empty((cap, BOARD), dtype=np.int8)
+    node_has = np.empty(cap, dtype=np.bool_)
+    node_rem = np.empty(cap, dtype=np.int64)
+    node_move = np.empty(cap, dtype=np.int64)
+    node_len = np.empty(cap, dtype=np.int64)
     nkeys = np.zeros(1, dtype=np.int64)
     # the steps from good nodes to good nodes, in the order found
     ecap = 8 * cap
-    ev_parent = np.zeros(ecap, dtype=np.int64)
-    ev_code = np.zeros(ecap, dtype=np.int64)
-    ev_child = np.zeros(ecap, dtype=np.int64)
+    ev_parent = np.empty(ecap, dtype=np.int64)
+    ev_code = np.empty(ecap, dtype=np.int64)
+    ev_child = np.empty(ecap, dtype=np.int64)
     nev = 0
     # the stack: one level per step played
     depth = MAX_DEPTH + 1
@@ -222,10 +234,10 @@ def _search(st, me, dice, length, kernel, finals, bits):
                                 break
                         pos = (pos + 1) & fmask
                     if found >= 0:
-                        nd = _node(key[level], nkeys, node_key, ntable, bits)
+                        nd = _node(key[level], nkeys, node_key, ntable, bits, node_has, node_rem,
+                           node_move)
                         if nd < 0:
-                            return -1, node_key, node_len, node_board, node_rem, node_move, \
-                                ev_parent, ev_code.reshape(-1, 1)
+                            return _full()
                         node_move[nd] = found
                         good[level] = True
                 else:
@@ -283,10 +295,10 @@ def _search(st, me, dice, length, kernel, finals, bits):
             for j in range(nrem[level]):
                 packed |= rem[level, j] << (9 - 3 * j)
             if good[level]:
-                nd = _node(key[level], nkeys, node_key, ntable, bits)
+                nd = _node(key[level], nkeys, node_key, ntable, bits, node_has, node_rem,
+                           node_move)
                 if nd < 0:
-                    return -1, node_key, node_len, node_board, node_rem, node_move, \
-                        ev_parent, ev_code.reshape(-1, 1)
+                    return _full()
                 node_len[nd] = level
                 if not node_has[nd]:
                     node_has[nd] = True
@@ -295,8 +307,7 @@ def _search(st, me, dice, length, kernel, finals, bits):
                 if packed > node_rem[nd]:
                     node_rem[nd] = packed
             if nmemo + 1 > cap:
-                return -1, node_key, node_len, node_board, node_rem, node_move, \
-                    ev_parent, ev_code.reshape(-1, 1)
+                return _full()
             mk = key[level] << 12 | packed
             slot = _probe(mtable, mkeys, mk, bits)
             mkeys[nmemo] = mk
@@ -310,13 +321,13 @@ def _search(st, me, dice, length, kernel, finals, bits):
         level -= 1
         if result:
             if nev == ecap:
-                return -1, node_key, node_len, node_board, node_rem, node_move, \
-                    ev_parent, ev_code.reshape(-1, 1)
-            parent = _node(key[level], nkeys, node_key, ntable, bits)
-            child = _node(key[level + 1], nkeys, node_key, ntable, bits)
+                return _full()
+            parent = _node(key[level], nkeys, node_key, ntable, bits, node_has, node_rem,
+                           node_move)
+            child = _node(key[level + 1], nkeys, node_key, ntable, bits, node_has, node_rem,
+                          node_move)
             if parent < 0 or child < 0:
-                return -1, node_key, node_len, node_board, node_rem, node_move, \
-                    ev_parent, ev_code.reshape(-1, 1)
+                return _full()
             ev_parent[nev] = parent
             ev_code[nev] = stepc[level]
             ev_child[nev] = child
@@ -344,23 +355,19 @@ def _search(st, me, dice, length, kernel, finals, bits):
     for e in range(nev):
         grouped[fill[ev_parent[e]]] = e
         fill[ev_parent[e]] += 1
-    out_key = np.zeros(nn, dtype=np.int64)
-    out_len = np.zeros(nn, dtype=np.int64)
-    out_board = np.zeros((nn, BOARD), dtype=np.int8)
-    out_rem = np.zeros(nn, dtype=np.int64)
-    out_move = np.zeros(nn, dtype=np.int64)
-    out_start = np.zeros(nn + 1, dtype=np.int64)
-    out_edges = np.zeros((nev, 3), dtype=np.int64)
+    meta = np.empty((nn, 6), dtype=np.int64)
+    out_board = np.empty((nn, BOARD), dtype=np.int8)
+    out_edges = np.empty((nev, 3), dtype=np.int64)
     ne = 0
     for r in range(nn):
         i = order[r]
-        out_key[r] = node_key[i]
-        out_len[r] = node_len[i]
+        meta[r, 0] = node_key[i]
+        meta[r, 1] = node_len[i]
+        meta[r, 2] = node_rem[i]
+        meta[r, 3] = node_move[i]
+        meta[r, 4] = ne
         for k in range(BOARD):
             out_board[r, k] = node_board[i, k]
-        out_rem[r] = node_rem[i]
-        out_move[r] = node_move[i]
-        out_start[r] = ne
         first = ne
         for g in range(count[i], count[i + 1]):
             e = grouped[g]
@@ -375,16 +382,18 @@ def _search(st, me, dice, length, kernel, finals, bits):
                 out_edges[ne, 1] = code & 31
                 out_edges[ne, 2] = rank[ev_child[e]]
                 ne += 1
-    out_start[nn] = ne
-    return nn, out_key, out_len, out_board, out_rem, out_move, out_start, out_edges[:ne]
+        meta[r, 5] = ne
+    return nn, meta, out_board, out_edges[:ne].copy()
 
 
 def search(pos: Position, dice: Sequence[int], legal: Sequence[Move]) -> tuple:
     """The good nodes of the turn of ``pos``'s side to move with ``dice`` (the dice of the
     turn, highest first: a double four times) and its legal moves ``legal`` (not empty):
-    ``(count, keys, lengths, boards, dice left, moves, first edges, edges)``, arrays in
-    the tree's order (see the module docstring); count 0 when no step order reaches a
-    legal move."""
+    ``(count, nodes, boards, edges)`` in the tree's order: ``nodes[i]`` is node ``i``'s
+    ``[key, number of steps, dice left, legal move or -1, first edge, end of its edges]``
+    (see the module docstring for the encodings), ``boards[i]`` its board array
+    (flattened), ``edges[j]`` a step ``[from, to, node]``; count 0 when no step order
+    reaches a legal move."""
     finals = np.frombuffer(bytearray(b"".join(m.after.array.tobytes() for m in legal)),
                            dtype=np.int8).reshape(len(legal), BOARD)
     st = np.ascontiguousarray(pos.array, dtype=np.int8)

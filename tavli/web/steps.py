@@ -131,10 +131,9 @@ def turn_tree(pos: Position, dice: Sequence[int], legal: Sequence[Move], *,
     if steps and legal:
         from ..steptree import search
 
-        n, keys, lens, boards, rems, moves, starts, edges = search(pos, dice_all, legal)
+        n, meta, boards, edges = search(pos, dice_all, legal)
         if n:
-            return {"dice": dice_all, "nodes": _nodes(n, keys, lens, boards, rems, moves,
-                                                      starts, edges, len(dice_all))}
+            return {"dice": dice_all, "nodes": _nodes(meta, boards, edges, len(dice_all))}
     # no legal move (the turn passes) or no steps asked for: the root alone
     root = {"key": "", "board": board_text(pos.array), "dice": list(dice_all), "next": []}
     return {"dice": dice_all, "nodes": [root]}
@@ -142,28 +141,48 @@ def turn_tree(pos: Position, dice: Sequence[int], legal: Sequence[Move], *,
 
 _STEP_TEXT = [f"{c >> 5}/{c & 31}" for c in range(1024)]
 _BOARD_CHARS = 104
+_KEYS: dict[int, str] = {}  # the texts of the nodes' keys met (packed: tavli.steptree)
+_LEFT: dict[int, tuple[int, ...]] = {}  # the dice left met (packed, with their number)
 
 
-def _nodes(n: int, keys: np.ndarray, lens: np.ndarray, boards: np.ndarray, rems: np.ndarray,
-           moves: np.ndarray, starts: np.ndarray, edges: np.ndarray,
+def _key_text(key: int, n: int) -> str:
+    text = _KEYS.get(key)
+    if text is None:
+        if len(_KEYS) >= 1 << 16:
+            _KEYS.clear()
+        text = _KEYS[key] = " ".join([_STEP_TEXT[(key >> (30 - 10 * j)) & 1023]
+                                      for j in range(n)])
+    return text
+
+
+def _dice_left(rem: int, n: int) -> tuple[int, ...]:
+    dice = _LEFT.get(rem << 3 | n)
+    if dice is None:
+        dice = _LEFT[rem << 3 | n] = tuple((rem >> (9 - 3 * j)) & 7 for j in range(n))
+    return dice
+
+
+def _nodes(meta: np.ndarray, boards: np.ndarray, edges: np.ndarray,
            ndice: int) -> list[dict[str, Any]]:
     """The tree's nodes from :func:`tavli.steptree.search`'s arrays."""
     texts = boards.tobytes().translate(_HEX).decode("ascii")
     nxt = edges.tolist()
-    at = starts.tolist()
     out: list[dict[str, Any]] = []
-    steps = _STEP_TEXT
-    for i, (key, k, rem, move) in enumerate(zip(keys.tolist(), lens.tolist(), rems.tolist(),
-                                                moves.tolist())):
-        left = ndice - k
-        node: dict[str, Any] = {
-            "key": " ".join([steps[(key >> (30 - 10 * j)) & 1023] for j in range(k)]),
-            "board": texts[i * _BOARD_CHARS:(i + 1) * _BOARD_CHARS].rstrip("0"),
-            "dice": [(rem >> (9 - 3 * j)) & 7 for j in range(left)],
-            "next": nxt[at[i]:at[i + 1]]}
+    keys, left = _KEYS, _LEFT
+    at = 0
+    for key, k, rem, move, first, end in meta.tolist():
+        text = keys.get(key)
+        if text is None:
+            text = _key_text(key, k)
+        dice = left.get(rem << 3 | (ndice - k))
+        if dice is None:
+            dice = _dice_left(rem, ndice - k)
+        node: dict[str, Any] = {"key": text, "board": texts[at:at + _BOARD_CHARS].rstrip("0"),
+                                "dice": list(dice), "next": nxt[first:end]}
         if move >= 0:
             node["move"] = move
         out.append(node)
+        at += _BOARD_CHARS
     return out
 
 
