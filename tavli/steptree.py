@@ -21,7 +21,7 @@ from bit 9 down, highest first.
 >>> n, nodes, boards, edges = search(pos, [3, 1], legal)
 >>> key, steps, left, move, first, end = nodes[1].tolist()
 >>> n, key_steps(key, steps), dice_left(left, 2 - steps), edges[first:end].tolist()
-(19, [(24, 23)], [1], [[24, 21, 7], [13, 10, 13], [8, 5, 14], [6, 3, 15]])
+(27, [(24, 23)], [3], [[24, 21, 8], [23, 20, 9], [13, 10, 10], [8, 5, 11], [6, 3, 12]])
 """
 
 from __future__ import annotations
