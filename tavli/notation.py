@@ -39,8 +39,27 @@ def point_name(p: int) -> str:
 def format_steps(steps: tuple[Step, ...] | list[Step], game: str | int | Variant,
                  seen: Callable[[int], int] | None = None) -> str:
     """Canonical text of a turn given as single steps (same checker's steps joined);
-    ``seen`` renumbers the points as they are written (see :func:`format_steps_seen`)."""
+    ``seen`` renumbers the points as they are written (see :func:`format_steps_seen`).
+    The texts are remembered (the same steps recur in position after position)."""
     mark = find_variant(game).hit_mark
+    if seen is None and isinstance(steps, tuple):
+        key = (mark, steps)
+        text = _TEXTS.get(key)
+        if text is None:
+            if len(_TEXTS) >= _TEXTS_KEPT:
+                _TEXTS.clear()
+            text = _TEXTS[key] = _format(steps, mark, None)
+        return text
+    return _format(steps, mark, seen)
+
+
+_TEXTS: dict[tuple[str, tuple[Step, ...]], str] = {}  # format_steps's texts met
+_TEXTS_KEPT = 1 << 17
+
+
+def _format(steps: tuple[Step, ...] | list[Step], mark: str,
+            seen: Callable[[int], int] | None) -> str:
+    """:func:`format_steps` of ``steps`` with the variant's ``mark`` for a hit or pin."""
     chains: list[list] = []  # [points..., marks...]: points[i] -> points[i+1], marks[i+1]
     for s, t, flag in steps:
         for ch in chains:
