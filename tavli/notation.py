@@ -48,9 +48,23 @@ def format_steps(steps: tuple[Step, ...] | list[Step], game: str | int | Variant
         if text is None:
             if len(_TEXTS) >= _TEXTS_KEPT:
                 _TEXTS.clear()
-            text = _TEXTS[key] = _format(steps, mark, None)
+            text = _TEXTS[key] = (_format_two(steps, mark) if len(steps) == 2
+                                  else _format(steps, mark, None))
         return text
     return _format(steps, mark, seen)
+
+
+def _format_two(steps: tuple[Step, ...], mark: str) -> str:
+    """:func:`_format` of two steps (most turns), written out."""
+    (s1, t1, f1), (s2, t2, f2) = steps
+    if s2 == t1:  # one checker, both steps
+        via = f"/{point_name(t1)}{mark}" if f1 else ""
+        return f"{point_name(s1)}{via}/{point_name(t2)}{mark if f2 else ''}"
+    if s1 == s2 and t1 == t2:
+        return f"{point_name(s1)}/{point_name(t1)}{mark if f1 or f2 else ''}(2)"
+    one = f"{point_name(s1)}/{point_name(t1)}{mark if f1 else ''}"
+    two = f"{point_name(s2)}/{point_name(t2)}{mark if f2 else ''}"
+    return f"{one} {two}" if (-s1, t1) < (-s2, t2) else f"{two} {one}"
 
 
 _TEXTS: dict[tuple[str, tuple[Step, ...]], str] = {}  # format_steps's texts met
