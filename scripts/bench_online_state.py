@@ -101,7 +101,7 @@ def main() -> None:
             prof.disable()
             pstats.Stats(prof).sort_stats("cumtime").print_stats(45)
     n = len(acts)
-    both = [a + b for a, b in zip(acts, shown)]
+    both = [a + b for a, b in zip(acts, shown, strict=True)]
     print(f"{n} actions: act {ci(acts)}, view {ci(shown)}, act+view {ci(both)}, "
           f"json {ci(texts)}, cpu/action {cpu / n * 1e3:.2f} ms")
 

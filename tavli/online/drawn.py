@@ -24,7 +24,6 @@ from ..history import Pass, Play
 from ..layout import SIDE_NAMES
 from ..match import Match
 
-
 _FRAMES = "_online_frames"  # where a move keeps its frames (last_turn)
 _NONE = object()
 
