@@ -68,7 +68,7 @@ def _format_two(steps: tuple[Step, ...], mark: str) -> str:
 
 
 _TEXTS: dict[tuple[str, tuple[Step, ...]], str] = {}  # format_steps's texts met
-_TEXTS_KEPT = 1 << 17
+_TEXTS_KEPT = 1 << 15  # at most some 15 MB
 
 
 def _format(steps: tuple[Step, ...] | list[Step], mark: str,
