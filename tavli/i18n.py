@@ -146,6 +146,35 @@ def game_name(lang: str, name: str) -> str:
     return name.capitalize() if text == key else text
 
 
+def msg(key: str, **params: Any) -> dict[str, Any]:
+    """A message for the page or the terminal to write in its language: ``{"key", "params"}``
+    (a param may itself be such a message, or a list of them, written first; see
+    :func:`text`).
+
+    >>> msg("side.white")
+    {'key': 'side.white', 'params': {}}
+    """
+    return {"key": key, "params": params}
+
+
+def text(lang: str, m: Any) -> str:
+    """The message ``m`` (:func:`msg`; a plain string stays as it is) written in ``lang``,
+    its params that are messages written first.
+
+    >>> text("de", msg("cube.act.none", why=msg("cube.why.crawford")))
+    'Nicht verdoppeln (Crawford-Spiel)'
+    >>> text("en", "as it is")
+    'as it is'
+    """
+    if isinstance(m, list):      # a list of messages: written one after the other
+        return ", ".join(text(lang, x) for x in m)
+    if not isinstance(m, dict):
+        return str(m)
+    params = {k: text(lang, v) if isinstance(v, dict | list) else v
+              for k, v in (m.get("params") or {}).items()}
+    return gettext(lang, m["key"], **params)
+
+
 @cache
 def catalogue(lang: str) -> dict[str, Any]:
     """The catalogue of ``lang`` for the page: ``{"lang", "languages", "messages"}``, each
@@ -164,4 +193,5 @@ def catalogue(lang: str) -> dict[str, Any]:
 
 
 __all__ = ["LANGUAGES", "DEFAULT", "HEADER", "supported", "negotiate", "translations",
-           "gettext", "ngettext", "Translator", "current", "using", "game_name", "catalogue"]
+           "gettext", "ngettext", "Translator", "current", "using", "game_name", "catalogue",
+           "msg", "text"]

@@ -14,6 +14,9 @@ from .argtypes import seed_arg
 def add_play_arguments(p: argparse.ArgumentParser, rule_help: str) -> None:
     p.add_argument("--tui", action="store_true",
                    help="play in the terminal instead of the browser")
+    p.add_argument("--lang", default=None, choices=("en", "el", "it", "de"),
+                   help="terminal: the language of its texts (default: from LC_ALL, "
+                        "LC_MESSAGES or LANG, else English)")
     p.add_argument("--host", default=None,
                    help="browser app: address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=None,

@@ -232,6 +232,14 @@ def test_the_review_lists_cube_decisions_with_the_moves(client):
     assert rv["summary"][2].startswith("Black: ") and "1 wrong take" in rv["summary"][2]
     assert rv["summary"][1].startswith("White's luck: ") and rv["summary"][-1] == \
         "Analysis at 0-ply"
+    # the same lines as messages for the page's language: the same words in English
+    from tavli.i18n import text
+    assert [text("en", m) for m in rv["summary_msgs"]] == rv["summary"]
+    assert [text("en", m["text_msg"]) for m in rv["mistakes"]] == \
+        [m["text"] for m in rv["mistakes"]]
+    el = [text("el", m["text_msg"]) for m in rv["mistakes"] if m["kind"] == "cube"]
+    assert any("λάθος αποδοχή" in line for line in el), el
+    assert "1 λάθος αποδοχή" in text("el", rv["summary_msgs"][2])
     # a Fevga record: no cube decisions
     g = Game("fevga", seed=3)
     play_game(g, (GreedyPlayer(), GreedyPlayer()))
@@ -278,3 +286,16 @@ def test_the_review_page_shows_cube_decisions_and_luck(browser, server):
         page.screenshot(path=str(ARTIFACTS / f"review-cube-{name}.png"), full_page=True)
         assert errors == [], errors
         ctx.close()
+    # in Greek: the review's lines, marks and cube decisions by key
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="el-GR")
+    page = ctx.new_page()
+    page.goto(f"{server}/#/game/{gid}")
+    page.wait_for_selector("#review:not([hidden])", timeout=300000)
+    assert "λάθος αποδοχή" in page.locator("#mistakes li").first.inner_text()
+    summary = page.locator("#review-summary div").all_inner_texts()
+    assert summary[0].startswith("Λευκά: ") and summary[-1] == "Ανάλυση σε βάθος 1"
+    page.locator("#mistakes li.cube").first.click()
+    assert "Όχι διπλό" in page.locator("#review-banner").inner_text()
+    page.locator("#review").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "review-cube-phone-el.png"), full_page=True)
+    ctx.close()

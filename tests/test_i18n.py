@@ -33,6 +33,7 @@ def dynamic_families() -> dict[str, list[str]]:
     values it can take."""
     from tavli.ai.neural import LEVELS
     from tavli.games import ROTATIONS, VARIANTS
+    from tavli.web.reviews import LUCK_KEYS, RATING_KEYS
 
     games = [v.name for v in VARIANTS] + list(ROTATIONS) + ["dama"]
     return {"side.": ["white", "black"], "level.": list(LEVELS), "game.": games,
@@ -47,7 +48,27 @@ def dynamic_families() -> dict[str, list[str]]:
                                                          "move", "opening",
                                                          "opening.rolls", "opening.with")},
             **{f"st.{m}.": ACTORS for m in ("pass", "roll", "roll_double", "offered",
-                                            "move")}}
+                                            "move")},
+            # resigning, forfeits (the move list); the review's and the cube hint's words
+            "srv.ev.resign.": ["single", "gammon", "backgammon"],
+            "srv.ev.forfeit.": ["time", "abandoned"],
+            "side.cap.": ["white", "black"], "rv.who.": ["white", "black", "ai"],
+            "rating.": sorted(RATING_KEYS.values()), "luck.": sorted(LUCK_KEYS.values()),
+            "mark.": ["very_bad", "bad", "doubtful"],
+            "verdict.": ["missed_double", "wrong_double", "wrong_take", "wrong_pass"],
+            "rv.did.": ["no_double", "double", "take", "beaver", "pass", "no_double.re",
+                        "double.re"],
+            "cube.row.": [k + re for k in ("no_double", "double_take", "double_pass")
+                          for re in ("", ".re")],
+            "cube.act.": [k + re for k in ("no_double_take", "no_double_beaver",
+                                           "double_take", "double_pass", "too_good_pass",
+                                           "too_good_take", "none") for re in ("", ".re")],
+            "cube.why.": ["crawford", "opponent", "unused", "dead", "highest", "none"],
+            "cube.sit.match": ["", ".crawford", ".post"],
+            "dama.rn.": ["box", "box_compulsory", "russian", "italian"],
+            "tui.doing.": ["opening", "roll", "move", "double"],
+            "dama.reason.": ["resignation", "agreement", "repetition", "no_pieces",
+                             "no_move"]}
 
 
 def api_error_codes() -> set[str]:
@@ -98,12 +119,22 @@ def used_keys() -> set[str]:
                         rf"""\s*"((?:{alt})\.[a-z_.]+)\"""")
     python_family = re.compile(rf"""(?:\b_\(|\bn\(|\bkey=)f"((?:{alt})\.(?:[a-z_]+\.)*)\{{""")
     python_key = re.compile(rf"""\bkey="((?:{alt})\.[a-z_.]+)\"""")
+    # messages for the page (tavli.i18n.msg) and keys the server sends: any string that
+    # reads as a key (not a file name), and f"prefix.{...}" / "prefix." + ... families
+    python_any = re.compile(rf"""\"((?:{alt})\.[a-z_]+(?:\.[a-z_]+)*)(?<!\.sgf)\"""")
+    python_any_family = re.compile(rf"""f"((?:{alt})\.(?:[a-z_]+\.)*)\{{|"""
+                                   rf"""\"((?:{alt})\.(?:[a-z_]+\.)*(?:match)?)"\s*\+""")
     for path in (ROOT / "tavli").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         keys |= set(python.findall(text)) | set(python_key.findall(text))
+        keys |= set(python_any.findall(text))
         for prefix in python_family.findall(text):
             assert prefix in families, f"{path.name}: f\"{prefix}{{...}}\" is not a known family"
             keys |= {prefix + v for v in families[prefix]}
+        for prefix in (a or b for a, b in python_any_family.findall(text)):
+            if prefix != "err.":     # the codes of the API's errors (below)
+                assert prefix in families, f"{path.name}: {prefix!r} is not a known family"
+                keys |= {prefix + v for v in families[prefix]}
     keys |= {f"err.{c}" for c in api_error_codes()}
     return keys
 
@@ -182,16 +213,42 @@ def test_catalogue_endpoint_follows_the_browser_and_the_choice(client):
 def test_api_errors_in_the_requests_language(client):
     r = client.get("/api/games/nope", headers={"X-Tavli-Lang": "el"})
     assert r.status_code == 404
-    assert r.json()["code"] == "not_found" and r.json()["error"] == "Δεν βρέθηκε"
-    assert "nope" in r.json()["detail"]
+    # the error by its key: no English detail is needed
+    assert r.json() == {"code": "not_found",
+                        "error": "Δεν υπάρχει τέτοιο παιχνίδι (ίσως διαγράφηκε)"}
     r = client.post("/api/games", json={"variant": "portes", "points": "x"},
                     headers={"Accept-Language": "de-DE"})
-    assert r.status_code == 422 and r.json()["error"] == "Ungültige Anfrage"
+    assert r.status_code == 422 and r.json() == {"code": "invalid",
+                                                 "error": "Ungültiger Wert: points"}
+    # a position that cannot be read (the engine's ParseError)
+    r = client.post("/api/games", json={"variant": "portes", "position": "zzz"},
+                    headers={"X-Tavli-Lang": "it"})
+    assert r.status_code == 422 and r.json()["error"] == "Il testo non è leggibile"
     # English: the message as it was, no detail
     r = client.get("/api/games/nope")
     assert r.status_code == 404 and "detail" not in r.json() and "nope" in r.json()["error"]
     r = client.get("/api/nothing", headers={"X-Tavli-Lang": "it"})
-    assert r.status_code == 404 and r.json()["error"] == "La richiesta non è riuscita"
+    assert r.status_code == 404 and r.json()["error"] == "Non trovato"
+
+
+def test_engine_and_dama_errors_need_no_english_detail(client):
+    st = client.post("/api/games", json={"variant": "portes", "opponent": "human",
+                                         "seed": 3, "first": "white"}).json()
+    gid = st["id"]
+    st = client.post(f"/api/games/{gid}/roll").json()
+    r = client.post(f"/api/games/{gid}/move", json={"move": "24/1"},
+                    headers={"X-Tavli-Lang": "de"})
+    assert r.status_code == 422 and r.json() == {"code": "illegal_move",
+                                                 "error": "Ungültiger Zug"}
+    r = client.post(f"/api/games/{gid}/move", json={"move": "24/1"})
+    assert r.json()["error"].startswith("illegal move: ")      # English: the engine's words
+    d = client.post("/api/dama", json={"rules": "russian", "opponent": "human"}).json()
+    r = client.post(f"/api/dama/{d['id']}/undo", headers={"X-Tavli-Lang": "el"})
+    assert r.status_code == 409 and r.json() == {"code": "wrong_state",
+                                                 "error": "Δεν υπάρχει τίποτα για αναίρεση"}
+    r = client.post("/api/dama", json={"rules": "box", "level": "superb"},
+                    headers={"X-Tavli-Lang": "it"})
+    assert r.status_code == 422 and r.json()["error"] == "Livello dell'IA sconosciuto"
 
 
 def test_the_states_messages_in_the_requests_language(client):

@@ -20,7 +20,8 @@ PHONE = {"width": 360, "height": 740}
 DESK = {"width": 1366, "height": 768}
 # a catalogue key shown as it is: "btn.roll", "st.roll.you"
 KEY = re.compile(r"\b(?:app|top|btn|opt|panel|review|ng|side|game|dama|level|gl|st|pl|sc|"
-                 r"toast|err|on|srv|kind)\.[a-z_]+(?:\.[a-z_]+)?\b")
+                 r"toast|err|on|srv|kind|rv|cube|hint|mark|verdict|rating|luck|ids|fd|tui)"
+                 r"\.[a-z_]+(?:\.[a-z_]+)?\b")
 SIZES = [(PHONE, True, "phone"), (DESK, False, "desk")]
 LOCALES = {"en": "en-US", "el": "el-GR", "it": "it-IT", "de": "de-DE"}
 # what sticks out of the screen, outside any box that scrolls or clips
@@ -112,7 +113,8 @@ def test_language_menu_switches_and_is_remembered(page_in, server):
     # the API answers its errors in the chosen language
     err = page.evaluate("fetch('/api/games/nope', {headers: langHeaders()})"
                         ".then((r) => r.json())")
-    assert err["error"] == "Nicht gefunden" and err["code"] == "not_found"
+    assert err["error"] == "Dieses Spiel gibt es nicht (vielleicht wurde es gelöscht)"
+    assert err["code"] == "not_found" and "detail" not in err
     assert page.errors == []
 
 
@@ -221,4 +223,43 @@ def test_a_portes_game_in_each_language(page_in, server, lang, size, phone, name
     assert i18n.gettext(lang, "game.portes") in page.locator("#title").inner_text()
     assert status, status
     check_screen(page, lang, f"i18n-{lang}-over-{name}")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("lang", ["el", "de"])
+@pytest.mark.parametrize("size, phone, name", SIZES)
+def test_dama_and_the_hint_panel_in_a_language(page_in, server, lang, size, phone, name):
+    """Dama's panel (Russian draughts in algebraic notation, its rules and the AI's level
+    by key) and the hint panel of a Portes game, in Greek and German."""
+    page = page_in(LOCALES[lang], size, phone)
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    r = page.request.post(f"{server}/api/dama", data=json.dumps(
+        {"rules": "russian", "opponent": "ai", "level": "expert", "ai_side": "black"}),
+        headers={"Content-Type": "application/json"})
+    assert r.ok, r.text()
+    gid = r.json()["id"]
+    page.evaluate("document.querySelector('#dlg-new').close()")
+    page.goto(f"{server}/#/dama/{gid}")
+    page.wait_for_selector("#dama-status:not(:empty)")
+    page.wait_for_selector('body[data-busy="0"]')
+    panel = page.locator("#dama-panel").inner_text()
+    assert i18n.gettext(lang, "dama.rules_line", rules=i18n.gettext(lang, "dama.rn.russian")) \
+        in panel
+    assert i18n.gettext(lang, "dama.pl.ai", level=i18n.gettext(lang, "level.expert")) in panel
+    page.click("#dama-board .piece[data-square='22']")                # c3
+    page.locator('#dama-board .dest[data-square="18"]').click()        # d4
+    wait_js(page, "window.dama.state().plies >= 2 && document.body.dataset.busy !== '1'")
+    assert page.locator("#dama-history li").first.inner_text().startswith("c3-d4")
+    check_screen(page, lang, f"i18n-{lang}-dama-{name}")
+    # a Portes game: the hint panel
+    st = post(page, server, {"variant": "portes", "seed": 2, "ai_side": "black",
+                             "level": "beginner"})
+    page.goto(f"{server}/#/game/{st['id']}")
+    until_my_move(page)
+    page.click("#btn-hint")
+    page.wait_for_selector("#hints table")
+    text = page.locator("#hints").inner_text()
+    assert i18n.gettext(lang, "hint.move") in text and "click a move" not in text
+    check_screen(page, lang, f"i18n-{lang}-hint-{name}")
     assert page.errors == []

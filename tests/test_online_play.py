@@ -209,3 +209,29 @@ def test_a_move_given_as_steps_as_json_has_them(online_db):
         pairs = json.loads(json.dumps([[f, t] for f, t, _ in legal["steps"]]))
         done = games.act(game_id, tokens[side], v["seq"] + 1, {"type": "move", "steps": pairs})
         assert done.result["move"] == legal["move"]
+
+
+def test_only_the_seat_to_move_is_sent_its_moves_and_turn_tree(online_db):
+    from tavli.web.steps import turn_tree
+
+    with open_store(online_db) as store:
+        games = OnlineGames(store)
+        game_id, tokens = _friends(games)
+        games.act(game_id, tokens["white"], 4, {"type": "roll"})
+        v = games.view(game_id)
+        if v["phase"] == "roll":  # the opening throw's winner rolls again
+            games.act(game_id, tokens[v["turn"]], v["seq"] + 1, {"type": "roll"})
+            v = games.view(game_id)
+        mover, other = v["turn"], "black" if v["turn"] == "white" else "white"
+        mine = games.view_for(game_id, mover)
+        assert {**mine, "absent": None} == {**v, "absent": None}  # absent: seconds away
+        assert mine["legal_moves"] and len(mine["board"]["turn_tree"]["nodes"]) > 1
+        g = games.table(game_id).game
+        bare = turn_tree(g.position, g.dice, g.legal_moves(), steps=False)
+        for who in (other, None):  # the other seat and a spectator: the dice, no moves
+            theirs = games.view_for(game_id, who)
+            assert theirs["legal_moves"] == [] and theirs["board"]["turn_tree"] == bare
+            same = ("legal_moves", "board", "absent")
+            assert {k: x for k, x in theirs.items() if k not in same} \
+                == {k: x for k, x in mine.items() if k not in same}
+            assert len(json.dumps(theirs)) < len(json.dumps(mine))

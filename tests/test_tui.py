@@ -16,6 +16,31 @@ from tavli.game import Game
 from tavli.match import Match
 
 
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch):
+    """The terminal speaks the environment's language: these tests read English."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def test_the_terminal_in_the_players_language(monkeypatch, capsys):
+    args = ["--tui", "--game", "portes", "--points", "1", "--seed", "5", "--white", "greedy",
+            "--opponent", "random"]
+    rc, out, err = play(monkeypatch, capsys, [*args, "--lang", "el"])
+    assert rc == 0, err
+    assert "Τέλος παιχνιδιού: κερδίζουν τα " in out and "Ζαριά αρχής: λευκά" in out
+    assert "Game over" not in out and "Opening throw" not in out
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")            # the environment's language
+    rc, out, err = play(monkeypatch, capsys, args)
+    assert rc == 0 and "Spiel vorbei: " in out and "Eröffnungswurf: Weiß" in out
+    monkeypatch.setenv("LC_ALL", "it_IT.UTF-8")          # LC_ALL first
+    rc, out, err = play(monkeypatch, capsys, args)
+    assert rc == 0 and "Partita finita: vince il " in out
+    # the CLI's messages stay English
+    rc, out, err = play(monkeypatch, capsys, ["--tui", "--game", "nope"])
+    assert rc != 0 and "nope" in err and "unknown" in err.lower()
+
+
 def load(path):
     """The game or match a saved file holds; it saves again exactly as the file has it."""
     obj = record.load(path)
@@ -217,7 +242,7 @@ def test_match_against_a_bot_continues_to_the_next_game(monkeypatch, capsys, tmp
     m = load(path)
     assert isinstance(m, Match) and m.target == 2 and m.is_over
     assert len(m.games) >= 2, "pick a seed whose first game is not decisive"
-    assert "Game over:" in out and "Next: game 2, portes" in out
+    assert "Game over:" in out and "Next: game 2, Portes" in out
     assert "Press Enter to go on" in out and "wins the match" in out
     first = m.games[0].outcome
     assert m.games[1].first == first.winner  # the winner starts the next game
@@ -395,7 +420,7 @@ def test_without_a_trained_network_the_ai_is_the_greedy_player(monkeypatch, caps
                         ["--tui", "--game", "plakoto", "--points", "1", "--seed", "2",
                          "--white", "expert", "--save", str(path)])
     assert rc == 0, err
-    assert "(greedy AI: no trained network for plakoto is installed)" in out
+    assert "(greedy AI: no trained network for Plakoto is installed)" in out
     assert "black: greedy (no net)" in out
     g = load(path)
     greedy = GreedyPlayer()

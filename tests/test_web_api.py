@@ -398,6 +398,10 @@ def test_review_of_a_played_game(client):
     assert rv["ply"] == 2 and len(rv["curve"]) == len([e for e in st["history"] if "dice" in e])
     assert rv["ply_note"] == "one ply deeper than black's AI (expert, 1-ply)"
     assert rv["summary"][-1] == "Analysis at 2-ply: one ply deeper than black's AI (expert, 1-ply)"
+    from tavli.i18n import text
+    assert [text("en", m) for m in rv["summary_msgs"]] == rv["summary"]
+    assert text("el", rv["summary_msgs"][-1]) == \
+        "Ανάλυση σε βάθος 2: ένα επίπεδο βαθύτερα από τον υπολογιστή των μαύρων (έμπειρος, βάθος 1)"
     again = client.get(f"/api/games/{gid}/review")  # kept: the same answer at once
     assert again.status_code == 200 and again.json() == rv
 

@@ -28,6 +28,18 @@ def hint(client, gid, **params):
     return r.json()
 
 
+def in_english(h):
+    """The hint's messages for the page (keys) read as its English texts."""
+    from tavli.i18n import gettext, text
+
+    assert text("en", h["situation_msg"]) == h["situation"]
+    assert gettext("en", h["advice_key"]) == h["advice"]
+    assert text("en", h["action_msg"]) == h["action"]
+    assert [gettext("en", r["name_key"]) for r in h["rows"]] == [r["name"] for r in h["rows"]]
+    for lang in ("el", "it", "de"):
+        assert text(lang, h["situation_msg"]) != h["situation"]
+
+
 def rows_agree(h, d):
     """The answer's figures are the decision's (from the doubler's view)."""
     assert [r["equity"] for r in h["rows"]] == [round(x, 4) for x in (d.nd, d.dt, d.dp)]
@@ -55,6 +67,7 @@ def test_cube_hint_before_the_roll_and_on_a_double(client):
     assert [r["name"] for r in h["rows"]] == ["No double", "Double, take", "Double, pass"]
     d = cube_decision(Position.from_id(st["position_id"]), CubeInfo(), ply=0)
     rows_agree(h, d)
+    in_english(h)
     assert h["action"] in ACTIONS and h["advice"].startswith("Roll: no double")
     assert h["mwc"] is None and all(r["mwc"] is None for r in h["rows"])
     # a hint changes nothing
@@ -86,6 +99,7 @@ def test_cube_hint_before_the_roll_and_on_a_double(client):
     d = cube_decision(Position.from_id(st["position_id"]), CubeInfo(cube=2, owner=Owner.ME),
                       ply=0)
     rows_agree(h, d)
+    in_english(h)
 
 
 def test_cube_hint_errors(client):

@@ -54,7 +54,7 @@ def test_legal_and_illegal_moves(client):
     assert st["turn"] == "black" and st["last"]["path"] == [22, 18]
     st = post(client, gid, "move", {"path": [11, 15]})
     caps = st["legal_moves"]
-    assert [m["notation"] for m in caps] == ["18x11"]
+    assert [m["notation"] for m in caps] == ["d4:f6"]      # Russian: algebraic (18x11)
     assert caps[0]["captures"] == [15] and caps[0]["path"] == [18, 11]
     before = client.get(f"/api/dama/{gid}").json()
     for body, status in [({"move": "23-19"}, 422),        # capture is compulsory

@@ -367,7 +367,8 @@ def test_an_unregistered_game_is_refused(client):
 def test_the_page_script_has_no_rule():
     # tavli play's page and the online pages, with the board code they share
     js = "\n".join((STATIC / name).read_text() for name in (
-        "app.js", "board.js", "newgame.js", "online.js", "lobby.js", "fairdice.js"))
+        "app.js", "board.js", "newgame.js", "online.js", "lobby.js", "fairdice.js", "a11y.js",
+        "keys.js", "sound.js"))
     for banned in ("% 24", "25 - ", "pinned.add", "pinned.delete", "bar += 1", "GAMES",
                    "function opp(", "applyStep", "allHome", "stepOk", "usedDice", "landXY",
                    "portes", "plakoto", "fevga", "backgammon"):

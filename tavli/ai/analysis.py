@@ -103,6 +103,32 @@ def ply_note(ply: int, levels: dict[str, Any]) -> str:
     return f"shallower than {name}: it is judged by less than it saw"
 
 
+def ply_note_msg(ply: int, levels: dict[str, Any]) -> dict[str, Any] | None:
+    """:func:`ply_note` as a catalogue message (:func:`tavli.i18n.msg`), or None.
+
+    >>> ply_note_msg(2, {"black's AI": "expert"})["key"]
+    'rv.note.deeper'
+    """
+    from ..i18n import msg
+    from .neural import parse_level
+
+    if not levels:
+        return None
+    plies = {who: parse_level(level)[0] for who, level in levels.items()}
+    who = max(plies, key=lambda k: (plies[k], k))
+    ai = plies[who]
+    level = str(levels[who])
+    name = msg("rv.note.ai", who=msg("rv.who." + ("white" if who.startswith("white") else
+                                                  "black" if who.startswith("black") else "ai")),
+               level=msg(f"level.{level}") if level.isalpha() else level, ply=ai)
+    if ply > ai:
+        return (msg("rv.note.deeper", name=name) if ply == ai + 1 else
+                msg("rv.note.deeper_n", name=name, n=ply - ai))
+    if ply == ai:
+        return msg("rv.note.same_deepest" if ply >= MAX_PLY else "rv.note.same", name=name)
+    return msg("rv.note.shallower", name=name)
+
+
 @dataclass
 class TurnAnalysis:
     game: int
@@ -496,4 +522,4 @@ def player_lines(side: str, tot: dict[str, Any]) -> list[str]:
 
 
 __all__ = ["analyse", "analyse_turns", "summarise", "turn_count", "format_analysis", "rating",
-           "mark", "review_ply", "ply_note", "result_of", "player_lines", "MAX_PLY"]
+           "mark", "review_ply", "ply_note", "ply_note_msg", "result_of", "player_lines", "MAX_PLY"]

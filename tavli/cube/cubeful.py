@@ -301,6 +301,37 @@ class CubeDecision:
         return "\n".join(self.lines())
 
 
+#: the proper actions by their catalogue keys (``cube.act.<key>``, ``.re`` for a redouble)
+_ACTION_KEYS = {NO_DOUBLE_TAKE: "no_double_take", NO_DOUBLE_BEAVER: "no_double_beaver",
+                DOUBLE_TAKE: "double_take", DOUBLE_PASS: "double_pass",
+                TOO_GOOD_PASS: "too_good_pass", TOO_GOOD_TAKE: "too_good_take"}
+#: why the cube is not available, by its catalogue key (``cube.why.<key>``)
+_WHY_KEYS = {"the Crawford game": "crawford", "the opponent owns the cube": "opponent",
+             "the game is played without the cube": "unused", "the cube is dead": "dead",
+             "the cube is at its highest": "highest", "the cube is not available": "none"}
+
+
+def action_msg(action: str) -> dict[str, Any]:
+    """The proper cube ``action`` (as :func:`decide` writes it) as a catalogue message
+    (:func:`tavli.i18n.msg`), for the page and the terminal to write in their language.
+
+    >>> action_msg("Redouble, take")
+    {'key': 'cube.act.double_take.re', 'params': {}}
+    >>> action_msg("No double (the Crawford game)")["params"]["why"]["key"]
+    'cube.why.crawford'
+    """
+    from ..i18n import msg
+
+    re = "redouble" in action.lower()
+    base = (action.replace("No redouble", "No double").replace("Redouble,", "Double,")
+            .replace("to redouble", "to double"))
+    tail = ".re" if re else ""
+    if base in _ACTION_KEYS:
+        return msg(f"cube.act.{_ACTION_KEYS[base]}{tail}")
+    why = base.partition("(")[2].rstrip(")")
+    return msg(f"cube.act.none{tail}", why=msg(f"cube.why.{_WHY_KEYS.get(why, 'none')}"))
+
+
 def decide(probs, ci: CubeInfo, x: float, ply: int = 0) -> CubeDecision:
     """The cube decision for the side to move with cubeless ``probs`` (before its roll),
     the cube and score ``ci`` and cube efficiency ``x``.

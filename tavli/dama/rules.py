@@ -130,10 +130,59 @@ class DamaRules:
         return _geometry(self.italian_board)
 
     @property
+    def notation(self) -> str:
+        """The notation this rule set's players write moves in (:data:`NOTATIONS`):
+        ``"algebraic"`` (Russian draughts: ``c3-d4``, ``c3:e5``, ``c3:e5:g3``) or
+        ``"numeric"`` (Italian and the box rules: squares 1-32, ``22-18``, ``22x13``)."""
+        return NOTATIONS[self.name][0]
+
+    def move_text(self, move, full: bool | None = None) -> str:
+        """``move`` (a :class:`~tavli.dama.board.DamaMove`) in the players' notation of
+        this rule set (:attr:`notation`); ``full``: every landing square of a capture
+        (default: for a multiple capture, as the players write it, or when the short
+        form is ambiguous, as the move's own text says).
+        A huff first reads ``*5 22-18`` (``*b6 c3-d4``)."""
+        if full is None:
+            full = len(move.captures) > 1 or (bool(move.text) and
+                                              move.text.split()[-1] != move.notation(self))
+        text = NOTATIONS[self.name][1](move, self, full)
+        if move.huff is not None:
+            text = f"*{self.square_text(move.huff)} {text}"
+        return text
+
+    def square_text(self, square: int) -> str:
+        """The square's name in :attr:`notation` (``22`` or ``c3``)."""
+        from .board import square_name
+
+        return square_name(square, self, self.notation == "algebraic")
+
+    @property
     def option_text(self) -> str:
         if self.name == "box":
             return "box" if self.huffing else "box (huffing=False)"
         return self.name
+
+
+def numeric_notation(move, rules: DamaRules, full: bool) -> str:
+    """Italian and box notation: the squares 1-32 (:func:`tavli.dama.board.square_name`),
+    ``-`` for a move, ``x`` for a capture (``22-18``, ``22x13``, ``full``: ``22x13x6``)."""
+    return move.notation(rules, algebraic=False, full=full)
+
+
+def algebraic_notation(move, rules: DamaRules, full: bool) -> str:
+    """Russian notation: squares as a1..h8, ``-`` for a move, ``:`` between the squares
+    of a capture, every landing square of a multiple capture (``c3-d4``, ``c3:e5``,
+    ``c3:e5:g3``; ``full`` changes nothing: the route is always written)."""
+    from .board import square_name
+
+    if not move.captures:
+        return f"{square_name(move.start, rules, True)}-{square_name(move.end, rules, True)}"
+    return ":".join(square_name(s, rules, True) for s in (move.start, *(move.path or (move.end,))))
+
+
+#: each rule set's notation: its name and the function that writes a move in it
+NOTATIONS = {"box": ("numeric", numeric_notation), "russian": ("algebraic", algebraic_notation),
+             "italian": ("numeric", numeric_notation)}
 
 
 _GEO: dict[bool, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}

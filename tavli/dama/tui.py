@@ -61,14 +61,14 @@ def play_tui(rules: str = "box", huffing: bool | None = None, level: str = "defa
             played = game.play(mv)
             _show(game, print_fn)
             caps = f", capturing {', '.join(map(str, played.captures))}" if played.captures else ""
-            print_fn(f"{colour_name(colour)} (AI) plays {played}{caps}.")
+            print_fn(f"{colour_name(colour)} (AI) plays {game.rules.move_text(played)}{caps}.")
             continue
         _show(game, print_fn)
         legal = game.legal_moves()
         caps = [m for m in legal if m.captures]
         if caps:
             note = "" if game.rules.compulsory else " (optional, but you may be huffed)"
-            print_fn(f"Captures{note}: {', '.join(map(str, caps))}")
+            print_fn(f"Captures{note}: {', '.join(map(game.rules.move_text, caps))}")
         if game.huff_candidates:
             print_fn(f"Your opponent failed to capture: you may huff "
                      f"{', '.join(map(str, game.huff_candidates))} (huff N) before moving.")
@@ -86,10 +86,10 @@ def play_tui(rules: str = "box", huffing: bool | None = None, level: str = "defa
             if cmd in ("help", "h"):
                 print_fn(HELP)
             elif cmd in ("moves", "?"):
-                print_fn(", ".join(str(m) for m in legal))
+                print_fn(", ".join(game.rules.move_text(m) for m in legal))
             elif cmd == "hint":
                 mv = hint_ai.choose(game.position, game._positions)
-                print_fn(f"hint: {mv}")
+                print_fn(f"hint: {game.rules.move_text(mv)}")
             elif cmd == "huff":
                 game.huff(arg)  # a square's number or name; ParseError for other text
                 print_fn(f"You huff the piece on {arg}.")

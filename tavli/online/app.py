@@ -35,7 +35,6 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import Field
-from starlette.concurrency import run_in_threadpool
 
 from ..errors import AccessDenied, StaleAction, TavliError, WrongState
 from ..layout import SIDE_NAMES
@@ -74,7 +73,7 @@ class JoinBody(Body):
 
 def _game_id(game_id: str) -> str:
     if not GAME_ID.match(game_id):
-        raise ApiError(404, "no online game with this id", "not_found")
+        raise ApiError(404, "no online game with this id", "not_found", key="err.no_game")
     return game_id
 
 
@@ -186,10 +185,10 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     async def create(request: Request) -> dict[str, Any]:
         req = await body(request, CreateBody, required=True)
         abandon = req.abandon_after if "abandon_after" in req.model_fields_set else "default"
-        new = await run_in_threadpool(lambda: games.create(
+        new = await hub.call(lambda: games.create(
             req.game, req.name, req.side, clock=req.clock, abandon_after=abandon,
             listed=req.listed))
-        view = await run_in_threadpool(games.view, new.game_id)
+        view = await hub.call(games.view_for, new.game_id, new.side)
         return {"id": new.game_id, "side": new.side, "token": new.token,
                 "invite_side": new.invite_side, "invite_token": new.invite_token,
                 **links(request, new.game_id, new.invite_token),
@@ -219,18 +218,18 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                     raise
             else:
                 raise ApiError(503, "the game is too busy to join now: try again", "busy")
-            out = {"side": seat.side, "state": games.view(game_id)}
+            out = {"side": seat.side, "state": games.view_for(game_id, seat.side)}
             if req.token is None:
                 out["token"] = token
             return out
 
-        out = await run_in_threadpool(do)
+        out = await hub.call(do)
         await hub.push(game_id)
         return out
 
     @app.get("/api/online/lobby")
     async def lobby() -> dict[str, Any]:
-        return {"games": await run_in_threadpool(games.lobby)}
+        return {"games": await hub.call(games.lobby)}
 
     @app.get("/api/info")
     async def info() -> dict[str, Any]:
@@ -258,13 +257,13 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         def do() -> dict[str, Any]:
             games.refresh(game_id)
             side = games.seat(game_id, token).side if token is not None else None
-            return {"side": side, "state": games.view(game_id)}
+            return {"side": side, "state": games.view_for(game_id, side)}
 
-        return await run_in_threadpool(do)
+        return await hub.call(do)
 
     @app.get("/api/online/games/{game_id}/record")
     async def record(game_id: str) -> dict[str, Any]:
-        return await run_in_threadpool(games.record, _game_id(game_id))
+        return await hub.call(games.record, _game_id(game_id))
 
     # --- the AI seat -----------------------------------------------------------------
     async def drive_ai(game_id: str) -> None:
@@ -284,7 +283,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
             steps = 0
             while game_id in again and steps < AI_STEPS:
                 again.discard(game_id)
-                got = await run_in_threadpool(ai_job, games, game_id)
+                got = await hub.call(ai_job, games, game_id)
                 if got is None:
                     continue
                 seq, job = got
@@ -296,7 +295,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                 again.add(game_id)  # look again after this action (or the one that won)
                 steps += 1
                 try:
-                    await run_in_threadpool(games.act_for_ai, game_id, seq + 1,
+                    await hub.call(games.act_for_ai, game_id, seq + 1,
                                             ai_action(decision))
                 except StaleAction:
                     continue  # the game moved on meanwhile
@@ -316,7 +315,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         def do() -> tuple[str | None, dict[str, Any], list[Any]]:
             games.refresh(conn.game_id)
             side = games.seat(conn.game_id, token).side if token is not None else None
-            view = games.view(conn.game_id)
+            view = games.view_for(conn.game_id, side)
             last = msg.get("seq")
             missed: list[Any] = []
             if last is not None and 0 <= view["seq"] - last <= protocol.RESYNC_MAX:
@@ -324,7 +323,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                           if a.seq <= view["seq"]]
             return side, view, missed
 
-        side, view, missed = await run_in_threadpool(do)
+        side, view, missed = await hub.call(do)
         async with conn.lock:
             conn.side, conn.token, conn.hello = side, token, True
             conn.seq = view["seq"]
@@ -351,7 +350,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         hub.acting[conn.game_id] = seq  # its notice sends nothing: this pushes it
         try:
             async with conn.lock:  # the ack goes before any update of this action
-                news = await run_in_threadpool(do)
+                news = await hub.call(do)
                 with contextlib.suppress(Exception):
                     await conn.ws.send_json({"type": "ack", "seq": seq})
         except BaseException:
@@ -391,7 +390,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     @app.websocket("/ws/online/{game_id}")
     async def socket(ws: WebSocket, game_id: str) -> None:
         await ws.accept()
-        if not GAME_ID.match(game_id) or await run_in_threadpool(store.game, game_id) is None:
+        if not GAME_ID.match(game_id) or await hub.call(store.game, game_id) is None:
             await ws.send_json(error("no online game with this id", "not_found"))
             await ws.close(4404)
             return

@@ -228,6 +228,12 @@ def bench_server(players: int = 1000, processes: int = 1, db: str | None = None,
     return report
 
 
+def _per(cpu: list[float], wall: float, actions: int) -> str:
+    """CPU time per action of processes that used the fractions ``cpu`` of a core over
+    ``wall`` seconds."""
+    return f"{sum(cpu) * wall / actions * 1000:.1f} ms" if actions else "-"
+
+
 def _report(results: list[dict[str, Any]], found: dict[str, int], setup: float,
             wall: float, cpu0: Any, cpu1: Any, players: int, processes: int, kind: str,
             think: tuple[float, float], seconds: float, logs: str) -> dict[str, Any]:
@@ -268,7 +274,8 @@ def _report(results: list[dict[str, Any]], found: dict[str, int], setup: float,
         f"by a player, {dup} received twice, {order} out of order, {found['log_gaps']} "
         f"logs with a gap",
         f"  CPU             servers {' + '.join(f'{c:.0%}' for c in server_cpu)} of a core, "
-        f"clients {' + '.join(f'{c:.0%}' for c in client_cpu)}",
+        f"clients {' + '.join(f'{c:.0%}' for c in client_cpu)}; per action: servers "
+        f"{_per(server_cpu, wall, sent)}, clients {_per(client_cpu, wall, sent)}",
     ]
     return {"text": "\n".join(lines), "players": players, "connected": peak,
             "processes": processes, "store": kind, "think": list(think),

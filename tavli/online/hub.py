@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -57,7 +58,7 @@ def online_error(e: TavliError) -> Any:
         return ApiError(409, str(e), "stale")
     if isinstance(e, StoreError):
         if str(e).startswith("no online game"):
-            return ApiError(404, "no online game with this id", "not_found")
+            return ApiError(404, "no online game with this id", "not_found", key="err.no_game")
         return ApiError(503, str(e), "store")
     return engine_error(e)
 
@@ -82,22 +83,26 @@ class Conn:
             with contextlib.suppress(Exception):
                 await self.ws.send_json(message)
 
-    async def send_news(self, actions: list[Any], view: dict[str, Any],
-                        texts: dict[int, str] | None = None) -> None:
-        """Send the actions after :attr:`seq` up to the view's, with the view; nothing
-        when the view is not newer than what was sent. ``texts``: the messages already
-        encoded for the connections of the same game, by their :attr:`seq` (each
-        encoded once, whatever the number of connections)."""
+    async def send_news(self, actions: list[Any], views: dict[str, Any],
+                        texts: dict[tuple[int, bool], str] | None = None) -> None:
+        """Send the actions after :attr:`seq` up to the views', with the view of this
+        connection's seat (``views``: :meth:`OnlineGames.views`);
+        nothing when the view is not newer than what was sent. ``texts``: the messages
+        already encoded for the connections of the same game, by their :attr:`seq` and
+        whether they are the mover's (each encoded once, whatever the number of
+        connections)."""
         async with self.lock:
+            mover = self.side is not None and self.side == views["turn"]
+            view = views["mover" if mover else "others"]
             if view["seq"] <= self.seq:
                 return
-            text = None if texts is None else texts.get(self.seq)
+            text = None if texts is None else texts.get((self.seq, mover))
             if text is None:
                 news = [action_out(a) for a in actions if self.seq < a.seq <= view["seq"]]
                 text = json.dumps({"type": "update", "actions": news, "state": view},
                                   separators=(",", ":"), ensure_ascii=False)
                 if texts is not None:
-                    texts[self.seq] = text
+                    texts[(self.seq, mover)] = text
             self.seq = view["seq"]
             with contextlib.suppress(Exception):
                 await self.ws.send_text(text)
@@ -119,6 +124,8 @@ class Hub:
         self.sub: Subscription | None = None
         self.tasks: set[asyncio.Task] = set()
         self.marking = asyncio.Lock()  # one presence refresh at a time: the last one wins
+        self.heard: list[Notice] = []  # notices the loop has still to look at
+        self.heard_lock = threading.Lock()
 
     async def start(self) -> None:
         """Listen to the store (every action appended by any process on the database)
@@ -139,12 +146,31 @@ class Hub:
             h.cancel()
         self.timers.clear()
 
+    async def call(self, fn: Any, *args: Any) -> Any:
+        """``fn(*args)``: on the event loop when the store's calls are quick
+        (:attr:`tavli.online.store.OnlineStore.inline`: a local SQLite file, where a trip
+        to a thread and back costs more than the work and the threads only fight for
+        the GIL), else in the thread pool (a database across a socket)."""
+        if self.games.store.inline:
+            return fn(*args)
+        return await run_in_threadpool(fn, *args)
+
     def _heard(self, notice: Notice) -> None:  # the listener's thread
         self.games.heard(notice.game_id, notice.seq)
         loop = self.loop
         if loop is not None and notice.game_id in self.conns:
+            with self.heard_lock:  # the loop is woken once for the notices of a look
+                self.heard.append(notice)
+                if len(self.heard) > 1:
+                    return
             with contextlib.suppress(RuntimeError):  # the loop has closed
-                loop.call_soon_threadsafe(self._notice, notice)
+                loop.call_soon_threadsafe(self._notices)
+
+    def _notices(self) -> None:  # the loop's thread
+        with self.heard_lock:
+            notices, self.heard = self.heard, []
+        for notice in notices:
+            self._notice(notice)
 
     def _notice(self, notice: Notice) -> None:  # the loop's thread
         if self.acting.get(notice.game_id, -1) >= notice.seq:
@@ -228,7 +254,7 @@ class Hub:
             local = self._local(game_id)
             read = time.time()
             try:
-                seats = await run_in_threadpool(self._mark, game_id, local, gone)
+                seats = await self.call(self._mark, game_id, local, gone)
             except TavliError:
                 return
             if game_id in self.conns:
@@ -264,8 +290,8 @@ class Hub:
                 return store.seats_of(list(local))
 
             read = time.time()
-            try:
-                seats = await run_in_threadpool(mark)
+            try:  # a thread even for a quick store: the beat of a thousand seats takes
+                seats = await run_in_threadpool(mark)  # tens of ms; the loop goes on
             except TavliError:
                 return
             for game_id, ss in seats.items():
@@ -290,13 +316,13 @@ class Hub:
         if news is not None and news[1] and news[1][0].seq > low + 1:
             news = None  # a connection came meanwhile and is further behind
         try:
-            view, actions = news or await run_in_threadpool(self._news, game_id, low)
+            views, actions = news or await self.call(self._news, game_id, low)
         except TavliError:
             return  # the game cannot be read now: the next notice tries again
-        self.watch(game_id, view)
-        texts: dict[int, str] = {}
+        self.watch(game_id, views["others"])
+        texts: dict[tuple[int, bool], str] = {}
         for c in group:
-            await c.send_news(actions, view, texts)
+            await c.send_news(actions, views, texts)
 
     # --- clocks ----------------------------------------------------------------------
     def watch(self, game_id: str, view: dict[str, Any]) -> None:
@@ -319,12 +345,15 @@ class Hub:
         await self.push(game_id)  # reading the game calls time; the timer is set again
 
     def _news(self, game_id: str, after: int) -> tuple[dict[str, Any], list[Any]]:
-        view = self.games.view(game_id)
+        """The game's views (:meth:`OnlineGames.views`) and its actions
+        after ``after``."""
+        views = self.games.views(game_id)
+        seq = views["others"]["seq"]
         t = self.games.tables.get(game_id)
         recent = [a for a in t.recent if a.seq > after] if t is not None else []
-        if recent and recent[0].seq == after + 1 and recent[-1].seq >= view["seq"]:
-            return view, recent  # in memory: no read of the log
-        return view, self.games.store.actions(game_id, after=max(0, after))
+        if recent and recent[0].seq == after + 1 and recent[-1].seq >= seq:
+            return views, recent  # in memory: no read of the log
+        return views, self.games.store.actions(game_id, after=max(0, after))
 
 
 __all__ = ["Hub", "Conn", "online_error", "PRESENCE_BEAT"]

@@ -2,12 +2,14 @@
 'tavli[postgresql]'``): for a real deployment, and for several ``tavli serve`` processes
 on one or many machines sharing one database.
 
-An append locks its game's row (``SELECT … FOR UPDATE``), checks the sequence number,
-inserts the action, updates the game and calls ``pg_notify('tavli_actions', 'GAME SEQ')``
-in one transaction: PostgreSQL delivers the notice at commit, to every connection that
-has run ``LISTEN tavli_actions`` — the listeners of every process (:meth:`listen`: a
-connection of its own and a thread). The unique ``(game_id, seq)`` is the last guard:
-two processes racing for one number, one wins and the other is refused.
+An append is one statement (one round trip, its own transaction): it moves the game's
+row on from the number before the action's (a row another process is moving on is
+locked until that commits, then read again and no longer matches), inserts the action
+only if it did, and calls ``pg_notify('tavli_actions', 'GAME SEQ')``: PostgreSQL
+delivers the notice at commit, to every connection that has run ``LISTEN
+tavli_actions`` — the listeners of every process (:meth:`listen`: a connection of its
+own and a thread). The unique ``(game_id, seq)`` is the last guard: two processes
+racing for one number, one wins and the other is refused.
 
 A notice can be missed (a listener reconnecting): it says only "look at the log", so a
 reader that keeps the last number it has seen catches up with
@@ -195,29 +197,32 @@ class PostgresStore(OnlineStore):
 
     def append(self, action: Action, *, status: str, record: dict[str, Any] | None) -> None:
         psycopg = _driver()
-
-        def do(c: Any) -> None:
-            row = c.execute("SELECT last_seq FROM online_games WHERE id = %s FOR UPDATE",
-                            (action.game_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no online game {action.game_id!r}")
-            if action.seq != row[0] + 1:
-                raise stale(action.game_id, row[0], action.seq)
-            c.execute("INSERT INTO online_actions (game_id, seq, side, action, result, at) "
-                      "VALUES (%s, %s, %s, %s, %s, %s)",
-                      (action.game_id, action.seq, action.side, dumps(action.action),
-                       dumps(action.result), action.at))
-            c.execute("UPDATE online_games SET last_seq = %s, status = %s, "
-                      "record = COALESCE(%s, record), "
-                      "updated = %s WHERE id = %s",
-                      (action.seq, status, None if record is None else dumps(record),
-                       action.at, action.game_id))
-            c.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{action.game_id} {action.seq}"))
-
+        # one statement (one round trip, committed at its end): the game moves on only
+        # from the number before this one (a row another process has just moved on is
+        # read again when its lock is released, and no longer matches), the action is
+        # inserted only if it did, and the notice goes with it
+        sql = ("WITH g AS (UPDATE online_games SET last_seq = %(seq)s, status = %(status)s, "
+               "record = COALESCE(%(record)s, record), updated = %(at)s "
+               "WHERE id = %(id)s AND last_seq = %(before)s RETURNING id), "
+               "a AS (INSERT INTO online_actions (game_id, seq, side, action, result, at) "
+               "SELECT id, %(seq)s, %(side)s, %(action)s, %(result)s, %(at)s FROM g "
+               "RETURNING seq) "
+               "SELECT pg_notify(%(channel)s, %(notice)s) FROM a")
+        args = {"id": action.game_id, "seq": action.seq, "before": action.seq - 1,
+                "status": status, "record": None if record is None else dumps(record),
+                "at": action.at, "side": action.side, "action": dumps(action.action),
+                "result": dumps(action.result), "channel": CHANNEL,
+                "notice": f"{action.game_id} {action.seq}"}
         try:
-            self._run(do)
+            done = self._run(lambda c: c.execute(sql, args).fetchall(), tx=False)
         except psycopg.IntegrityError:  # another process took the number first
             raise StaleAction(f"game {action.game_id}: action {action.seq} is taken") from None
+        if not done:  # not stored: why
+            row = self._one("SELECT last_seq FROM online_games WHERE id = %s",
+                            (action.game_id,))
+            if row is None:
+                raise StoreError(f"no online game {action.game_id!r}")
+            raise stale(action.game_id, row[0], action.seq)
 
     # --- reading -------------------------------------------------------------------------
     def game(self, game_id: str) -> GameRow | None:

@@ -158,7 +158,8 @@ class Table:
     lock: threading.RLock = field(default_factory=threading.RLock)
     recent: list[Action] = field(default_factory=list)  # the last actions (for the fan-out)
     moves: tuple[Any, list[tuple[str, Any]]] = (None, [])  # see :func:`moves_of`
-    shown: tuple[Any, dict[str, Any]] = (None, {})  # the view's fixed part, by seq
+    #: the view's fixed part, by seq: (key, the mover's view, everybody else's view)
+    shown: tuple[Any, dict[str, Any], dict[str, Any]] = (None, {}, {})
     #: the seats' presence marks as last read (time read, seats): ``absent`` in the view
     marks: tuple[float, list[Seat]] = (0.0, [])
     #: the players' clocks (None: the game has none)
@@ -250,6 +251,18 @@ def moves_of(t: Table) -> list[tuple[str, Any]]:
         t.moves = (key, [(str(m), m) for m in g.legal_moves()]
                    if g.phase == "move" and not g.is_over else [])
     return t.moves[1]
+
+
+def public(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` (the mover's) as the other seat and the spectators see it: without the
+    legal moves and with the turn tree's root only (the dice still to play)."""
+    tree = view["board"]["turn_tree"]
+    if not view["legal_moves"] and (tree is None or len(tree["nodes"]) == 1):
+        return view
+    root = tree["nodes"][0]
+    bare = {"dice": tree["dice"], "nodes": [{"key": root["key"], "board": root["board"],
+                                             "dice": root["dice"], "next": []}]}
+    return {**view, "legal_moves": [], "board": {**view["board"], "turn_tree": bare}}
 
 
 def may_act(t: Table, side: str, kind: str) -> None:
@@ -631,24 +644,41 @@ class OnlineGames:
         return free[0].side, token
 
     def view(self, game_id: str) -> dict[str, Any]:
-        """What anyone may see of the game (players and spectators alike): status, the
-        last action's number, the commitment, the seats (names, not tokens) and the state,
-        with the legal moves of the roll to play (the page offers them: no rule in
-        JavaScript) and whether the side to roll may double (the record, with the
-        server seed once it is over: :meth:`record`)."""
+        """The whole state of the game: status, the last action's number, the
+        commitment, the seats (names, not tokens), the game with the legal moves of the
+        roll to play and the steps of its turn tree (the record, with the server seed
+        once it is over: :meth:`record`). What a seat or a spectator is sent is
+        :meth:`view_for`."""
+        return self.views(game_id)["mover"]
+
+    def view_for(self, game_id: str, side: str | None) -> dict[str, Any]:
+        """What the seat ``side`` (None: a spectator) is sent of the game: the seat to
+        move gets the legal moves of its roll and the steps of its turn tree (the page
+        offers them: no rule in JavaScript); everybody else gets no moves and the
+        tree's root (the dice), as for a turn the page does not play — the same state,
+        a fifth of the size (:func:`public`)."""
+        v = self.views(game_id)
+        return v["mover" if side is not None and side == v["turn"] else "others"]
+
+    def views(self, game_id: str) -> dict[str, Any]:
+        """``{"turn": the side to move, "mover": its view, "others": everybody else's}``
+        (:meth:`view_for`)."""
         t = self.table(game_id)
         if t.clock is not None:
             self._flag(t)
         now = time.time()
         read, seats = t.marks
-        if now - read > self.beat:  # else as the hub read them within a beat (:meth:`saw`)
+        if now - read > 1.5 * self.beat:  # else as the hub's last beat read them
+            # (:meth:`saw`; a beat comes every beat and takes a while itself)
             seats = self.store.seats(game_id)
         with t.lock:
             key = (t.seq, id(t.game), len(t.game.history))
             if t.shown[0] != key:  # the same until the next action: made once
-                t.shown = (key, self._view(t))
-            return {**t.shown[1],
-                    "absent": {s.side: absent_for(s, self.beat, now) for s in seats}}
+                full = self._view(t)
+                t.shown = (key, full, public(full))
+            absent = {s.side: absent_for(s, self.beat, now) for s in seats}
+            return {"turn": t.shown[1]["turn"], "mover": {**t.shown[1], "absent": absent},
+                    "others": {**t.shown[2], "absent": absent}}
 
     def saw(self, game_id: str, seats: list[Seat], at: float) -> None:
         """The seats of ``game_id`` as read at ``at`` (the hub's presence beat): a view

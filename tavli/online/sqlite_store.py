@@ -3,9 +3,9 @@ set up. One connection shared by the threads under a lock (WAL journal, so reade
 other processes are not blocked); an append is one ``BEGIN IMMEDIATE`` transaction.
 
 Listeners poll the log (the ``id`` column grows with every action) from a thread with its
-own connection: every ``POLL`` seconds, and at once after an append by this store. Other
-processes on the same file are heard within ``POLL``; several servers on several
-machines need PostgreSQL.
+own connection every ``POLL`` seconds: this process's appends and other processes' on the
+same file are heard within ``POLL`` (the server sends its own actions without waiting
+for their notice); several servers on several machines need PostgreSQL.
 """
 
 from __future__ import annotations
@@ -59,6 +59,8 @@ def _action(row: sqlite3.Row) -> Action:
 
 class SqliteStore(OnlineStore):
     """Online games in one SQLite file (``:memory:``: a throw-away store)."""
+
+    inline = True  # a local file in WAL mode: a commit takes microseconds
 
     def __init__(self, url: DbUrl | str, *, schema: int | None = None) -> None:
         if isinstance(url, str):
@@ -201,8 +203,6 @@ class SqliteStore(OnlineStore):
             self._write(do)
         except sqlite3.IntegrityError:  # another connection took the number first
             raise StaleAction(f"game {action.game_id}: action {action.seq} is taken") from None
-        for sub in list(self._subs):
-            sub.wake.set()
 
     # --- reading -------------------------------------------------------------------------
     def _all(self, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:

@@ -148,6 +148,9 @@ class OnlineStore(ABC):
 
     #: how messages name the database (a password hidden)
     shown: str = ""
+    #: its calls are quick enough to make on the server's event loop (a local file: no
+    #: waiting on a network; :meth:`tavli.online.hub.Hub.call`)
+    inline: bool = False
 
     @abstractmethod
     def version(self) -> int:

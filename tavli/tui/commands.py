@@ -11,12 +11,15 @@ from ..errors import TavliError
 from ..layout import SIDE_NAMES
 from .board import side_label
 from .screen import Quit
+from .words import _
+from .words import side as side_name
 
 if TYPE_CHECKING:
     from .session import TerminalSession
 
 HINTS_SHOWN = 5
 
+#: the help text (English; the terminal shows the catalogue's ``tui.help`` in its language)
 HELP = """\
 Type a move in notation with your own point numbers (those printed on the board):
 24/18 13/11, bar/22*, 6/off, 8/4(2); or type the move's number in the list.
@@ -55,7 +58,7 @@ class Commands:
         if cmd in ("quit", "exit", "q"):
             raise Quit
         if cmd in ("help", "?", "h"):
-            self.screen.say(HELP)
+            self.screen.say(_("tui.help"))
             return True
         if cmd in ("board", "b"):
             self.screen.draw()
@@ -104,11 +107,11 @@ class Commands:
         g = self.s.game
         say = self.screen.say
         if g.phase != "move" or g.dice is None:
-            self.screen.error("a hint ranks the moves of a roll: roll the dice first")
+            self.screen.error(_("tui.hint_roll"))
             return
         moves = g.legal_moves()
         if not moves:
-            say(f"No legal move with {dice_text(g.dice)}: the turn passes.")
+            say(_("tui.no_legal_move", dice=dice_text(g.dice)))
             return
         score = ScoreWeights.for_game(g, self.s.match)
         engine, ranked = rank_moves(g.rules, g.position, moves, DEFAULT_LEVEL, score)
@@ -116,20 +119,18 @@ class Commands:
         match = engine == "neural" and not score.is_money
         if engine == "neural":
             ply = LEVELS[DEFAULT_LEVEL][0]
-            what = (f"{score.context}; match equity and winning chances" if match
-                    else "cubeless equity")
-            say(f"Hint for {dice_text(g.dice)} (neural AI, {ply}-ply; {what}, best first):",
-                "bold")
+            what = (_("tui.hint.match", context=score.context) if match
+                    else _("tui.hint.cubeless"))
+            say(_("tui.hint.neural", dice=dice_text(g.dice), ply=ply, what=what), "bold")
         else:
-            say(f"Hint for {dice_text(g.dice)} (greedy heuristic: no trained network "
-                f"for {g.rules.game_name} is installed; score, best first):", "bold")
+            say(_("tui.hint.greedy", dice=dice_text(g.dice), game=g.rules.game_name), "bold")
         shown = ranked[:HINTS_SHOWN]
         w = max(len(str(m)) for m, _ in shown)
         for m, value in shown:
             mwc = f"  {100 * (score.mwc(value) or 0.0):5.1f}%" if match else ""
             say(f"  {number[str(m)]:>3}. {str(m):<{w}}  {value:+.3f}{mwc}")
         if len(ranked) > len(shown):
-            say(f"     ({len(ranked) - len(shown)} more moves rank lower)", "dim")
+            say("     " + _("tui.hint.more", n=len(ranked) - len(shown)), "dim")
 
     def resign(self, value: str | None) -> None:
         """The side to act gives up the game, if the opponent accepts what is offered
@@ -140,7 +141,7 @@ class Commands:
         g = self.s.game
         screen = self.screen
         if g.is_over:
-            screen.error("the game is over")
+            screen.error(_("tui.game_is_over"))
             return
         side = g.turn
         other = 1 - side
@@ -161,7 +162,7 @@ class Commands:
                 line = screen.ask(f"{me}: resign {kinds}? {', '.join(values)} or no > ").lower()
             value = "single" if line in ("y", "yes") else line
             if value in ("", "n", "no"):
-                screen.say("Play goes on.", "dim")
+                screen.say(_("tui.play_on"), "dim")
                 return
         if value not in values:
             screen.error(f"resign {' or '.join(values)} here, not {value[:20]!r} "
@@ -201,9 +202,9 @@ class Commands:
             return False
         self.s.autosave()
         if cmd == "double":
-            self.screen.say(f"{SIDE_NAMES[side]} doubles to {g.cube_value * 2}.")
+            self.screen.say(_("tui.bot_double", who=side_name(side), value=g.cube_value * 2))
         elif cmd == "drop":
-            self.screen.say(f"{SIDE_NAMES[side]} drops.")
+            self.screen.say(_("tui.bot_drop", who=side_name(side)))
         else:
-            self.screen.say(f"{SIDE_NAMES[side]} {cmd}s: the cube is at {g.cube_value}.")
+            self.screen.say(_(f"tui.bot_{cmd}", who=side_name(side), value=g.cube_value))
         return True

@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.text import Text
 
+from .. import i18n
 from ..dice import dice_text
 from ..games import ROTATIONS
-from ..layout import SIDE_NAMES
 from .board import BOARD_W, CHECKER, BoardView, move_marks
+from .words import _
+from .words import side as side_name
 
 if TYPE_CHECKING:
     from ..board import Move, Position
@@ -58,11 +60,11 @@ class Screen:
     # the board and its panel -------------------------------------------------------------
     def title(self) -> str:
         g = self.s.game
-        name = g.rules.game_name.capitalize()
+        name = i18n.game_name(i18n.current(), g.rules.game_name)
         m = self.s.match
         if m is None:
-            return f"{name} · single game"
-        return f"{name} · game {len(m.games)}"
+            return _("tui.title.single", name=name)
+        return _("tui.title.game", name=name, n=len(m.games))
 
     def panel(self, final: bool = False, shown: Position | None = None) -> list[Text]:
         """The text beside the board; ``shown``: the position drawn (default the game's)."""
@@ -71,42 +73,41 @@ class Screen:
         m = self.s.match
         lines: list[Text] = [Text(self.title(), style="bold")]
         if m is not None:
-            kind = f"{m.variant.capitalize()} match" if m.variant in ROTATIONS else "match"
+            kind = (_("tui.match_of", name=i18n.game_name(i18n.current(), m.variant))
+                    if m.variant in ROTATIONS else _("tui.match"))
             score = m.score
-            lines.append(Text(f"{kind} to {m.target}: {score[0]}-{score[1]}"
-                              + (" (Crawford)" if g.crawford else "")))
+            lines.append(Text(_("tui.score_line", kind=kind, target=m.target, white=score[0],
+                                black=score[1]) + (" (Crawford)" if g.crawford else "")))
         else:
             lines.append(Text(""))
         lines.append(Text(""))
         for side in (0, 1):
             t = Text()
             t.append(f"{self.disc[side]} ", style=CHECKER[side] if self.view.colour else "")
-            t.append(f"{SIDE_NAMES[side]:<6}", style="bold" if g.turn == side else "")
-            t.append(f" pips {pos.pip_count(side):>3}  off {pos.off(side):>2}")
+            t.append(f"{side_name(side):<6}", style="bold" if g.turn == side else "")
+            t.append(_("tui.pips", pips=f"{pos.pip_count(side):>3}", off=f"{pos.off(side):>2}"))
             lines.append(t)
         for side in (0, 1):
-            lines.append(Text(f"  {SIDE_NAMES[side]}: {self.s.player_label(side)}",
+            lines.append(Text(f"  {side_name(side)}: {self.s.player_label(side)}",
                               style="dim"))
         lines.append(Text(""))
         if final or g.is_over:
             out = g.outcome
-            lines.append(Text("game over", style="bold"))
+            lines.append(Text(_("tui.over"), style="bold"))
             if out is not None:
-                lines.append(Text("a draw" if out.winner is None else
-                                  f"{SIDE_NAMES[out.winner]} wins {out.points} ({out.kind})"))
+                lines.append(Text(result_text(out)))
         else:
-            side = g.turn
-            doing = {"roll": "to roll", "opening": "opening throw", "move": "to move",
-                     "double": "to take or drop"}[g.phase]
-            lines.append(Text(f"{SIDE_NAMES[side]} {doing}", style="bold"))
+            # opening, roll, move or double: who does what now
+            lines.append(Text(_(f"tui.doing.{g.phase}", side=side_name(g.turn)), style="bold"))
             if g.phase == "move" and g.dice is not None:
-                lines.append(Text(f"dice {dice_text(g.dice)}"))
+                lines.append(Text(_("tui.dice", dice=dice_text(g.dice))))
         if g.rules.cube:
-            owner = "centred" if g.cube_owner is None else f"{SIDE_NAMES[g.cube_owner]}'s"
-            lines.append(Text(f"cube {g.cube_value} ({owner})"))
-        lines.append(Text(f"numbers: {SIDE_NAMES[self.s.viewer()]}'s side", style="dim"))
+            lines.append(Text(_("tui.cube_centred", value=g.cube_value) if g.cube_owner is None
+                              else _("tui.cube_owned", value=g.cube_value,
+                                     side=side_name(g.cube_owner))))
+        lines.append(Text(_("tui.numbers", side=side_name(self.s.viewer())), style="dim"))
         if g.rules.variant.pins:
-            lines.append(Text("[ ] = a pinned checker", style="dim"))
+            lines.append(Text(_("tui.pinned"), style="dim"))
         if g.rules.variant.note:
             lines.append(Text(g.rules.variant.note, style="dim"))
         return lines
@@ -150,5 +151,12 @@ class Screen:
             parts = [cells[r + c * rows] for c in range(cols) if r + c * rows < len(cells)]
             self.console.print("".join(f"{p:<{w}}" for p in parts).rstrip(), highlight=False)
         if len(shown) < len(moves):
-            self.say(f"     … and {len(moves) - len(shown)} more: type 'moves' to list them "
-                     "all", "dim")
+            self.say("     " + _("tui.more_moves", n=len(moves) - len(shown)), "dim")
+
+
+def result_text(out) -> str:
+    """A game's outcome in words: ``white wins 2 (gammon)`` or ``a draw``."""
+    if out.winner is None:
+        return _("tui.draw")
+    return _("tui.wins", side=side_name(out.winner), points=out.points,
+             kind=_("kind." + out.kind))

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from .. import i18n
 from ..history import Opening
-from ..layout import SIDE_NAMES
 from .commands import Commands, Resigned
 from .screen import Quit, Screen
 from .turns import Turns
+from .words import _, side
 
 if TYPE_CHECKING:
     from ..board import Move
@@ -75,12 +76,13 @@ class TerminalSession:
         if not isinstance(p, LevelPlayer):
             return self.player_name(side)
         if p.engine(self.game.rules.game) is p.neural:
-            level = f"{p.level}-ply" if p.level.isdigit() else p.level
-            return f"neural AI, level {level}" if long else f"neural, {level}"
+            level = (f"{p.level}-ply" if p.level.isdigit() else
+                     _(f"level.{p.level}"))
+            return _("tui.pl.neural_long" if long else "tui.pl.neural", level=level)
         if long:
-            return (f"greedy AI: no trained network for {self.game.rules.game_name} "
-                    "is installed")
-        return "greedy (no net)"
+            return _("tui.pl.greedy_long",
+                     game=i18n.game_name(i18n.current(), self.game.rules.game_name))
+        return _("tui.pl.greedy")
 
     def humans(self) -> list[int]:
         return [s for s in (0, 1) if self.players[s] is None]
@@ -143,23 +145,24 @@ class TerminalSession:
         m = self.match
         say = self.screen.say
         if m is not None:
-            games = " → ".join(n.capitalize() for n in m.rotation)
-            what = f"Match to {m.target} point{'s' if m.target != 1 else ''}: {games}"
+            lang = i18n.current()
+            games = " → ".join(i18n.game_name(lang, n) for n in m.rotation)
+            what = _("tui.intro.match_one" if m.target == 1 else "tui.intro.match",
+                     target=m.target, games=games)
         else:
-            what = f"A single game of {g.rules.game_name.capitalize()}"
+            what = _("tui.intro.single", name=i18n.game_name(i18n.current(), g.rules.game_name))
         names = []
-        for side in (0, 1):
-            p = self.players[side]
-            who = "you" if p is None and len(self.humans()) == 1 else \
-                self.player_label(side, long=True)
-            names.append(f"{SIDE_NAMES[side]} {self.screen.disc[side]} ({who})")
-        say(f"{what}. {names[0]} against {names[1]}.", "bold")
+        for s in (0, 1):
+            p = self.players[s]
+            who = _("tui.you") if p is None and len(self.humans()) == 1 else \
+                self.player_label(s, long=True)
+            names.append(f"{side(s)} {self.screen.disc[s]} ({who})")
+        say(_("tui.intro", what=what, white=names[0], black=names[1]), "bold")
         if resumed:
-            say(f"Resumed: game {len(m.games) if m else 1}, "
-                + (f"score {m.score[0]}-{m.score[1]}." if m else "where it stopped."))
+            say(_("tui.resumed_match", n=len(m.games), white=m.score[0], black=m.score[1])
+                if m else _("tui.resumed"))
         if self.humans():
-            say("Type a move such as 24/18 13/11 or its number; 'help' lists the commands.",
-                "dim")
+            say(_("tui.intro.help"), "dim")
 
     def opening(self) -> None:
         g = self.game
@@ -169,11 +172,10 @@ class TerminalSession:
             if not isinstance(a, Opening):
                 continue
             if a.starter is None:
-                self.screen.say(f"Opening throw: white {a.white}, black {a.black}: a tie, "
-                                "throw again.")
+                self.screen.say(_("tui.opening_tie", white=a.white, black=a.black))
             else:
-                self.screen.say(f"Opening throw: white {a.white}, black {a.black}: "
-                                f"{SIDE_NAMES[a.starter]} starts.")
+                self.screen.say(_("tui.opening", white=a.white, black=a.black,
+                                  side=side(a.starter)))
 
     def game_over(self) -> bool:
         """Report the end of a game; start the next one of a match. True when play is
@@ -183,24 +185,27 @@ class TerminalSession:
         screen.draw(final=True)
         out = g.outcome
         assert out is not None
-        screen.say(f"Game over: {out}.", "bold green")
+        screen.say(_("tui.game_over_draw") if out.winner is None else
+                   _("tui.game_over_one" if out.points == 1 else "tui.game_over",
+                     side=side(out.winner), points=out.points, kind=_("kind." + out.kind)),
+                   "bold green")
         m = self.match
         if m is None:
             return True
         s = m.score
-        screen.say(f"Score: white {s[0]}, black {s[1]} (match to {m.target}).", "bold")
+        screen.say(_("tui.score", white=s[0], black=s[1], target=m.target), "bold")
         if m.is_over:
             w = m.winner or 0
-            screen.say(f"{SIDE_NAMES[w]} wins the match {s[w]}-{s[1 - w]}.", "bold green")
+            screen.say(_("tui.match_won", side=side(w), a=s[w], b=s[1 - w]), "bold green")
             return True
-        nxt = m.rotation[len(m.games) % len(m.rotation)]
-        starter = "the opening throw decides who starts" if out.winner is None else \
-            f"{SIDE_NAMES[out.winner]} starts"
-        screen.say(f"Next: game {len(m.games) + 1}, {nxt} ({starter}).")
+        nxt = i18n.game_name(i18n.current(), m.rotation[len(m.games) % len(m.rotation)])
+        starter = _("tui.next_opening") if out.winner is None else \
+            _("tui.next_starts", side=side(out.winner))
+        screen.say(_("tui.next", n=len(m.games) + 1, name=nxt, starter=starter))
         if self.humans():
-            line = screen.ask("Press Enter to go on > ")
+            line = screen.ask(_("tui.enter_go_on"))
             while self.commands.handle(line):
-                line = screen.ask("Press Enter to go on > ")
+                line = screen.ask(_("tui.enter_go_on"))
         m.next_game()
         self.last_move = None
         self.autosave()
@@ -232,7 +237,7 @@ class TerminalSession:
         except Quit:
             if self.save_path is not None:
                 self.autosave()
-                self.screen.say(f"Saved to {self.save_path}; resume with: "
-                                f"{resume_command(self.save_path)}")
-            self.screen.say("Bye.")
+                self.screen.say(_("tui.saved_resume", path=self.save_path,
+                                  command=resume_command(self.save_path)))
+            self.screen.say(_("tui.bye"))
             return 0

@@ -184,7 +184,11 @@ def run(args: argparse.Namespace) -> int:
             session.save()
         except OSError as e:
             raise CliError(f"cannot save to {save_path}: {e.strerror or e}") from None
-    session.intro(resumed=bool(args.resume))
-    return session.play()
+    from .. import i18n
+    from .words import terminal_lang
+
+    with i18n.using(terminal_lang(getattr(args, "lang", None))):
+        session.intro(resumed=bool(args.resume))
+        return session.play()
 
 

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 
 from ..dice import dice_text
 from ..errors import TavliError
-from ..layout import SIDE_NAMES
 from .board import side_label, translate
 from .screen import Quit
+from .words import _
+from .words import side as side_name
 
 if TYPE_CHECKING:
     from ..board import Move
@@ -36,17 +37,17 @@ class Turns:
             self.s.autosave()
             return
         self.screen.draw()
-        self._cube_prompt(f"{side_label(g.turn, self.screen.disc)}: Enter to roll, or "
-                          "double > ", "press Enter to roll, or type double (help: help)",
-                          rolls=True)
+        self._cube_prompt(_("tui.ask_roll", who=side_label(g.turn, self.screen.disc)),
+                          _("tui.usage_roll"), rolls=True)
 
     def human_answer(self) -> None:
         """The human who was doubled takes or drops (or beavers, where allowed)."""
         g = self.s.game
         self.screen.draw()
-        self._cube_prompt(f"{SIDE_NAMES[1 - g.turn]} doubles to {g.cube_value * 2}. "
-                          f"{side_label(g.turn, self.screen.disc)}: take or drop? > ",
-                          "type take or drop")
+        self._cube_prompt(_("tui.ask_take", side=side_name(1 - g.turn),
+                            value=g.cube_value * 2,
+                            who=side_label(g.turn, self.screen.disc)),
+                          _("tui.usage_take"))
 
     def _cube_prompt(self, prompt: str, usage: str, rolls: bool = False) -> None:
         """Ask until a cube action is done (or, with ``rolls``, Enter rolls the dice);
@@ -74,7 +75,7 @@ class Turns:
         if line.isascii() and line.isdigit() and len(line) < 10:
             k = int(line)
             if not 1 <= k <= len(moves):
-                self.screen.error(f"no move number {k}: choose 1-{len(moves)}, or type a move")
+                self.screen.error(_("tui.no_number", k=k, n=len(moves)))
                 return None
             return moves[k - 1]
         assert g.dice is not None
@@ -95,8 +96,7 @@ class Turns:
         assert dice is not None
         if not moves:
             screen.draw()
-            screen.say(f"{SIDE_NAMES[side]} rolls {dice_text(dice)} and cannot move: "
-                       "the turn passes.", "yellow")
+            screen.say(_("tui.pass", side=side_name(side), dice=dice_text(dice)), "yellow")
             g.play(None)
             self.s.last_move = None
             self.s.autosave()
@@ -104,12 +104,12 @@ class Turns:
 
         def show() -> None:
             screen.draw()
-            screen.say(f"Legal moves ({len(moves)}):", "dim")
+            screen.say(_("tui.legal_moves", n=len(moves)), "dim")
             screen.list_moves(moves, MOVES_SHOWN)
 
         show()
         pending: Move | None = None
-        prompt = f"{side_label(side, screen.disc)} to play {dice_text(dice)} > "
+        prompt = _("tui.ask_move", who=side_label(side, screen.disc), dice=dice_text(dice))
         try:
             while True:
                 if pending is None:
@@ -117,18 +117,18 @@ class Turns:
                     if not line:
                         continue
                 else:
-                    line = screen.ask(f"Enter plays {pending}; undo takes it back > ")
+                    line = screen.ask(_("tui.ask_confirm", move=pending))
                 low = line.lower()
                 if pending is not None:
                     if low in CONFIRM:
                         played = g.play(pending)
                         self.s.last_move = played
                         self.s.autosave()
-                        screen.say(f"{SIDE_NAMES[side]} plays {played}.")
+                        screen.say(_("tui.plays", side=side_name(side), move=played))
                         return
                     if low in ("undo", "u"):
                         pending = None
-                        screen.say("Taken back.", "dim")
+                        screen.say(_("tui.taken_back"), "dim")
                         show()
                         continue
                     if low in ("board", "b"):
@@ -147,7 +147,7 @@ class Turns:
                     screen.draw(preview=chosen)
         except Quit:
             if pending is not None:
-                screen.say(f"The move you entered ({pending}) was not played.", "dim")
+                screen.say(_("tui.not_played", move=pending), "dim")
             raise
 
     def bot_act(self, player: Player) -> None:
@@ -156,23 +156,23 @@ class Turns:
 
         g = self.s.game
         side = g.turn
-        who = f"{SIDE_NAMES[side]} ({player.name})"
+        who = f"{side_name(side)} ({player.name})"
         kind, value = act(g, player)
         self.s.autosave()
         say = self.screen.say
         if kind == "move":
             self.s.last_move = value
-            text = f"{who} rolls {dice_text(value.dice)}: {value}"
+            text = _("tui.bot_move", who=who, dice=dice_text(value.dice), move=value)
             viewer = self.s.viewer()
             if self.s.humans() and viewer != side:
-                text += f"   (your points {translate(value)})"
+                text += "   " + _("tui.your_points", move=translate(value))
             say(text)
         elif kind == "pass":
             self.s.last_move = None
-            say(f"{who} rolls {dice_text(value)} and cannot move: the turn passes.")
+            say(_("tui.pass", side=who, dice=dice_text(value)))
         elif kind == "double":
-            say(f"{who} doubles to {value}.", "bold")
+            say(_("tui.bot_double", who=who, value=value), "bold")
         elif kind in ("take", "beaver"):
-            say(f"{who} {kind}s: the cube is at {value}.", "bold")
+            say(_(f"tui.bot_{kind}", who=who, value=value), "bold")
         elif kind == "drop":
-            say(f"{who} drops.", "bold")
+            say(_("tui.bot_drop", who=who), "bold")

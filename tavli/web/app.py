@@ -103,7 +103,7 @@ class TavliApi(GameService[Session]):
             return restore(game_id, row["record"], row["meta"])
         except TavliError as e:
             raise ApiError(409, f"the stored game {game_id} does not replay: {e}",
-                           "corrupt") from None
+                           "corrupt", key="err.corrupt") from None
 
     def load_is_stale(self, game_id: str) -> bool:
         return self.store.get(game_id) is None
@@ -169,9 +169,9 @@ class TavliApi(GameService[Session]):
         if g.is_over:
             if s.match is not None and not s.match.is_over:
                 raise ApiError(409, "this game is over: POST .../next starts the next game "
-                                    "of the match", "game_over")
+                                    "of the match", "game_over", key="err.game_over_next")
             raise ApiError(409, f"the {'match' if s.match is not None else 'game'} is "
-                                "over", "game_over")
+                                "over", "game_over", key="err.game_over")
         actor = SIDE_NAMES[g.turn]
         if g.phase not in ("opening", "over"):
             kind = s.meta["players"][actor]["type"]
@@ -223,7 +223,7 @@ class TavliApi(GameService[Session]):
             else:
                 if not body.move or not body.move.strip():
                     raise ApiError(422, "move: empty (a turn without a legal move passes "
-                                        "by itself)", "invalid")
+                                        "by itself)", "invalid", key="err.empty_move")
                 chosen = g.position.find_move(body.move, g.dice, g.rules)
             dice = list(g.dice or ())
             g.play(chosen)
@@ -262,7 +262,7 @@ class TavliApi(GameService[Session]):
             m = s.match
             if m is None:
                 raise ApiError(409, "a single game has no next game: start a new one",
-                               "wrong_state")
+                               "wrong_state", key="err.no_next")
             try:
                 m.next_game()
             except TavliError as e:
@@ -286,7 +286,7 @@ class TavliApi(GameService[Session]):
             g = s.game
             if g.phase == "opening":
                 raise ApiError(409, "the opening throw is made by the player (POST .../roll)",
-                               "wrong_state")
+                               "wrong_state", key="err.opening_by_player")
             job = {"engine": self.engine_name(g.rules.game),
                    "level": s.meta["players"][side].get("level", "expert"),
                    "rules": g.rules.to_dict(), "position": g.position.id(),
@@ -302,7 +302,7 @@ class TavliApi(GameService[Session]):
         def do(s: Session, side: str) -> None:
             if s.version != version:
                 raise ApiError(409, "the game changed while the AI was thinking",
-                               "conflict")
+                               "conflict", key="err.conflict")
             g = s.game
             action = decision["action"]
             if action == "drop":
@@ -325,7 +325,7 @@ class TavliApi(GameService[Session]):
                              and m.after.id() == decision["after"]), None)
                 if move is None and legal:
                     raise ApiError(500, f"the AI chose a move that is not legal: "
-                                        f"{decision['move']}", "engine")
+                                        f"{decision['move']}", "engine", key="err.engine")
                 g.play(move)
                 if move is None:
                     s.last = {"kind": "pass", "side": side, "dice": dice}
@@ -352,12 +352,12 @@ class TavliApi(GameService[Session]):
         try:
             ply = parse_level(level)[0]
         except RuleError as e:
-            raise ApiError(422, f"level: {e}", "invalid") from None
+            raise ApiError(422, f"level: {e}", "invalid", key="err.level") from None
         with s.lock:
             g = s.game
             if g.phase != "move" or not g.dice:
                 raise ApiError(409, "a hint ranks the moves of a roll: roll the dice first",
-                               "wrong_state")
+                               "wrong_state", key="err.hint_roll")
             engine = self.engine_name(g.rules.game)
             out: dict[str, Any] = {"dice": list(g.dice), "ply": ply, "side": SIDE_NAMES[g.turn],
                                    "engine": engine}
@@ -380,7 +380,7 @@ class TavliApi(GameService[Session]):
         try:
             ply = parse_level(level)[0]
         except RuleError as e:
-            raise ApiError(422, f"level: {e}", "invalid") from None
+            raise ApiError(422, f"level: {e}", "invalid", key="err.level") from None
         with s.lock:
             return cubehint.cube_job(s, ply, self.engine_name(s.game.rules.game))
 
@@ -398,10 +398,10 @@ class TavliApi(GameService[Session]):
         an AI player played, at most 2, and at least the app's ply): made in
         the worker processes, in parts, in the background; requests for the same review
         share one job, and finished ones are kept (:class:`tavli.web.reviews.Reviews`)."""
-        from ..ai.analysis import ply_note, result_of, review_ply
+        from ..ai.analysis import ply_note, ply_note_msg, result_of, review_ply
 
         if ply is not None and ply not in (0, 1, 2):
-            raise ApiError(422, "ply must be 0, 1 or 2", "invalid")
+            raise ApiError(422, "ply must be 0, 1 or 2", "invalid", key="err.ply")
         s = self.session(game_id)
         with s.lock:
             record = s.record()
@@ -415,6 +415,7 @@ class TavliApi(GameService[Session]):
                 ply = review_ply(levels, self.analysis_ply)
             head = {"id": game_id, "ply": ply, "title": title,
                     "ply_note": ply_note(ply, levels),
+                    "ply_note_msg": ply_note_msg(ply, levels),
                     "result": result_of(s.match if s.match is not None else s.game),
                     "games": [{"number": i + 1, "game": g.rules.game_name,
                                "result": g.outcome.to_dict() if g.outcome else None}
@@ -422,7 +423,7 @@ class TavliApi(GameService[Session]):
         for g in games:
             if self.engine_name(g.rules.game) != "neural":
                 raise ApiError(409, f"no trained network for {g.rules.game_name} is installed: "
-                                    "the review needs one", "unavailable")
+                                    "the review needs one", "unavailable", key="err.no_network")
         digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
         return self.reviews.start((game_id, digest, ply), record, digest, ply, total, head)
 
@@ -440,7 +441,7 @@ class TavliApi(GameService[Session]):
                 raise ApiError(422, f".{fmt} files hold backgammon games and matches from "
                                     f"the opening position, not this {s.game.rules.game_name} "
                                     "game: export it as a tavli record (format=json)",
-                               "unsupported")
+                               "unsupported", key="err.format_backgammon")
             return exchange.export_text(s.obj, fmt)
 
 
@@ -551,7 +552,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
     async def review(game_id: str, ply: str | None = None) -> Response:
         """The review when it is made (200), else its progress (202: ask again)."""
         if ply is not None and ply not in ("0", "1", "2"):
-            raise ApiError(422, "ply must be 0, 1 or 2", "invalid")
+            raise ApiError(422, "ply must be 0, 1 or 2", "invalid", key="err.ply")
         job = await call(api.review_job, game_id, None if ply is None else int(ply))
         for _ in range(int(REVIEW_WAIT / 0.05)):
             if job.finished.is_set():

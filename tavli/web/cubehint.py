@@ -53,13 +53,13 @@ def cube_job(s: Session, ply: int, engine: str) -> dict[str, Any]:
     if role is None:
         if not g.rules.cube:
             raise ApiError(409, f"{g.rules.game_name} is played without the doubling cube: "
-                                "no cube decision", "no_cube")
+                                "no cube decision", "no_cube", key="err.no_cube")
         raise ApiError(409, "no cube decision is due now: a cube hint is given before the "
                             "roll when the side on roll may double, or when a double is "
-                            "offered", "not_due")
+                            "offered", "not_due", key="err.not_due")
     if engine != "neural":
         raise ApiError(409, f"no trained network for {g.rules.game_name} is installed: the "
-                            "cube hint needs one", "unavailable")
+                            "cube hint needs one", "unavailable", key="err.no_network")
     doubler = g.position.turn
     ci = CubeInfo.from_game(g, s.match, side=doubler)
     return {"rules": g.rules.to_dict(), "position": g.position.id(), "ply": ply,
@@ -84,6 +84,34 @@ def _situation(ci: Any) -> str:
     return f"{head}, {cube}"
 
 
+def _situation_msg(ci: Any) -> dict[str, Any]:
+    """:func:`_situation` as a catalogue message (the page writes it in its language)."""
+    from ..cube.info import Owner
+    from ..i18n import msg
+
+    if ci.is_money:
+        head = msg("cube.sit.money_jacoby" if ci.jacoby else "cube.sit.money")
+    else:
+        tail = ".crawford" if ci.crawford else ".post" if ci.post_crawford else ""
+        head = msg("cube.sit.match" + tail, length=ci.length, me=ci.away[0], opp=ci.away[1])
+    cube = (msg("cube.sit.centred") if ci.owner == Owner.CENTRED else
+            msg("cube.sit.owned_doubler" if ci.owner == Owner.ME else "cube.sit.owned_taker",
+                value=ci.cube))
+    return msg("cube.sit", head=head, cube=cube)
+
+
+def _advice_key(d: Any, role: str) -> str:
+    """:func:`_advice`'s catalogue key."""
+    if role == "take":
+        return "cube.adv.pass" if not d.take else "cube.adv.beaver" if d.beaver \
+            else "cube.adv.take"
+    if not d.available:
+        return "cube.adv.unavailable"
+    if d.double:
+        return "cube.adv.double_take" if d.take else "cube.adv.double_pass"
+    return "cube.adv.no_double" if d.take else "cube.adv.too_good"
+
+
 def _advice(d: Any, role: str) -> str:
     """What the side to decide should do, in a few words."""
     if role == "take":
@@ -106,6 +134,7 @@ def cube_hint(job: dict[str, Any]) -> dict[str, Any]:
     and what to do (``advice``)."""
     from ..ai.cubeplay import cube_decision
     from ..board import Position
+    from ..cube.cubeful import action_msg
     from ..cube.info import CubeInfo, Owner
     from ..rules import Rules
     from .workers import _lock
@@ -125,7 +154,9 @@ def cube_hint(job: dict[str, Any]) -> dict[str, Any]:
     chosen = (0 if not (d.available and d.double) else 1 if d.take else 2) \
         if role == "double" else (1 if d.take else 2)
     best = values[chosen]
-    rows = [{"name": names[k], "equity": round(values[k], 4),
+    keys = [f"cube.row.{k}" + (".re" if ci.owner == Owner.ME else "")
+            for k in ("no_double", "double_take", "double_pass")]
+    rows = [{"name": names[k], "name_key": keys[k], "equity": round(values[k], 4),
              "diff": None if k == chosen else round(values[k] - best, 4),
              "mwc": None if d.mwc is None else round(d.mwc[k], 4), "best": k == chosen}
             for k in range(3)]
@@ -133,6 +164,10 @@ def cube_hint(job: dict[str, Any]) -> dict[str, Any]:
     return {
         "role": role, "side": job["side"], "doubler": job["doubler"], "ply": d.ply,
         "situation": _situation(ci), "action": d.action, "advice": _advice(d, role),
+        # the same texts as catalogue messages, for the page to write in its language
+        "situation_msg": _situation_msg(ci), "action_msg": action_msg(d.action),
+        "advice_key": _advice_key(d, role),
+        "note_key": "cube.note.free_drop" if d.note else None,
         "double": d.double, "take": d.take, "beaver": d.beaver, "available": d.available,
         "rows": rows, "equities": d.to_dict()["equities"],
         "mwc": d.to_dict().get("mwc"), "cubeless": round(d.cubeless, 4),

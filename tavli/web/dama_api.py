@@ -27,6 +27,7 @@ from fastapi.concurrency import run_in_threadpool
 from ..dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
 from ..dama.game import DamaGame
 from ..errors import IllegalMove, ParseError, RuleError, TavliError
+from ..i18n import msg
 from . import listing, workers
 from .errors import ApiError, Body, Side, body, either, engine_error
 from .limits import SESSIONS
@@ -73,9 +74,29 @@ class HuffBody(Body):
 
 
 def _move_json(m: DamaMove, rules) -> dict[str, Any]:
-    return {"notation": str(m), "full": m.notation(rules, full=True), "start": m.start,
+    # the move in its rule set's players' notation (Russian: c3-d4, c3:e5; else 22-18)
+    return {"notation": rules.move_text(m), "full": rules.move_text(m, full=True),
+            "start": m.start,
             "end": m.end, "path": [m.start, *(m.path or (m.end,))],
-            "captures": list(m.captures), "king": m.king, "promotes": m.promotes}
+            "captures": list(m.captures), "king": m.king, "promotes": m.promotes,
+            "captured_names": [rules.square_text(c) for c in m.captures]}
+
+
+#: the Dama levels by the dialog's level names (for the page: "AI (expert)")
+LEVEL_NAMES = {v: k for k, v in LEVEL_ALIASES.items()}
+
+
+def reason_msg(g: DamaGame) -> dict[str, Any] | None:
+    """Why the game ended (:meth:`DamaGame.end_reason`) as a catalogue message."""
+    reason = g.end_reason()
+    if reason is None:
+        return None
+    keys = {"resignation": "resignation", "agreement": "agreement",
+            "threefold repetition": "repetition", "no pieces left": "no_pieces",
+            "no legal move": "no_move"}
+    if reason in keys:
+        return msg(f"dama.reason.{keys[reason]}")
+    return msg("dama.reason.quiet", n=g.rules.draw_plies // 2)
 
 
 class DamaSession:
@@ -165,6 +186,12 @@ class DamaApi(GameService[DamaSession]):
         return {
             "id": s.id, "game": "dama", "rules": r.name, "huffing": r.huffing,
             "rules_text": r.option_text, "italian_board": r.italian_board,
+            # the page's words by key: the rule set, the AI levels, why it ended
+            "rules_key": "dama.rn." + ("box_compulsory" if r.name == "box" and not r.huffing
+                                       else r.name),
+            "notation": r.notation,
+            "levels": {side: LEVEL_NAMES[str(p_.get("level"))] for side, p_ in players.items()
+                       if p_["type"] == "ai" and str(p_.get("level")) in LEVEL_NAMES},
             "compulsory": r.compulsory, "players": players, "fen": p.fen(),
             "turn": turn, "to_act": None if over else players[turn]["type"],
             "board": squares, "counts": {SIDES[c]: {"men": p.count(c)[0], "kings": p.count(c)[1]}
@@ -172,8 +199,10 @@ class DamaApi(GameService[DamaSession]):
             "legal_moves": [_move_json(m, r) for m in g.legal_moves()],
             "huff": huff, "over": over, "result": g.result,
             "winner": None if winner is None else SIDES[winner],
-            "reason": g.end_reason(), "plies": len(g.record),
-            "history": [{"side": SIDES[x.colour], "text": str(x)} for x in g.record],
+            "reason": g.end_reason(), "reason_msg": reason_msg(g), "plies": len(g.record),
+            "history": [{"side": SIDES[x.colour],
+                         "text": (f"*{r.square_text(x.huffed)}" if x.move is None
+                                  else r.move_text(x.move))} for x in g.record],
             "last": s.last,
         }
 
@@ -186,9 +215,10 @@ class DamaApi(GameService[DamaSession]):
         try:
             parse_level(level)  # the level is used at every AI move: refuse a bad one now
         except RuleError as e:
-            raise ApiError(422, f"level: {e}", "invalid") from None
+            raise ApiError(422, f"level: {e}", "invalid", key="err.level") from None
         if body.huffing and body.rules != "box":
-            raise ApiError(422, "huffing belongs to the box rules", "invalid")
+            raise ApiError(422, "huffing belongs to the box rules", "invalid",
+                           key="err.huffing_box")
         try:
             g = DamaGame(body.rules, huffing=body.huffing)
         except TavliError as e:
@@ -204,15 +234,18 @@ class DamaApi(GameService[DamaSession]):
         g = s.game
         if g.is_over():
             raise ApiError(409, f"the game is over ({g.result}, {g.end_reason()})",
-                            "game_over")
+                            "game_over", key="err.game_over")
         turn = SIDES[g.turn]
         if side is not None and side != turn:
-            raise ApiError(409, f"it is {turn}'s turn, not {side}'s", "wrong_side")
+            raise ApiError(409, f"it is {turn}'s turn, not {side}'s", "wrong_side",
+                           key=f"err.turn_of.{turn}")
         kind = s.meta["players"][turn]["type"]
         if by_ai and kind != "ai":
-            raise ApiError(409, f"{turn} is played by a person, not the AI", "wrong_side")
+            raise ApiError(409, f"{turn} is played by a person, not the AI", "wrong_side",
+                           key=f"err.person_plays.{turn}")
         if not by_ai and kind == "ai":
-            raise ApiError(409, f"{turn} is played by the AI (POST .../ai)", "wrong_side")
+            raise ApiError(409, f"{turn} is played by the AI (POST .../ai)", "wrong_side",
+                           key=f"err.ai_plays.{turn}")
         return turn
 
     def _last(self, s: DamaSession, side: str, mv: DamaMove, huffed: int | None = None,
@@ -281,7 +314,8 @@ class DamaApi(GameService[DamaSession]):
         still at ``version``."""
         def do(s: DamaSession, turn: str) -> None:
             if s.version != version:
-                raise ApiError(409, "the game changed while the AI was thinking", "conflict")
+                raise ApiError(409, "the game changed while the AI was thinking", "conflict",
+                               key="err.conflict")
             g = s.game
             huffed = decision["huff"]
             if huffed is not None:
@@ -299,9 +333,9 @@ class DamaApi(GameService[DamaSession]):
             players = s.meta["players"]
             if g.is_over():
                 raise ApiError(409, f"the game is over ({g.result}, {g.end_reason()}): it "
-                                     "cannot be taken back", "game_over")
+                                     "cannot be taken back", "game_over", key="err.game_over")
             if not any(players[SIDES[p.colour]]["type"] == "human" for p in g.record):
-                raise ApiError(409, "nothing to undo", "wrong_state")
+                raise ApiError(409, "nothing to undo", "wrong_state", key="err.nothing_to_undo")
             while g.record and players[SIDES[g.record[-1].colour]]["type"] == "ai":
                 g.undo()
             # the human's ply (and a huff made just before it, by the same side)
@@ -321,7 +355,8 @@ def rematch(api: DamaApi, game_id: str) -> dict[str, Any]:
     with s.lock:
         g = s.game
         if not g.is_over():
-            raise ApiError(409, "the game is not over: a rematch follows its end", "not_over")
+            raise ApiError(409, "the game is not over: a rematch follows its end", "not_over",
+                           key="err.not_over")
         players = s.meta["players"]
         ai = [side for side in SIDES if players[side]["type"] == "ai"]
         body = NewDama(rules=g.rules.name,

@@ -84,14 +84,18 @@ def engine_error(e: TavliError) -> ApiError:
     wrong moment 409."""
     if isinstance(e, ApiError):
         return e
+    # in another language than English, the catalogue's words for what happened (the
+    # engine's English text is the English answer)
     if isinstance(e, IllegalMove):
-        return ApiError(422, f"illegal move: {e}", "illegal_move")
+        return ApiError(422, f"illegal move: {e}", "illegal_move", key="err.illegal_move")
     if isinstance(e, GameOver):
-        return ApiError(409, str(e), "game_over")
+        return ApiError(409, str(e), "game_over", key="err.game_over")
     if isinstance(e, WrongState):
-        return ApiError(409, str(e), "wrong_state")
-    if isinstance(e, ParseError | InvalidPosition | RuleError | RecordError):
-        return ApiError(422, str(e), "invalid")
+        return ApiError(409, str(e), "wrong_state", key="err.wrong_state")
+    if isinstance(e, RecordError):
+        return ApiError(422, str(e), "invalid", key="err.invalid_record")
+    if isinstance(e, ParseError | InvalidPosition | RuleError):
+        return ApiError(422, str(e), "invalid", key="err.cannot_read")
     return ApiError(400, str(e), "error")
 
 
@@ -111,7 +115,8 @@ def either(what: str, **fields: Any) -> None:
     """422 unless exactly one of ``fields`` is given (not None); ``what`` says how each is
     written."""
     if sum(v is not None for v in fields.values()) != 1:
-        raise ApiError(422, f"give either {what}", "invalid")
+        raise ApiError(422, f"give either {what}", "invalid", key="err.either",
+                       params={"fields": ", ".join(fields)})
 
 
 def parse_body(raw: bytes, model: type[BaseModel], required: bool) -> Any:
@@ -119,21 +124,35 @@ def parse_body(raw: bytes, model: type[BaseModel], required: bool) -> Any:
     empty body is the model's defaults unless ``required``."""
     if not raw.strip():
         if required:
-            raise ApiError(422, "a JSON object body is required", "invalid")
+            raise ApiError(422, "a JSON object body is required", "invalid",
+                           key="err.json_object")
         return model()
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as e:  # also huge numbers, deep nesting
-        raise ApiError(400, f"malformed JSON: {e}", "malformed_json") from None
+        raise ApiError(400, f"malformed JSON: {e}", "malformed_json",
+                       key="err.malformed_json") from None
     if not isinstance(data, dict):
-        raise ApiError(422, "the body must be a JSON object", "invalid")
+        raise ApiError(422, "the body must be a JSON object", "invalid", key="err.json_object")
     try:  # strict types, as JSON has them: "5" is not 5, true is not 1
         return model.model_validate_json(raw)
     except ValidationError as e:
         if any(err.get("type") == "json_invalid" for err in e.errors()):
             raise ApiError(400, f"malformed JSON: {validation_text(e)}",
-                           "malformed_json") from None
-        raise ApiError(422, validation_text(e), "invalid") from None
+                           "malformed_json", key="err.malformed_json") from None
+        raise ApiError(422, validation_text(e), "invalid", key="err.fields",
+                       params={"fields": bad_fields(e)}) from None
+
+
+def bad_fields(e: ValidationError) -> str:
+    """The names of the fields ``e`` finds wrong (``level, side``): the API's own words,
+    the same in every language."""
+    names = []
+    for err in e.errors():
+        loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+        if loc and loc not in names:
+            names.append(loc)
+    return ", ".join(names)[:120] or "?"
 
 
 def validation_text(e: ValidationError) -> str:
@@ -171,13 +190,20 @@ def install_handlers(app: FastAPI) -> None:
     async def _query_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         where = ", ".join(".".join(str(x) for x in e.get("loc", ())) + ": " + str(e.get("msg"))
                           for e in exc.errors())
-        return answer(request, 422, f"invalid request: {where}", "invalid")
+        fields = ", ".join(dict.fromkeys(".".join(str(x) for x in e.get("loc", ())
+                                                  if x not in ("query", "path"))
+                                         for e in exc.errors()))[:120] or "?"
+        return JSONResponse(ApiError(422, f"invalid request: {where}", "invalid",
+                                     key="err.fields", params={"fields": fields})
+                            .body(request_lang(request)), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return answer(request, exc.status_code, "not found" if exc.status_code == 404
-                      else str(exc.detail), "http")
+        if exc.status_code == 404:
+            return JSONResponse(ApiError(404, "not found", "http", key="err.not_found")
+                                .body(request_lang(request)), status_code=404)
+        return answer(request, exc.status_code, str(exc.detail), "http")
 
 
 __all__ = ["ApiError", "translated", "engine_error", "Body", "Side", "either", "parse_body",
-           "validation_text", "body", "install_handlers"]
+           "validation_text", "bad_fields", "body", "install_handlers"]

@@ -132,12 +132,13 @@ def _query(limit: int, offset: int, variant: str | None, status: str | None,
     text = (q or "").strip() or None
     if text is not None and not text.isprintable():
         raise ApiError(422, "q: the search text has characters that cannot be searched",
-                       "invalid")
+                       "invalid", key="err.fields", params={"fields": "q"})
     if variant is not None and variant not in others:
         try:
             check_kind(variant)
         except ValueError as e:
-            raise ApiError(422, f"variant: {e}", "invalid") from None
+            raise ApiError(422, f"variant: {e}", "invalid",
+                           key="err.fields", params={"fields": "variant"}) from None
     return ListQuery(limit, offset, variant, status, text)
 
 

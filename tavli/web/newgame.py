@@ -79,13 +79,14 @@ def _single_game(req: NewGame, src: DiceSource) -> Game:
         start = Position.from_id(req.position, req.variant)
         if start.game != rules.game:
             raise ApiError(422, f"position: that is a {start.game_name} position, not "
-                                f"{rules.game_name}", "invalid")
+                                f"{rules.game_name}", "invalid", key="err.position_game")
         if req.first is not None:
             start = Position(start.game, start.array, SIDE_NAMES.index(req.first))
     first = None if req.first is None else SIDE_NAMES.index(req.first)
     g = Game(rules, dice=src, first=first, position=start)
     if start is not None and start.is_finished():
-        raise ApiError(422, "position: the game is already over there", "invalid")
+        raise ApiError(422, "position: the game is already over there", "invalid",
+                       key="err.position_over")
     return g
 
 
@@ -98,14 +99,15 @@ def new_session(req: NewGame) -> Session:
     try:
         parse_level(req.level)
     except RuleError as e:
-        raise ApiError(422, f"level: {e}", "invalid") from None
+        raise ApiError(422, f"level: {e}", "invalid", key="err.level") from None
     who = players(req.opponent, req.ai_side, req.level.strip().lower())
     src = DiceSource(seed=req.seed)
     try:
         if kind in ROTATIONS or points > 1:
             if req.first is not None or req.position is not None:
                 raise ApiError(422, "first and position apply to single games only (a "
-                                    "match opens with the opening throw)", "invalid")
+                                    "match opens with the opening throw)", "invalid",
+                               key="err.first_position")
             rules = _match_rules(req.rules, rotation(kind)) if req.rules else None
             obj: Game | Match = Match(points, kind, rules=rules, dice=src)
             obj.seed = req.seed
@@ -126,10 +128,12 @@ def rematch_request(s: Session) -> NewGame:
     """The settings ``s`` was created with (what a rematch repeats), without the seed;
     409 unless it is over (and not an imported record)."""
     if s.imported:
-        raise ApiError(409, "an imported record is for review only", "read_only")
+        raise ApiError(409, "an imported record is for review only", "read_only",
+                       key="err.read_only")
     if not s.finished:
         what = "match" if s.match is not None else "game"
-        raise ApiError(409, f"the {what} is not over: a rematch follows its end", "not_over")
+        raise ApiError(409, f"the {what} is not over: a rematch follows its end", "not_over",
+                       key="err.not_over")
     meta = s.meta
     who = meta["players"]
     ai = [side for side in SIDE_NAMES if who[side]["type"] == "ai"]
@@ -158,7 +162,7 @@ def imported_session(data: Any) -> Session:
     record, gnubg ``.mat`` or ``.sgf``: :func:`tavli.web.exchange.detect`). 422 for one
     that cannot be read; nothing is made then."""
     if not isinstance(data, dict):
-        raise ApiError(422, "a record must be a JSON object", "invalid")
+        raise ApiError(422, "a record must be a JSON object", "invalid", key="err.invalid_record")
     source = "json"
     if "text" in data and "format" not in data:
         source, content = _upload(data)
@@ -166,18 +170,20 @@ def imported_session(data: Any) -> Session:
             try:  # the same limits as a record's, counted on what was read
                 check_record(record_of(content))
             except RecordShapeError as e:
-                raise ApiError(422, f"the file cannot be read: {e}", "invalid_record") \
+                raise ApiError(422, f"the file cannot be read: {e}", "invalid_record",
+                               key="err.invalid_record") \
                     from None
             return _imported(content, None, source)
         if not isinstance(content, dict):
             raise ApiError(422, "the file cannot be read: a record must be a JSON object",
-                           "invalid_record")
+                           "invalid_record", key="err.invalid_record")
         data = content
     try:
         check_record(data)  # shape and size, before anything is replayed
         obj = load_record(data)
     except (RecordShapeError, TavliError) as e:
-        raise ApiError(422, f"the record cannot be read: {e}", "invalid_record") from None
+        raise ApiError(422, f"the record cannot be read: {e}", "invalid_record",
+                       key="err.invalid_record") from None
     return _imported(obj, data.get("seed") if isinstance(data.get("seed"), int) else None,
                      source)
 
@@ -192,10 +198,11 @@ def _upload(data: dict[str, Any]) -> tuple[str, Any]:
     extra = set(data) - {"text", "name"}
     if extra:
         raise ApiError(422, f"{sorted(extra)[0]}: unknown field (an upload is "
-                            "{\"text\": ..., \"name\": ...})", "invalid")
+                            "{\"text\": ..., \"name\": ...})", "invalid", key="err.invalid_record")
     text, name = data.get("text"), data.get("name")
     if not isinstance(text, str) or not (name is None or isinstance(name, str)):
-        raise ApiError(422, "an upload's text and name must be strings", "invalid")
+        raise ApiError(422, "an upload's text and name must be strings", "invalid",
+                       key="err.invalid_record")
     try:
         fmt = detect(text, name)
         if fmt == "json":
@@ -205,7 +212,8 @@ def _upload(data: dict[str, Any]) -> tuple[str, Any]:
                 raise RecordError(f"malformed JSON: {e}") from None
         return read_upload(text, name)
     except RecordError as e:
-        raise ApiError(422, f"the file cannot be read: {e}", "invalid_record") from None
+        raise ApiError(422, f"the file cannot be read: {e}", "invalid_record",
+                       key="err.invalid_record") from None
 
 
 def _imported(obj: Game | Match, seed: int | None, source: str) -> Session:
@@ -228,14 +236,15 @@ def continued_session(s: Session, req: ContinueGame) -> Session:
 
     if not s.imported:
         raise ApiError(409, "only an imported record is continued: this game is played "
-                            "on as it is", "wrong_state")
+                            "on as it is", "wrong_state", key="err.continue_imported")
     if s.finished:
         what = "match" if s.match is not None else "game"
-        raise ApiError(409, f"the {what} is over: there is nothing to continue", "game_over")
+        raise ApiError(409, f"the {what} is over: there is nothing to continue", "game_over",
+                       key="err.game_over")
     try:
         parse_level(req.level)
     except RuleError as e:
-        raise ApiError(422, f"level: {e}", "invalid") from None
+        raise ApiError(422, f"level: {e}", "invalid", key="err.level") from None
     ai_side = req.ai_side or SIDE_NAMES[1 - s.game.turn]
     who = players(req.opponent, ai_side, req.level.strip().lower())
     meta = dict(s.meta)

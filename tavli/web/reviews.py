@@ -17,6 +17,7 @@ from collections import OrderedDict
 from typing import Any
 
 from ..dice import dice_text
+from ..i18n import msg
 from . import workers
 from .workers import EnginePool, PoolError
 
@@ -126,18 +127,102 @@ def finish(head: dict[str, Any], ply: int, got: list[Any]) -> dict[str, Any]:
         where = (f"game {t['game']}, " if multi else "") + f"turn {t['turn']}"
         t["text"] = (f"{where}, {t['side']} {t['dice_text']}: played {t['played'] or '(no move)'}"
                      + (f", best {t['best']} (−{t['loss']:.3f})" if t["loss"] > 0 else ""))
+        t["text_msg"] = turn_msg(t, multi)
     for i, (c, board) in enumerate(zip(cube, boards["cube"], strict=True)):
         c["board"] = board
         c["index"] = i
         where = (f"game {c['game']}, " if multi else "") + f"before turn {c['turn']}"
         c["text"] = f"{where}: {c['text']}"
+        c["text_msg"] = cube_msg(c, multi)
     marked = [t for t in turns if t["mark"]] + cube
     mistakes = sorted(marked, key=lambda t: (-t["loss"], t["kind"] == "cube"))
     return {**head,
             "curve": [{"index": i, "game": t["game"], "turn": t["turn"], "side": t["side"],
                        "white_win": t["white_win"]} for i, t in enumerate(turns)],
             "turns": turns, "cube": cube, "mistakes": mistakes, "players": result["players"],
-            "summary": summary_lines(result)}
+            "summary": summary_lines(result),
+            "summary_msgs": summary_msgs(result, head.get("ply_note_msg"))}
+
+
+def _side(side: str) -> dict[str, Any]:
+    return msg(f"side.{side}")
+
+
+def turn_msg(t: dict[str, Any], multi: bool) -> dict[str, Any]:
+    """The mistake line of the turn ``t`` (its ``text``) as a catalogue message."""
+    where = (msg("rv.where_game", game=t["game"], turn=t["turn"]) if multi
+             else msg("rv.where", turn=t["turn"]))
+    played = t["played"] or msg("rv.no_move")
+    if t["loss"] > 0:
+        return msg("rv.turn_best", where=where, side=_side(t["side"]), dice=t["dice_text"],
+                   played=played, best=t["best"], loss=f"{t['loss']:.3f}")
+    return msg("rv.turn", where=where, side=_side(t["side"]), dice=t["dice_text"],
+               played=played)
+
+
+def cube_msg(c: dict[str, Any], multi: bool) -> dict[str, Any]:
+    """The line of the cube decision ``c`` (its ``text``) as a catalogue message."""
+    from ..cube.cubeful import action_msg
+
+    where = (msg("rv.before_game", game=c["game"], turn=c["turn"]) if multi
+             else msg("rv.before", turn=c["turn"]))
+    re = ".re" if c["owner"] == "me" else ""
+    action = c["action"].replace(" ", "_")
+    did = msg(f"rv.did.{action}" + (re if action in ("no_double", "double") else ""),
+              side=_side(c["side"]), value=2 * c["cube"])
+    if c["verdict"] == "correct":
+        line = msg("rv.cube", did=did, proper=action_msg(c["proper"]))
+    else:
+        verdict = msg("verdict." + c["verdict"].replace(" ", "_"))
+        params = {"did": did, "proper": action_msg(c["proper"]), "verdict": verdict,
+                  "loss": f"{c['loss']:.3f}"}
+        if c.get("loss_mwc") is not None:
+            line = msg("rv.cube_wrong_mwc", **params, mwc=f"{100 * c['loss_mwc']:.2f}")
+        else:
+            line = msg("rv.cube_wrong", **params)
+    return msg("rv.entry", where=where, text=line)
+
+
+def summary_msgs(result: dict[str, Any], note: dict[str, Any] | None = None
+                 ) -> list[dict[str, Any]]:
+    """:func:`summary_lines` as catalogue messages, for the page to write in its language."""
+    out = []
+    for side, p in result["players"].items():
+        unit = p.get("luck_unit", "points")
+
+        def val(x: float, unit: str = unit) -> dict[str, Any]:
+            return (msg("rv.mwc", value=f"{100 * x:+.1f}") if unit == "mwc"
+                    else msg("rv.points", value=f"{x:+.2f}"))
+
+        m = p["mistakes"]
+        moves = msg("rv.sum", side=msg(f"side.cap.{side}"),
+                    rating=msg("rating." + RATING_KEYS.get(p["rating"], "awful")),
+                    rate=f"{p['error_rate']:.1f}", very_bad=m["very bad"], bad=m["bad"],
+                    doubtful=m["doubtful"])
+        if p["cube_decisions"]:
+            errs = [msg("rv.n_error", n=n, error=msg("verdict." + k.replace(" ", "_")))
+                    for k, n in p["cube_errors"].items() if n]
+            moves = msg("rv.sum_cube", moves=moves,
+                        errors=errs if errs else msg("rv.no_error"),
+                        rate=f"{p['cube_error_rate']:.1f}", n=p["cube_decisions"])
+        out.append(moves)
+        luck = msg("rv.luck", side=msg(f"side.cap.{side}"), rate=f"{p['luck_rate']:+.1f}",
+                   rating=msg("luck." + LUCK_KEYS.get(p["luck_rating"], "none")))
+        if "result" in p:
+            luck = msg("rv.luck_result", luck=luck, result=val(p["result"]),
+                       adjusted=val(p["luck_adjusted"]))
+        out.append(luck)
+    out.append(msg("rv.ply_note", ply=result["ply"], note=note) if note
+               else msg("rv.ply", ply=result["ply"]))
+    return out
+
+
+#: gnubg's ratings and luck ratings (tavli.ai.analysis, tavli.ai.luck) by catalogue key
+RATING_KEYS = {"Supernatural": "supernatural", "World class": "worldclass",
+               "Expert": "expert", "Advanced": "advanced", "Intermediate": "intermediate",
+               "Casual player": "casual", "Beginner": "beginner", "Awful!": "awful"}
+LUCK_KEYS = {"Go to Las Vegas": "vegas", "Good dice, man!": "good", "None": "none",
+             "Bad dice, man!": "bad", "Go to bed": "bed"}
 
 
 def summary_lines(result: dict[str, Any]) -> list[str]:
@@ -167,4 +252,5 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
     return out
 
 
-__all__ = ["Reviews", "ReviewJob", "parts", "finish", "summary_lines"]
+__all__ = ["Reviews", "ReviewJob", "parts", "finish", "summary_lines", "summary_msgs",
+           "turn_msg", "cube_msg"]

@@ -74,7 +74,8 @@ class GameService(Generic[S]):
 
     # --- shared ----------------------------------------------------------------------------
     def not_found(self, game_id: str) -> ApiError:
-        return ApiError(404, f"no {self.noun} with id {game_id!r}", "not_found")
+        return ApiError(404, f"no {self.noun} with id {game_id!r}", "not_found",
+                        key="err.no_game")
 
     def session(self, game_id: str) -> S:
         """The session of ``game_id``: from memory, else replayed from the store (outside
@@ -122,7 +123,8 @@ class GameService(Generic[S]):
         second request for the same game meanwhile is answered 409 ``busy``."""
         s = await run_in_threadpool(self.session, game_id)
         if not s.thinking.acquire(blocking=False):
-            raise ApiError(409, "the AI is already thinking in this game", "busy")
+            raise ApiError(409, "the AI is already thinking in this game", "busy",
+                           key="err.ai_thinking")
         try:
             job, version = await run_in_threadpool(self.ai_job, game_id, body)
             decision = (quick(job) if quick is not None else None) or await pool.run(

@@ -113,6 +113,8 @@ def event_text(ev: Mapping[str, Any], lang: str | None = None) -> str:
     'black 5-2: 13/8'
     >>> event_text({"side": "white", "double": 2}, "de")
     'Weiß verdoppelt auf 2'
+    >>> event_text({"side": "black", "resign": "gammon"}, "el")
+    'μαύρα: παραίτηση με μαρς'
     """
     _ = Translator(lang or i18n.current())
     if "opening" in ev:
@@ -128,6 +130,14 @@ def event_text(ev: Mapping[str, Any], lang: str | None = None) -> str:
     for word in ("take", "drop", "beaver"):
         if ev.get(word):
             return _(f"srv.ev.{word}", side=who)
+    # giving up: resigning (single, gammon, backgammon), a forfeit (time, abandoned), or
+    # accepting a draw
+    if ev.get("resign") in ("single", "gammon", "backgammon"):
+        return _(f"srv.ev.resign.{ev['resign']}", side=who)
+    if ev.get("forfeit") in ("time", "abandoned"):
+        return _(f"srv.ev.forfeit.{ev['forfeit']}", side=who)
+    if ev.get("draw") == "agreed":
+        return _("srv.ev.draw", side=who)
     return f"{who} {' '.join(k for k in ev if k != 'side')}".strip()
 
 

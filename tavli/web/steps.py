@@ -252,9 +252,10 @@ def point(v: int | str) -> int:
             v = int(key)
         else:
             raise ApiError(422, f"a step point must be 0-25, 'bar' or 'off', got {v!r}",
-                           "invalid")
+                           "invalid", key="err.steps")
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 25:
-        raise ApiError(422, f"a step point must be 0-25, got {v!r}"[:80], "invalid")
+        raise ApiError(422, f"a step point must be 0-25, got {v!r}"[:80], "invalid",
+                       key="err.steps")
     return v
 
 
@@ -267,11 +268,11 @@ def match_steps(g: Game, raw: Sequence[Sequence[int | str]]) -> Move:
     from .errors import ApiError
 
     if any(not isinstance(st, list | tuple) or len(st) != 2 for st in raw):
-        raise ApiError(422, "steps: each step is [from, to]", "invalid")
+        raise ApiError(422, "steps: each step is [from, to]", "invalid", key="err.steps")
     steps = sorted((point(f), point(t)) for f, t in raw)
     if not steps:
         raise ApiError(422, "steps: empty (a turn without a legal move passes by "
-                            "itself)", "invalid")
+                            "itself)", "invalid", key="err.empty_move")
     found = [m for m in g.legal_moves()
              if sorted((f, t) for f, t, _h in m.steps) == steps]
     if not found:

@@ -414,15 +414,20 @@ async function showHints() {
     box.replaceChildren();
     const table = document.createElement("table");
     const match = h.score !== undefined;  // at a match score: match equity and MWC
-    table.innerHTML = "<thead><tr><th>#</th><th>move</th><th class='num'>equity</th>" +
-      (match ? "<th class='num'>MWC</th>" : "") + "<th class='num'>win</th></tr></thead>";
+    table.innerHTML = "<thead><tr><th>#</th><th></th><th class='num'></th>" +
+      (match ? "<th class='num'></th>" : "") + "<th class='num'></th></tr></thead>";
+    const heads = table.querySelectorAll("th");
+    heads[1].textContent = t("hint.move");
+    heads[2].textContent = t("hint.equity");
+    if (match) heads[3].textContent = t("hint.mwc");
+    heads[heads.length - 1].textContent = t("hint.win");
     const body = document.createElement("tbody");
     h.moves.slice(0, 12).forEach((m, i) => {
       const tr = document.createElement("tr");
       tr.className = "hint";
       const eq = m.equity === null ? (m.score ?? 0).toFixed(3)
         : (m.equity >= 0 ? "+" : "") + m.equity.toFixed(3);
-      if (m.ply !== undefined) tr.title = `valued at ${m.ply}-ply`;
+      if (m.ply !== undefined) tr.title = t("hint.valued", {ply: m.ply});
       const win = m.win === undefined ? "" : `${(m.win * 100).toFixed(1)}%`;
       const mwc = match ? `<td class="num">${(m.mwc * 100).toFixed(1)}%</td>` : "";
       tr.innerHTML = `<td>${i + 1}</td><td></td><td class="num">${eq}</td>${mwc}` +
@@ -434,9 +439,10 @@ async function showHints() {
     table.appendChild(body);
     const note = document.createElement("div");
     note.className = "opt";
-    note.textContent = `${h.engine === "neural" ? `${h.ply}-ply neural net` : "heuristic"}; ` +
-      (match ? `${h.score.context}: match equity, MWC = match winning chances; ` : "") +
-      "click a move to set it up, then confirm.";
+    note.textContent = [
+      h.engine === "neural" ? t("hint.neural", {ply: h.ply}) : t("hint.heuristic"),
+      ...(match ? [t("hint.match", {context: h.score.context})] : []),
+      t("hint.click")].join("; ");
     box.append(table, note);
   } catch (e) {
     toast(e.message);
@@ -476,20 +482,24 @@ function drawCubeHint(h) {
   };
   const sign = (x) => (x >= 0 ? "+" : "") + x.toFixed(3);
   const pct = (x) => `${(x * 100).toFixed(1)}%`;
-  div("cube-advice", h.advice);
-  div("cube-head", `${h.situation} · ${h.ply}-ply` +
-      (h.role === "take" ? ` · equities for ${h.doubler}, the doubler` : ""));
+  div("cube-advice", t(h.advice_key));
+  div("cube-head", `${tm(h.situation_msg)} · ${t("cube.ply", {ply: h.ply})}` +
+      (h.role === "take" ? ` · ${t("cube.for_doubler", {side: t(`side.${h.doubler}`)})}` : ""));
   const table = document.createElement("table");
   const mwc = h.rows.some((r) => r.mwc !== null);
-  table.innerHTML = "<thead><tr><th>cubeful equities</th><th class='num'>equity</th>" +
-    "<th class='num'></th>" + (mwc ? "<th class='num'>MWC</th>" : "") + "</tr></thead>";
+  table.innerHTML = "<thead><tr><th></th><th class='num'></th>" +
+    "<th class='num'></th>" + (mwc ? "<th class='num'></th>" : "") + "</tr></thead>";
+  const heads = table.querySelectorAll("th");
+  heads[0].textContent = t("cube.cubeful");
+  heads[1].textContent = t("hint.equity");
+  if (mwc) heads[3].textContent = t("hint.mwc");
   const body = document.createElement("tbody");
   for (const r of h.rows) {
     const tr = document.createElement("tr");
     tr.className = r.best ? "best" : "";
     tr.innerHTML = "<td></td><td class='num'></td><td class='num diff'></td>" +
       (mwc ? "<td class='num'></td>" : "");
-    tr.children[0].textContent = r.name;
+    tr.children[0].textContent = t(r.name_key);
     tr.children[1].textContent = sign(r.equity);
     tr.children[2].textContent = r.diff === null ? "" : `(${sign(r.diff)})`;
     if (mwc) tr.children[3].textContent = pct(r.mwc);
@@ -497,9 +507,12 @@ function drawCubeHint(h) {
   }
   table.appendChild(body);
   box.appendChild(table);
-  div("cube-action", `Proper cube action: ${h.action}`);
-  div("cube-probs", `Cubeless: ${h.cubeless_text}`);
-  if (h.note) div("cube-note", h.note);
+  div("cube-action", t("cube.proper", {action: tm(h.action_msg)}));
+  const p = h.probabilities;
+  div("cube-probs", t("cube.cubeless", {
+    win: pct(p.win), wg: pct(p.win_gammon), wbg: pct(p.win_backgammon), lose: pct(p.lose),
+    lg: pct(p.lose_gammon), lbg: pct(p.lose_backgammon), equity: sign(h.cubeless)}));
+  if (h.note_key) div("cube-note", t(h.note_key));
 }
 
 /** The IDs of the position shown (from the state), each with a Copy button. */
@@ -507,8 +520,8 @@ function renderIds(st) {
   const box = $("#ids");
   $("#ids-box").hidden = !st.ids;
   if (!st.ids) return;
-  const rows = [["Position ID", st.ids.position_id], ["gnubg ID", st.ids.gnubg],
-                ["XGID", st.ids.xgid]].filter(([, v]) => v);
+  const rows = [[t("ids.position"), st.ids.position_id], [t("ids.gnubg"), st.ids.gnubg],
+                [t("ids.xgid"), st.ids.xgid]].filter(([, v]) => v);
   const key = rows.map(([, v]) => v).join(" ");
   if (box.dataset.key === key) return;   // keep a selection while nothing changed
   box.dataset.key = key;
@@ -524,7 +537,7 @@ function renderIds(st) {
     const copy = document.createElement("button");
     copy.type = "button";
     copy.textContent = t("btn.copy");
-    copy.setAttribute("aria-label", `Copy the ${label}`);
+    copy.setAttribute("aria-label", t("ids.copy", {label}));
     copy.addEventListener("click", () => copyText(code, copy));
     row.append(name, copy, code);
     box.appendChild(row);
@@ -541,7 +554,7 @@ async function copyText(code, button) {
     sel.removeAllRanges();
     sel.addRange(range);
     if (!document.execCommand || !document.execCommand("copy")) {
-      toast("Press Ctrl-C to copy the selected text.");
+      toast(t("toast.ctrl_c"));
       return;
     }
   }
@@ -636,9 +649,9 @@ function drawReview() {
   $("#review").hidden = false;
   const me = S.state && viewerOf(S.state) === 1 ? "black" : "white";
   const sum = $("#review-summary");      // the server's lines: per player, then the ply
-  sum.replaceChildren(...r.summary.map((line) => {
+  sum.replaceChildren(...(r.summary_msgs || r.summary).map((line) => {
     const div = document.createElement("div");
-    div.textContent = line;
+    div.textContent = tm(line);
     return div;
   }));
   // the chart: P(win) of the viewer before each roll
@@ -653,9 +666,9 @@ function drawReview() {
   for (const p of [0, 0.25, 0.5, 0.75, 1]) {
     el("line", {x1: L, x2: cw - R, y1: yOf(p), y2: yOf(p), stroke: p === 0.5 ? "#999" : "#e3dccd",
                 "stroke-dasharray": p === 0.5 ? "5 4" : null}, svg);
-    const t = el("text", {x: L - 4, y: yOf(p) + 4, "text-anchor": "end", "font-size": 10,
-                          fill: "#6f6459"}, svg);
-    t.textContent = `${Math.round(p * 100)}%`;
+    const tick = el("text", {x: L - 4, y: yOf(p) + 4, "text-anchor": "end", "font-size": 10,
+                             fill: "#6f6459"}, svg);
+    tick.textContent = `${Math.round(p * 100)}%`;
   }
   let lastGame = null;
   r.curve.forEach((c, i) => {
@@ -676,19 +689,20 @@ function drawReview() {
                               fill: m ? "#b3261e" : "#1f6f50", class: "pt",
                               "data-index": i}, svg);
     const title = el("title", {}, dot);
-    const t = r.turns[i];
-    title.textContent = `${t.side} ${t.dice_text}: ${t.played || "(no move)"}` +
-      (m ? ` — ${m.mark}, best ${m.best}` : "");
+    const u = r.turns[i];
+    title.textContent = t("rv.point", {side: t(`side.${u.side}`), dice: u.dice_text,
+                                       played: u.played || t("rv.no_move")}) +
+      (m ? ` — ${t("rv.point_best", {mark: markText(m.mark), best: m.best})}` : "");
     dot.addEventListener("click", () => showReviewTurn(i));
   });
   const xl = el("text", {x: L, y: ch - 6, "font-size": 10, fill: "#6f6459"}, svg);
-  xl.textContent = `P(${me} wins) before each roll; red: mistakes`;
+  xl.textContent = t("rv.axis", {side: t(`side.${me}`)});
   // the mistakes
   const ol = $("#mistakes");
   ol.replaceChildren();
   if (!r.mistakes.length) {
     const li = document.createElement("li");
-    li.textContent = "No mistakes found.";
+    li.textContent = t("rv.none");
     ol.appendChild(li);
   }
   // the marked moves and the cube decisions (marked "cube"), largest loss first
@@ -700,16 +714,16 @@ function drawReview() {
     if (m.mark) {
       const mk = document.createElement("span");
       mk.className = `mark-${m.mark.replace(" ", "-")}`;
-      mk.textContent = m.mark;
+      mk.textContent = markText(m.mark);
       li.append(mk, " ");
     }
     if (m.kind === "cube") {
       const tag = document.createElement("span");
       tag.className = "cube-tag";
-      tag.textContent = "cube";
+      tag.textContent = t("rv.cube_tag");
       li.append(tag, " ");
     }
-    li.append(m.text);
+    li.append(m.text_msg ? tm(m.text_msg) : m.text);
     li.addEventListener("click", () => m.kind === "cube" ? showReviewCube(m.index)
                                                          : showReviewTurn(m.index));
     ol.appendChild(li);
@@ -730,22 +744,27 @@ function showReviewEntry(t, kind, i, text) {
   render();
 }
 
+/** A review mark ("very bad", "bad", "doubtful") in the page's language. */
+function markText(mark) { return mark ? t("mark." + mark.replace(" ", "_")) : ""; }
+
 function showReviewTurn(i) {
-  const t = S.review.turns[i];
-  const g = S.review.games.length > 1 ? `Game ${t.game}, t` : "T";
-  showReviewEntry(t, "move", i, `${g}urn ${t.turn}: ${t.side} rolled ${t.dice_text} and ` +
-    `played ${t.played || "(no move)"}` + (t.mark ? ` — ${t.mark}: best was ${t.best} ` +
-    `(equity ${t.equity_best.toFixed(3)} against ${t.equity_played.toFixed(3)})` : "") +
-    `. ${cap(t.side)} to move; P(white wins) ${(t.white_win * 100).toFixed(1)}%.`);
+  const u = S.review.turns[i];
+  const params = {game: u.game, turn: u.turn, side: t(`side.${u.side}`), dice: u.dice_text,
+                  played: u.played || t("rv.no_move"), mark: markText(u.mark), best: u.best,
+                  eq_best: u.equity_best.toFixed(3), eq_played: u.equity_played.toFixed(3),
+                  to_move: cap(t(`side.${u.side}`)), pct: (u.white_win * 100).toFixed(1)};
+  const multi = S.review.games.length > 1 ? "_game" : "";
+  showReviewEntry(u, "move", i, t(`rv.banner${multi}`, params) +
+    (u.mark ? ` — ${t("rv.banner_best", params)}` : "") + t("rv.banner_end", params));
 }
 
 /** A cube decision: the position before the roll, and the server's words for it. */
 function showReviewCube(i) {
   const c = S.review.cube[i];
   const e = c.equities;
-  showReviewEntry(c, "cube", i, `${cap(c.text)}. No double ${e.no_double.toFixed(3)}, ` +
-    `double/take ${e.double_take.toFixed(3)}, double/pass ${e.double_pass.toFixed(3)} ` +
-    `(${c.ply}-ply).`);
+  showReviewEntry(c, "cube", i, t("rv.cube_banner", {
+    text: cap(c.text_msg ? tm(c.text_msg) : c.text), nd: e.no_double.toFixed(3),
+    dt: e.double_take.toFixed(3), dp: e.double_pass.toFixed(3), ply: c.ply}));
 }
 
 // --- dialogs -------------------------------------------------------------------------------------

@@ -71,6 +71,13 @@ const S = {
 
 const $ = (sel) => document.querySelector(sel);
 
+// the reduced-motion setting (a11y.js sets it: the player's choice, else the system's):
+// checkers then jump instead of sliding; `slides` counts the slides drawn (for the tests)
+const MOTION = {reduced: false, slides: 0};
+// functions called after each drawing of the board with (svg, options): a11y.js and
+// keys.js add the keyboard cursor, the board's description and the pip counts
+const boardHooks = [];
+
 function el(tag, attrs, parent) {
   const e = document.createElementNS(SVGNS, tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -555,12 +562,18 @@ function renderBoard() {
   }
   drawHits(svg, opts);
   document.body.dataset.movable = String(opts.size);
+  for (const hook of boardHooks) hook(svg, opts);
 }
 
 
 /** Slide a checker of `side` from its point `from` to `to` (own numbering), then show
  * `after`, the board the server gave for after that step. */
 async function slide(side, from, to, after, ms) {
+  if (MOTION.reduced) {     // no motion: the checker is at once where it goes
+    S.sim = after;
+    return;
+  }
+  MOTION.slides += 1;
   const [x0, y0] = topXY(S.sim, side, from);
   const [x1, y1] = topXY(after, side, to);
   const before = S.sim;
@@ -672,13 +685,60 @@ function slotAt(x, y) {
   return fromView(mover, v);
 }
 
+// --- a finger's reach (phone first): a point is narrower than a finger on a phone (24 px
+// at 360 px), so a tap or drop that misses the points the turn offers by less than REACH
+// CSS px goes to the nearest of them: each offered point takes taps 44 px wide.
+const REACH = 22;
+
+/** The area of the mover's slot p (SVG units): its half-column, the bar, its tray. */
+function slotRect(p) {
+  const mid = (Y_TOP + Y_BOT) / 2;
+  if (p === 25) return {x: BAR_X, y: Y_TOP, w: BARW, h: AREA_H};
+  if (p === 0) {
+    const r = trayRect(moverSide());
+    return {x: TRAY_X, y: r.y, w: TRAYW, h: r.h};
+  }
+  const v = toView(moverSide(), p);
+  return {x: slotX(v), y: isTop(v) ? Y_TOP : mid, w: PW, h: AREA_H / 2};
+}
+
+/** Of the `slots` (mover's numbering), the one nearest to the SVG point `at` within REACH
+ * CSS px of its area, or null. */
+function nearestSlot(at, slots) {
+  const scale = $("#board").getScreenCTM().a || 1;   // CSS px per SVG unit
+  let best = null, bestD = REACH / scale;
+  for (const p of slots) {
+    const r = slotRect(p);
+    const dx = Math.max(r.x - at.x, 0, at.x - (r.x + r.w));
+    const dy = Math.max(r.y - at.y, 0, at.y - (r.y + r.h));
+    const d = Math.hypot(dx, dy);
+    if (d <= bestD) { best = p; bestD = d; }
+  }
+  return best;
+}
+
+/** The slot a tap or click means: the one under it when the turn offers it, else the
+ * nearest one offered within a finger's reach, else the one under it. */
+function tapSlot(evt) {
+  const p = slotFromTarget(evt.target);
+  const opts = options();
+  const offered = new Set(opts.keys());
+  if (S.selected !== null && opts.has(S.selected)) {
+    for (const t of opts.get(S.selected).keys()) offered.add(t);
+  }
+  if (p !== null && offered.has(p)) return p;
+  const near = nearestSlot(svgPoint(evt), offered);
+  return near === null ? p : near;
+}
+
 function setupPointer() {
   const svg = $("#board");
   let drag = null;
   svg.addEventListener("pointerdown", (evt) => {
     if (!canPlayHere()) return;
-    const p = slotFromTarget(evt.target);
     const opts = options();
+    let p = slotFromTarget(evt.target);
+    if (p === null || !opts.has(p)) p = nearestSlot(svgPoint(evt), opts.keys());
     if (p === null || !opts.has(p)) return;
     const start = svgPoint(evt);
     drag = {p, start, moved: false, pointerId: evt.pointerId};
@@ -715,8 +775,9 @@ function setupPointer() {
     S.animating = null;
     S.animEl = null;
     const at = svgPoint(evt);
-    const to = slotAt(at.x, at.y);
     const dests = options().get(d.p);
+    let to = slotAt(at.x, at.y);
+    if (dests && !dests.has(to)) to = nearestSlot(at, dests.keys());
     S.suppressClick = true;
     setTimeout(() => { S.suppressClick = false; }, 0);
     if (to !== null && dests && dests.has(to)) {
@@ -731,7 +792,7 @@ function setupPointer() {
   svg.addEventListener("click", (evt) => {
     if (S.suppressClick) return;
     if (!canPlayHere()) return;
-    clickSlot(slotFromTarget(evt.target));
+    clickSlot(tapSlot(evt));
   });
 }
 

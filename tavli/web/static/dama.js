@@ -122,8 +122,10 @@
       mk("rect", {x: x - SQ / 2, y: y - SQ / 2, width: SQ, height: SQ,
                   fill: lastSq.has(b.square) ? "#7d5a2e" : "#6b4a2b",
                   class: "sq", "data-square": b.square}, svg);
-      mk("text", {x: x - SQ / 2 + 3, y: y - SQ / 2 + 10, "font-size": 8.5,
-                  fill: "#c9ad84"}, svg).textContent = String(b.square);
+      if (st.notation !== "algebraic") {   // numeric notation: the squares' numbers
+        mk("text", {x: x - SQ / 2 + 3, y: y - SQ / 2 + 10, "font-size": 8.5,
+                    fill: "#c9ad84"}, svg).textContent = String(b.square);
+      }
     }
     if (last) {
       for (const c of last.captures) {
@@ -214,14 +216,17 @@
     const side = st.turn;
     let text;
     if (st.over) {
-      text = st.winner ? `${cap(st.winner)} wins (${st.result}): ${st.reason}.`
-        : `Drawn (${st.result}): ${st.reason}.`;
+      const reason = tm(st.reason_msg);
+      text = st.winner
+        ? t("dama.st.wins", {side: cap(t(`side.${st.winner}`)), result: st.result, reason})
+        : t("dama.st.drawn", {result: st.result, reason});
     } else if (st.to_act === "ai") {
-      text = `${cap(side)} (AI) is thinking…`;
+      text = t("dama.st.thinking", {side: cap(t(`side.${side}`))});
     } else {
       const caps = st.legal_moves.some((m) => m.captures.length);
-      text = `${cap(side)} to move` + (caps && st.compulsory ? ": a capture is compulsory." : ".");
-      if (st.huff.length) text += " You may huff first (orange).";
+      text = t(caps && st.compulsory ? "dama.st.move_capture" : "dama.st.move",
+               {side: cap(t(`side.${side}`))});
+      if (st.huff.length) text += " " + t("dama.st.huff");
     }
     q("#dama-status").textContent = text;
     const pl = q("#dama-players");
@@ -234,32 +239,34 @@
       disc.className = `disc ${s}`;
       const name = document.createElement("span");
       name.className = "name";
-      name.textContent = `${cap(s)}: ` + (p.type === "ai" ? `AI (level ${p.level})` : "player");
+      const level = st.levels && st.levels[s];
+      name.textContent = t("dama.pl.row", {side: cap(t(`side.${s}`)), who: p.type === "ai"
+        ? t("dama.pl.ai", {level: level ? t(`level.${level}`) : p.level}) : t("dama.pl.human")});
       const cnt = document.createElement("span");
       cnt.className = "pips";
       const c = st.counts[s];
-      cnt.textContent = `${c.men} men, ${c.kings} kings`;
+      cnt.textContent = t("dama.counts", {men: c.men, kings: c.kings});
       div.append(disc, name, cnt);
       pl.appendChild(div);
     }
     const rulesLine = document.createElement("div");
     rulesLine.className = "opt";
-    rulesLine.textContent = `Rules: ${st.rules_text}`;
+    rulesLine.textContent = t("dama.rules_line", {rules: t(st.rules_key)});
     pl.appendChild(rulesLine);
     // huffing
     const hb = q("#dama-huff");
     hb.textContent = "";
     hb.hidden = !(humanToAct() && st.huff.length);
     if (!hb.hidden) {
-      hb.append("The opponent declined a capture: you may huff (remove) ");
+      hb.append(t("dama.huff.head") + " ");
       for (const s of st.huff) {
         const b = document.createElement("button");
         b.type = "button";
-        b.textContent = `the piece on ${s}`;
+        b.textContent = t("dama.huff.piece", {square: s});
         b.addEventListener("click", () => huff(s));
         hb.appendChild(b);
       }
-      hb.append(" or just move.");
+      hb.append(" " + t("dama.huff.tail"));
     }
     // the selected piece's moves as a list (multi-captures: pick the whole move)
     const cb = q("#dama-choices");
@@ -267,7 +274,7 @@
     const ms = D.partial.length ? prefixMoves() : [];
     cb.hidden = ms.length < 2 && !(ms.length === 1 && ms[0].captures.length > 1);
     if (!cb.hidden) {
-      cb.append("Moves: ");
+      cb.append(t("dama.moves") + " ");
       for (const m of ms) {
         const b = document.createElement("button");
         b.type = "button";
@@ -280,8 +287,9 @@
     const cp = q("#dama-captures");
     const last = st.last;
     cp.textContent = last && last.kind === "move" && last.captures.length
-      ? `${cap(last.side)} captured ${last.captures.length}: ${last.full} ` +
-        `(x ${last.captures.join(", ")})` : "";
+      ? t("dama.captured", {side: cap(t(`side.${last.side}`)), n: last.captures.length,
+                            move: last.full,
+                            squares: (last.captured_names || last.captures).join(", ")}) : "";
     const h = q("#dama-history");
     h.textContent = "";
     let pending = "", n = 0;
@@ -313,12 +321,103 @@
   function cap(s) { return s[0].toUpperCase() + s.slice(1); }
 
   // --- actions ----------------------------------------------------------------------------
+  // --- a finger's reach (phone first): a tap or drop that misses the squares offered by
+  // less than REACH CSS px goes to the nearest of them (the board's squares are 41 px at
+  // 360 px; each offered square takes taps 44 px wide)
+  const REACH = 22;
+
+  function svgAt(evt) {
+    const svg = q("#dama-board");
+    const pt = svg.createSVGPoint();
+    pt.x = evt.clientX;
+    pt.y = evt.clientY;
+    return pt.matrixTransform(svg.getScreenCTM().inverse());
+  }
+
+  /** The offered square nearest to the SVG point `at` within REACH px, or null. */
+  function nearestSquare(at, squares) {
+    const scale = q("#dama-board").getScreenCTM().a || 1;
+    let best = null, bestD = REACH / scale;
+    for (const sq of squares) {
+      const [x, y] = sqXY(sq);
+      const d = Math.hypot(Math.max(Math.abs(at.x - x) - SQ / 2, 0),
+                           Math.max(Math.abs(at.y - y) - SQ / 2, 0));
+      if (d <= bestD) { best = sq; bestD = d; }
+    }
+    return best;
+  }
+
+  /** The squares a tap may mean now: the next landings, the pieces that may move or be
+   * huffed. */
+  function offered() {
+    const out = new Set(D.partial.length ? destinations() : []);
+    for (const s of movable()) out.add(s);
+    for (const s of humanToAct() ? D.state.huff : []) out.add(s);
+    return out;
+  }
+
+  /** The square under an event, or the nearest one offered within reach. */
+  function tapSquare(evt) {
+    const g = evt.target.closest ? evt.target.closest("[data-square]") : null;
+    const sq = g ? Number(g.getAttribute("data-square")) : null;
+    const offers = offered();
+    if (sq !== null && offers.has(sq)) return sq;
+    const near = nearestSquare(svgAt(evt), offers);
+    return near === null ? sq : near;
+  }
+
+  /** Drag a piece that may move to a square it may land on (the next landing of a
+   * capture: the chain goes on from there); a short press is a tap. */
+  function setupDrag() {
+    const svg = q("#dama-board");
+    let drag = null;
+    svg.addEventListener("pointerdown", (evt) => {
+      if (document.body.dataset.busy === "1" || !humanToAct() || D.partial.length > 1) return;
+      const sq = tapSquare(evt);
+      if (sq === null || !movable().has(sq)) return;
+      drag = {sq, id: evt.pointerId, x: evt.clientX, y: evt.clientY, moved: false};
+    });
+    svg.addEventListener("pointermove", (evt) => {
+      if (!drag || evt.pointerId !== drag.id) return;
+      if (!drag.moved && Math.hypot(evt.clientX - drag.x, evt.clientY - drag.y) < 8) return;
+      if (!drag.moved) {
+        drag.moved = true;
+        svg.setPointerCapture(evt.pointerId);
+        D.partial = [drag.sq];
+        const b = sqInfo(drag.sq);
+        D.anim = {square: drag.sq, colour: b.colour, king: b.piece === "king", x: 0, y: 0};
+      }
+      const at = svgAt(evt);
+      D.anim.x = at.x;
+      D.anim.y = at.y;
+      render();
+      evt.preventDefault();
+    });
+    const end = (evt) => {
+      if (!drag || evt.pointerId !== drag.id) return;
+      const d = drag;
+      drag = null;
+      if (!d.moved) return;            // a tap: the click listener has it
+      D.anim = null;
+      D.suppressClick = true;
+      setTimeout(() => { D.suppressClick = false; }, 0);
+      const to = nearestSquare(svgAt(evt), destinations());
+      if (to !== null) { clickDest(to); return; }
+      D.partial = [];
+      draw();
+    };
+    svg.addEventListener("pointerup", end);
+    svg.addEventListener("pointercancel", end);
+  }
+
   function clickBoard(evt) {
+    if (D.suppressClick) return;
     if (document.body.dataset.busy === "1" || !humanToAct()) return;
-    const g = evt.target.closest("[data-square]");
-    if (!g) { D.partial = []; draw(); return; }
-    const sq = Number(g.getAttribute("data-square"));
-    if (g.classList.contains("huffable")) { huff(sq); return; }
+    const at = tapSquare(evt);
+    if (at === null) { D.partial = []; draw(); return; }
+    const sq = at;
+    const g = q(`#dama-board .piece[data-square="${sq}"]`);
+    if (g && g.classList.contains("huffable")) { huff(sq); return; }
     if (D.partial.length && destinations().includes(sq)) { clickDest(sq); return; }
     if (movable().has(sq)) D.partial = D.partial[0] === sq && D.partial.length === 1 ? [] : [sq];
     else D.partial = [];
@@ -452,7 +551,7 @@
   function enter() {
     document.body.dataset.mode = "dama";
     q("#dama-view").hidden = false;
-    q("#title").textContent = "Dama";
+    q("#title").textContent = t("game.dama");
   }
 
   function leave() {
@@ -517,6 +616,7 @@
     q("#ng-variant").addEventListener("change", syncDialog);
     q("#btn-new").addEventListener("click", syncDialog);
     q("#dama-board").addEventListener("click", clickBoard);
+    setupDrag();
     q("#dama-undo").addEventListener("click", undo);
     q("#dama-rematch").addEventListener("click", rematch);
     window.addEventListener("hashchange", () => {

@@ -86,34 +86,32 @@ function recordDice(record) {
  * `expect` (optional): {commitment, seed, side}, what this browser was shown and sent. */
 async function verifyDice(record, expect = {}) {
   const proof = record && record.fair_dice;
-  if (!proof) return {rolls: 0, problems: ["the record has no fair-dice proof"]};
+  if (!proof) return {rolls: 0, problems: [t("fd.no_proof")]};
   if (!proof.server_seed) {
-    return {rolls: 0, problems: ["the server seed is not revealed: the game is not over"]};
+    return {rolls: 0, problems: [t("fd.not_revealed")]};
   }
   const problems = [];
   const seedBytes = hexToBytes(proof.server_seed);
   const hash = await sha256Hex(seedBytes);
   if (hash !== proof.commitment) {
-    problems.push("the server seed does not match the commitment");
+    problems.push(t("fd.seed_commitment"));
   }
   if (expect.commitment && expect.commitment !== proof.commitment) {
-    problems.push("the commitment differs from the one this page was shown before the " +
-                  "first roll");
+    problems.push(t("fd.commitment_changed"));
   }
   if (expect.seed && expect.side && proof.client_seeds[expect.side] !== expect.seed) {
-    problems.push("your dice seed is not the one this browser sent");
+    problems.push(t("fd.your_seed"));
   }
   const key = await crypto.subtle.importKey("raw", seedBytes, {name: "HMAC", hash: "SHA-256"},
                                             false, ["sign"]);
   const dice = recordDice(record);
-  if (dice.length % 2) problems.push("the record holds an odd number of dice");
+  if (dice.length % 2) problems.push(t("fd.odd"));
   const rolls = Math.floor(dice.length / 2);
   for (let n = 0; n < rolls; n++) {
     const want = await rollPair(key, proof.client_seeds, n);
     const got = [dice[2 * n], dice[2 * n + 1]];
     if (got[0] !== want[0] || got[1] !== want[1]) {
-      problems.push(`roll ${n + 1}: the record has ${got.join("-")}, the seeds give ` +
-                    `${want.join("-")}`);
+      problems.push(t("fd.roll", {n: n + 1, got: got.join("-"), want: want.join("-")}));
     }
   }
   return {rolls, problems};

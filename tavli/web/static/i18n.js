@@ -27,6 +27,18 @@ function tn(key, n, params) {
   return fillText(s, {n, ...(params || {})});
 }
 
+/** A message the server sent as {key, params} (a param may be such a message too), in
+ * the page's language; a plain string stays as it is. */
+function tm(m) {
+  if (Array.isArray(m)) return m.map(tm).join(", ");   // a list of messages
+  if (!m || typeof m !== "object") return m === undefined || m === null ? "" : String(m);
+  const params = {};
+  for (const [k, v] of Object.entries(m.params || {})) {
+    params[k] = v && typeof v === "object" ? tm(v) : v;
+  }
+  return t(m.key, params);
+}
+
 /** A game's name: the catalogue's (game.NAME), else `fallback` (the registry's name of a
  * game the catalogues do not know yet), else the name itself. */
 function gameName(name, fallback) {

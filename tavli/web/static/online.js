@@ -155,12 +155,12 @@ function onMessage(msg) {
   }
 }
 
-/** A server error in the page's language: the text of its code, the English detail after
- * it (the protocol's messages are English). */
+/** A server error in the page's language: the catalogue's text of its code (the
+ * protocol's messages are English: in English, the server's own words). */
 function errorText(msg) {
   const key = "err." + msg.code;   // any code: without a text, the server's own words
   if (I18N.lang === "en" || !I18N.messages[key]) return msg.error;
-  return `${t(key)} (${msg.error})`;
+  return t(key);
 }
 
 /** Say hello again on a new connection (after a stale action: the state moved on). */
@@ -221,7 +221,7 @@ async function show(st, animate, actions = []) {
   }
   const last = st.board && st.board.last;
   const moved = actions.some((a) => a.action && a.action.type === "move" && a.side !== O.side);
-  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const still = MOTION.reduced;   // the page's setting (a11y.js; the system's by default)
   if (animate && prev && moved && last && !last.pass && last.frames && last.side !== O.side
       && !still && O.queue.length === 0) {   // behind: catch up without animating
     O.animated += 1;
