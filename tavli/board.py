@@ -306,10 +306,13 @@ class Position:
 
     # --- formats ------------------------------------------------------------------------
     def id(self) -> str:
-        """The tavli position ID (see :mod:`tavli.ids`)."""
-        from .ids import position_id
+        """The tavli position ID (see :mod:`tavli.ids`), worked out once."""
+        text = self.__dict__.get("_id")
+        if text is None:
+            from .ids import position_id
 
-        return position_id(self)
+            text = self.__dict__["_id"] = position_id(self)
+        return text
 
     @classmethod
     def from_id(cls, text: str, game: str | int | None = None) -> Position:

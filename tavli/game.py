@@ -376,7 +376,10 @@ class Game:
                                   "so the turn cannot be passed")
             self._push(Pass(side, self.dice))
             return None
-        chosen = self.position.find_move(move, self.dice, self.rules)
+        if isinstance(move, Move) and any(m is move for m in legal):
+            chosen = move  # one of this turn's own moves: no need to find it again
+        else:
+            chosen = self.position.find_move(move, self.dice, self.rules)
         self._push(Play(side, self.dice, chosen))
         return chosen
 

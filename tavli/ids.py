@@ -43,16 +43,12 @@ _GNUBG = re.compile(r"^[A-Za-z0-9+/]{14}$")
 
 
 def _pack_counts(rows: list[np.ndarray]) -> bytes:
-    bits: list[int] = []
-    for row in rows:
-        for p in range(1, 26):
-            bits.extend([1] * int(row[p]))
-            bits.append(0)
-    out = bytearray(10)
-    for k, b in enumerate(bits):
-        if b:
-            out[k // 8] |= 1 << (k % 8)
-    return bytes(out)
+    """Per row, each point's checkers 1..25 as that many 1 bits and a 0, bit ``k`` of the
+    80 the bit ``k % 8`` of byte ``k // 8``."""
+    bits = "".join(["1" * n + "0" for row in rows for n in row[1:26].tolist()])
+    if len(bits) > 80:
+        raise InvalidPosition("more than 30 checkers on the board")
+    return int(bits[::-1], 2).to_bytes(10, "little")
 
 
 def _unpack_counts(data: bytes, what: str) -> np.ndarray:

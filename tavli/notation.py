@@ -39,8 +39,41 @@ def point_name(p: int) -> str:
 def format_steps(steps: tuple[Step, ...] | list[Step], game: str | int | Variant,
                  seen: Callable[[int], int] | None = None) -> str:
     """Canonical text of a turn given as single steps (same checker's steps joined);
-    ``seen`` renumbers the points as they are written (see :func:`format_steps_seen`)."""
+    ``seen`` renumbers the points as they are written (see :func:`format_steps_seen`).
+    The texts are remembered (the same steps recur in position after position)."""
     mark = find_variant(game).hit_mark
+    if seen is None and isinstance(steps, tuple):
+        key = (mark, steps)
+        text = _TEXTS.get(key)
+        if text is None:
+            if len(_TEXTS) >= _TEXTS_KEPT:
+                _TEXTS.clear()
+            text = _TEXTS[key] = (_format_two(steps, mark) if len(steps) == 2
+                                  else _format(steps, mark, None))
+        return text
+    return _format(steps, mark, seen)
+
+
+def _format_two(steps: tuple[Step, ...], mark: str) -> str:
+    """:func:`_format` of two steps (most turns), written out."""
+    (s1, t1, f1), (s2, t2, f2) = steps
+    if s2 == t1:  # one checker, both steps
+        via = f"/{point_name(t1)}{mark}" if f1 else ""
+        return f"{point_name(s1)}{via}/{point_name(t2)}{mark if f2 else ''}"
+    if s1 == s2 and t1 == t2:
+        return f"{point_name(s1)}/{point_name(t1)}{mark if f1 or f2 else ''}(2)"
+    one = f"{point_name(s1)}/{point_name(t1)}{mark if f1 else ''}"
+    two = f"{point_name(s2)}/{point_name(t2)}{mark if f2 else ''}"
+    return f"{one} {two}" if (-s1, t1) < (-s2, t2) else f"{two} {one}"
+
+
+_TEXTS: dict[tuple[str, tuple[Step, ...]], str] = {}  # format_steps's texts met
+_TEXTS_KEPT = 1 << 15  # at most some 15 MB
+
+
+def _format(steps: tuple[Step, ...] | list[Step], mark: str,
+            seen: Callable[[int], int] | None) -> str:
+    """:func:`format_steps` of ``steps`` with the variant's ``mark`` for a hit or pin."""
     chains: list[list] = []  # [points..., marks...]: points[i] -> points[i+1], marks[i+1]
     for s, t, flag in steps:
         for ch in chains:

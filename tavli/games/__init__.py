@@ -299,6 +299,10 @@ def find_variant(name: str | int | Variant) -> Variant:
     tavli.errors.ParseError: unknown game 'chess': expected one of portes, plakoto, fevga, \
 backgammon (or the aliases tapa, narde, moultezim, bg)
     """
+    if type(name) is int:  # a position's code: the common case, first
+        v = _BY_CODE.get(name)
+        if v is not None:
+            return v
     from ..errors import ParseError
 
     if isinstance(name, Variant):

@@ -24,6 +24,9 @@ from ..history import Pass, Play
 from ..layout import SIDE_NAMES
 from ..match import Match
 
+_FRAMES = "_online_frames"  # where a move keeps its frames (last_turn)
+_NONE = object()
+
 
 def last_turn(g: Game) -> dict[str, Any] | None:
     """The game's last turn played (a move with its frames, or a pass), else None."""
@@ -35,10 +38,15 @@ def last_turn(g: Game) -> dict[str, Any] | None:
                     "move": "", "steps": [], "frames": None}
         if isinstance(a, Play):
             steps = [[f, t, bool(h)] for f, t, h in a.move.steps]
-            try:
-                frames = move_frames(a.move.before, a.dice, steps)
-            except (ValueError, IndexError):
-                frames = None
+            # the frames of a move never change: worked out once, kept with the move (the
+            # states after it and after the next roll show them); nobody changes a state
+            frames = a.move.__dict__.get(_FRAMES, _NONE)
+            if frames is _NONE:
+                try:
+                    frames = move_frames(a.move.before, a.dice, steps)
+                except (ValueError, IndexError):
+                    frames = None
+                a.move.__dict__[_FRAMES] = frames
             return {"side": SIDE_NAMES[a.side], "dice": list(a.dice), "pass": False,
                     "move": str(a.move), "steps": steps, "frames": frames}
     return None

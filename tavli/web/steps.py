@@ -120,77 +120,70 @@ def turn_tree(pos: Position, dice: Sequence[int], legal: Sequence[Move], *,
     other steps (``7/6 6/off`` for ``7/1 1/off``). When one multiset of steps can leave
     different dice unused (a checker borne off with either of two dice), the node shows
     the larger ones left. ``steps=False``: the root only, without its steps (a turn the
-    page does not play: the AI's)."""
+    page does not play: the AI's).
+
+    The nodes are searched depth first (:func:`tavli.steptree.search`, compiled): from a
+    node, the sources from the highest point down and for each the distinct dice left
+    from the smallest up; a node's board is the first found, the steps on from it are in
+    the order first found, and the nodes are listed by their number of steps, then by
+    their steps from the highest."""
     dice_all = dice_of_turn(dice)
-    boards: dict[Key, np.ndarray] = {}
-    left: dict[Key, tuple[int, ...]] = {}
-    edges: dict[Key, dict[Step, Key]] = {}
-    done: dict[Key, int] = {}
     if steps and legal:
-        _search(pos, dice_all, legal, boards, left, edges, done)
-    root: Key = ()
-    if root not in boards:  # no legal move (the turn passes) or no steps asked for
-        boards[root] = pos.array
-        left[root] = tuple(dice_all)
-    keys = sorted(boards, key=lambda k: (len(k), [(-f, -t) for f, t in k]))
-    index = {k: i for i, k in enumerate(keys)}
-    nodes: list[dict[str, Any]] = []
-    for key in keys:
-        node: dict[str, Any] = {
-            "key": key_text(key), "board": board_text(boards[key]), "dice": list(left[key]),
-            "next": [[f, t, index[c]] for (f, t), c in edges.get(key, {}).items()]}
-        if key in done:
-            node["move"] = done[key]
-        nodes.append(node)
-    return {"dice": dice_all, "nodes": nodes}
+        from ..steptree import search
+
+        n, meta, boards, edges = search(pos, dice_all, legal)
+        if n:
+            return {"dice": dice_all, "nodes": _nodes(meta, boards, edges, len(dice_all))}
+    # no legal move (the turn passes) or no steps asked for: the root alone
+    root = {"key": "", "board": board_text(pos.array), "dice": list(dice_all), "next": []}
+    return {"dice": dice_all, "nodes": [root]}
 
 
-def _search(pos: Position, dice: list[int], legal: Sequence[Move],
-            boards: dict[Key, np.ndarray], left: dict[Key, tuple[int, ...]],
-            edges: dict[Key, dict[Step, Key]], done: dict[Key, int]) -> None:
-    """Fill ``boards``, ``left`` and ``edges`` with the nodes from which the position of a
-    legal move can still be reached step by step, ``done`` with those that reach it (the
-    move's index)."""
-    from ..movegen import OK, apply_step, step_code
+_STEP_TEXT = [f"{c >> 5}/{c & 31}" for c in range(1024)]
+_BOARD_CHARS = 104
+_KEYS: dict[int, str] = {}  # the texts of the nodes' keys met (packed: tavli.steptree)
+_LEFT: dict[int, tuple[int, ...]] = {}  # the dice left met (packed, with their number)
 
-    kernel = pos.variant.kernel
-    me = pos.turn
-    finals = {}
-    for i, m in enumerate(legal):
-        finals.setdefault(m.after.array.tobytes(), i)
-    length = len(legal[0].steps)  # every legal move plays as many dice
-    seen: dict[tuple[Key, tuple[int, ...]], bool] = {}
 
-    def visit(key: Key, arr: np.ndarray, rem: tuple[int, ...]) -> bool:
-        memo = (key, rem)
-        if memo in seen:
-            return seen[memo]
-        good = False
-        if len(key) == length:
-            i = finals.get(arr.tobytes())
-            if i is not None:
-                done[key] = i
-                good = True
-        else:
-            for s in [int(p) for p in np.flatnonzero(arr[me, 1:]) + 1][::-1]:
-                for d in sorted(set(rem)):
-                    if step_code(arr, me, s, d, kernel) != OK:
-                        continue
-                    after = arr.copy()
-                    apply_step(after, me, s, d, kernel)
-                    step = (s, max(s - d, 0))
-                    child = tuple(sorted((*key, step), reverse=True))
-                    if visit(child, after, _without(rem, d)):
-                        edges.setdefault(key, {})[step] = child
-                        good = True
-        if good:
-            boards.setdefault(key, arr)
-            if key not in left or rem > left[key]:
-                left[key] = rem
-        seen[memo] = good
-        return good
+def _key_text(key: int, n: int) -> str:
+    text = _KEYS.get(key)
+    if text is None:
+        if len(_KEYS) >= 1 << 16:
+            _KEYS.clear()
+        text = _KEYS[key] = " ".join([_STEP_TEXT[(key >> (30 - 10 * j)) & 1023]
+                                      for j in range(n)])
+    return text
 
-    visit((), np.array(pos.array, dtype=np.int8), tuple(dice))
+
+def _dice_left(rem: int, n: int) -> tuple[int, ...]:
+    dice = _LEFT.get(rem << 3 | n)
+    if dice is None:
+        dice = _LEFT[rem << 3 | n] = tuple((rem >> (9 - 3 * j)) & 7 for j in range(n))
+    return dice
+
+
+def _nodes(meta: np.ndarray, boards: np.ndarray, edges: np.ndarray,
+           ndice: int) -> list[dict[str, Any]]:
+    """The tree's nodes from :func:`tavli.steptree.search`'s arrays."""
+    texts = boards.tobytes().translate(_HEX).decode("ascii")
+    nxt = edges.tolist()
+    out: list[dict[str, Any]] = []
+    keys, left = _KEYS, _LEFT
+    at = 0
+    for key, k, rem, move, first, end in meta.tolist():
+        text = keys.get(key)
+        if text is None:
+            text = _key_text(key, k)
+        dice = left.get(rem << 3 | (ndice - k))
+        if dice is None:
+            dice = _dice_left(rem, ndice - k)
+        node: dict[str, Any] = {"key": text, "board": texts[at:at + _BOARD_CHARS].rstrip("0"),
+                                "dice": list(dice), "next": nxt[first:end]}
+        if move >= 0:
+            node["move"] = move
+        out.append(node)
+        at += _BOARD_CHARS
+    return out
 
 
 def move_frames(before: Position, dice: Sequence[int],

@@ -23,8 +23,8 @@ from pathlib import Path
 from .workers import EnginePool
 
 ROOT = Path(__file__).resolve().parent.parent  # the tavli package
-KERNELS = (("movegen", ROOT / "__pycache__"), ("search", ROOT / "ai" / "__pycache__"),
-           ("ai", ROOT / "dama" / "__pycache__"))
+KERNELS = (("movegen", ROOT / "__pycache__"), ("steptree", ROOT / "__pycache__"),
+           ("search", ROOT / "ai" / "__pycache__"), ("ai", ROOT / "dama" / "__pycache__"))
 COMPILING = "tavli: first run: compiling the engine, about 30 s, once (the page works meanwhile)"
 
 
@@ -63,16 +63,19 @@ def cache_is_cold() -> bool:
 
 def warm_server() -> float:
     """Compile (or load) the kernels the server process runs for plain requests: the move
-    generator of every game, Dama's. Returns the seconds it took."""
+    generator and the turn tree's search (:mod:`tavli.steptree`) of every game, Dama's.
+    Returns the seconds it took."""
     t = time.perf_counter()
     from ..board import Position
     from ..dama.game import DamaGame
     from ..games import game_names
     from ..rules import Rules
+    from .steps import turn_tree
 
     for name in game_names():
         rules = Rules.for_game(name)
-        Position.start(rules.game).legal_moves((6, 5), rules)
+        start = Position.start(rules.game)
+        turn_tree(start, (6, 5), start.legal_moves((6, 5), rules))
     for rules in ("box", "russian", "italian"):
         DamaGame(rules).legal_moves()
     return time.perf_counter() - t
