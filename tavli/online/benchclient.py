@@ -351,6 +351,9 @@ class Bench:
 def main() -> None:
     """The client process: the task on stdin, ``ready``/``done`` on stdout."""
     task = json.loads(sys.stdin.readline())
+    from .serve import quieter_gc
+
+    quieter_gc()  # the clients' own pauses would be counted as the server's latency
     try:  # the event loop uvicorn runs the server on, when it is there: less CPU
         from uvloop import run
     except ImportError:
