@@ -101,3 +101,7 @@ def test_the_state_has_the_board_the_page_draws(online_db):
         last = games.view(new.game_id)["board"]["last"]
         assert last["move"] == st["legal_moves"][0]["move"] and last["side"] == st["turn"]
         assert len(last["frames"]) == len(last["steps"]) + 1
+        marks = games.view(new.game_id)["board"]["last_moves"]  # the board's marks
+        mine = marks[st["turn"]]
+        assert mine["move"] == last["move"] and mine["from"] and mine["to"]
+        assert not mine["pass"] and mine["dice"] == last["dice"]

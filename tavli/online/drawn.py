@@ -11,7 +11,8 @@ out), ``dice_text``, ``cube_used`` (the game plays with the doubling cube),
 ``resign_values`` (what a resignation may concede now), ``target`` and ``game_number`` (a
 match's), ``games`` (each game's name and result) and ``last``: the last turn of the game
 (``side``, ``dice``, ``move``, ``steps`` and ``frames``, the boards after each step, for
-the page to animate the opponent's checkers; ``pass`` for a turn without a move).
+the page to animate the opponent's checkers; ``pass`` for a turn without a move) and
+``last_moves``: each side's last turn, for the board's marks (:func:`last_marks`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,30 @@ def last_turn(g: Game) -> dict[str, Any] | None:
     return None
 
 
+def last_marks(g: Game) -> dict[str, dict[str, Any] | None]:
+    """The last turn of each side (None before its first), for the board's marks and
+    the screen reader's words: ``turn``, ``dice``, ``dice_text``, ``move`` (and
+    ``shown``: the same, in the mover's numbering), ``from`` and ``to`` (the points its
+    checkers left and reached, mover's numbering), ``pass`` — tavli play's
+    ``last_moves`` (:func:`tavli.web.shown.last_moves`) without the frames."""
+    from ..web.shown import _ends
+
+    out: dict[str, dict[str, Any] | None] = {s: None for s in SIDE_NAMES}
+    for number in range(len(g.turns), 0, -1):
+        before, dice, move = g.turns[number - 1]
+        side = SIDE_NAMES[before.turn]
+        if out[side] is not None:
+            continue
+        froms, tos = _ends([] if move is None else list(move.steps))
+        text = "" if move is None else str(move)
+        out[side] = {"side": side, "turn": number, "dice": list(dice),
+                     "dice_text": dice_text(dice), "move": text, "shown": text,
+                     "from": froms, "to": tos, "pass": move is None}
+        if all(out.values()):
+            break
+    return out
+
+
 def board_view(obj: Game | Match) -> dict[str, Any]:
     """The ``board`` fields of the state of the game or match ``obj``."""
     from ..web.steps import board_fields
@@ -76,7 +101,8 @@ def board_view(obj: Game | Match) -> dict[str, Any]:
                   for x in (m.games if m is not None else [g])],
         "match_over": m.is_over if m is not None else g.is_over,
         "last": last_turn(g),
+        "last_moves": last_marks(g),
     }
 
 
-__all__ = ["board_view", "last_turn"]
+__all__ = ["board_view", "last_turn", "last_marks"]
