@@ -55,26 +55,11 @@ def last_turn(g: Game) -> dict[str, Any] | None:
 
 def last_marks(g: Game) -> dict[str, dict[str, Any] | None]:
     """The last turn of each side (None before its first), for the board's marks and
-    the screen reader's words: ``turn``, ``dice``, ``dice_text``, ``move`` (and
-    ``shown``: the same, in the mover's numbering), ``from`` and ``to`` (the points its
-    checkers left and reached, mover's numbering), ``pass`` — tavli play's
-    ``last_moves`` (:func:`tavli.web.shown.last_moves`) without the frames."""
-    from ..web.shown import _ends
+    the screen reader's words: tavli play's ``last_moves``
+    (:func:`tavli.web.shown.last_moves`) in the mover's numbering, without the frames."""
+    from ..web.shown import last_moves
 
-    out: dict[str, dict[str, Any] | None] = {s: None for s in SIDE_NAMES}
-    for number in range(len(g.turns), 0, -1):
-        before, dice, move = g.turns[number - 1]
-        side = SIDE_NAMES[before.turn]
-        if out[side] is not None:
-            continue
-        froms, tos = _ends([] if move is None else list(move.steps))
-        text = "" if move is None else str(move)
-        out[side] = {"side": side, "turn": number, "dice": list(dice),
-                     "dice_text": dice_text(dice), "move": text, "shown": text,
-                     "from": froms, "to": tos, "pass": move is None}
-        if all(out.values()):
-            break
-    return out
+    return last_moves(g, None, frames=False)
 
 
 def board_view(obj: Game | Match) -> dict[str, Any]:

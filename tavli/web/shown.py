@@ -58,12 +58,14 @@ def _ends(steps: list[tuple[int, int, bool]]) -> tuple[list[int], list[int]]:
     return sorted(set(froms), reverse=True), sorted(set(tos), reverse=True)
 
 
-def last_moves(game: Game, viewer: int) -> dict[str, dict[str, Any] | None]:
+def last_moves(game: Game, viewer: int | None,
+               frames: bool = True) -> dict[str, dict[str, Any] | None]:
     """The last turn of each side in ``game`` (None before its first): ``turn`` (its
     number in the game), ``dice``, ``dice_text``, ``move`` (mover's numbering, as
-    recorded), ``shown`` (the same move in ``viewer``'s numbering), ``steps``, ``from`` and
-    ``to`` (mover's numbering; 25 the bar, 0 off; ``[]`` for a pass), ``pass`` and
-    ``frames`` (the boards step by step, :func:`tavli.web.steps.move_frames`)."""
+    recorded), ``shown`` (the same move in ``viewer``'s numbering; None: the mover's),
+    ``steps``, ``from`` and ``to`` (mover's numbering; 25 the bar, 0 off; ``[]`` for a
+    pass), ``pass`` and, with ``frames``, ``frames`` (the boards step by step,
+    :func:`tavli.web.steps.move_frames`)."""
     out: dict[str, dict[str, Any] | None] = {s: None for s in SIDE_NAMES}
     for number in range(len(game.turns), 0, -1):
         before, dice, move = game.turns[number - 1]
@@ -75,10 +77,12 @@ def last_moves(game: Game, viewer: int) -> dict[str, dict[str, Any] | None]:
         out[side] = {"side": side, "turn": number, "dice": list(dice),
                      "dice_text": dice_text(dice),
                      "move": "" if move is None else str(move),
-                     "shown": "" if move is None else move.seen_by(viewer),
+                     "shown": "" if move is None else (
+                         str(move) if viewer is None else move.seen_by(viewer)),
                      "steps": [list(s) for s in steps], "from": froms, "to": tos,
-                     "pass": move is None,
-                     "frames": move_frames(before, dice, steps)}
+                     "pass": move is None}
+        if frames:
+            out[side]["frames"] = move_frames(before, dice, steps)
         if all(out.values()):
             break
     return out
