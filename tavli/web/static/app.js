@@ -150,10 +150,7 @@ function renderPanel() {
     const g = st.games.map((x, i) => `${i + 1}. ${gameDisplay(x.game)}` +
       (x.result ? ` — ${x.result.winner ? t(`side.${x.result.winner}`) : t("kind.draw")} ` +
                   `+${x.result.points}` : "")).join(", ");
-    sc.textContent = t("sc.match", {target: st.target, white: st.score.white,
-                                    black: st.score.black}) +
-      ` · ${t("sc.game", {n: st.game_number, name: gameDisplay(st.game)})}` +
-      (st.cube.crawford ? ` · ${t("sc.crawford")}` : "");
+    sc.textContent = scoreText(st);
     sc.title = g;
   } else {
     // in the review, the cube as it stood at the entry shown (as the board draws it)
@@ -403,6 +400,14 @@ async function confirmMove() {
   await action("move", {steps: mv.steps.map(([f, t]) => [f, t])});
 }
 
+/** A match's score line: its length, the score, the game and Crawford ("" for a game). */
+function scoreText(st) {
+  if (!st || st.kind !== "match") return "";
+  return t("sc.match", {target: st.target, white: st.score.white, black: st.score.black}) +
+    ` · ${t("sc.game", {n: st.game_number, name: gameDisplay(st.game)})}` +
+    (st.cube.crawford ? ` · ${t("sc.crawford")}` : "");
+}
+
 // --- hints -----------------------------------------------------------------------------------
 async function showHints() {
   if (!S.state) return;
@@ -441,7 +446,7 @@ async function showHints() {
     note.className = "opt";
     note.textContent = [
       h.engine === "neural" ? t("hint.neural", {ply: h.ply}) : t("hint.heuristic"),
-      ...(match ? [t("hint.match", {context: h.score.context})] : []),
+      ...(match ? [t("hint.match", {context: scoreText(S.state)})] : []),
       t("hint.click")].join("; ");
     box.append(table, note);
   } catch (e) {
