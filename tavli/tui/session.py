@@ -76,7 +76,7 @@ class TerminalSession:
         if not isinstance(p, LevelPlayer):
             return self.player_name(side)
         if p.engine(self.game.rules.game) is p.neural:
-            level = (f"{p.level}-ply" if p.level.isdigit() else
+            level = (_("tui.ply", n=p.level) if p.level.isdigit() else
                      _(f"level.{p.level}"))
             return _("tui.pl.neural_long" if long else "tui.pl.neural", level=level)
         if long:
@@ -114,29 +114,29 @@ class TerminalSession:
             return
         save(self.record(), target)
         if not quiet:
-            self.screen.say(f"Saved to {target}.", "green")
+            self.screen.say(_("tui.saved", path=target), "green")
 
     def save_as(self, path: Path) -> None:
         """Save to ``path`` at the user's word, never over another of the user's files; the
         game is saved there after every action from then on where it was saved nowhere."""
         if replaces_another_file(path, self.save_path):
-            self.screen.error(f"{path} exists: choose another name (it was not changed)")
+            self.screen.error(_("tui.save.exists", path=path))
             return
         try:
             self.save(path, quiet=False)
         except OSError as e:
-            self.screen.error(f"cannot save to {path}: {e.strerror or e}")
+            self.screen.error(_("tui.save.cannot", path=path, why=e.strerror or e))
             return
         if self.save_path is None:
             self.save_path = path
-            self.screen.say("From now on the game is saved there after every move.", "dim")
+            self.screen.say(_("tui.save.from_now"), "dim")
 
     def autosave(self) -> None:
         """Save after an action; a failure is reported and play goes on."""
         try:
             self.save()
         except OSError as e:
-            self.screen.error(f"could not save to {self.save_path}: {e.strerror or e}")
+            self.screen.error(_("tui.save.failed", path=self.save_path, why=e.strerror or e))
 
     # play --------------------------------------------------------------------------------
     def intro(self, resumed: bool) -> None:
