@@ -38,8 +38,8 @@ def colour(c: int) -> str:
 def rules_name(game: DamaGame) -> str:
     """The rule set as the players name it (``dama.rn.*``)."""
     r = game.rules
-    return _("dama.rn." + ("box_compulsory" if r.name == "box" and not r.huffing
-                           else r.name))
+    key = "dama.rn." + ("box_compulsory" if r.name == "box" and not r.huffing else r.name)
+    return _(key)
 
 
 def player_name(kind: str, level: str) -> str:

@@ -129,14 +129,14 @@ class Commands:
         yes, no = _("tui.yes"), _("tui.no")
         either = " " + _("tui.or") + " "
 
-        def worth(v: str) -> str:
-            return points(RESIGN_POINTS[v] * g.cube_value)
+        def worth(v: str, won: bool = False) -> str:
+            return points(RESIGN_POINTS[v] * g.cube_value, won)
 
         if value is None:  # ask, so that a slip of the keyboard loses nothing
             me = side_label(side, screen.disc)
             if len(values) == 1:
                 line = screen.ask(_("tui.resign.ask_single", who=me, side=side_name(other),
-                                    points=worth("single"), yes=yes, no=no))
+                                    points=worth("single", True), yes=yes, no=no))
             else:
                 kinds = either.join(_(f"tui.resign.kind.{v}", points=worth(v))
                                     for v in values)
@@ -155,7 +155,7 @@ class Commands:
         opponent = self.s.players[other]
         if opponent is None:
             line = screen.ask(_("tui.resign.ask_accept", offer=offer,
-                                who=side_label(other, screen.disc), points=worth(value),
+                                who=side_label(other, screen.disc), points=worth(value, True),
                                 yes=yes, no=no))
             accepted = answer(line) is True
         else:
@@ -168,7 +168,7 @@ class Commands:
         self.s.last_move = None
         self.s.autosave()
         screen.say(_("tui.resign.accepted", offer=offer, side=side_name(other),
-                     points=worth(value)), "bold")
+                     points=worth(value, True)), "bold")
         raise Resigned
 
     def cube(self, cmd: str) -> bool | None:

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from ..players import Player
 
 
+#: the players without a level, named in the catalogue (``tui.pl.kind.*``)
+PLAIN_PLAYERS = ("human", "random", "greedy")
+
+
 def resume_command(path: Path) -> str:
     """The command line that continues the game saved in ``path``."""
     return f"tavli play --tui --resume {shlex.quote(str(path))}"
@@ -74,7 +78,8 @@ class TerminalSession:
 
         p = self.players[side]
         if not isinstance(p, LevelPlayer):
-            return self.player_name(side)
+            name = self.player_name(side)   # human, random or greedy: by the catalogue
+            return _(f"tui.pl.kind.{name}") if name in PLAIN_PLAYERS else name
         if p.engine(self.game.rules.game) is p.neural:
             level = (_("tui.ply", n=p.level) if p.level.isdigit() else
                      _(f"level.{p.level}"))

@@ -55,9 +55,10 @@ def side(s: int) -> str:
     return _("side.white" if s == 0 else "side.black")
 
 
-def points(n: int) -> str:
-    """``n`` points in words (``1 point``, ``3 πόντοι``)."""
-    return i18n.ngettext(i18n.current(), "n.points", n)
+def points(n: int, won: bool = False) -> str:
+    """``n`` points in words (``1 point``, ``3 πόντοι``); ``won``: as the object of a
+    verb (Greek ``κερδίζουν 3 πόντους``)."""
+    return i18n.ngettext(i18n.current(), "tui.points_won" if won else "n.points", n)
 
 
 def _plain(word: str) -> str:
