@@ -94,7 +94,8 @@ def test_dama_captures_huffs_and_draws_in_greek():
 
 def test_dama_ai_huffs_captures_and_declines_in_german():
     g, out = dama(["18-14", "resign"], rules="box", level="1", start=BOX_CAPTURE, lang="de")
-    assert "Schlagzüge (freiwillig, aber du kannst gepustet werden): 24x15x6" in out
+    assert ("Schlagzüge (freiwillig, aber wer nicht schlägt, kann gepustet werden): "
+            "24x15x6") in out
     assert "Schwarz (KI) pustet den Stein auf 24." in out
     assert "Schwarz (KI) zieht 9x18 und schlägt 14." in out
     assert out.rstrip().endswith("Spiel vorbei: 0-1 (Aufgabe).")
