@@ -19,6 +19,7 @@ import json
 
 import pytest
 from conftest import ARTIFACTS, wait_js
+from conftest import until_idle as idle
 from test_i18n_e2e import KEY, LOCALES, OVERFLOW, post, visible_text
 from test_online_page import online_server  # noqa: F401  (the fixture)
 
@@ -157,10 +158,6 @@ def games(server, online_server, browser):  # noqa: F811
     assert r.ok, r.text()
     ctx.close()
     return out
-
-
-def idle(page):
-    page.wait_for_selector('body[data-busy="0"]')
 
 
 @pytest.mark.parametrize("lang", ["en", "el", "it", "de"])

@@ -15,7 +15,7 @@ import time
 from importlib.resources import files
 
 import pytest
-from conftest import ARTIFACTS, served, wait_js
+from conftest import ARTIFACTS, page_at, served, wait_js
 from test_web_e2e import idle, state, until_my_move
 
 SIZES = [(360, 740), (1366, 768)]
@@ -24,15 +24,8 @@ AXE = files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="
 
 @pytest.fixture
 def page(browser):
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
-    pg = ctx.new_page()
-    pg.set_default_timeout(20000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    ctx.close()
-    assert errors == [], errors
+    with page_at(browser, 1366, 768) as pg:
+        yield pg
 
 
 def shot(page, name):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ARTIFACTS  # noqa: E402
+from conftest import ARTIFACTS, page_at, until_idle  # noqa: E402
 
 from tavli.board import Position  # noqa: E402
 from tavli.game import Game  # noqa: E402
@@ -19,15 +19,8 @@ from tavli.record import game_record  # noqa: E402
 
 @pytest.fixture
 def page(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 820})
-    pg = ctx.new_page()
-    pg.set_default_timeout(20000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    ctx.close()
-    assert errors == [], errors
+    with page_at(browser) as pg:
+        yield pg
 
 
 def api(page, base, method, path, body=None):
@@ -47,7 +40,7 @@ def state(page):
 
 
 def idle(page):
-    page.wait_for_selector('body[data-busy="0"]')
+    until_idle(page)
 
 
 def until_my_move(page, limit=60):
