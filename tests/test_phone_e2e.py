@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ARTIFACTS, wait_js
+from conftest import AI_WAIT, ARTIFACTS, wait_js
 from conftest import until_idle as idle
 from test_i18n_e2e import KEY, LOCALES, OVERFLOW, post, visible_text
 from test_online_page import online_server  # noqa: F401  (the fixture)
@@ -218,7 +218,7 @@ def screens(page, lang, phone, server, online, games):
     wait_js(page, "!!window.tavli.state() && window.tavli.state().phase === 'over'")
     idle(page)
     page.click("#btn-review")
-    page.wait_for_selector("#review:not([hidden]) #chart polyline.curve")
+    page.wait_for_selector("#review:not([hidden]) #chart polyline.curve", timeout=AI_WAIT)
     idle(page)
     each("review")
     # Dama

@@ -129,6 +129,8 @@ def test_a_whole_portes_game_by_keyboard(page, server):
     page.keyboard.press("Escape")
     assert not page.is_visible("#dlg-help")
     assert page.evaluate("localStorage.getItem('tavli.motion')") == "1"
+    # quick play (the tests' pages start with it: conftest.QUICK): no pauses
+    assert page.is_checked("#opt-quick") and page.evaluate("window.tavliA11y.MOTION.quick")
     page.keyboard.press("b")
     assert page.evaluate("document.activeElement.id") == "board"
 
@@ -178,11 +180,13 @@ def ai_moves_first(page, server):
 
 def test_reduced_motion_setting(browser, server):
     for reduced, slides in ((True, 0), (False, 1)):
-        ctx = browser.new_context(viewport={"width": 1366, "height": 768},
+        ctx = browser.new_context(viewport={"width": 1366, "height": 768}, quick=reduced,
                                   reduced_motion="reduce" if reduced else "no-preference")
         page = ctx.new_page()
         try:
             ai_moves_first(page, server)
+            # quick play is off unless chosen: the AI's move then takes its pauses
+            assert page.evaluate("window.tavliA11y.MOTION.quick") is reduced
             # the default follows the system's prefers-reduced-motion
             assert page.get_attribute("body", "data-reduced-motion") == ("1" if reduced else "0")
             n = page.evaluate("window.tavliA11y.MOTION.slides")

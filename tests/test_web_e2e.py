@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ARTIFACTS, page_at, until_idle  # noqa: E402
+from conftest import AI_WAIT, ARTIFACTS, page_at, until_idle  # noqa: E402
 
 from tavli.board import Position  # noqa: E402
 from tavli.game import Game  # noqa: E402
@@ -172,7 +172,7 @@ def test_finish_a_seeded_short_game_and_review_it(page, server):
     assert page.locator("#board .off").count() >= 15
     shot(page, "short-game-over")
     page.click("#btn-review")
-    page.wait_for_selector("#review:not([hidden]) #chart polyline.curve")
+    page.wait_for_selector("#review:not([hidden]) #chart polyline.curve", timeout=AI_WAIT)
     assert page.locator("#chart .pt").count() == len(
         [e for e in st["history"] if "dice" in e])
     page.locator("#chart .pt").first.click()
@@ -216,7 +216,7 @@ def test_import_a_record_and_click_a_mistake(page, server, tmp_path):
     page.wait_for_selector("#dlg-games[open]")
     shot(page, "games-list")
     page.set_input_files("#import-file", str(path))
-    page.wait_for_selector("#review:not([hidden]) #mistakes li.mistake")
+    page.wait_for_selector("#review:not([hidden]) #mistakes li.mistake", timeout=AI_WAIT)
     idle(page)
     assert state(page)["imported"]
     page.locator("#mistakes li.mistake").first.click()
