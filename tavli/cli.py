@@ -850,8 +850,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="server: the online store (default a temporary SQLite file with "
                         "one process, a throw-away PostgreSQL cluster with two or with "
                         "--db postgresql; or a file, postgresql://...)")
-    b.add_argument("--players", dest="n_players", type=at_least(2), default=1000,
-                   metavar="N", help="server: simulated players, in pairs (default 1,000)")
+    b.add_argument("--players", dest="n_players", type=at_least(2, 20_000), default=1000,
+                   metavar="N",
+                   help="server: simulated players, in pairs (default 1,000; at most 20,000)")
     b.add_argument("--processes", type=int, choices=[1, 2], default=1,
                    help="server: tavli serve processes sharing the store (default 1)")
     b.add_argument("--seconds", type=float, default=60.0,

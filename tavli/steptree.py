@@ -73,6 +73,29 @@ def _probe(table, keys, key, bits):
 
 
 @njit(cache=True)
+def _probe_board(ftable, fhash, finals, board, row, h, fbits):
+    """The slot of the board ``board[row]`` (hash ``h``) in ``ftable``, the open-addressed
+    table of the boards ``finals`` (entries: index + 1; 0 empty; ``fhash`` their hashes):
+    where an equal board is, or the empty slot where it goes."""
+    fmask = (1 << fbits) - 1
+    pos = np.int64(h >> np.uint64(64 - fbits))
+    while True:
+        e = ftable[pos]
+        if e == 0:
+            return pos
+        j = e - 1
+        if fhash[j] == h:
+            same = True
+            for k in range(BOARD):
+                if finals[j, k] != board[row, k]:
+                    same = False
+                    break
+            if same:
+                return pos
+        pos = (pos + 1) & fmask
+
+
+@njit(cache=True)
 def _pack_key(codes, n):
     key = np.int64(0)
     for j in range(n):
@@ -134,28 +157,14 @@ def _search(st, me, dice, length, kernel, finals, bits):
     fbits = 4
     while (1 << fbits) < 2 * nfin:
         fbits += 1
-    fmask = (1 << fbits) - 1
     ftable = np.zeros(1 << fbits, dtype=np.int64)
     fhash = np.zeros(nfin, dtype=np.uint64)
     for i in range(nfin):
         h = _board_hash(finals, i)
         fhash[i] = h
-        pos = np.int64(h >> np.uint64(64 - fbits))
-        while True:
-            e = ftable[pos]
-            if e == 0:
-                ftable[pos] = i + 1
-                break
-            j = e - 1
-            if fhash[j] == h:
-                same = True
-                for k in range(BOARD):
-                    if finals[j, k] != finals[i, k]:
-                        same = False
-                        break
-                if same:
-                    break
-            pos = (pos + 1) & fmask
+        pos = _probe_board(ftable, fhash, finals, finals, i, h, fbits)
+        if ftable[pos] == 0:
+            ftable[pos] = i + 1
     # the search states seen (node << 12 | dice left) and whether they were good
     mtable = np.zeros(size, dtype=np.int32)
     mkeys = np.empty(cap, dtype=np.int64)
@@ -216,23 +225,8 @@ def _search(st, me, dice, length, kernel, finals, bits):
                 good[level] = False
                 if level == length:
                     h = _board_hash(buf, level)
-                    pos = np.int64(h >> np.uint64(64 - fbits))
-                    found = -1
-                    while True:
-                        e = ftable[pos]
-                        if e == 0:
-                            break
-                        j = e - 1
-                        if fhash[j] == h:
-                            same = True
-                            for k in range(BOARD):
-                                if finals[j, k] != buf[level, k]:
-                                    same = False
-                                    break
-                            if same:
-                                found = j
-                                break
-                        pos = (pos + 1) & fmask
+                    pos = _probe_board(ftable, fhash, finals, buf, level, h, fbits)
+                    found = ftable[pos] - 1
                     if found >= 0:
                         nd = _node(key[level], nkeys, node_key, ntable, bits, node_has, node_rem,
                            node_move)

@@ -124,6 +124,59 @@ def server(tmp_path_factory):
         yield url
 
 
+QUICK = """try { if (localStorage.getItem("tavli.quick") === null)
+                localStorage.setItem("tavli.quick", "1"); } catch (e) { /* about:blank */ }"""
+
+
+class Chromium:
+    """The session's browser, whose new contexts block service workers unless a test asks
+    for them (``service_workers="allow"``: the app's worker would otherwise install in
+    every fresh context, some thirty requests each) and whose pages play quickly (the
+    page's quick-play setting: no pauses before and between the opponent's steps) unless
+    ``quick=False`` or the test sets ``tavli.quick`` itself."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, quick: bool = True, **options):
+        options.setdefault("service_workers", "block")
+        ctx = self._browser.new_context(**options)
+        if quick:
+            ctx.add_init_script(QUICK)
+        return ctx
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
+@contextmanager
+def page_at(browser, width: int = 1280, height: int = 820, timeout: float = 20000,
+            **options):
+    """A page in a fresh context of ``browser`` at ``width`` x ``height`` (further
+    ``new_context`` options as keywords); on leaving, the context closes and the page
+    must have logged no script error and no console error."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, **options)
+    pg = ctx.new_page()
+    pg.set_default_timeout(timeout)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        yield pg
+    finally:
+        ctx.close()
+    assert errors == [], errors
+
+
+AI_WAIT = 90000  # ms: the AI's turn, under a loaded machine (two test workers, 2 cores)
+
+
+def until_idle(page, timeout: float = AI_WAIT) -> None:
+    """Wait until the app is idle (``body[data-busy="0"]``): the AI's turn and its
+    animation may take a while when the machine is loaded."""
+    page.wait_for_selector('body[data-busy="0"]', timeout=timeout)
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Headless chromium: :data:`CHROMIUM` when it exists, else Playwright's own."""
@@ -139,7 +192,7 @@ def browser():
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             pytest.fail(f"no chromium for the browser tests ({first}): `make test` "
                         "installs one", pytrace=False)
-        yield b
+        yield Chromium(b)
         b.close()
 
 

@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from conftest import ARTIFACTS, wait_js
+from conftest import ARTIFACTS, until_idle, wait_js
 
 from tavli import i18n
 from tavli.board import Position
@@ -162,7 +162,7 @@ def until_my_move(page):
     """Roll when it is the person's to do, let the AI act; the state once the person has
     dice to move or the game is over."""
     for _ in range(80):
-        page.wait_for_selector('body[data-busy="0"]')
+        until_idle(page)
         st = page.evaluate("window.tavli.state()")
         if st["phase"] == "over" or (st["phase"] == "move" and not st["ai_to_act"]):
             return st

@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ARTIFACTS, wait_js
+from conftest import AI_WAIT, ARTIFACTS, wait_js
+from conftest import until_idle as idle
 from test_i18n_e2e import KEY, LOCALES, OVERFLOW, post, visible_text
 from test_online_page import online_server  # noqa: F401  (the fixture)
 
@@ -159,10 +160,6 @@ def games(server, online_server, browser):  # noqa: F811
     return out
 
 
-def idle(page):
-    page.wait_for_selector('body[data-busy="0"]')
-
-
 @pytest.mark.parametrize("lang", ["en", "el", "it", "de"])
 def test_main_screens_fit_phones_and_desk(browser, server, online_server, games,  # noqa: F811
                                           lang):
@@ -221,7 +218,7 @@ def screens(page, lang, phone, server, online, games):
     wait_js(page, "!!window.tavli.state() && window.tavli.state().phase === 'over'")
     idle(page)
     page.click("#btn-review")
-    page.wait_for_selector("#review:not([hidden]) #chart polyline.curve")
+    page.wait_for_selector("#review:not([hidden]) #chart polyline.curve", timeout=AI_WAIT)
     idle(page)
     each("review")
     # Dama

@@ -110,7 +110,7 @@ def test_the_match_rules_from_a_tavli_match(browser, server):
 def test_the_service_worker_keeps_the_shell_for_offline_use(browser, tmp_path):
     from tavli.web.app import create_app
 
-    ctx = browser.new_context(viewport=DESK)
+    ctx = browser.new_context(viewport=DESK, service_workers="allow")
     try:
         page = ctx.new_page()
         page.set_default_timeout(20000)

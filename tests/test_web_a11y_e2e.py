@@ -15,7 +15,7 @@ import time
 from importlib.resources import files
 
 import pytest
-from conftest import ARTIFACTS, served, wait_js
+from conftest import ARTIFACTS, page_at, served, wait_js
 from test_web_e2e import idle, state, until_my_move
 
 SIZES = [(360, 740), (1366, 768)]
@@ -24,15 +24,8 @@ AXE = files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="
 
 @pytest.fixture
 def page(browser):
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
-    pg = ctx.new_page()
-    pg.set_default_timeout(20000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    ctx.close()
-    assert errors == [], errors
+    with page_at(browser, 1366, 768) as pg:
+        yield pg
 
 
 def shot(page, name):
@@ -136,6 +129,8 @@ def test_a_whole_portes_game_by_keyboard(page, server):
     page.keyboard.press("Escape")
     assert not page.is_visible("#dlg-help")
     assert page.evaluate("localStorage.getItem('tavli.motion')") == "1"
+    # quick play (the tests' pages start with it: conftest.QUICK): no pauses
+    assert page.is_checked("#opt-quick") and page.evaluate("window.tavliA11y.MOTION.quick")
     page.keyboard.press("b")
     assert page.evaluate("document.activeElement.id") == "board"
 
@@ -185,11 +180,13 @@ def ai_moves_first(page, server):
 
 def test_reduced_motion_setting(browser, server):
     for reduced, slides in ((True, 0), (False, 1)):
-        ctx = browser.new_context(viewport={"width": 1366, "height": 768},
+        ctx = browser.new_context(viewport={"width": 1366, "height": 768}, quick=reduced,
                                   reduced_motion="reduce" if reduced else "no-preference")
         page = ctx.new_page()
         try:
             ai_moves_first(page, server)
+            # quick play is off unless chosen: the AI's move then takes its pauses
+            assert page.evaluate("window.tavliA11y.MOTION.quick") is reduced
             # the default follows the system's prefers-reduced-motion
             assert page.get_attribute("body", "data-reduced-motion") == ("1" if reduced else "0")
             n = page.evaluate("window.tavliA11y.MOTION.slides")

@@ -148,7 +148,7 @@ def test_resume_after_restart(db):
 
 # --- the browser -------------------------------------------------------------------------
 
-from conftest import ARTIFACTS, wait_js  # noqa: E402
+from conftest import ARTIFACTS, page_at, wait_js  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -160,16 +160,9 @@ def web(server, browser):
 @pytest.fixture
 def page(web):
     base, b = web
-    ctx = b.new_context(viewport={"width": 1280, "height": 820})
-    pg = ctx.new_page()
-    pg.set_default_timeout(20000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    pg.base = base
-    yield pg
-    ctx.close()
-    assert errors == [], errors
+    with page_at(b) as pg:
+        pg.base = base
+        yield pg
 
 
 def idle(pg):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ARTIFACTS  # noqa: E402
+from conftest import AI_WAIT, ARTIFACTS, page_at, until_idle  # noqa: E402
 
 from tavli.board import Position  # noqa: E402
 from tavli.game import Game  # noqa: E402
@@ -19,15 +19,8 @@ from tavli.record import game_record  # noqa: E402
 
 @pytest.fixture
 def page(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 820})
-    pg = ctx.new_page()
-    pg.set_default_timeout(20000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    ctx.close()
-    assert errors == [], errors
+    with page_at(browser) as pg:
+        yield pg
 
 
 def api(page, base, method, path, body=None):
@@ -47,7 +40,7 @@ def state(page):
 
 
 def idle(page):
-    page.wait_for_selector('body[data-busy="0"]')
+    until_idle(page)
 
 
 def until_my_move(page, limit=60):
@@ -179,7 +172,7 @@ def test_finish_a_seeded_short_game_and_review_it(page, server):
     assert page.locator("#board .off").count() >= 15
     shot(page, "short-game-over")
     page.click("#btn-review")
-    page.wait_for_selector("#review:not([hidden]) #chart polyline.curve")
+    page.wait_for_selector("#review:not([hidden]) #chart polyline.curve", timeout=AI_WAIT)
     assert page.locator("#chart .pt").count() == len(
         [e for e in st["history"] if "dice" in e])
     page.locator("#chart .pt").first.click()
@@ -223,7 +216,7 @@ def test_import_a_record_and_click_a_mistake(page, server, tmp_path):
     page.wait_for_selector("#dlg-games[open]")
     shot(page, "games-list")
     page.set_input_files("#import-file", str(path))
-    page.wait_for_selector("#review:not([hidden]) #mistakes li.mistake")
+    page.wait_for_selector("#review:not([hidden]) #mistakes li.mistake", timeout=AI_WAIT)
     idle(page)
     assert state(page)["imported"]
     page.locator("#mistakes li.mistake").first.click()

@@ -10,6 +10,7 @@ import time
 import warnings
 
 import pytest
+from conftest import page_at
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -197,15 +198,8 @@ def test_no_csp_violation_in_the_page(page, server):
 
 @pytest.fixture
 def page(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 820})
-    pg = ctx.new_page()
-    pg.set_default_timeout(20000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    ctx.close()
-    assert errors == [], errors
+    with page_at(browser) as pg:
+        yield pg
 
 
 def test_play_on_the_network_needs_a_token(tmp_path):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ARTIFACTS, wait_js
+from conftest import ARTIFACTS, page_at, wait_js
 from test_toy_variant import Nackgammon
 from test_web_e2e import idle, slot, state, until_my_move
 from test_web_steps import BG_BAR, BG_OFF, PLAKOTO_PIN, PORTES_HIT, seed_for
@@ -25,16 +25,9 @@ SIZES = [(360, 740), (1366, 768)]
 @pytest.fixture(params=SIZES, ids=["phone", "desk"])
 def page(request, browser):
     w, h = request.param
-    ctx = browser.new_context(viewport={"width": w, "height": h})
-    pg = ctx.new_page()
-    pg.set_default_timeout(20000)
-    pg.size = f"{w}"
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    ctx.close()
-    assert errors == [], errors
+    with page_at(browser, w, h) as pg:
+        pg.size = f"{w}"
+        yield pg
 
 
 def shot(page, name):

@@ -10,6 +10,7 @@ import json
 
 import pytest
 from conftest import ARTIFACTS, wait_js
+from conftest import until_idle as idle
 from test_web_ux import SHORT_DAMA
 
 from tavli.board import Position
@@ -55,10 +56,6 @@ def shot(page, name):
 
 def state(page):
     return page.evaluate("window.tavli.state()")
-
-
-def idle(page):
-    page.wait_for_selector('body[data-busy="0"]')
 
 
 def wait_state(page, js):

@@ -259,10 +259,10 @@ def public(view: dict[str, Any]) -> dict[str, Any]:
     tree = view["board"]["turn_tree"]
     if not view["legal_moves"] and (tree is None or len(tree["nodes"]) == 1):
         return view
-    root = tree["nodes"][0]
-    bare = {"dice": tree["dice"], "nodes": [{"key": root["key"], "board": root["board"],
-                                             "dice": root["dice"], "next": []}]}
-    return {**view, "legal_moves": [], "board": {**view["board"], "turn_tree": bare}}
+    from ..web.steps import bare_root
+
+    return {**view, "legal_moves": [],
+            "board": {**view["board"], "turn_tree": bare_root(tree)}}
 
 
 def may_act(t: Table, side: str, kind: str) -> None:

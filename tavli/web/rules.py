@@ -313,12 +313,21 @@ def page_html(page: dict[str, Any]) -> str:
             OPTION_SECTION[o["name"]] not in PAGES[page["game"]]]
     for o in rest:
         body.append(_option_html(o, _, page["from_game"]))
+    games = f'<nav class="games" aria-label="{esc(_("rules.games"))}">{tabs}</nav>\n'
+    return _document(lang, page["title"], langs, games + "<main>\n<h1>" +
+                     esc(page["title"]) + "</h1>\n" + "\n".join(body) + "\n</main>")
+
+
+def _document(lang: str, title: str, langs: str, content: str) -> str:
+    """A rules page: its head, the top bar (home link, languages) and ``content`` (HTML)."""
+    _ = i18n.Translator(lang)
+    esc = html.escape
     return f"""<!doctype html>
 <html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{esc(page["title"])}</title>
+<title>{esc(title)}</title>
 <link rel="manifest" href="/manifest.webmanifest">
 <meta name="theme-color" content="#3b2414">
 <link rel="icon" href="/static/icon-192.png">
@@ -329,11 +338,7 @@ def page_html(page: dict[str, Any]) -> str:
 <a class="home" href="/">{esc(_("app.title"))}</a>
 <nav class="langs" aria-label="{esc(_("top.language"))}">{langs}</nav>
 </header>
-<nav class="games" aria-label="{esc(_("rules.games"))}">{tabs}</nav>
-<main>
-<h1>{esc(page["title"])}</h1>
-{chr(10).join(body)}
-</main>
+{content}
 </body>
 </html>
 """
@@ -347,29 +352,9 @@ def index_html(lang: str) -> str:
                     f'{esc(i18n.game_name(lang, name))}</a></li>' for name in PAGES)
     langs = " ".join(f'<a href="/rules{esc(_query(code))}" lang="{code}">{esc(label)}</a>'
                      for code, label in i18n.LANGUAGES.items())
-    return f"""<!doctype html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{esc(_("rules.index"))}</title>
-<link rel="manifest" href="/manifest.webmanifest">
-<meta name="theme-color" content="#3b2414">
-<link rel="icon" href="/static/icon-192.png">
-<link rel="stylesheet" href="/static/rules.css">
-</head>
-<body class="rules">
-<header>
-<a class="home" href="/">{esc(_("app.title"))}</a>
-<nav class="langs" aria-label="{esc(_("top.language"))}">{langs}</nav>
-</header>
-<main>
-<h1>{esc(_("rules.index"))}</h1>
-<ul class="index">{items}</ul>
-</main>
-</body>
-</html>
-"""
+    return _document(lang, _("rules.index"), langs,
+                     f'<main>\n<h1>{esc(_("rules.index"))}</h1>\n'
+                     f'<ul class="index">{items}</ul>\n</main>')
 
 
 # --- the routes ---------------------------------------------------------------------------

@@ -139,6 +139,14 @@ def turn_tree(pos: Position, dice: Sequence[int], legal: Sequence[Move], *,
     return {"dice": dice_all, "nodes": [root]}
 
 
+def bare_root(tree: dict[str, Any]) -> dict[str, Any]:
+    """``tree`` (:func:`turn_tree`'s) with its root only, without its steps: the form
+    ``steps=False`` gives, for a seat that does not play the turn."""
+    root = tree["nodes"][0]
+    return {"dice": tree["dice"], "nodes": [{"key": root["key"], "board": root["board"],
+                                             "dice": root["dice"], "next": []}]}
+
+
 _STEP_TEXT = [f"{c >> 5}/{c & 31}" for c in range(1024)]
 _BOARD_CHARS = 104
 _KEYS: dict[int, str] = {}  # the texts of the nodes' keys met (packed: tavli.steptree)
@@ -282,5 +290,5 @@ def match_steps(g: Game, raw: Sequence[Sequence[int | str]]) -> Move:
     return found[0]
 
 
-__all__ = ["turn_tree", "move_frames", "last_frames", "board_fields", "opposite",
+__all__ = ["turn_tree", "bare_root", "move_frames", "last_frames", "board_fields", "opposite",
            "key_text", "board_text", "dice_of_turn", "point", "match_steps"]

@@ -2,8 +2,9 @@
  * (online.js); loaded after board.js, before keys.js and the page's own script.
  *
  * - the settings: reduced motion (checkers jump instead of sliding; default: the system's
- *   prefers-reduced-motion) and sound (off by default), kept in localStorage
- *   ("tavli.motion", "tavli.sound": "1"/"0"), changed in the help dialog ("?");
+ *   prefers-reduced-motion), sound (off by default) and quick play (no pauses before and
+ *   between the opponent's steps; off by default), kept in localStorage ("tavli.motion",
+ *   "tavli.sound", "tavli.quick": "1"/"0"), changed in the help dialog ("?");
  * - the board's description for screen readers (#board-desc, the board's
  *   aria-describedby): whose turn, the dice, the pip counts, the score, the position in
  *   words and the last move of each side, rewritten whenever the board is drawn;
@@ -35,6 +36,7 @@ function applyPrefs() {
   MOTION.reduced = prefOn("motion", systemReducedMotion());
   document.body.dataset.reducedMotion = MOTION.reduced ? "1" : "0";
   document.body.dataset.sound = prefOn("sound", false) ? "1" : "0";
+  MOTION.quick = prefOn("quick", false);
 }
 
 function setPref(name, on) {
@@ -249,7 +251,8 @@ function fillHelp(d) {
   lg.textContent = t("a11y.help.settings");
   fs.appendChild(lg);
   for (const [name, key, dflt] of [["motion", "a11y.opt.motion", systemReducedMotion()],
-                                   ["sound", "a11y.opt.sound", false]]) {
+                                   ["sound", "a11y.opt.sound", false],
+                                   ["quick", "a11y.opt.quick", false]]) {
     const label = document.createElement("label");
     label.className = "opt-line";
     const box = document.createElement("input");

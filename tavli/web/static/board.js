@@ -72,8 +72,9 @@ const S = {
 const $ = (sel) => document.querySelector(sel);
 
 // the reduced-motion setting (a11y.js sets it: the player's choice, else the system's):
-// checkers then jump instead of sliding; `slides` counts the slides drawn (for the tests)
-const MOTION = {reduced: false, slides: 0};
+// checkers then jump instead of sliding; `slides` counts the slides drawn (for the tests);
+// quick play (a11y.js): no pauses (sleep) before and between the opponent's steps
+const MOTION = {reduced: false, slides: 0, quick: false};
 // functions called after each drawing of the board with (svg, options): a11y.js and
 // keys.js add the keyboard cursor, the board's description and the pip counts
 const boardHooks = [];
@@ -89,7 +90,8 @@ function el(tag, attrs, parent) {
 
 function cap(s) { return s[0].toUpperCase() + s.slice(1); }
 
-function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+/** A pause of the page's pace (none with the quick-play setting, a11y.js). */
+function sleep(ms) { return new Promise((r) => setTimeout(r, MOTION.quick ? 0 : ms)); }
 
 function setBusy(b) {
   S.busy = b;
