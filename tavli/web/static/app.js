@@ -879,11 +879,27 @@ function init() {
     proceed();
   });
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest && e.target.closest("dialog")) return;
+    // not in an open dialog (a closed one's button may keep the focus), and not on a
+    // button, link or field, whose own Enter is theirs
+    const tgt = e.target;
+    if (tgt.closest && tgt.closest("dialog[open], button, a[href], input, select, textarea, "
+                                    + "[role=button]")) return;
     if (e.key === "Enter" && completeMove()) confirmMove();
     else if ((e.key === "Backspace" || (e.key === "z" && (e.ctrlKey || e.metaKey)))
              && S.done.length) { e.preventDefault(); undo(); }
   });
+  // a dialog closed: the focus back to the board shown (not left on the closed dialog's
+  // button, or on the page, or on the button that opened it), so its keys work at once
+  document.addEventListener("close", (e) => {
+    if (!(e.target instanceof HTMLDialogElement)) return;
+    setTimeout(() => {
+      if (document.querySelector("dialog[open]")) return;
+      const dama = document.body.dataset.mode === "dama";
+      const board = dama ? $("#dama-board") : $("#board");
+      const shown = dama ? window.dama && window.dama.state() : S.state;
+      if (shown && board && board.getClientRects().length) board.focus();
+    }, 0);
+  }, true);
   window.addEventListener("hashchange", () => {
     const m = location.hash.match(/^#\/game\/([\w-]+)/);
     if (m && (!S.state || S.state.id !== m[1])) loadGame(m[1]);
