@@ -67,6 +67,10 @@ def dynamic_families() -> dict[str, list[str]]:
             "cube.sit.match": ["", ".crawford", ".post"],
             "dama.rn.": ["box", "box_compulsory", "russian", "italian"],
             "tui.doing.": ["opening", "roll", "move", "double"],
+            "tui.resign.kind.": ["single", "gammon", "backgammon"],
+            "tui.resign.offer.": ["single", "gammon", "backgammon"],
+            "tui.pl.kind.": ["human", "random", "greedy"],
+            "tui.note.": ["fevga"],
             "dama.reason.": ["resignation", "agreement", "repetition", "no_pieces",
                              "no_move"]}
 

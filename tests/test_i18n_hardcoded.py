@@ -9,18 +9,33 @@ title or placeholder attribute, passed to toast()/append(), or written as a tabl
 cell of innerHTML — fails unless it is a message key; in static/*.html, a text node or a
 title/aria-label/placeholder attribute with a word in it fails unless its element is
 translated (data-i18n, data-i18n-label, data-i18n-placeholder) or is code. ``ALLOWED``
-lists the texts that are the same in every language."""
+lists the texts that are the same in every language.
+
+The terminals (``tavli play --tui``: tavli/tui/*.py; ``tavli dama play``: tavli/dama/tui.py)
+are read with :mod:`ast`: a string literal with a word in it (a plain string or the text
+of an f-string, also in ``+`` and ``x if c else y``) given to what shows or asks something
+(``print_fn``, ``input_fn``, ``say``, ``error``, ``ask``, rich's ``Text``/``append``) fails.
+And every code the web app's refusals answer with (tavli/web/security.py, limits.py,
+tavli/online/ratelimit.py) has its message ``err.<code>`` in every catalogue."""
 
 from __future__ import annotations
 
+import ast
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-STATIC = Path(__file__).resolve().parents[1] / "tavli" / "web" / "static"
+from tavli.i18n_compile import parse_po
 
-#: texts that read the same in every language (names, symbols, notation)
-ALLOWED = {"Tavli", "XGID", "gnubg", "MWC", "JSON", "SGF", "PDN"}
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ROOT / "tavli" / "web" / "static"
+TERMINALS = sorted((ROOT / "tavli" / "tui").glob("*.py")) + [ROOT / "tavli" / "dama" / "tui.py"]
+#: what the terminals show or ask with (the first argument is the text)
+SHOWN = {"print_fn", "input_fn", "say", "error", "ask", "Text", "append", "print", "input"}
+
+#: texts that read the same in every language (names, symbols, notation: the terminal's
+#: board marks the bar "BAR" as moves are typed, bar/22)
+ALLOWED = {"Tavli", "XGID", "gnubg", "MWC", "JSON", "SGF", "PDN", "BAR"}
 
 WORD = re.compile(r"[A-Za-z]{2,}")
 KEY = re.compile(r"^[a-z_]+(?:\.[a-z_]+)+$")
@@ -125,3 +140,87 @@ def test_no_hard_coded_english_in_the_pages():
     for path in sorted(STATIC.glob("*.html")):
         found += html_findings(path)
     assert found == [], "texts outside the catalogue:\n" + "\n".join(found)
+
+
+# --- the terminals --------------------------------------------------------------------------
+
+def _texts(node: ast.AST) -> list[str]:
+    """The literal texts an expression writes: a string, an f-string's text parts, the
+    sides of ``+`` and of ``a if c else b`` (not what calls, like ``_()``, return)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return [v.value for v in node.values
+                if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _texts(node.left) + _texts(node.right)
+    if isinstance(node, ast.IfExp):
+        return _texts(node.body) + _texts(node.orelse)
+    return []
+
+
+def py_findings(path: Path) -> list[str]:
+    """Literal English texts a terminal shows (see the module's docstring)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        f = node.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) \
+            else ""
+        if name not in SHOWN:
+            continue
+        for text in _texts(node.args[0]):
+            if KEY.match(text.strip()):
+                continue
+            if [w for w in WORD.findall(text) if w not in ALLOWED]:
+                found.append(f"{path.name}:{node.lineno}: {text!r}")
+    return found
+
+
+def test_the_terminal_heuristic_finds_hard_coded_english(tmp_path):
+    py = tmp_path / "x.py"
+    py.write_text('print_fn(f"{side} (AI) plays {move}.")\nprint_fn(_("dama.tui.hint"))\n'
+                  'self.screen.say("Saved." if ok else "")\nsay(f"  {n:>3}. {m}")\n'
+                  'line = screen.ask("resign " + kinds)\nt.append(f"{disc} ", style="bold")\n'
+                  'print_fn("")\n')
+    assert [f.split(":")[1] for f in py_findings(py)] == ["1", "3", "5"]
+
+
+def test_no_hard_coded_english_in_the_terminals():
+    found = [f for path in TERMINALS for f in py_findings(path)]
+    assert found == [], "texts outside the catalogue:\n" + "\n".join(found)
+
+
+# --- the web app's refusals -----------------------------------------------------------------
+
+def refusal_codes() -> set[str]:
+    """The codes of the answers given before a request reaches the app: each ``(status,
+    text, code)`` a check returns, each ``(reason, code)`` of a WebSocket refusal, and
+    the last argument of each ``_answer(...)``."""
+    codes: set[str] = set()
+    for rel in ("tavli/web/security.py", "tavli/web/limits.py", "tavli/online/ratelimit.py"):
+        tree = ast.parse((ROOT / rel).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            last = None
+            if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple):
+                last = node.value.elts[-1]
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                  and node.func.id == "_answer" and node.args):
+                last = node.args[-1]
+            if isinstance(last, ast.Constant) and isinstance(last.value, str):
+                codes.add(last.value)
+    return codes
+
+
+def test_every_refusal_has_a_message_in_every_language():
+    from tavli.web.security import REFUSALS
+
+    codes = refusal_codes()
+    assert {"forbidden_host", "forbidden_origin", "unauthorized", "unsupported_media_type",
+            "bad_request", "too_large", "rate_limited"} <= codes
+    assert codes <= set(REFUSALS)
+    for lang in ("en", "el", "it", "de"):
+        cat = parse_po((ROOT / "tavli" / "locale" / f"{lang}.po").read_text(encoding="utf-8"))
+        missing = [c for c in sorted(codes) if not cat.get(f"err.{c}")]
+        assert missing == [], f"{lang}: no message for {missing}"

@@ -291,9 +291,10 @@ class Position:
                 return ch
         return ""
 
-    def board_text(self, numbers: bool = True) -> str:
+    def board_text(self, numbers: bool = True, footer: bool = True) -> str:
         """An 8x8 diagram from White's side: ``w``/``b`` men, ``W``/``B`` kings, ``.``
-        an empty dark square; with ``numbers``, the square numbers on the right."""
+        an empty dark square; with ``numbers``, the square numbers on the right; with
+        ``footer``, a last line saying who is to move under which rules (English)."""
         lines = []
         for rank in range(7, -1, -1):
             cells, nums = [], []
@@ -309,6 +310,8 @@ class Position:
                 row += "    " + " ".join(nums)
             lines.append(row.rstrip())
         lines.append("  " + " ".join(FILES))
+        if not footer:
+            return "\n".join(lines)
         side = "White" if self.turn == WHITE else "Black"
         lines.append(f"{side} to move ({self.rules.option_text})")
         return "\n".join(lines)

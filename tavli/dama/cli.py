@@ -7,7 +7,8 @@ commands also run stand-alone: ``python -m tavli.dama.cli moves start --rules ru
 * ``dama show FEN|start [--rules R]`` — draw the position
 * ``dama perft [FEN|start] --depth N [--rules R]`` — perft counts per depth
 * ``dama hint FEN|start [--rules R] [--level L]`` — the AI's move and score
-* ``dama play [--rules R] [--no-huffing] [--level L] [--white human|ai] [--black ...]``
+* ``dama play [--rules R] [--no-huffing] [--level L] [--white human|ai] [--black ...]
+  [--lang en|el|it|de]``
 * ``dama pdn FILE`` — replay a PDN file, print each game's result and final position
 * ``dama match [--rules R] [--games N] [--level L] [--depth D] [--seed S]`` — the AI
   against plain minimax (material only)
@@ -84,10 +85,12 @@ def cmd_hint(args) -> int:
 
 
 def cmd_play(args) -> int:
+    from ..tui.words import terminal_lang
     from .tui import play_tui
 
     play_tui(args.rules, args.huffing, args.level, args.white, args.black,
-             None if args.fen in (None, "start") else args.fen)
+             None if args.fen in (None, "start") else args.fen,
+             lang=terminal_lang(args.lang))
     return 0
 
 
@@ -172,6 +175,9 @@ def add_dama_commands(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--level", default="default", help="AI level (as for hint)")
     p.add_argument("--white", choices=["human", "ai"], default="human")
     p.add_argument("--black", choices=["human", "ai"], default="ai")
+    p.add_argument("--lang", default=None, choices=("en", "el", "it", "de"),
+                   help="the language of the game's texts (default: from LC_ALL, "
+                        "LC_MESSAGES or LANG, else English); commands are typed in English")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("pdn", help="replay a PDN file")

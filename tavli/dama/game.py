@@ -34,8 +34,10 @@ Huffing: White's man on c3 could take d4 but moves elsewhere; Black huffs it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import GameOver, IllegalMove, WrongState
+from ..i18n import msg
 from .board import BLACK, WHITE, DamaMove, Position, parse_square
 from .rules import DamaRules
 
@@ -217,7 +219,35 @@ class DamaGame:
 
 
 def colour_name(colour: int) -> str:
+    """``White`` or ``Black`` (English; players read :func:`colour_msg`)."""
     return "White" if colour == WHITE else "Black"
 
 
-__all__ = ["DamaGame", "Ply", "colour_name", "WHITE", "BLACK", "IllegalMove"]
+def colour_msg(colour: int) -> dict[str, Any]:
+    """The colour's name as a catalogue message, capitalised (``side.cap.white``)."""
+    return msg("side.cap.white" if colour == WHITE else "side.cap.black")
+
+
+#: :meth:`DamaGame.end_reason`'s words and their catalogue messages (``dama.reason.*``)
+REASON_KEYS = {"resignation": "resignation", "agreement": "agreement",
+               "threefold repetition": "repetition", "no pieces left": "no_pieces",
+               "no legal move": "no_move"}
+
+
+def reason_msg(game: DamaGame) -> dict[str, Any] | None:
+    """Why the game ended (:meth:`DamaGame.end_reason`) as a catalogue message, None
+    while it goes on.
+
+    >>> g = DamaGame("russian"); g.resign(1); reason_msg(g)
+    {'key': 'dama.reason.resignation', 'params': {}}
+    """
+    reason = game.end_reason()
+    if reason is None:
+        return None
+    if reason in REASON_KEYS:
+        return msg(f"dama.reason.{REASON_KEYS[reason]}")
+    return msg("dama.reason.quiet", n=game.rules.draw_plies // 2)
+
+
+__all__ = ["DamaGame", "Ply", "colour_name", "colour_msg", "reason_msg", "REASON_KEYS", "WHITE",
+           "BLACK", "IllegalMove"]

@@ -8,106 +8,155 @@ make needs its landing squares, ``22x13x6``). Other commands:
 the opponent's piece on N when he failed to capture (box rules) · ``undo`` take back your
 last move · ``draw`` offer a draw (the AI accepts when its evaluation is not above 0) ·
 ``resign`` · ``save FILE`` write the game as PDN · ``fen`` print the position · ``quit``.
+
+Everything said is a catalogue message (``dama.tui.*``) in the player's language
+(``--lang``, else the environment's, as for ``tavli play --tui``:
+:func:`tavli.tui.words.terminal_lang`); the commands are typed in English.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from .. import i18n
 from ..errors import TavliError
+from ..tui.words import _, error_text
 from .ai import AIPlayer, static_eval
-from .game import DamaGame, colour_name
+from .game import DamaGame, colour_msg, reason_msg
 from .pdn import write_pdn
 
-HELP = ("moves | hint | huff N | undo | draw | resign | save FILE | fen | quit; "
-        "or a move: 22-18, c3-d4, 22x13")
+#: the AI levels as the new-game dialog names them (``level.*`` in the catalogue)
+LEVEL_NAMES = {"1": "beginner", "2": "casual", "3": "intermediate", "4": "advanced",
+               "default": "expert", "full": "worldclass"}
+
+
+def colour(c: int) -> str:
+    """White or Black, capitalised, in the session's language."""
+    return i18n.text(i18n.current(), colour_msg(c))
+
+
+def rules_name(game: DamaGame) -> str:
+    """The rule set as the players name it (``dama.rn.*``)."""
+    r = game.rules
+    key = "dama.rn." + ("box_compulsory" if r.name == "box" and not r.huffing else r.name)
+    return _(key)
+
+
+def player_name(kind: str, level: str) -> str:
+    """``human`` or ``ai`` (at ``level``) as the session's language says it."""
+    if kind != "ai":
+        return _("dama.pl.human")
+    name = LEVEL_NAMES.get(level.strip().lower())
+    return _("dama.pl.ai", level=_(f"level.{name}") if name else level)
 
 
 def _show(game: DamaGame, print_fn) -> None:
     print_fn("")
-    print_fn(game.position.board_text())
+    print_fn(game.position.board_text(footer=False))
+    print_fn(_("dama.tui.to_move", side=colour(game.turn), rules=rules_name(game)))
     if game.record:
-        print_fn(f"last: {game.record[-1]}")
+        last = game.record[-1]
+        text = (f"*{game.rules.square_text(last.huffed)}" if last.move is None
+                else game.rules.move_text(last.move))
+        print_fn(_("dama.tui.last", move=text))
 
 
 def _save(game: DamaGame, path: str, print_fn: Callable[..., None]) -> None:
     """Write the game as PDN to ``path``; a file that cannot be written is reported."""
+    if not path.strip():
+        print_fn(_("dama.tui.error", text=_("dama.tui.usage_save")))
+        return
     try:
         with open(path, "w", encoding="utf-8") as f:
             f.write(write_pdn(game))
     except OSError as e:
-        print_fn(f"error: cannot save to {path}: {e.strerror or e}")
+        print_fn(_("dama.tui.error", text=_("tui.save.cannot", path=path,
+                                             why=e.strerror or e)))
         return
-    print_fn(f"saved to {path}")
+    print_fn(_("dama.tui.saved", path=path))
 
 
 def play_tui(rules: str = "box", huffing: bool | None = None, level: str = "default",
              white: str = "human", black: str = "ai", start: str | None = None,
              input_fn: Callable[[str], str] = input, print_fn: Callable[..., None] = print,
-             ) -> DamaGame:
-    """Run a game; ``white``/``black`` are ``human`` or ``ai``. Returns the game."""
+             lang: str | None = None) -> DamaGame:
+    """Run a game; ``white``/``black`` are ``human`` or ``ai``; ``lang``: the language of
+    what is said (default: the one of the moment, :func:`tavli.i18n.current`). Returns
+    the game."""
+    with i18n.using(lang or i18n.current()):
+        return _play(rules, huffing, level, white, black, start, input_fn, print_fn)
+
+
+def _play(rules: str, huffing: bool | None, level: str, white: str, black: str,
+          start: str | None, input_fn: Callable[[str], str],
+          print_fn: Callable[..., None]) -> DamaGame:
     game = DamaGame(rules, huffing, start)
     kinds = {0: white, 1: black}
     ais = {c: AIPlayer(game.rules, level) for c in (0, 1) if kinds[c] == "ai"}
     hint_ai = next(iter(ais.values()), None) or AIPlayer(game.rules, level)
-    print_fn(f"Dama — {game.rules.option_text} rules. White: {white}, Black: {black}. "
-             f"Type 'help' for commands.")
+    text = game.rules.move_text
+    squares = game.rules.square_text
+    print_fn(_("dama.tui.intro", rules=rules_name(game), white=player_name(white, level),
+               black=player_name(black, level)))
     while not game.is_over():
-        colour = game.turn
-        if kinds[colour] == "ai":
-            mv = ais[colour].choose(game.position, game._positions)
+        side = game.turn
+        if kinds[side] == "ai":
+            mv = ais[side].choose(game.position, game._positions)
             if mv.huff is not None:
-                print_fn(f"{colour_name(colour)} (AI) huffs the piece on {mv.huff}.")
+                print_fn(_("dama.tui.ai_huffs", side=colour(side), square=squares(mv.huff)))
             played = game.play(mv)
             _show(game, print_fn)
-            caps = f", capturing {', '.join(map(str, played.captures))}" if played.captures else ""
-            print_fn(f"{colour_name(colour)} (AI) plays {game.rules.move_text(played)}{caps}.")
+            if played.captures:
+                print_fn(_("dama.tui.ai_captures", side=colour(side), move=text(played),
+                           squares=", ".join(map(squares, played.captures))))
+            else:
+                print_fn(_("dama.tui.ai_plays", side=colour(side), move=text(played)))
             continue
         _show(game, print_fn)
         legal = game.legal_moves()
         caps = [m for m in legal if m.captures]
         if caps:
-            note = "" if game.rules.compulsory else " (optional, but you may be huffed)"
-            print_fn(f"Captures{note}: {', '.join(map(game.rules.move_text, caps))}")
+            print_fn(_("dama.tui.captures" if game.rules.compulsory
+                       else "dama.tui.captures_optional", moves=", ".join(map(text, caps))))
         if game.huff_candidates:
-            print_fn(f"Your opponent failed to capture: you may huff "
-                     f"{', '.join(map(str, game.huff_candidates))} (huff N) before moving.")
+            print_fn(_("dama.tui.may_huff",
+                       squares=", ".join(map(squares, game.huff_candidates))))
         try:
-            line = input_fn(f"{colour_name(colour)} to move> ").strip()
+            line = input_fn(_("dama.tui.prompt", side=colour(side))).strip()
         except EOFError:
             line = "quit"
         if not line:
             continue
-        cmd, _, arg = line.partition(" ")
+        cmd, _sep, arg = line.partition(" ")
         cmd = cmd.lower()
         try:
             if cmd in ("quit", "exit", "q"):
                 break
             if cmd in ("help", "h"):
-                print_fn(HELP)
+                print_fn(_("dama.tui.help"))
             elif cmd in ("moves", "?"):
-                print_fn(", ".join(game.rules.move_text(m) for m in legal))
+                print_fn(", ".join(text(m) for m in legal))
             elif cmd == "hint":
                 mv = hint_ai.choose(game.position, game._positions)
-                print_fn(f"hint: {game.rules.move_text(mv)}")
+                print_fn(_("dama.tui.hint", move=text(mv)))
             elif cmd == "huff":
                 game.huff(arg)  # a square's number or name; ParseError for other text
-                print_fn(f"You huff the piece on {arg}.")
+                print_fn(_("dama.tui.you_huff", square=arg))
             elif cmd == "undo":
                 if not game.record:
-                    print_fn("nothing to undo")
+                    print_fn(_("dama.tui.nothing_to_undo"))
                     continue
                 game.undo()
                 while game.record and kinds[game.turn] == "ai":
                     game.undo()
             elif cmd == "draw":
-                other = 1 - colour
+                other = 1 - side
                 if kinds[other] == "human" or static_eval(game.position) >= 0:
                     game.agree_draw()
                 else:
-                    print_fn("The AI declines the draw.")
+                    print_fn(_("dama.tui.draw_declined"))
             elif cmd == "resign":
-                game.resign(colour)
+                game.resign(side)
             elif cmd == "save":
                 _save(game, arg, print_fn)
             elif cmd == "fen":
@@ -115,8 +164,9 @@ def play_tui(rules: str = "box", huffing: bool | None = None, level: str = "defa
             else:
                 game.play(line)
         except TavliError as e:
-            print_fn(f"error: {e}")
+            print_fn(_("dama.tui.error", text=error_text(e, arg if cmd == "huff" else line)))
     if game.is_over():
         _show(game, print_fn)
-        print_fn(f"Game over: {game.result} ({game.end_reason()}).")
+        print_fn(_("dama.tui.game_over", result=game.result,
+                   reason=i18n.text(i18n.current(), reason_msg(game))))
     return game

@@ -70,7 +70,8 @@ class AddressLimit:
             await send(message)
 
         await _answer(with_retry, 429, f"too many requests from this address (at most "
-                      f"{bucket.rate:g} a second): try again in {wait} s", "rate_limited")
+                      f"{bucket.rate:g} a second): try again in {wait} s", "rate_limited",
+                      scope=scope)
 
 
 __all__ = ["AddressLimit", "WRITE_RATE", "WRITE_BURST"]

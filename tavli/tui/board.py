@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.text import Text
 
-from ..layout import SIDE_NAMES
+from .words import side as side_name
 
 if TYPE_CHECKING:
     from ..board import Move, Position
@@ -206,8 +206,9 @@ class BoardView:
 # --- moves and sides in words -----------------------------------------------------------
 
 def side_label(side: int, disc: tuple[str, str]) -> str:
-    """A side's name and checker (``white ●``), as prompts address it."""
-    return f"{SIDE_NAMES[side]} {disc[side]}"
+    """A side's name and checker (``white ●``) in the session's language, as prompts
+    address it."""
+    return f"{side_name(side)} {disc[side]}"
 
 
 def translate(move: Move) -> str:

@@ -8,35 +8,15 @@ from typing import TYPE_CHECKING
 
 from ..dice import dice_text
 from ..errors import TavliError
-from ..layout import SIDE_NAMES
 from .board import side_label
 from .screen import Quit
-from .words import _
+from .words import _, answer, error_text, points
 from .words import side as side_name
 
 if TYPE_CHECKING:
     from .session import TerminalSession
 
 HINTS_SHOWN = 5
-
-#: the help text (English; the terminal shows the catalogue's ``tui.help`` in its language)
-HELP = """\
-Type a move in notation with your own point numbers (those printed on the board):
-24/18 13/11, bar/22*, 6/off, 8/4(2); or type the move's number in the list.
-The move is shown on the board: Enter plays it, undo takes it back (or type another).
-Commands:
-  moves          list every legal move
-  hint           the AI's best moves for your roll, with their equities
-  undo           take back the move you entered (before you confirm it)
-  board          draw the board again
-  double         offer the doubling cube (backgammon, before rolling)
-  take, drop     answer a double
-  resign [V]     give up the game (V: single, gammon or backgammon where they count)
-  save [FILE]    save the game (to FILE, or the --save file)
-  quit           stop playing (the game is saved first when --save is on)
-  help           this text
-End of input (Ctrl-D) quits like 'quit'."""
-
 
 class Resigned(Exception):
     """The game ended by resignation (the turn in progress is over)."""
@@ -66,19 +46,18 @@ class Commands:
         if cmd in ("moves", "m"):
             moves = self.s.game.legal_moves()
             if not moves:
-                self.screen.say("No moves to list now.")
+                self.screen.say(_("tui.no_moves"))
             self.screen.list_moves(moves)
             return True
         if cmd == "hint":
             self.hint()
             return True
         if cmd in ("undo", "u"):
-            self.screen.error("nothing to take back: undo takes back a move you entered, "
-                              "before you confirm it with Enter")
+            self.screen.error(_("tui.undo_nothing"))
             return True
         if cmd == "resign":
             if len(words) > 2:
-                self.screen.error("usage: resign [single|gammon|backgammon]")
+                self.screen.error(_("tui.usage.resign"))
                 return True
             self.resign(words[1].lower() if len(words) == 2 else None)
             return True
@@ -90,11 +69,11 @@ class Commands:
     def save(self, args: list[str]) -> None:
         """``save [FILE]``: to FILE, or to the file the game is saved to."""
         if len(args) > 1:
-            self.screen.error("usage: save [FILE]")
+            self.screen.error(_("tui.usage.save"))
             return
         path = Path(args[0]) if args else self.s.save_path
         if path is None:
-            self.screen.error("no file to save to: type save FILE (or start with --save FILE)")
+            self.screen.error(_("tui.save.no_file"))
             return
         self.s.save_as(path)
 
@@ -134,7 +113,8 @@ class Commands:
 
     def resign(self, value: str | None) -> None:
         """The side to act gives up the game, if the opponent accepts what is offered
-        (a computer player judges, a human is asked)."""
+        (a computer player judges, a human is asked). The values are typed in English
+        (``single``, ``gammon``, ``backgammon``); yes and no in any of the languages."""
         from ..ai.neural import accepts_resignation
         from ..game import RESIGN_POINTS
 
@@ -146,44 +126,49 @@ class Commands:
         side = g.turn
         other = 1 - side
         values = g.resign_values()
+        yes, no = _("tui.yes"), _("tui.no")
+        either = " " + _("tui.or") + " "
 
-        def worth(v: str) -> str:
-            n = RESIGN_POINTS[v] * g.cube_value
-            return f"{n} point{'s' if n != 1 else ''}"
+        def worth(v: str, won: bool = False) -> str:
+            return points(RESIGN_POINTS[v] * g.cube_value, won)
 
         if value is None:  # ask, so that a slip of the keyboard loses nothing
             me = side_label(side, screen.disc)
             if len(values) == 1:
-                line = screen.ask(f"{me}: resign the game, giving {SIDE_NAMES[other]} "
-                                  f"{worth('single')}? yes or no > ").lower()
+                line = screen.ask(_("tui.resign.ask_single", who=me, side=side_name(other),
+                                    points=worth("single", True), yes=yes, no=no))
             else:
-                kinds = " or ".join(f"{'a ' + v if v != 'single' else 'the game'} "
-                                    f"({worth(v)})" for v in values)
-                line = screen.ask(f"{me}: resign {kinds}? {', '.join(values)} or no > ").lower()
-            value = "single" if line in ("y", "yes") else line
-            if value in ("", "n", "no"):
+                kinds = either.join(_(f"tui.resign.kind.{v}", points=worth(v))
+                                    for v in values)
+                line = screen.ask(_("tui.resign.ask", who=me, kinds=kinds,
+                                    values=", ".join(values), no=no))
+            said = answer(line)
+            if said is False or not line:
                 screen.say(_("tui.play_on"), "dim")
                 return
+            value = "single" if said else line.lower()
         if value not in values:
-            screen.error(f"resign {' or '.join(values)} here, not {value[:20]!r} "
-                         "(play goes on)")
+            screen.error(_("tui.resign.not_here", values=either.join(values),
+                           typed=repr(value[:20])))
             return
-        offer = f"{SIDE_NAMES[side]} resigns {'the game' if value == 'single' else 'a ' + value}"
+        offer = _(f"tui.resign.offer.{value}", side=side_name(side))
         opponent = self.s.players[other]
         if opponent is None:
-            line = screen.ask(f"{offer}. {side_label(other, screen.disc)}: accept and win "
-                              f"{worth(value)}? yes or no > ")
-            accepted = line.lower() in ("y", "yes")
+            line = screen.ask(_("tui.resign.ask_accept", offer=offer,
+                                who=side_label(other, screen.disc), points=worth(value, True),
+                                yes=yes, no=no))
+            accepted = answer(line) is True
         else:
             accepted = accepts_resignation(g, side, value)
+        who = side_name(other) + ("" if opponent is None else f" ({opponent.name})")
         if not accepted:
-            who = "" if opponent is None else f" ({opponent.name})"
-            screen.say(f"{offer}; {SIDE_NAMES[other]}{who} declines: play goes on.", "bold")
+            screen.say(_("tui.resign.declined", offer=offer, side=who), "bold")
             return
         g.resign(side, value)
         self.s.last_move = None
         self.s.autosave()
-        screen.say(f"{offer}; {SIDE_NAMES[other]} accepts and wins {worth(value)}.", "bold")
+        screen.say(_("tui.resign.accepted", offer=offer, side=side_name(other),
+                     points=worth(value, True)), "bold")
         raise Resigned
 
     def cube(self, cmd: str) -> bool | None:
@@ -198,7 +183,7 @@ class Commands:
         try:
             action()
         except TavliError as e:
-            self.screen.error(str(e))
+            self.screen.error(error_text(e, cmd))
             return False
         self.s.autosave()
         if cmd == "double":

@@ -77,7 +77,7 @@ class Screen:
                     if m.variant in ROTATIONS else _("tui.match"))
             score = m.score
             lines.append(Text(_("tui.score_line", kind=kind, target=m.target, white=score[0],
-                                black=score[1]) + (" (Crawford)" if g.crawford else "")))
+                                black=score[1]) + (_("tui.crawford") if g.crawford else "")))
         else:
             lines.append(Text(""))
         lines.append(Text(""))
@@ -108,8 +108,8 @@ class Screen:
         lines.append(Text(_("tui.numbers", side=side_name(self.s.viewer())), style="dim"))
         if g.rules.variant.pins:
             lines.append(Text(_("tui.pinned"), style="dim"))
-        if g.rules.variant.note:
-            lines.append(Text(g.rules.variant.note, style="dim"))
+        if g.rules.variant.note:  # in the catalogue by the game's name
+            lines.append(Text(_(f"tui.note.{g.rules.variant.name}"), style="dim"))
         return lines
 
     def draw(self, final: bool = False, preview: Move | None = None) -> None:

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from ..players import Player
 
 
+#: the players without a level, named in the catalogue (``tui.pl.kind.*``)
+PLAIN_PLAYERS = ("human", "random", "greedy")
+
+
 def resume_command(path: Path) -> str:
     """The command line that continues the game saved in ``path``."""
     return f"tavli play --tui --resume {shlex.quote(str(path))}"
@@ -74,9 +78,10 @@ class TerminalSession:
 
         p = self.players[side]
         if not isinstance(p, LevelPlayer):
-            return self.player_name(side)
+            name = self.player_name(side)   # human, random or greedy: by the catalogue
+            return _(f"tui.pl.kind.{name}") if name in PLAIN_PLAYERS else name
         if p.engine(self.game.rules.game) is p.neural:
-            level = (f"{p.level}-ply" if p.level.isdigit() else
+            level = (_("tui.ply", n=p.level) if p.level.isdigit() else
                      _(f"level.{p.level}"))
             return _("tui.pl.neural_long" if long else "tui.pl.neural", level=level)
         if long:
@@ -114,29 +119,29 @@ class TerminalSession:
             return
         save(self.record(), target)
         if not quiet:
-            self.screen.say(f"Saved to {target}.", "green")
+            self.screen.say(_("tui.saved", path=target), "green")
 
     def save_as(self, path: Path) -> None:
         """Save to ``path`` at the user's word, never over another of the user's files; the
         game is saved there after every action from then on where it was saved nowhere."""
         if replaces_another_file(path, self.save_path):
-            self.screen.error(f"{path} exists: choose another name (it was not changed)")
+            self.screen.error(_("tui.save.exists", path=path))
             return
         try:
             self.save(path, quiet=False)
         except OSError as e:
-            self.screen.error(f"cannot save to {path}: {e.strerror or e}")
+            self.screen.error(_("tui.save.cannot", path=path, why=e.strerror or e))
             return
         if self.save_path is None:
             self.save_path = path
-            self.screen.say("From now on the game is saved there after every move.", "dim")
+            self.screen.say(_("tui.save.from_now"), "dim")
 
     def autosave(self) -> None:
         """Save after an action; a failure is reported and play goes on."""
         try:
             self.save()
         except OSError as e:
-            self.screen.error(f"could not save to {self.save_path}: {e.strerror or e}")
+            self.screen.error(_("tui.save.failed", path=self.save_path, why=e.strerror or e))
 
     # play --------------------------------------------------------------------------------
     def intro(self, resumed: bool) -> None:

@@ -9,7 +9,7 @@ from ..dice import dice_text
 from ..errors import TavliError
 from .board import side_label, translate
 from .screen import Quit
-from .words import _
+from .words import _, error_text
 from .words import side as side_name
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class Turns:
         try:
             return g.position.find_move(line, g.dice, g.rules)
         except TavliError as e:
-            self.screen.error(str(e))
+            self.screen.error(error_text(e, line))
             return None
 
     def human_move(self) -> None:

@@ -37,9 +37,18 @@ from ..games import game_names
 from ..history import opening_throws
 from ..layout import SIDE_NAMES
 from . import cubehint, exchange, listing, shown, workers
-from .errors import ApiError, Body, Side, body, either, engine_error, install_handlers
+from .errors import (
+    ApiError,
+    Body,
+    Side,
+    body,
+    either,
+    engine_error,
+    install_handlers,
+    translated,
+)
 from .info import registry_info
-from .lang import LangMiddleware, mount_i18n
+from .lang import LangMiddleware, mount_i18n, request_lang
 from .limits import REVIEWS, SESSIONS, BodyLimit
 from .listing import ListQuery
 from .newgame import (
@@ -477,7 +486,9 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
 
     @app.exception_handler(PoolError)
     async def _pool_error(request: Request, exc: PoolError) -> JSONResponse:
-        return JSONResponse({"error": str(exc), "code": "unavailable"}, status_code=503)
+        # the engine too slow or its worker gone: err.unavailable in the request's language
+        return JSONResponse(translated(str(exc), "unavailable", request_lang(request)),
+                            status_code=503)
 
     install_handlers(app)
     mount_i18n(app)

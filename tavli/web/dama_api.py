@@ -25,9 +25,8 @@ from fastapi import FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
 from ..dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
-from ..dama.game import DamaGame
+from ..dama.game import DamaGame, reason_msg
 from ..errors import IllegalMove, ParseError, RuleError, TavliError
-from ..i18n import msg
 from . import listing, workers
 from .errors import ApiError, Body, Side, body, either, engine_error
 from .limits import SESSIONS
@@ -84,19 +83,6 @@ def _move_json(m: DamaMove, rules) -> dict[str, Any]:
 
 #: the Dama levels by the dialog's level names (for the page: "AI (expert)")
 LEVEL_NAMES = {v: k for k, v in LEVEL_ALIASES.items()}
-
-
-def reason_msg(g: DamaGame) -> dict[str, Any] | None:
-    """Why the game ended (:meth:`DamaGame.end_reason`) as a catalogue message."""
-    reason = g.end_reason()
-    if reason is None:
-        return None
-    keys = {"resignation": "resignation", "agreement": "agreement",
-            "threefold repetition": "repetition", "no pieces left": "no_pieces",
-            "no legal move": "no_move"}
-    if reason in keys:
-        return msg(f"dama.reason.{keys[reason]}")
-    return msg("dama.reason.quiet", n=g.rules.draw_plies // 2)
 
 
 class DamaSession:

@@ -202,7 +202,9 @@ def install_handlers(app: FastAPI) -> None:
         if exc.status_code == 404:
             return JSONResponse(ApiError(404, "not found", "http", key="err.not_found")
                                 .body(request_lang(request)), status_code=404)
-        return answer(request, exc.status_code, str(exc.detail), "http")
+        # a body that grew past the limit while it was read (limits.TooLarge)
+        code = "too_large" if exc.status_code == 413 else "http"
+        return answer(request, exc.status_code, str(exc.detail), code)
 
 
 __all__ = ["ApiError", "translated", "engine_error", "Body", "Side", "either", "parse_body",

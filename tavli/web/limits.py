@@ -3,7 +3,7 @@ memory (docs/web.md, "Limits").
 
 * :class:`BodyLimit`: a body larger than the limit is refused with 413 before it is read
   (by its ``Content-Length``) or as soon as the bytes received pass the limit (a body
-  sent in chunks).
+  sent in chunks); code ``too_large`` (``err.too_large`` in the request's language).
 * :class:`SessionCache`: the games kept in memory, at most a few hundred, the least
   recently used dropped first. A dropped game reloads from the store (which holds every
   action), so nothing is lost; one still in use by a request is found again, so that a
@@ -71,10 +71,12 @@ class BodyLimit:
             if k.lower() == b"content-length":
                 text = v.decode("latin-1").strip()
                 if not (text.isascii() and text.isdigit()):
-                    await _answer(send, 400, "a bad Content-Length header", "bad_request")
+                    await _answer(send, 400, "a bad Content-Length header", "bad_request",
+                                  scope=scope)
                     return
                 if len(text) > 18 or int(text) > limit:
-                    await _answer(send, 413, str(TooLarge(limit).detail), "too_large")
+                    await _answer(send, 413, str(TooLarge(limit).detail), "too_large",
+                                  scope=scope)
                     return
         received = 0
 

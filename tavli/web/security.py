@@ -14,6 +14,11 @@ make such requests fail:
 * With a token (``tavli play --host`` on an address other than loopback), every API
   request must carry it in the ``X-Tavli-Token`` header: 401.
 
+A refusal is answered as the API's errors are (:mod:`tavli.web.errors`): ``{"error",
+"code"}``, the code one of :data:`REFUSALS`; in another language than English (the
+request's ``?lang=``, ``X-Tavli-Lang`` or ``Accept-Language``), ``error`` is the
+catalogue's ``err.<code>`` and the English text comes as ``detail`` (:func:`refusal`).
+
 >>> hostname("127.0.0.1:8765"), hostname("[::1]:80"), hostname("Example.ORG")
 ('127.0.0.1', '::1', 'example.org')
 >>> is_loopback("localhost"), is_loopback("::1"), is_loopback("0.0.0.0")
@@ -30,13 +35,20 @@ import json
 import socket
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
+
+from .. import i18n
 
 TOKEN_HEADER = "x-tavli-token"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 CSP = ("default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
+#: the codes of the refusals answered before a request reaches the app (this module's,
+#: :mod:`tavli.web.limits`' and :mod:`tavli.online.ratelimit`'s); each has a catalogue
+#: message ``err.<code>``
+REFUSALS = ("forbidden_host", "forbidden_origin", "unauthorized", "unsupported_media_type",
+            "bad_request", "too_large", "rate_limited")
 HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-frame-options", b"DENY"),
@@ -111,9 +123,9 @@ class Guard:
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":
-            refusal = self.check_websocket(scope)
-            if refusal is not None:  # before the handshake is accepted: HTTP 403
-                await send({"type": "websocket.close", "code": 1008, "reason": refusal})
+            refused = self.websocket_refusal(scope)
+            if refused is not None:  # before the handshake is accepted: HTTP 403
+                await send({"type": "websocket.close", "code": 1008, "reason": refused[0]})
                 return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -129,23 +141,32 @@ class Guard:
         refusal = self.check(scope)
         if refusal is not None:
             status, text, code = refusal
-            await _answer(send_with_headers, status, text, code)
+            await _answer(send_with_headers, status, text, code, scope=scope)
             return
         await self.app(scope, receive, send_with_headers)
 
     def check_websocket(self, scope: dict) -> str | None:
         """Why a WebSocket handshake is refused (its ``Host`` is not served, or its
         ``Origin`` is another site: a browser always sends one), else None."""
+        refused = self.websocket_refusal(scope)
+        return None if refused is None else refused[0]
+
+    def websocket_refusal(self, scope: dict) -> tuple[str, str] | None:
+        """``(reason, code)`` when a WebSocket handshake is refused, else None. The
+        reason (English, the close frame's) is never seen by a page: a handshake refused
+        before it is accepted is an HTTP 403 to the browser."""
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", [])}
         host = headers.get("host", "")
         if self.allowed is not None and hostname(host) not in self.allowed:
-            return f"this server does not answer to the host name {host[:60]!r}"
+            return f"this server does not answer to the host name {host[:60]!r}", \
+                "forbidden_host"
         origin = headers.get("origin")
         scheme = "https" if scope.get("scheme") == "wss" else "http"
         here = _site(f"{scheme}://{host}")
         if origin is not None and (here is None or _site(origin) != here):
-            return f"connections from another site ({origin[:60]}) are refused"
+            return f"connections from another site ({origin[:60]}) are refused", \
+                "forbidden_origin"
         return None
 
     def check(self, scope: dict) -> tuple[int, str, str] | None:
@@ -199,12 +220,51 @@ def _has_body(headers: dict[str, str]) -> bool:
     return length != "0" and length != ""
 
 
-async def _answer(send: Any, status: int, text: str, code: str) -> None:
-    body = json.dumps({"error": text, "code": code}).encode()
+def scope_lang(scope: dict) -> str:
+    """The language a request asks for, from its ASGI scope (as
+    :func:`tavli.web.lang.request_lang` reads it: ``?lang=``, ``X-Tavli-Lang``, else
+    ``Accept-Language``, else English).
+
+    >>> scope_lang({"headers": [(b"accept-language", b"el-GR,el;q=0.9")]})
+    'el'
+    >>> scope_lang({"query_string": b"lang=de", "headers": [(b"x-tavli-lang", b"it")]})
+    'de'
+    """
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+               for k, v in scope.get("headers", [])}
+    query = parse_qs(bytes(scope.get("query_string") or b"").decode("latin-1"))
+    chosen = (query.get("lang") or [None])[0] or headers.get(i18n.HEADER)
+    return i18n.negotiate(headers.get("accept-language"), chosen)
+
+
+def refusal(text: str, code: str, lang: str) -> dict[str, str]:
+    """A refusal's answer in ``lang``: ``{"error": text, "code": code}`` in English;
+    in another language the catalogue's ``err.<code>`` with ``text`` as ``detail``.
+
+    >>> refusal("requests from another site are refused", "forbidden_origin", "en")
+    {'error': 'requests from another site are refused', 'code': 'forbidden_origin'}
+    >>> refusal("the body must be JSON", "unsupported_media_type", "de")["error"]
+    'Die Anfrage muss JSON senden (Content-Type: application/json)'
+    """
+    if lang == i18n.DEFAULT:
+        return {"error": text, "code": code}
+    message = i18n.gettext(lang, f"err.{code}")
+    if message == f"err.{code}":
+        message = i18n.gettext(lang, "err.error")
+    return {"error": message, "code": code, "detail": text}
+
+
+async def _answer(send: Any, status: int, text: str, code: str, *,
+                  scope: dict | None = None) -> None:
+    """Answer ``status`` with the refusal ``text``/``code`` in the language of the request
+    (``scope``; English without one)."""
+    lang = scope_lang(scope) if scope is not None else i18n.DEFAULT
+    body = json.dumps(refusal(text, code, lang)).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["Guard", "hostname", "is_loopback", "served_hosts", "TOKEN_HEADER", "CSP"]
+__all__ = ["Guard", "hostname", "is_loopback", "served_hosts", "scope_lang", "refusal",
+           "TOKEN_HEADER", "CSP", "REFUSALS"]
