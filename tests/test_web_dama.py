@@ -260,6 +260,13 @@ def test_a_dama_move_by_keyboard_only(page):
     pg.set_viewport_size({"width": 360, "height": 740})
     pg.keyboard.press("b")
     pg.screenshot(path=str(ARTIFACTS / "dama-keys-360.png"))
+    # the help lists Dama's keys; closed, the focus is back on Dama's board
+    pg.keyboard.press("?")
+    pg.wait_for_selector("#dlg-help[open]")
+    assert "dark squares" in pg.inner_text("#dlg-help")
+    pg.screenshot(path=str(ARTIFACTS / "dama-keys-help-360.png"))
+    pg.keyboard.press("Escape")
+    wait_js(pg, "document.activeElement.id === 'dama-board'", 2000)
 
 
 def test_browser_dama_huff_and_capture(page):
