@@ -296,3 +296,42 @@ def test_the_pages_at_phone_and_desk_sizes(browser, online_server, size):
         assert p.errors == []
     for p in (ann, bob):
         p.context.close()
+
+
+def test_the_rules_button_and_the_last_move_marks_online(browser, online_server):
+    """An online Fevga game with two rule options off their defaults, against the AI: the
+    board marks the last move of each side, and the Rules button opens the rules of the
+    game with those options, in the page's language."""
+    opts = {"prime_rule": "forbid", "starting_quarter_rule": "off"}
+    page = _page(browser, viewport={"width": 360, "height": 740}, locale="el-GR",
+                 service_workers="block")
+    r = page.request.post(online_server + "/api/online/games", data=json.dumps({
+        "game": {"variant": "fevga", "opponent": "ai", "ai_side": "black",
+                 "level": "beginner", "rules": opts}, "name": "Ann", "side": "white"}),
+        headers={"Content-Type": "application/json"})
+    assert r.ok, r.text()
+    page.goto(f"{online_server}/online/{r.json()['id']}#seat={r.json()['token']}")
+    _online(page)
+    marked = ("(() => { const m = window.tavliOnline.state().board.last_moves;"
+              " return !!(m.white && !m.white.pass && m.black && !m.black.pass); })()")
+    deadline = time.monotonic() + 20
+    while not page.evaluate(marked):  # play the first moves offered until both sides moved
+        assert time.monotonic() < deadline, "no move of each side in 20 s"
+        page.evaluate(STEP, page.evaluate("window.tavliOnline.state().seq"))
+        page.wait_for_timeout(50)
+    wait_js(page, "!window.tavliOnline.O.animating")
+    for side in ("white", "black"):
+        wait_js(page, f"document.querySelectorAll('.last-move[data-side={side}] .last-to')"
+                      ".length > 0", 5000)
+    page.screenshot(path=str(ARTIFACTS / "online-marks-360.png"))
+    with page.expect_popup() as info:
+        page.click("#btn-rules")
+    pop = info.value
+    pop.wait_for_load_state()
+    assert "/rules/fevga?" in pop.url and "lang=el" in pop.url
+    for opt, value in opts.items():
+        assert f"{opt}={value}" in pop.url
+        assert pop.locator(f'[data-option="{opt}"] li.applies').get_attribute(
+            "data-value") == value
+    assert page.errors == []
+    page.context.close()

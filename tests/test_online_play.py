@@ -235,3 +235,20 @@ def test_only_the_seat_to_move_is_sent_its_moves_and_turn_tree(online_db):
             assert {k: x for k, x in theirs.items() if k not in same} \
                 == {k: x for k, x in mine.items() if k not in same}
             assert len(json.dumps(theirs)) < len(json.dumps(mine))
+
+
+def test_the_state_carries_the_rule_options_and_the_match_length(online_db):
+    """As tavli play's state: ``rules`` (the game's options) and ``target`` (the Rules
+    button opens the rules page with them)."""
+    with open_store(online_db) as store:
+        games = OnlineGames(store)
+        opts = {"prime_rule": "forbid", "starting_quarter_rule": "off"}
+        new = games.create(NewGame(variant="fevga", opponent="human", rules=opts), name="Ann")
+        v = games.view(new.game_id)
+        assert v["rules"]["game"] == "fevga" and v["target"] is None
+        assert {k: v["rules"][k] for k in opts} == opts
+        assert v["rules"]["must_play_higher"] is True  # the defaults too
+        new = games.create(NewGame(variant="tavli", points=3, opponent="human"), name="Bob")
+        v = games.view(new.game_id)
+        assert (v["kind"], v["variant"], v["target"], v["rules"]["game"]) == \
+            ("match", "tavli", 3, "portes")

@@ -1,6 +1,7 @@
 """Phone first (issue 20): the main screens of ``tavli play`` and ``tavli serve`` at the
 four sizes 360x740, 390x844 (portrait phones), 844x390 (a phone held sideways) and
-1366x768 (a desk) in the four languages, in a real browser: nothing wider than the
+1366x768 (a desk) in the four languages, in a real browser (a game's hint panel among
+them: it and its table within the screen): nothing wider than the
 viewport (outside boxes that scroll or clip), no sideways scroll, no message key shown
 raw, and on the phone sizes every control a finger uses at least 44 px square (buttons,
 menus, links, the summaries that open a list, the rows one taps); the board's points and
@@ -31,7 +32,7 @@ DESK = ("desk", {"width": 1366, "height": 768})
 SHOTS = ("en", "el")  # the languages whose screens are saved (the others: checked only)
 
 # controls a finger uses that are smaller than 44x44 CSS px (visible ones, in the open
-# dialog when there is one); a checkbox counts by its label
+# dialog when there is one; not the review chart's points); a checkbox counts by its label
 SMALL = """() => {
   const root = document.querySelector("dialog[open]") || document.body;
   const sel = "button, a[href], select, input:not([type=checkbox]):not([type=hidden]), " +
@@ -44,6 +45,9 @@ SMALL = """() => {
     if (!r.width || !r.height || cs.visibility === "hidden") continue;
     if (e.closest("label") && e.closest("label") !== e && e.tagName === "INPUT" &&
         e.type === "file") continue;
+    // the review chart's points (buttons for the keyboard: one Tab stop, the arrows) are
+    // as close together as the turns; a finger has the list of mistakes below the chart
+    if (e.closest("#chart")) continue;
     if (r.width < 43.5 || r.height < 43.5) {
       out.push(`${e.tagName}#${e.id}.${e.getAttribute("class")} ` +
                `"${(e.innerText || e.value || "").slice(0, 20)}" ` +
@@ -51,6 +55,15 @@ SMALL = """() => {
     }
   }
   return out.slice(0, 10);
+}"""
+
+
+# the hint panel's box against the viewport, and how much of its table is cut off
+HINTS_FIT = """() => {
+  const box = document.querySelector("#hints").getBoundingClientRect();
+  const table = document.querySelector("#hints table").getBoundingClientRect();
+  return {left: box.left, right: box.right, vw: document.documentElement.clientWidth,
+          cut: Math.max(table.right - box.right, box.left - table.left)};
 }"""
 
 
@@ -208,6 +221,18 @@ def screens(page, lang, phone, server, online, games):
             page.set_viewport_size(vp)
             tap_beside(page, "#board .hit.src", "(() => { const S = window.tavli.S;"
                        " return S.selected === null ? null : S.selected; })()")
+    # the hint panel: it fits the screen, its table too (no column cut off)
+    page.click("#btn-hint")
+    page.wait_for_selector("#hints tr.hint")
+    idle(page)
+    for size, vp in sizes:
+        if phone:
+            page.set_viewport_size(vp)
+        page.locator("#hints").scroll_into_view_if_needed()
+        check(page, lang, "hint", size, phone)
+        box = page.evaluate(HINTS_FIT)
+        assert box["left"] >= 0 and box["right"] <= box["vw"] and box["cut"] <= 0, \
+            f"{lang} hint {size}: {box}"
     # the Games list
     page.click("#btn-games")
     page.wait_for_selector("#games-table tbody tr[data-id]")

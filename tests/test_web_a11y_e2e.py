@@ -170,6 +170,34 @@ def test_a_whole_portes_game_by_keyboard(page, server):
     shot(page, "keyboard-over")
 
 
+def test_enter_confirms_after_a_dialog_closes(page, server):
+    """A move set up by keyboard; the Games dialog opened and closed with the mouse, the
+    help by its key and Escape: the focus is back on the board, and Enter confirms."""
+    new_game(page, server, seed=3)
+    st = until_my_move(page)
+    idle(page)
+    page.keyboard.press("b")
+    steps = a_path(st)
+    for k, (f, t) in enumerate(steps):
+        cursor_to(page, f)
+        page.keyboard.press("Enter")
+        cursor_to(page, t)
+        page.keyboard.press("Enter")
+        wait_js(page, f"window.tavli.S.done.length === {k + 1} && !window.tavli.S.sliding")
+    page.click("#btn-games")
+    page.wait_for_selector("#dlg-games[open]")
+    page.click("#games-close")
+    page.keyboard.press("?")
+    page.wait_for_selector("#dlg-help[open]")
+    page.keyboard.press("Escape")
+    wait_js(page, "document.activeElement.id === 'board'", 2000)
+    turns = len(st["history_text"])
+    page.keyboard.press("Enter")
+    wait_js(page, "window.tavli.S.done.length === 0 && "
+                  f"window.tavli.state().history_text.length > {turns}")
+    assert page.evaluate("document.querySelector('dialog[open]')") is None
+
+
 # --- reduced motion, marks, pips ------------------------------------------------------------
 def ai_moves_first(page, server):
     """A Portes game where the AI (white) starts: its first move is animated or not."""

@@ -200,6 +200,68 @@ def test_browser_dama_game(page):
     assert pg.evaluate("window.dama.state().plies") == 2
 
 
+def dama_cursor_to(pg, square: int) -> None:
+    """Move the Dama board's cursor to `square` with the arrow keys (white at the bottom)."""
+    board = {b["square"]: b for b in pg.evaluate("window.dama.state().board")}
+    goal = board[square]
+    for _ in range(30):
+        at = board[int(pg.get_attribute("#dama-board", "data-cursor"))]
+        if at["square"] == square:
+            return
+        if at["rank"] != goal["rank"]:
+            pg.keyboard.press("ArrowUp" if goal["rank"] > at["rank"] else "ArrowDown")
+        else:
+            pg.keyboard.press("ArrowRight" if goal["file"] > at["file"] else "ArrowLeft")
+    raise AssertionError(f"the cursor never reached {square}")
+
+
+def test_a_dama_move_by_keyboard_only(page):
+    """Russian draughts against the AI: B to the board, the arrows, Enter to pick up and
+    put down; the live regions say the squares and the move in the players' notation."""
+    pg = page
+    gid = pg.request.post(pg.base + "/api/dama", data={
+        "rules": "russian", "opponent": "ai", "level": "1"}).json()["id"]
+    pg.goto(f"{pg.base}/?keys#/dama/{gid}")
+    pg.wait_for_selector("#dama-board .piece[data-square='22']")
+    idle(pg)
+    pg.keyboard.press("b")
+    assert pg.evaluate("document.activeElement.id") == "dama-board"
+    # the cursor starts on a piece that may move
+    st = pg.evaluate("window.dama.state()")
+    starts = {m["start"] for m in st["legal_moves"]}
+    assert int(pg.get_attribute("#dama-board", "data-cursor")) in starts
+    move = next(m for m in st["legal_moves"] if m["path"] == [22, 18])  # c3-d4
+    dama_cursor_to(pg, 22)
+    assert pg.inner_text("#dama-cursor").startswith("square c3: white man")
+    pg.keyboard.press("Escape")                       # nothing picked: nothing happens
+    pg.keyboard.press("Enter")
+    assert pg.evaluate("window.dama.D.partial") == [22]
+    assert "Picked up the piece on c3" in pg.inner_text("#dama-cursor")
+    pg.keyboard.press("Escape")                       # put back, the cursor on it
+    assert pg.evaluate("window.dama.D.partial") == []
+    assert pg.get_attribute("#dama-board", "data-cursor") == "22"
+    pg.keyboard.press("Space")
+    dama_cursor_to(pg, 18)
+    assert "press Enter to move here" in pg.inner_text("#dama-cursor")
+    pg.screenshot(path=str(ARTIFACTS / "dama-keys-1280.png"))
+    pg.keyboard.press("Enter")
+    wait_js(pg, "window.dama.state().plies === 2 && document.body.dataset.busy !== '1'")
+    st = pg.evaluate("window.dama.state()")
+    assert st["history"][0]["text"] == move["notation"] == "c3-d4"
+    log = pg.inner_text("#dama-live")
+    assert f"White played {move['full']}." in log and "Black played" in log
+    pg.set_viewport_size({"width": 360, "height": 740})
+    pg.keyboard.press("b")
+    pg.screenshot(path=str(ARTIFACTS / "dama-keys-360.png"))
+    # the help lists Dama's keys; closed, the focus is back on Dama's board
+    pg.keyboard.press("?")
+    pg.wait_for_selector("#dlg-help[open]")
+    assert "dark squares" in pg.inner_text("#dlg-help")
+    pg.screenshot(path=str(ARTIFACTS / "dama-keys-help-360.png"))
+    pg.keyboard.press("Escape")
+    wait_js(pg, "document.activeElement.id === 'dama-board'", 2000)
+
+
 def test_browser_dama_huff_and_capture(page):
     pg = page
     r = pg.request.post(pg.base + "/api/dama", data={"rules": "box", "opponent": "human"})

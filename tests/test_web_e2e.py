@@ -7,6 +7,7 @@ Needs chromium (``make test`` provisions it); the fixtures are in conftest.py.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import AI_WAIT, ARTIFACTS, page_at, until_idle  # noqa: E402
@@ -175,9 +176,31 @@ def test_finish_a_seeded_short_game_and_review_it(page, server):
     page.wait_for_selector("#review:not([hidden]) #chart polyline.curve", timeout=AI_WAIT)
     assert page.locator("#chart .pt").count() == len(
         [e for e in st["history"] if "dice" in e])
+    page.locator("#chart .pt").nth(2).click()
+    third = page.locator("#review-banner").inner_text()
     page.locator("#chart .pt").first.click()
     assert "Turn 1" in page.locator("#review-banner").inner_text()
     shot(page, "short-game-review")
+    # by keyboard: the chart is one Tab stop (a point), the arrows go from point to point,
+    # Enter shows the position; each point says its turn and the equity lost
+    dots = page.locator("#chart .pt")
+    assert dots.evaluate_all("(ds) => ds.every((d) => d.getAttribute('role') === 'button')")
+    assert page.locator("#chart .pt[tabindex='0']").count() == 1
+    assert re.fullmatch(r"Turn 1: (white|black) \d-\d, .+\. Equity lost \d\.\d{3}.*",
+                        dots.first.get_attribute("aria-label"))
+    page.focus("#btn-review-close")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.index") == "0"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.index") == "2"
+    page.keyboard.press("Enter")
+    assert page.locator("#review-banner").inner_text() == third
+    assert page.locator("#chart .pt[tabindex='0']").get_attribute("data-index") == "2"
+    shot(page, "short-game-review-keys")
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.locator("#chart").scroll_into_view_if_needed()
+    shot(page, "short-game-review-keys-360")
 
 
 def test_reload_mid_game_shows_the_same_position(page, server):

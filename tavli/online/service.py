@@ -697,7 +697,12 @@ class OnlineGames:
                        "level": s.level, "joined": s.joined is not None,
                        "seeded": s.side in t.dice.client_seeds}
                       for s in t.seats.values()],
-            "game": g.rules.game_name, "phase": g.phase, "turn": SIDE_NAMES[g.turn],
+            "game": g.rules.game_name,
+            # the game's rule options and the match's length, as tavli play's state has
+            # them (the Rules button opens the rules page with them)
+            "rules": g.rules.to_dict(),
+            "target": t.match.target if t.match is not None else None,
+            "phase": g.phase, "turn": SIDE_NAMES[g.turn],
             "position": g.position.id(), "dice": list(g.dice) if g.dice else None,
             "cube": {"value": g.cube_value, "owner": None if g.cube_owner is None
                      else SIDE_NAMES[g.cube_owner]},

@@ -161,7 +161,7 @@ class DamaApi(GameService[DamaSession]):
         for sq in range(1, 33):
             ch = p.piece_at(sq)
             rank, file = square_coords(sq, r)
-            squares.append({"square": sq, "rank": rank, "file": file,
+            squares.append({"square": sq, "name": r.square_text(sq), "rank": rank, "file": file,
                             "piece": None if not ch else ("king" if ch.isupper() else "man"),
                             "colour": None if not ch else ("white" if ch in "wW" else "black")})
         turn = SIDES[g.turn]

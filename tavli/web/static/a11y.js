@@ -208,6 +208,12 @@ const KEYS_HELP = [
   ["C", "a11y.key.confirm"], ["H", "a11y.key.hint"], ["N", "a11y.key.next"],
   ["B", "a11y.key.board"], ["?", "a11y.key.help"],
 ];
+// while a Dama game is shown (dama.js's keys)
+const KEYS_HELP_DAMA = [
+  ["← → ↑ ↓", "a11y.key.dama_arrows"], ["Enter, Space", "a11y.key.dama_enter"],
+  ["Esc", "a11y.key.dama_escape"], ["U", "a11y.key.undo"], ["N", "a11y.key.next"],
+  ["B", "a11y.key.board"], ["?", "a11y.key.help"],
+];
 
 function helpDialog() {
   let d = document.getElementById("dlg-help");
@@ -230,7 +236,8 @@ function fillHelp(d) {
   caption.textContent = t("a11y.help.keys");
   table.appendChild(caption);
   const body = document.createElement("tbody");
-  for (const [keys, what] of KEYS_HELP) {
+  const dama = document.body.dataset.mode === "dama";
+  for (const [keys, what] of dama ? KEYS_HELP_DAMA : KEYS_HELP) {
     if (what === "a11y.key.hint" && !document.getElementById("btn-hint")) continue;
     const tr = document.createElement("tr");
     const th = document.createElement("th");

@@ -688,17 +688,25 @@ function drawReview() {
   el("polyline", {points: pts, fill: "none", stroke: "#1f6f50", "stroke-width": 2,
                   class: "curve"}, svg);
   const marks = new Map(r.mistakes.map((m) => [m.index, m]));
+  const multi = r.games.length > 1 ? "_game" : "";
   r.curve.forEach((c, i) => {
     const m = marks.get(i);
+    // a point is a button: Tab reaches the chart once (its first point), the arrow keys
+    // go from point to point, Enter or Space shows the position as a click does
     const dot = el("circle", {cx: xOf(i), cy: yOf(val(c)), r: m ? 4 : 2.5,
                               fill: m ? "#b3261e" : "#1f6f50", class: "pt",
-                              "data-index": i}, svg);
+                              "data-index": i, role: "button", tabindex: i ? -1 : 0}, svg);
     const title = el("title", {}, dot);
     const u = r.turns[i];
     title.textContent = t("rv.point", {side: t(`side.${u.side}`), dice: u.dice_text,
                                        played: u.played || t("rv.no_move")}) +
       (m ? ` — ${t("rv.point_best", {mark: markText(m.mark), best: m.best})}` : "");
+    dot.setAttribute("aria-label", t(`rv.point_label${multi}`, {
+      game: u.game, turn: u.turn, side: t(`side.${u.side}`), dice: u.dice_text,
+      played: u.played || t("rv.no_move"), loss: (u.loss || 0).toFixed(3)}) +
+      (m ? ` (${markText(m.mark)})` : ""));
     dot.addEventListener("click", () => showReviewTurn(i));
+    dot.addEventListener("keydown", (e) => chartKey(e, i, n));
   });
   const xl = el("text", {x: L, y: ch - 6, "font-size": 10, fill: "#6f6459"}, svg);
   xl.textContent = t("rv.axis", {side: t(`side.${me}`)});
@@ -732,6 +740,25 @@ function drawReview() {
     li.addEventListener("click", () => m.kind === "cube" ? showReviewCube(m.index)
                                                          : showReviewTurn(m.index));
     ol.appendChild(li);
+  }
+}
+
+/** A key on the chart's point i of n: Enter or Space shows it, the arrows (Home, End) go
+ * to another point (the one reachable by Tab). */
+function chartKey(e, i, n) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const to = {ArrowRight: i + 1, ArrowUp: i + 1, ArrowLeft: i - 1, ArrowDown: i - 1,
+              Home: 0, End: n - 1}[e.key];
+  if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();
+    e.stopPropagation();
+    showReviewTurn(i);
+  } else if (to !== undefined) {
+    e.preventDefault();
+    const dots = document.querySelectorAll("#chart circle.pt");
+    const k = Math.max(0, Math.min(n - 1, to));
+    dots.forEach((d, j) => d.setAttribute("tabindex", j === k ? 0 : -1));
+    dots[k].focus();
   }
 }
 
@@ -879,11 +906,27 @@ function init() {
     proceed();
   });
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest && e.target.closest("dialog")) return;
+    // not in an open dialog (a closed one's button may keep the focus), and not on a
+    // button, link or field, whose own Enter is theirs
+    const tgt = e.target;
+    if (tgt.closest && tgt.closest("dialog[open], button, a[href], input, select, textarea, "
+                                    + "[role=button]")) return;
     if (e.key === "Enter" && completeMove()) confirmMove();
     else if ((e.key === "Backspace" || (e.key === "z" && (e.ctrlKey || e.metaKey)))
              && S.done.length) { e.preventDefault(); undo(); }
   });
+  // a dialog closed: the focus back to the board shown (not left on the closed dialog's
+  // button, or on the page, or on the button that opened it), so its keys work at once
+  document.addEventListener("close", (e) => {
+    if (!(e.target instanceof HTMLDialogElement)) return;
+    setTimeout(() => {
+      if (document.querySelector("dialog[open]")) return;
+      const dama = document.body.dataset.mode === "dama";
+      const board = dama ? $("#dama-board") : $("#board");
+      const shown = dama ? window.dama && window.dama.state() : S.state;
+      if (shown && board && board.getClientRects().length) board.focus();
+    }, 0);
+  }, true);
   window.addEventListener("hashchange", () => {
     const m = location.hash.match(/^#\/game\/([\w-]+)/);
     if (m && (!S.state || S.state.id !== m[1])) loadGame(m[1]);

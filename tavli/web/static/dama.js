@@ -415,9 +415,13 @@
     if (document.body.dataset.busy === "1" || !humanToAct()) return;
     const at = tapSquare(evt);
     if (at === null) { D.partial = []; draw(); return; }
-    const sq = at;
-    const g = q(`#dama-board .piece[data-square="${sq}"]`);
-    if (g && g.classList.contains("huffable")) { huff(sq); return; }
+    pressSquare(at);
+  }
+
+  /** A click (or Enter) on the square `sq`: huff the piece there, land there, pick up the
+   * piece there (again: put it back), else drop the choice. */
+  function pressSquare(sq) {
+    if (D.state.huff.includes(sq) && sqInfo(sq).piece) { huff(sq); return; }
     if (D.partial.length && destinations().includes(sq)) { clickDest(sq); return; }
     if (movable().has(sq)) D.partial = D.partial[0] === sq && D.partial.length === 1 ? [] : [sq];
     else D.partial = [];
@@ -545,7 +549,178 @@
     if (tok === D.token) proceed();
   }
 
-  function draw() { render(); renderPanel(); }
+  function draw() { render(); renderPanel(); drawCursor(); announceLast(); }
+
+  // --- the keyboard -------------------------------------------------------------------------
+  // The board is focusable, with a cursor over the dark squares: the arrows move it, Enter
+  // or Space does what a click on its square does (pick up a piece the state's legal moves
+  // move, land it on a square they offer, huff), Escape puts the piece back. Two live
+  // regions say what the cursor is on and each move played, in the players' notation.
+  const KB = {sq: null, col: null, said: null};
+
+  /** The view's [row, col] of the square `sq` (row 0 at the top). */
+  function cellOf(sq) {
+    const b = sqInfo(sq);
+    const flip = D.viewer === "black";
+    return [flip ? b.rank : 7 - b.rank, flip ? 7 - b.file : b.file];
+  }
+
+  function squareAt(row, col) {
+    for (const b of D.state.board) {
+      const [r, c] = cellOf(b.square);
+      if (r === row && c === col) return b.square;
+    }
+    return null;
+  }
+
+  /** The square the cursor goes to first: the next landing, else a piece to huff or move. */
+  function firstOffer() {
+    if (D.partial.length) {
+      const d = destinations();
+      if (d.length) return d[0];
+    }
+    if (humanToAct() && D.state.huff.length) return D.state.huff[0];
+    const m = [...movable()];
+    return m.length ? m[0] : null;
+  }
+
+  function drawCursor() {
+    const svg = q("#dama-board");
+    if (!svg || !D.state) return;
+    const old = svg.querySelector(".kb-cursor");
+    if (old) old.remove();
+    if (KB.sq === null) KB.sq = firstOffer() || D.state.board[0].square;
+    svg.dataset.cursor = String(KB.sq);
+    const [x, y] = sqXY(KB.sq);
+    const g = mk("g", {class: "kb-cursor", "aria-hidden": "true"}, svg);
+    for (const cls of ["kb-outer", "kb-inner"]) {
+      mk("rect", {x: x - SQ / 2 + 2, y: y - SQ / 2 + 2, width: SQ - 4, height: SQ - 4, rx: 5,
+                  class: cls}, g);
+    }
+  }
+
+  /** What the cursor is on, in words. */
+  function cursorWords() {
+    const sq = KB.sq;
+    const b = sqInfo(sq);
+    const what = b.piece ? t(`dama.a11y.${b.colour}_${b.piece}`) : t("a11y.cur.empty");
+    const sel = D.partial.length ? D.partial[D.partial.length - 1] : null;
+    let flag = "";
+    if (sel === sq) flag = t("a11y.cur.selected");
+    else if (sel !== null && destinations().includes(sq)) flag = t("a11y.cur.dest");
+    else if (humanToAct() && D.state.huff.includes(sq)) flag = t("dama.a11y.huff");
+    else if (sel === null && movable().has(sq)) flag = t("dama.a11y.movable");
+    return `${t("dama.a11y.square", {square: b.name})}: ${what}` + (flag ? `. ${flag}` : "");
+  }
+
+  function sayCursor(text) { q("#dama-cursor").textContent = text; }
+
+  function moveCursor(key) {
+    const [row, col] = cellOf(KB.sq);
+    let to = null;
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      to = squareAt(row, col + (key === "ArrowRight" ? 2 : -2));
+      if (to !== null) KB.col = cellOf(to)[1];
+    } else {
+      // up or down a row: the dark square nearest the column the cursor was put on
+      const r = row + (key === "ArrowDown" ? 1 : -1);
+      const want = KB.col === null ? col : KB.col;
+      const near = [col - 1, col + 1].sort((a, b) => Math.abs(a - want) - Math.abs(b - want));
+      for (const c of near) {
+        to = squareAt(r, c);
+        if (to !== null) break;
+      }
+    }
+    if (to === null) return;
+    KB.sq = to;
+    drawCursor();
+    sayCursor(cursorWords());
+  }
+
+  function pressCursor() {
+    if (document.body.dataset.busy === "1" || !humanToAct()) return;
+    const sq = KB.sq;
+    pressSquare(sq);
+    if (document.body.dataset.busy === "1") return;   // the move (or huff) went out
+    const now = D.partial.length;
+    if (now) {
+      // picked up, or half way through a capture: the cursor on the next landing
+      const d = destinations();
+      if (d.length) KB.sq = d[0];
+      KB.col = null;
+      drawCursor();
+    }
+    sayCursor((now === 1 ? t("dama.a11y.picked", {square: sqInfo(sq).name}) + " " : "") +
+              cursorWords());
+  }
+
+  function boardKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || !D.state) return;
+    if (e.key.startsWith("Arrow")) {
+      e.preventDefault();
+      moveCursor(e.key);
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      e.stopPropagation();     // not the page's own keys as well
+      pressCursor();
+    } else if (e.key === "Escape" && D.partial.length) {
+      e.preventDefault();
+      e.stopPropagation();
+      KB.sq = D.partial[0];    // the cursor back on the piece put back
+      D.partial = [];
+      draw();
+      sayCursor(cursorWords());
+    }
+  }
+
+  /** Say the move just played (the person's or the AI's), once, in the players' notation. */
+  function announceLast() {
+    const st = D.state;
+    if (!st) return;
+    const key = `${st.id}:${st.plies}`;
+    const fresh = KB.said === null || !KB.said.startsWith(`${st.id}:`);
+    if (KB.said === key) return;
+    KB.said = key;
+    const last = st.last;
+    if (fresh || !last || last.kind !== "move") return;
+    const line = document.createElement("p");
+    line.textContent = t("dama.a11y.played", {side: cap(t(`side.${last.side}`)),
+                                              move: last.full});
+    const log = q("#dama-live");
+    log.appendChild(line);
+    while (log.childElementCount > 6) log.firstElementChild.remove();
+  }
+
+  function setupKeys() {
+    const svg = q("#dama-board");
+    svg.setAttribute("tabindex", "0");
+    svg.setAttribute("role", "application");
+    svg.setAttribute("aria-roledescription", t("a11y.board"));
+    const wrap = q("#dama-board-wrap");
+    const live = document.createElement("div");
+    live.id = "dama-live";
+    live.className = "sr-only";
+    live.setAttribute("role", "log");
+    live.setAttribute("aria-live", "polite");
+    const cursor = document.createElement("div");
+    cursor.id = "dama-cursor";
+    cursor.className = "sr-only";
+    cursor.setAttribute("aria-live", "polite");
+    cursor.setAttribute("aria-atomic", "true");
+    wrap.append(live, cursor);
+    svg.addEventListener("keydown", boardKey);
+    svg.addEventListener("focus", () => {
+      // the cursor on something to do when it is on nothing to do
+      if (!D.state) return;
+      const offers = offered();
+      if (!offers.has(KB.sq)) {
+        const first = firstOffer();
+        if (first !== null) KB.sq = first;
+        drawCursor();
+      }
+      sayCursor(cursorWords());
+    });
+  }
 
   // --- the page ---------------------------------------------------------------------------
   function enter() {
@@ -580,6 +755,8 @@
     enter();
     D.state = st;
     D.partial = [];
+    KB.sq = null;
+    KB.col = null;
     D.shown = null;
     const ps = st.players;
     D.viewer = ps.white.type === "ai" && ps.black.type === "human" ? "black" : "white";
@@ -617,6 +794,7 @@
     q("#btn-new").addEventListener("click", syncDialog);
     q("#dama-board").addEventListener("click", clickBoard);
     setupDrag();
+    setupKeys();
     q("#dama-undo").addEventListener("click", undo);
     q("#dama-rematch").addEventListener("click", rematch);
     window.addEventListener("hashchange", () => {

@@ -7,7 +7,8 @@
  * as a click: board.js's clickSlot, so only the steps of the engine's turn tree are
  * offered), and, once the steps make a whole move, confirms it; Escape puts the checker
  * back. Letter keys press the panel's buttons (R roll, D double, T take, P drop, U undo,
- * C confirm, H hint, N next game / play again), B goes to the board, ? opens the help;
+ * C confirm, H hint, N next game / play again; in Dama U and N too), B goes to the board
+ * shown (Dama's has its own cursor: dama.js), ? opens the help;
  * letters are read by their place on the keyboard (KeyR), so a Greek layout works too.
  */
 "use strict";
@@ -19,8 +20,8 @@ const KB = {row: 1, col: 12};
 
 const SHORTCUTS = {
   KeyR: ["#btn-roll"], KeyD: ["#btn-double"], KeyT: ["#btn-take"], KeyP: ["#btn-drop"],
-  KeyU: ["#btn-undo"], KeyC: ["#btn-confirm"], KeyH: ["#btn-hint"],
-  KeyN: ["#btn-next", "#btn-rematch"],
+  KeyU: ["#btn-undo", "#dama-undo"], KeyC: ["#btn-confirm"], KeyH: ["#btn-hint"],
+  KeyN: ["#btn-next", "#btn-rematch", "#dama-rematch"],
 };
 
 /** The mover's slot under the cursor (25 the bar, 0 off), or null without a board. */
@@ -193,9 +194,10 @@ function setupKeys() {
       openHelp();
       return;
     }
-    if (e.code === "KeyB") {
+    if (e.code === "KeyB") {   // the board shown: tavli's, or Dama's (dama.js's keys)
       e.preventDefault();
-      board.focus();
+      const dama = document.body.dataset.mode === "dama" && document.getElementById("dama-board");
+      (dama || board).focus();
       return;
     }
     if (e.key === "Escape" && S.selected !== null) {
