@@ -23,12 +23,21 @@ if "PYTEST_XDIST_WORKER" not in os.environ:  # once, before pytest-xdist's worke
 def pytest_configure(config):
     """With pytest-xdist (``make test``): compile the kernels every request of the apps can
     reach once, here, before the workers start — not twice side by side, and not inside a
-    browser test's time limit."""
+    browser test's time limit. Dama's search compiles in a second process meanwhile (its
+    kernels share nothing with the dice games')."""
     if getattr(config.option, "numprocesses", None) and "PYTEST_XDIST_WORKER" not in os.environ:
+        import subprocess
+        import sys
+
         from tavli.web import warmup, workers
 
+        dama = subprocess.Popen([sys.executable, "-c",
+                                 "from tavli.web.workers import warm_dama; warm_dama()"],
+                                cwd=Path(__file__).parent.parent)
         warmup.warm_server()
-        workers.warm()
+        workers.warm_dice_games()
+        if dama.wait() != 0:
+            raise RuntimeError("compiling Dama's search failed")
 
 
 @pytest.fixture(scope="session", autouse=True)

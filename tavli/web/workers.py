@@ -84,10 +84,15 @@ def warm() -> float:
     """Load the networks and compile (or load from Numba's cache) every kernel a request
     can reach: the move generator, the networks at each ply, the Dama search. Returns the
     seconds it took."""
+    return warm_dice_games() + warm_dama()
+
+
+def warm_dice_games() -> float:
+    """:func:`warm`'s part for the dice games: the move generator and the networks at each
+    ply. Returns the seconds it took."""
     t = time.perf_counter()
     from ..ai.neural import has_shipped_net
     from ..board import Position
-    from ..dama.game import DamaGame
     from ..games import game_names
     from ..rules import Rules
 
@@ -99,7 +104,14 @@ def warm() -> float:
             an = _analyzer(rules)
             an.rank(pos, moves[:2], 2)
             an.position_outputs(pos, 1)
+    return time.perf_counter() - t
+
+
+def warm_dama() -> float:
+    """:func:`warm`'s part for Dama: its search. Returns the seconds it took."""
+    t = time.perf_counter()
     from ..dama.ai import Searcher
+    from ..dama.game import DamaGame
 
     for rules in ("box", "russian", "italian"):
         # a throwaway search: the first one's speed (loading the kernels) would mislead
