@@ -165,15 +165,27 @@ def class_line(cls: str, valuer: str) -> str:
 
 _CONTEXT = re.compile(r"(\d+)-point match, (\d+)-away/(\d+)-away"
                       r"(?: \((Crawford|post-Crawford)\))?$")
+_TAVLI = re.compile(r"(\d+)-point Tavli match, (\d+)-(\d+), (\w+) \(next (\w+)\)$")
 
 
 def context_text(context: str) -> str:
     """A score in words (:attr:`tavli.cube.scoring.ScoreWeights.context`) in the
-    language: ``5-point match, 3-away/2-away (Crawford)``."""
+    language: ``5-point match, 3-away/2-away (Crawford)``, ``5-point Tavli match, 2-1,
+    portes (next plakoto)``.
+
+    >>> from tavli import i18n
+    >>> with i18n.using("el"):
+    ...     context_text("5-point Tavli match, 2-1, portes (next plakoto)")
+    'αγώνας Τάβλι στους 5 πόντους, 2-1, Πόρτες (μετά Πλακωτό)'
+    """
     if lang() == i18n.DEFAULT:
         return context
     if context == "money play":
         return _("cube.sit.money")
+    t = _TAVLI.match(context)
+    if t is not None:
+        return _("cli.ctx.tavli", target=t.group(1), me=t.group(2), opp=t.group(3),
+                 game=game_word(t.group(4)), next=game_word(t.group(5)))
     m = _CONTEXT.match(context)
     if m is None:
         return context
@@ -182,7 +194,7 @@ def context_text(context: str) -> str:
 
 
 def score_line(sw: Any) -> str:
-    """The line a hint at a match score starts with (:func:`tavli.cube.hint.score_text`)."""
+    """The line a hint at a match score starts with (English as it always was)."""
     return _("cli.hint.score", context=context_text(sw.context),
              wg=f"{sw.win_gammon:.2f}", lg=f"{sw.lose_gammon:.2f}")
 

@@ -154,10 +154,3 @@ def score_from_options(rules, match: int | None, score: str | None, cube: int | 
         return ScoreWeights.from_tavli(match, (a, b), rules.game_name)
     except OptionError as e:
         raise CliError(str(e)) from None
-
-
-def score_text(sw: ScoreWeights) -> str:
-    """The line a hint at a match score starts with."""
-    return (f"{sw.context}: equity = normalised match equity (a single win +1, a single "
-            f"loss -1; gammon {sw.win_gammon:.2f}/{sw.lose_gammon:.2f} for me/the "
-            f"opponent); MWC = match winning chances")
