@@ -40,7 +40,11 @@ def _check_not_over(pos, rules) -> None:
 
     result = base_result(pos, rules)
     if result is not None:
-        raise GameOver(f"the game is over: {Outcome(*result)}")
+        from . import i18n
+        from .cli_text import error_msg, outcome_msg
+
+        raise error_msg(GameOver(f"the game is over: {Outcome(*result)}"),
+                        i18n.msg("cli.over", result=outcome_msg(*result)))
 
 
 def _check_batch_alone(args: argparse.Namespace) -> None:
@@ -64,6 +68,7 @@ def _move_entries(pos, dice, rules) -> list[dict[str, Any]]:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     from .board import parse_dice
+    from .cli_text import no_move
     from .dice import dice_text
 
     if args.batch:
@@ -78,7 +83,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"moves": entries}))
     elif not entries:
-        print(f"no legal move with {dice_text(dice)}: the turn passes")
+        print(no_move(dice_text(dice)))
     else:
         for e in entries:
             print(e["move"])
@@ -134,6 +139,7 @@ def _game_and_position(game: str | None, text: str | None, usage: str
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from .cli_text import board
     from .ids import parse_position
 
     game, text = _game_and_position(args.game, args.position,
@@ -144,7 +150,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         pos = _read_position(game, text)  # the JSON document names its game
     else:
         pos = parse_position(text, game)
-    print(json.dumps(pos.to_json()) if args.json else pos)
+    print(json.dumps(pos.to_json()) if args.json else board(pos))
     return 0
 
 
@@ -264,6 +270,7 @@ def _hint(pos, dice, rules, level) -> dict[str, Any]:
 
 def cmd_hint(args: argparse.Namespace) -> int:
     from .board import parse_dice
+    from .cli_text import _, class_line, columns, no_move, score_line
     from .dice import dice_text
 
     if args.batch:
@@ -274,7 +281,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
             pos, dice, rules, extra[0] if extra else args.level), whole=True)
     if args.game is None or args.position is None:
         raise CliError("usage: tavli hint GAME POSITION [--dice 31] [--level L] (or --batch)")
-    from .cube.hint import id_match_state, score_text
+    from .cube.hint import id_match_state
 
     rules = _rules(args.game, args.rule)
     text = args.position
@@ -304,25 +311,26 @@ def cmd_hint(args: argparse.Namespace) -> int:
         print(json.dumps(doc))
         return 0
     if not entries:
-        print(f"no legal move with {dice_text(dice)}: the turn passes")
+        print(no_move(dice_text(dice)))
         return 0
     best = entries[0]["equity"]
     # the probabilities the scoring in force counts (no backgammon columns without them)
-    cols = [("win", "win"), ("w g", "win_gammon"), ("w bg", "win_backgammon"),
-            ("l g", "lose_gammon"), ("l bg", "lose_backgammon")]
-    if not rules.backgammons:
-        cols = [c for c in cols if "backgammon" not in c[1]]
+    keys = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+    cols = [(label, keys[k], max(5, len(label))) for label, k in columns(rules.backgammons)]
     match = not score.is_money
     if match:
-        print(score_text(score))
-    print(f"{'#':>3} {'move':28s} {'ply':>3} {'equity':>8} {'diff':>7}  "
-          + ("   MWC  " if match else "") + " ".join(f"{label:>5}" for label, _ in cols))
+        print(score_line(score))
+    ply = _("cli.col.ply")
+    pw = max(3, len(ply))
+    print(f"{'#':>3} {_('cli.col.move'):28s} {ply:>{pw}} {_('cli.col.equity'):>8} "
+          f"{_('cli.col.diff'):>7}  " + ("   MWC  " if match else "")
+          + " ".join(f"{label:>{w}}" for label, _k, w in cols))
     for i, e in enumerate(entries, 1):
         diff = "" if i == 1 else f"{e['equity'] - best:+.3f}"
         mwc = f"{100 * e['mwc']:6.2f}%  " if match else ""
-        print(f"{i:3d} {e['move']:28s} {e['ply']:3d} {e['equity']:+8.3f} {diff:>7}  "
-              + mwc + " ".join(f"{e[key]:5.3f}" for _, key in cols))
-    print(f"position: {cls}; evaluator: {valuer}")
+        print(f"{i:3d} {e['move']:28s} {e['ply']:{pw}d} {e['equity']:+8.3f} {diff:>7}  "
+              + mwc + " ".join(f"{e[key]:{w}.3f}" for _l, key, w in cols))
+    print(class_line(cls, valuer))
     if args.rollout is not None:
         from .rollout_cli import hint_rollouts
 
@@ -387,7 +395,18 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         ply = review_ply(levels)
     obj = load(args.record)
     result = analyse(obj, ply, ply_note(ply, levels))
-    print(json.dumps(result) if args.json else format_analysis(result))
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    from . import i18n
+
+    if i18n.current() == i18n.DEFAULT:
+        print(format_analysis(result))
+    else:
+        from .ai.analysis import ply_note_msg
+        from .cli_text import analysis_text
+
+        print(analysis_text({**result, "ply_note_msg": ply_note_msg(ply, levels)}))
     return 0
 
 
@@ -510,14 +529,16 @@ def cmd_met(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
+    from . import i18n
+    from .cli_text import _
     from .formats import convert
     from .match import Match
 
     obj = convert(args.input, args.output, args.from_format, args.format)
-    games = obj.games if isinstance(obj, Match) else [obj]
-    what = (f"a {obj.target}-point match, {len(games)} game" + ("s" if len(games) != 1 else "")
-            if isinstance(obj, Match) else "one game")
-    print(f"{args.input} -> {args.output}: {what}")
+    what = (i18n.ngettext(i18n.current(), "cli.convert.match", len(obj.games),
+                          target=obj.target)
+            if isinstance(obj, Match) else _("cli.convert.one"))
+    print(_("cli.convert", input=args.input, output=args.output, what=what))
     return 0
 
 
@@ -544,8 +565,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"{path}: {one_line(p)}")
     if problems:
         return 1
-    print(f"{path}: the dice verify: {rolls} roll{'s' if rolls != 1 else ''} from the "
-          "committed server seed and both client seeds")
+    from . import i18n
+
+    print(i18n.ngettext(i18n.current(), "cli.verify.ok", rolls, path=path))
     return 0
 
 
@@ -565,12 +587,27 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run(args)
 
 
+#: the CLI's languages (tavli.i18n.LANGUAGES; written out so that --help imports nothing)
+LANGS = ("en", "el", "it", "de")
+
+
+def add_lang_option(parser: argparse.ArgumentParser, shown: str | None = None) -> None:
+    """``--lang en|el|it|de``, the language of the command's texts (default
+    ``$TAVLI_LANG``, else English; :mod:`tavli.cli_text`). On ``tavli`` itself and on the
+    commands that print player-facing text; given twice, the later one counts."""
+    parser.add_argument("--lang", dest="cli_lang", choices=LANGS, default=argparse.SUPPRESS,
+                        help=shown or "the language of the output: en (default), el, it, "
+                                      "de; also $TAVLI_LANG")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .games import game_names
 
     p = Parser(
         prog="tavli",
         description="Tavli (Portes, Plakoto, Fevga) and backgammon: rules engine and play.")
+    add_lang_option(p, "the language of the commands' texts: en (default), el, it, de; "
+                       "also $TAVLI_LANG")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     rule_help = "set a rule option, e.g. --rule must_play_higher=true (repeatable)"
@@ -585,12 +622,14 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--batch", action="store_true",
                    help="read lines 'GAME POSITION DICE' from stdin, write one JSON line each")
     m.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
+    add_lang_option(m)
     m.set_defaults(func=cmd_moves)
 
     s = sub.add_parser("show", help="draw a position or print its JSON document")
     s.add_argument("game", nargs="?", help="|".join(game_names()) + " (optional for IDs)")
     s.add_argument("position", nargs="?", help="position ID, gnubg ID, 'start' or '-'")
     s.add_argument("--json", action="store_true", help="print the JSON position document")
+    add_lang_option(s)
     s.set_defaults(func=cmd_show)
 
     h = sub.add_parser("hint", help="rank the legal moves, or the cube decision, with the AI",
@@ -628,6 +667,7 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--owner", default=None, help="backgammon: the cube's owner me|opp|centre")
     h.add_argument("--crawford", action="store_true",
                    help="backgammon: this is the Crawford game")
+    add_lang_option(h)
     h.set_defaults(func=cmd_hint)
 
     from .rollout_cli import add_rollout_command
@@ -644,6 +684,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the level the AI played at in this record: analyse one ply deeper "
                         "(at most 2-ply) unless --level or --ply says otherwise")
     a.add_argument("--json", action="store_true", help="print JSON")
+    add_lang_option(a)
     a.set_defaults(func=cmd_analyse)
 
     t = sub.add_parser("train", help="train a network by self-play (resumable)")
@@ -925,6 +966,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the output format (default: by OUTPUT's extension)")
     cv.add_argument("--from", dest="from_format", choices=("json", "mat", "sgf"),
                     default=None, help="the input format (default: by INPUT's extension)")
+    add_lang_option(cv)
     cv.set_defaults(func=cmd_convert)
 
     vf = sub.add_parser("verify", help="recompute the dice of a finished online game",
@@ -934,6 +976,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "one line per problem; exit status 0 when the dice verify, 1 when "
                         "not, 2 when the file cannot be read as a record.")
     vf.add_argument("record", metavar="RECORD", help="the record file (.json)")
+    add_lang_option(vf)
     vf.set_defaults(func=cmd_verify)
 
     sv = sub.add_parser("serve", help="run the online server (games played over the network)",
@@ -982,10 +1025,18 @@ def run_command(args: argparse.Namespace) -> int:
     error the user caused (a :class:`~tavli.errors.TavliError`) is one line on stderr and
     status 2; Ctrl-C is status 130; a closed pipe ends quietly. Anything else is a bug
     and shows as a traceback."""
+    from . import i18n
+    from .cli_text import cli_lang, error_line, explicit_lang
+
+    lang = i18n.DEFAULT
     try:
-        return int(args.func(args) or 0)
+        lang = cli_lang(getattr(args, "cli_lang", None))
+        if hasattr(args, "lang") and args.lang is None:  # play --tui, dama play: else LANG
+            args.lang = explicit_lang(getattr(args, "cli_lang", None))
+        with i18n.using(lang):
+            return int(args.func(args) or 0)
     except TavliError as e:
-        print(f"tavli: error: {one_line(e)}", file=sys.stderr)
+        print(error_line(e, lang), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

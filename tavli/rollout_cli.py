@@ -60,6 +60,9 @@ def add_rollout_command(sub, rule_help: str, games_help: str) -> None:
                    help="neural (the shipped evaluator, default) or net:FILE")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
+    from .cli import add_lang_option
+
+    add_lang_option(r)
     r.set_defaults(func=cmd_rollout)
 
 
@@ -76,13 +79,26 @@ def evaluator_arg(text: str, game: str | int):
 
 
 def _head(pos, what: str) -> str:
-    return f"rollout of {pos.game_name} {pos.id()}, {what}"
+    from .cli_text import _, game_word
+
+    return _("cli.ro.head", game=game_word(pos.game_name), id=pos.id(), what=what)
+
+
+def _words() -> dict:
+    """:func:`tavli.ai.rollout.format_result`'s words in the command's language."""
+    from .cli_text import _
+
+    return {"equity": _("cli.col.equity"), "adjusted": _("cli.ro.adjusted"),
+            "plain": _("cli.ro.plain"),
+            "labels": tuple(_(f"cli.col.{k}") for k in ("win", "wg", "wbg", "lg", "lbg"))}
 
 
 def cmd_rollout(args: argparse.Namespace) -> int:
-    from .ai.rollout import describe, format_result, rollout, rollout_moves
+    from . import i18n
+    from .ai.rollout import format_result, rollout, rollout_moves
     from .board import parse_dice
     from .cli import _read_position, _rules
+    from .cli_text import _, no_move, rollout_how, side_word
 
     rules = _rules(args.game, args.rule)
     pos = _read_position(args.game, args.position)
@@ -94,15 +110,16 @@ def cmd_rollout(args: argparse.Namespace) -> int:
                               rules=rules, target_se=args.target_se, luck=not args.no_luck,
                               progress=sys.stderr)
     count_bg = bool(rules.backgammons)
-    side = ("white", "black")[pos.turn]
+    side = side_word(pos.turn)
     if args.dice is None:
         r = rollout(pos, **kw)
         if args.json:
             print(json.dumps({"game": pos.game_name, "position": pos.id(), **r.to_dict()}))
             return 0
-        print(f"{_head(pos, side + ' to roll')}: {r.trials} trials ({describe(r)}), "
-              f"{r.seconds:.1f} s, {r.trials / max(r.seconds, 1e-9):.1f} trials/s")
-        for line in format_result(r, count_bg):
+        print(_("cli.ro.result", head=_head(pos, _("cli.ro.to_roll", side=side)),
+                trials=r.trials, how=rollout_how(r), secs=f"{r.seconds:.1f}",
+                rate=f"{r.trials / max(r.seconds, 1e-9):.1f}"))
+        for line in format_result(r, count_bg, words=_words()):
             print(line)
         _print_reduction(r)
         return 0
@@ -115,33 +132,42 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     if not results:
         from .dice import dice_text
 
-        print(f"no legal move with {dice_text(dice)}: the turn passes")
+        print(no_move(dice_text(dice)))
         return 0
     secs = sum(r.seconds for r in results)
-    print(f"{_head(pos, side + ' rolled ' + args.dice)}: the best {len(results)} moves by "
-          f"0-ply, {args.games} trials each ({describe(results[0])}), {secs:.1f} s")
+    print(i18n.ngettext(i18n.current(), "cli.ro.best", len(results),
+                        head=_head(pos, _("cli.ro.rolled", side=side, dice=args.dice)),
+                        trials=args.games, how=rollout_how(results[0]),
+                        secs=f"{secs:.1f}"))
     print_ranked(results, count_bg)
     return 0
 
 
 def _print_reduction(r) -> None:
+    from .cli_text import _
+
     if r.settings.get("luck", True) and r.equity_se > 0 and r.trials > 1:
-        print(f"luck adjustment: equity SE {r.plain_equity_se:.4f} -> {r.equity_se:.4f} "
-              f"({r.plain_equity_se / r.equity_se:.1f} times smaller)")
+        print(_("cli.ro.reduction", plain=f"{r.plain_equity_se:.4f}",
+                adjusted=f"{r.equity_se:.4f}",
+                times=f"{r.plain_equity_se / r.equity_se:.1f}"))
 
 
 def print_ranked(results, count_bg: bool) -> None:
     """Rolled-out moves best first: equity ± SE (luck-adjusted), the plain equity ± SE, the
     probabilities, the trials."""
-    cols = [("win", 0), ("w g", 1), ("w bg", 2), ("l g", 3), ("l bg", 4)]
-    if not count_bg:
-        cols = [c for c in cols if "bg" not in c[0]]
-    print(f"{'#':>3} {'move':28s} {'equity':>8} {'± SE':>7} {'plain':>8} {'± SE':>7}  "
-          + " ".join(f"{label:>5}" for label, _ in cols) + f" {'trials':>7}")
+    from .cli_text import _, columns
+
+    cols = [(label, k, max(5, len(label))) for label, k in columns(count_bg)]
+    trials = _("cli.col.trials")
+    tw = max(7, len(trials))
+    print(f"{'#':>3} {_('cli.col.move'):28s} {_('cli.col.equity'):>8} {'± SE':>7} "
+          f"{_('cli.ro.plain'):>8} {'± SE':>7}  "
+          + " ".join(f"{label:>{w}}" for label, _k, w in cols) + f" {trials:>{tw}}")
     for i, r in enumerate(results, 1):
         print(f"{i:3d} {str(r.move):28s} {r.equity:+8.4f} {_se(r.equity_se):>7} "
               f"{r.plain_equity:+8.4f} {_se(r.plain_equity_se):>7}  "
-              + " ".join(f"{r.outputs[k]:5.3f}" for _, k in cols) + f" {r.trials:>7}")
+              + " ".join(f"{r.outputs[k]:{w}.3f}" for _l, k, w in cols)
+              + f" {r.trials:>{tw}}")
 
 
 def _se(v: float) -> str:
@@ -151,7 +177,9 @@ def _se(v: float) -> str:
 def hint_rollouts(pos, ranked, rules, trials: int, json_out: bool) -> list[dict] | None:
     """``tavli hint --rollout N``: the top 3 of the hint's ranking rolled out with N trials
     each (0-ply, luck-adjusted, seed 1), printed ranked (or returned for JSON)."""
-    from .ai.rollout import describe, rollout_moves
+    from . import i18n
+    from .ai.rollout import rollout_moves
+    from .cli_text import rollout_how
 
     top = [r.move for r in ranked[:3]]
     results = rollout_moves(pos, None, candidates=top, games=trials, rules=rules,
@@ -159,6 +187,7 @@ def hint_rollouts(pos, ranked, rules, trials: int, json_out: bool) -> list[dict]
     if json_out:
         return [r.to_dict() for r in results]
     print()
-    print(f"rollouts of the top {len(results)}: {trials} trials each ({describe(results[0])})")
+    print(i18n.ngettext(i18n.current(), "cli.ro.top", len(results), trials=trials,
+                        how=rollout_how(results[0])))
     print_ranked(results, bool(rules.backgammons))
     return None

@@ -405,18 +405,31 @@ def _game_over(move: Move, rules: Rules) -> np.ndarray | None:
     return tgt.astype(np.float64)
 
 
-def format_result(r: RolloutResult, count_bg: bool, head: str = "") -> list[str]:
+#: the English words of :func:`format_result` (the CLI passes them in its language)
+WORDS = {"equity": "equity", "labels": ("win", "w g", "w bg", "l g", "l bg"),
+         "adjusted": "adjusted", "plain": "plain"}
+
+
+def format_result(r: RolloutResult, count_bg: bool, head: str = "",
+                  words: dict | None = None) -> list[str]:
     """Text lines of a rollout: the adjusted and the plain equity and probabilities with
-    their standard errors (the backgammon columns only where they count)."""
+    their standard errors (the backgammon columns only where they count); ``words`` as
+    :data:`WORDS`."""
+    w = words or WORDS
     cols = [i for i in range(N_OUT) if count_bg or i not in (2, 4)]
-    labels = ("win", "w g", "w bg", "l g", "l bg")
-    lines = [f"{head:<10} {'equity':>8}  " + " ".join(f"{labels[i]:>6}" for i in cols)]
-    rows = [("adjusted", r.equity, r.equity_se, r.outputs, r.se)] if r.settings.get(
+    labels = w["labels"]
+    width = {i: max(6, len(labels[i])) for i in cols}
+    name_w = max(10, len(w["adjusted"]) + 1, len(w["plain"]) + 1)
+    lines = [f"{head:<{name_w}} {w['equity']:>8}  "
+             + " ".join(f"{labels[i]:>{width[i]}}" for i in cols)]
+    rows = [(w["adjusted"], r.equity, r.equity_se, r.outputs, r.se)] if r.settings.get(
         "luck", True) else []
-    rows.append(("plain", r.plain_equity, r.plain_equity_se, r.plain_outputs, r.plain_se))
+    rows.append((w["plain"], r.plain_equity, r.plain_equity_se, r.plain_outputs, r.plain_se))
     for name, e, se, o, s in rows:
-        lines.append(f"{name:<10} {e:+8.4f}  " + " ".join(f"{o[i]:6.4f}" for i in cols))
-        lines.append(f"{'  ± SE':<10} {se:8.4f}  " + " ".join(f"{s[i]:6.4f}" for i in cols))
+        lines.append(f"{name:<{name_w}} {e:+8.4f}  "
+                     + " ".join(f"{o[i]:{width[i]}.4f}" for i in cols))
+        lines.append(f"{'  ± SE':<{name_w}} {se:8.4f}  "
+                     + " ".join(f"{s[i]:{width[i]}.4f}" for i in cols))
     return lines
 
 

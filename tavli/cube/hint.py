@@ -76,6 +76,15 @@ def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool,
         if r is not None:
             doc["rollout"] = r.to_dict()
         return [json.dumps(doc)]
+    from .. import i18n
+
+    if i18n.current() != i18n.DEFAULT:
+        from ..cli_text import _, cube_lines, rollout_how
+
+        line = None if r is None else _(
+            "cli.cube.rollout", trials=r.trials, how=rollout_how(r),
+            equity=f"{r.equity:+.4f}", se=f"{r.equity_se:.4f}")
+        return cube_lines(d, ci, line)
     head = "Money play" if ci.is_money else (
         f"{ci.length}-point match, {ci.away[0]}-away/{ci.away[1]}-away"
         + (" (Crawford)" if ci.crawford else " (post-Crawford)" if ci.post_crawford else ""))
@@ -145,10 +154,3 @@ def score_from_options(rules, match: int | None, score: str | None, cube: int | 
         return ScoreWeights.from_tavli(match, (a, b), rules.game_name)
     except OptionError as e:
         raise CliError(str(e)) from None
-
-
-def score_text(sw: ScoreWeights) -> str:
-    """The line a hint at a match score starts with."""
-    return (f"{sw.context}: equity = normalised match equity (a single win +1, a single "
-            f"loss -1; gammon {sw.win_gammon:.2f}/{sw.lose_gammon:.2f} for me/the "
-            f"opponent); MWC = match winning chances")
