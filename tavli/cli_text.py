@@ -25,29 +25,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import i18n
-from .errors import (
-    CliError,
-    GameOver,
-    IllegalMove,
-    InvalidPosition,
-    ParseError,
-    RecordError,
-    RuleError,
-    TavliError,
-    WrongState,
-    one_line,
-)
+from .errors import CliError, TavliError, kind_key, one_line
 
 #: the environment variable that sets the CLI's language (``--lang`` wins over it)
 ENV = "TAVLI_LANG"
 
-#: the catalogue's words for the kinds of engine error, as the web app answers them
-#: (:func:`tavli.web.errors.engine_error`); the English detail follows in parentheses
-ERROR_KEYS: tuple[tuple[type[TavliError], str], ...] = (
-    (IllegalMove, "err.illegal_move"), (GameOver, "err.game_over"),
-    (WrongState, "err.wrong_state"), (RecordError, "err.invalid_record"),
-    (ParseError, "err.cannot_read"), (InvalidPosition, "err.cannot_read"),
-    (RuleError, "err.cannot_read"))
 
 
 def cli_lang(chosen: str | None, env: Mapping[str, str] | None = None) -> str:
@@ -96,9 +78,9 @@ def error_line(e: TavliError, language: str) -> str:
     m = getattr(e, "text_msg", None)
     if m is not None:
         return head + one_line(i18n.text(language, m))
-    for kind, key in ERROR_KEYS:
-        if isinstance(e, kind):
-            return head + one_line(f"{i18n.gettext(language, key)} ({english})")
+    key = kind_key(e)  # the kind's words, the English detail in parentheses
+    if key is not None:
+        return head + one_line(f"{i18n.gettext(language, key)} ({english})")
     return head + english
 
 
@@ -291,7 +273,7 @@ def analysis_text(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["ENV", "ERROR_KEYS", "cli_lang", "explicit_lang", "error_line", "error_msg",
+__all__ = ["ENV", "cli_lang", "explicit_lang", "error_line", "error_msg",
            "outcome_msg", "game_word", "side_word", "no_move", "board", "class_line",
            "context_text", "score_line", "columns", "cube_lines", "rollout_how",
            "analysis_text"]

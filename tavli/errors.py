@@ -98,6 +98,23 @@ class DiceProofError(TavliError, ValueError):
 
 MAX_MESSAGE = 300
 
+#: the catalogue's message (:mod:`tavli.i18n`) for each kind of engine error, the words a
+#: player reads in another language than English (the web app's answers, the CLI's line)
+KIND_KEYS: tuple[tuple[type[TavliError], str], ...] = (
+    (IllegalMove, "err.illegal_move"), (GameOver, "err.game_over"),
+    (WrongState, "err.wrong_state"), (RecordError, "err.invalid_record"),
+    (ParseError, "err.cannot_read"), (InvalidPosition, "err.cannot_read"),
+    (RuleError, "err.cannot_read"))
+
+
+def kind_key(e: TavliError) -> str | None:
+    """The catalogue key of the kind of ``e`` (:data:`KIND_KEYS`), None for another kind.
+
+    >>> kind_key(IllegalMove("24/18 is blocked")), kind_key(CliError("no such file"))
+    ('err.illegal_move', None)
+    """
+    return next((key for kind, key in KIND_KEYS if isinstance(e, kind)), None)
+
 
 def one_line(message: object, limit: int = MAX_MESSAGE) -> str:
     """An error message as one line of at most ``limit`` characters (a message quoting a

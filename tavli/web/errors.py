@@ -25,16 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import i18n
-from ..errors import (
-    GameOver,
-    IllegalMove,
-    InvalidPosition,
-    ParseError,
-    RecordError,
-    RuleError,
-    TavliError,
-    WrongState,
-)
+from ..errors import GameOver, IllegalMove, TavliError, WrongState, kind_key
 from .lang import request_lang
 
 
@@ -86,16 +77,14 @@ def engine_error(e: TavliError) -> ApiError:
         return e
     # in another language than English, the catalogue's words for what happened (the
     # engine's English text is the English answer)
+    key = kind_key(e)
     if isinstance(e, IllegalMove):
-        return ApiError(422, f"illegal move: {e}", "illegal_move", key="err.illegal_move")
-    if isinstance(e, GameOver):
-        return ApiError(409, str(e), "game_over", key="err.game_over")
-    if isinstance(e, WrongState):
-        return ApiError(409, str(e), "wrong_state", key="err.wrong_state")
-    if isinstance(e, RecordError):
-        return ApiError(422, str(e), "invalid", key="err.invalid_record")
-    if isinstance(e, ParseError | InvalidPosition | RuleError):
-        return ApiError(422, str(e), "invalid", key="err.cannot_read")
+        return ApiError(422, f"illegal move: {e}", "illegal_move", key=key)
+    if isinstance(e, GameOver | WrongState):
+        return ApiError(409, str(e), "game_over" if isinstance(e, GameOver) else "wrong_state",
+                        key=key)
+    if key is not None:
+        return ApiError(422, str(e), "invalid", key=key)
     return ApiError(400, str(e), "error")
 
 

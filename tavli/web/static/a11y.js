@@ -45,10 +45,10 @@ function setPref(name, on) {
 }
 
 // --- announcements -------------------------------------------------------------------------
-/** Say `text` through the live region (a log: a screen reader reads each line added; the
- * last few stay). */
-function announce(text) {
-  const live = document.getElementById("a11y-live");
+/** Say `text` through the live region `id` (a log: a screen reader reads each line added;
+ * the last few stay). */
+function announce(text, id = "a11y-live") {
+  const live = document.getElementById(id);
   if (!live || !text) return;
   const line = document.createElement("p");
   line.textContent = text;
@@ -323,24 +323,27 @@ function keyboardLists() {
 }
 
 // --- set-up -----------------------------------------------------------------------------------
+/** A text only screen readers meet (`.sr-only`), with the attributes `attrs`. */
+function srRegion(id, attrs = {}) {
+  const e = document.createElement("div");
+  e.id = id;
+  e.className = "sr-only";
+  for (const [name, value] of Object.entries(attrs)) e.setAttribute(name, value);
+  return e;
+}
+
+/** A board's two live regions: `${prefix}-live`, a log of what was played, and
+ * `${prefix}-cursor`, what the keyboard's cursor is on (each text replaces the last). */
+function liveRegions(prefix) {
+  return [srRegion(`${prefix}-live`, {"aria-live": "polite", role: "log"}),
+          srRegion(`${prefix}-cursor`, {"aria-live": "polite", "aria-atomic": "true"})];
+}
+
 function setupA11y() {
   applyPrefs();
   const board = document.getElementById("board");
   const wrap = document.getElementById("board-wrap");
-  const desc = document.createElement("div");
-  desc.id = "board-desc";
-  desc.className = "sr-only";
-  const live = document.createElement("div");
-  live.id = "a11y-live";
-  live.className = "sr-only";
-  live.setAttribute("aria-live", "polite");
-  live.setAttribute("role", "log");
-  const cursor = document.createElement("div");
-  cursor.id = "a11y-cursor";
-  cursor.className = "sr-only";
-  cursor.setAttribute("aria-live", "polite");
-  cursor.setAttribute("aria-atomic", "true");
-  wrap.append(desc, live, cursor);
+  wrap.append(srRegion("board-desc"), ...liveRegions("a11y"));
   board.setAttribute("role", "application");
   board.setAttribute("aria-roledescription", "board");
   board.setAttribute("aria-describedby", "board-desc");

@@ -683,12 +683,8 @@
     KB.said = key;
     const last = st.last;
     if (fresh || !last || last.kind !== "move") return;
-    const line = document.createElement("p");
-    line.textContent = t("dama.a11y.played", {side: cap(t(`side.${last.side}`)),
-                                              move: last.full});
-    const log = q("#dama-live");
-    log.appendChild(line);
-    while (log.childElementCount > 6) log.firstElementChild.remove();
+    announce(t("dama.a11y.played", {side: cap(t(`side.${last.side}`)), move: last.full}),
+             "dama-live");   // a11y.js
   }
 
   function setupKeys() {
@@ -697,17 +693,7 @@
     svg.setAttribute("role", "application");
     svg.setAttribute("aria-roledescription", t("a11y.board"));
     const wrap = q("#dama-board-wrap");
-    const live = document.createElement("div");
-    live.id = "dama-live";
-    live.className = "sr-only";
-    live.setAttribute("role", "log");
-    live.setAttribute("aria-live", "polite");
-    const cursor = document.createElement("div");
-    cursor.id = "dama-cursor";
-    cursor.className = "sr-only";
-    cursor.setAttribute("aria-live", "polite");
-    cursor.setAttribute("aria-atomic", "true");
-    wrap.append(live, cursor);
+    wrap.append(...liveRegions("dama"));   // a11y.js
     svg.addEventListener("keydown", boardKey);
     svg.addEventListener("focus", () => {
       // the cursor on something to do when it is on nothing to do
