@@ -343,7 +343,8 @@ function setupA11y() {
   applyPrefs();
   const board = document.getElementById("board");
   const wrap = document.getElementById("board-wrap");
-  wrap.append(srRegion("board-desc"), ...liveRegions("a11y"));
+  const desc = srRegion("board-desc");
+  wrap.append(desc, ...liveRegions("a11y"));
   board.setAttribute("role", "application");
   board.setAttribute("aria-roledescription", "board");
   board.setAttribute("aria-describedby", "board-desc");
