@@ -133,6 +133,20 @@ def test_a_whole_portes_game_by_keyboard(page, server):
     assert page.is_checked("#opt-quick") and page.evaluate("window.tavliA11y.MOTION.quick")
     page.keyboard.press("b")
     assert page.evaluate("document.activeElement.id") == "board"
+    # a key pressed at once after a dialog closes, while the focus is still on the closed
+    # dialog's field (the page moves it back to the board a moment later), is the page's.
+    # (Opened from the page, not the board: closing a dialog gives the focus back to where
+    # it was, if anywhere.)
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("?")
+    page.wait_for_selector("#dlg-help[open]")
+    assert page.evaluate("""() => {
+        document.getElementById("dlg-help").close();
+        const stale = document.activeElement.id;
+        document.activeElement.dispatchEvent(
+            new KeyboardEvent("keydown", {key: "b", code: "KeyB", bubbles: true}));
+        return [stale, document.activeElement.id];
+    }""") == ["opt-motion", "board"]
 
     moves = 0
     saw_marks = saw_played = False

@@ -322,6 +322,15 @@ function keyboardLists() {
   }, true);
 }
 
+/** Whether a key pressed on `el` is that element's own (a field's, a button's, an open
+ * dialog's, by the selector `owners`) rather than the page's. An element left focused in
+ * a dialog that has just closed (the focus moves back to the board a moment later) owns
+ * no keys: the page's keys work at once. */
+function ownsKey(el, owners) {
+  if (!el.closest || !el.closest(owners)) return false;
+  return !el.closest("dialog:not([open])");
+}
+
 // --- set-up -----------------------------------------------------------------------------------
 /** A text only screen readers meet (`.sr-only`), with the attributes `attrs`. */
 function srRegion(id, attrs = {}) {

@@ -909,8 +909,9 @@ function init() {
     // not in an open dialog (a closed one's button may keep the focus), and not on a
     // button, link or field, whose own Enter is theirs
     const tgt = e.target;
-    if (tgt.closest && tgt.closest("dialog[open], button, a[href], input, select, textarea, "
-                                    + "[role=button]")) return;
+    if (ownsKey(tgt, "dialog[open], button, a[href], input, select, textarea, [role=button]")) {
+      return;
+    }
     if (e.key === "Enter" && completeMove()) confirmMove();
     else if ((e.key === "Backspace" || (e.key === "z" && (e.ctrlKey || e.metaKey)))
              && S.done.length) { e.preventDefault(); undo(); }

@@ -188,7 +188,7 @@ function setupKeys() {
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
     const tgt = e.target;
-    if (tgt.closest && tgt.closest("dialog[open], input, select, textarea")) return;
+    if (ownsKey(tgt, "dialog[open], input, select, textarea")) return;
     if (e.key === "?") {
       e.preventDefault();
       openHelp();
