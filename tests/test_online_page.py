@@ -99,18 +99,30 @@ def _until(page, expression, arg, timeout=10.0):
 PAST = "(seq) => !!window.tavliOnline.state() && window.tavliOnline.state().seq > seq"
 
 
-def _play(pages, watcher, *, reload_at=None, limit=4000):
+def _play(pages, watcher, *, reload_at=None, resign_after=None, limit=4000):
     """Play to the end of the game or match: each turn the page of the side to act clicks
-    its first control. ``reload_at``: an action number at which black's page reloads."""
+    its first control. ``reload_at``: an action number at which black's page reloads.
+    ``resign_after``: after this many actions of a game, the first page resigns it (the
+    lowest value its resign menu offers)."""
     by_side = {p.evaluate("window.tavliOnline.O.side"): p for p in pages}
     other = {"white": "black", "black": "white"}
     reloaded = False
     stuck = 0
     actor = pages[0]
+    start = 0   # the action that began the game under way
     for _ in range(limit):
         seq, status, phase, turn, over = actor.evaluate(STATE)
         if status == "over" and over:
             return seq
+        if phase == "over":
+            start = seq
+        elif (resign_after is not None and seq - start >= resign_after
+              and pages[0].is_visible("#btn-resign")):
+            pages[0].click("#btn-resign")
+            pages[0].click("#resign-values button >> nth=0")
+            _until(pages[0], PAST, seq, 4.0)
+            start = seq
+            continue
         if reload_at is not None and not reloaded and seq >= reload_at:
             reloaded = True
             by_side["black"].reload()
@@ -150,6 +162,9 @@ def _verify(page):
 
 @pytest.mark.parametrize("variant,points", [("portes", 1), ("tavli", 3)])
 def test_two_players_and_a_spectator_play_to_the_end(browser, online_server, variant, points):
+    """A whole game played by clicks; in the 3-point Tavli match Ann resigns each game
+    after 30 actions (Bob wins Portes, Plakoto and Fevga one point each), so the match
+    goes through each game's start and end without playing out 500 actions."""
     t0 = time.monotonic()
     ann = _page(browser)
     bob = _page(browser)
@@ -179,7 +194,7 @@ def test_two_players_and_a_spectator_play_to_the_end(browser, online_server, var
     assert ann.evaluate("window.tavliOnline.state().seq") == seq
 
     ann.set_viewport_size({"width": 1366, "height": 768})
-    last = _play([ann, bob], eve, reload_at=12)
+    last = _play([ann, bob], eve, reload_at=12, resign_after=30 if points > 1 else None)
     wait_js(eve, f"window.tavliOnline.state().seq >= {last}", 20000)
     assert eve.evaluate("window.tavliOnline.O.animated") > 0  # opponents' moves slid
     _no_controls(eve)
@@ -191,6 +206,8 @@ def test_two_players_and_a_spectator_play_to_the_end(browser, online_server, var
     assert st["status"] == "over"
     if points > 1:
         assert max(st["score"]) >= points
+        # Ann (white) resigned Portes, Plakoto and Fevga: the match ended in the third
+        assert st["score"] == [0, 3] and st["game"] == "fevga"
     for p in (ann, bob, eve):
         assert p.errors == []
         p.context.close()
