@@ -1,5 +1,5 @@
-"""``tavli rollout`` and ``tavli hint --rollout``: the command line of
-:mod:`tavli.ai.rollout` (its arguments, text and JSON output)."""
+"""``tavli rollout``, ``tavli hint --rollout`` and ``tavli analyse --rollout``: the command
+line of :mod:`tavli.ai.rollout` (its arguments, text and JSON output)."""
 
 from __future__ import annotations
 
