@@ -376,7 +376,8 @@ def _cube_hint(args: argparse.Namespace, pos, rules, state=None) -> int:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from .ai.analysis import analyse, format_analysis, ply_note, review_ply
+    from .ai import analysis
+    from .ai.analysis import format_analysis, ply_note, review_ply
     from .ai.neural import level_name, parse_level
     from .errors import RuleError
     from .record import load
@@ -394,19 +395,32 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     else:
         ply = review_ply(levels)
     obj = load(args.record)
-    result = analyse(obj, ply, ply_note(ply, levels))
+    entries = analysis.analyse_turns(obj, ply)
+    result = analysis.summarise(entries, ply, analysis.result_of(obj), ply_note(ply, levels))
+    rolled: dict = {}
+    if args.rollout is not None:
+        from .rollout_cli import analysis_rollouts
+
+        rolled = analysis_rollouts(obj, entries, result["turns"], args.rollout)
     if args.json:
         print(json.dumps(result))
         return 0
     from . import i18n
 
+    def below(t: dict[str, Any]) -> list[str]:
+        return rolled.get((t["game"], t["turn"]), [])
+
     if i18n.current() == i18n.DEFAULT:
-        print(format_analysis(result))
+        print(format_analysis(result, below))
     else:
         from .ai.analysis import ply_note_msg
         from .cli_text import analysis_text
 
-        print(analysis_text({**result, "ply_note_msg": ply_note_msg(ply, levels)}))
+        print(analysis_text({**result, "ply_note_msg": ply_note_msg(ply, levels)}, below))
+    if args.rollout is not None and not rolled:
+        from .cli_text import _
+
+        print(_("cli.an.nothing"))
     return 0
 
 
@@ -683,6 +697,10 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--ai", default=None, metavar="LEVEL",
                    help="the level the AI played at in this record: analyse one ply deeper "
                         "(at most 2-ply) unless --level or --ply says otherwise")
+    a.add_argument("--rollout", type=at_least(1), default=None, metavar="N",
+                   help="also roll out each checker play marked doubtful or worse: the "
+                        "analysis' top 3 and the move played, N trials each (0-ply, "
+                        "luck-adjusted), and say whether the rollout confirms the error")
     a.add_argument("--json", action="store_true", help="print JSON")
     add_lang_option(a)
     a.set_defaults(func=cmd_analyse)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import i18n
@@ -243,14 +243,16 @@ def rollout_how(r: Any) -> str:
     return _("cli.ro.how", ply=s.get("ply", 0), cut=cut, vr=vr, seed=s.get("seed"))
 
 
-def analysis_text(result: dict[str, Any]) -> str:
+def analysis_text(result: dict[str, Any],
+                  below: Callable[[dict[str, Any]], list[str]] | None = None) -> str:
     """``tavli analyse``'s text in the language: the review's lines
-    (:mod:`tavli.web.reviews`: every turn and cube decision, then the totals)."""
+    (:mod:`tavli.web.reviews`: every turn and cube decision, then the totals); ``below``
+    as :func:`tavli.ai.analysis.format_analysis` (lines under a turn)."""
     from .ai.analysis import format_analysis
 
     language = lang()
     if language == i18n.DEFAULT:
-        return format_analysis(result)
+        return format_analysis(result, below)
     from .dice import dice_text
     from .web.reviews import cube_msg, summary_msgs, turn_msg
 
@@ -268,6 +270,8 @@ def analysis_text(result: dict[str, Any]) -> str:
         if t.get("mark") and t.get("kind") != "cube":
             line += f" [{_('mark.' + t['mark'].replace(' ', '_'))}]"
         lines.append(line)
+        if below is not None and t.get("kind") != "cube":
+            lines.extend(below(t))
     lines.extend(i18n.text(language, m)
                  for m in summary_msgs(result, result.get("ply_note_msg")))
     return "\n".join(lines)

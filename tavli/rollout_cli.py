@@ -1,15 +1,19 @@
-"""``tavli rollout`` and ``tavli hint --rollout``: the command line of
-:mod:`tavli.ai.rollout` (its arguments, text and JSON output)."""
+"""``tavli rollout``, ``tavli hint --rollout`` and ``tavli analyse --rollout``: the command
+line of :mod:`tavli.ai.rollout` (its arguments, text and JSON output)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
 from .argtypes import at_least, seed_arg
 from .errors import CliError
+
+#: the indent of the rollouts under a decision of ``tavli analyse``
+INDENT = "      "
 
 
 def positive_float(text: str) -> float:
@@ -139,7 +143,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
                         head=_head(pos, _("cli.ro.rolled", side=side, dice=args.dice)),
                         trials=args.games, how=rollout_how(results[0]),
                         secs=f"{secs:.1f}"))
-    print_ranked(results, count_bg)
+    print("\n".join(ranked_lines(results, count_bg)))
     return 0
 
 
@@ -152,42 +156,110 @@ def _print_reduction(r) -> None:
                 times=f"{r.plain_equity_se / r.equity_se:.1f}"))
 
 
-def print_ranked(results, count_bg: bool) -> None:
+def ranked_lines(results, count_bg: bool, played: str | None = None) -> list[str]:
     """Rolled-out moves best first: equity ± SE (luck-adjusted), the plain equity ± SE, the
-    probabilities, the trials."""
+    probabilities, the trials; ``played``: the position ID after the move played, marked."""
     from .cli_text import _, columns
 
     cols = [(label, k, max(5, len(label))) for label, k in columns(count_bg)]
     trials = _("cli.col.trials")
     tw = max(7, len(trials))
-    print(f"{'#':>3} {_('cli.col.move'):28s} {_('cli.col.equity'):>8} {'± SE':>7} "
-          f"{_('cli.ro.plain'):>8} {'± SE':>7}  "
-          + " ".join(f"{label:>{w}}" for label, _k, w in cols) + f" {trials:>{tw}}")
+    lines = [f"{'#':>3} {_('cli.col.move'):28s} {_('cli.col.equity'):>8} {'± SE':>7} "
+             f"{_('cli.ro.plain'):>8} {'± SE':>7}  "
+             + " ".join(f"{label:>{w}}" for label, _k, w in cols) + f" {trials:>{tw}}"]
     for i, r in enumerate(results, 1):
-        print(f"{i:3d} {str(r.move):28s} {r.equity:+8.4f} {_se(r.equity_se):>7} "
-              f"{r.plain_equity:+8.4f} {_se(r.plain_equity_se):>7}  "
-              + " ".join(f"{r.outputs[k]:{w}.3f}" for _l, k, w in cols)
-              + f" {r.trials:>{tw}}")
+        mine = played is not None and r.move.after.id() == played
+        lines.append(f"{i:3d} {str(r.move):28s} {r.equity:+8.4f} {_se(r.equity_se):>7} "
+                     f"{r.plain_equity:+8.4f} {_se(r.plain_equity_se):>7}  "
+                     + " ".join(f"{r.outputs[k]:{w}.3f}" for _l, k, w in cols)
+                     + f" {r.trials:>{tw}}" + (f"  {_('cli.an.played')}" if mine else ""))
+    return lines
 
 
 def _se(v: float) -> str:
     return "-" if v != v else f"{v:.4f}"
 
 
+def roll_moves(pos, moves, rules, trials: int) -> list:
+    """``moves`` of one roll in ``pos`` rolled out as ``hint --rollout`` and ``analyse
+    --rollout`` do: ``trials`` each, 0-ply, luck-adjusted, seed 1, progress on stderr;
+    best first (:func:`tavli.ai.rollout.rollout_moves`)."""
+    from .ai.rollout import rollout_moves
+
+    return rollout_moves(pos, None, candidates=list(moves), games=trials, rules=rules,
+                         progress=sys.stderr)
+
+
+def _top_lines(key: str, results, rules, trials: int, played: str | None = None) -> list[str]:
+    """The head ``key`` (a plural message: how many, the trials, the settings) and the
+    ranked table of ``results``."""
+    from . import i18n
+    from .cli_text import rollout_how
+
+    return [i18n.ngettext(i18n.current(), key, len(results), trials=trials,
+                          how=rollout_how(results[0]))] + ranked_lines(
+        results, bool(rules.backgammons), played)
+
+
 def hint_rollouts(pos, ranked, rules, trials: int, json_out: bool) -> list[dict] | None:
     """``tavli hint --rollout N``: the top 3 of the hint's ranking rolled out with N trials
     each (0-ply, luck-adjusted, seed 1), printed ranked (or returned for JSON)."""
-    from . import i18n
-    from .ai.rollout import rollout_moves
-    from .cli_text import rollout_how
+    from .ai.analysis import TOP
 
-    top = [r.move for r in ranked[:3]]
-    results = rollout_moves(pos, None, candidates=top, games=trials, rules=rules,
-                            progress=sys.stderr)
+    results = roll_moves(pos, [r.move for r in ranked[:TOP]], rules, trials)
     if json_out:
         return [r.to_dict() for r in results]
     print()
-    print(i18n.ngettext(i18n.current(), "cli.ro.top", len(results), trials=trials,
-                        how=rollout_how(results[0])))
-    print_ranked(results, bool(rules.backgammons))
+    print("\n".join(_top_lines("cli.ro.top", results, rules, trials)))
     return None
+
+
+def confirms(best, played) -> tuple[bool, float, float]:
+    """Whether a rollout confirms a move as an error: the ``played`` move's rolled-out
+    equity below the ``best``'s by more than 2 combined standard errors; also that
+    difference and its SE.
+
+    >>> from types import SimpleNamespace as R
+    >>> confirms(R(equity=0.2, equity_se=0.03), R(equity=0.05, equity_se=0.04))
+    (True, 0.15, 0.05)
+    >>> confirms(R(equity=0.2, equity_se=0.03), R(equity=0.12, equity_se=0.04))[0]
+    False
+    """
+    diff = best.equity - played.equity
+    se = math.hypot(best.equity_se, played.equity_se)
+    return bool(diff > 2 * se), round(diff, 6), round(se, 6)
+
+
+def analysis_rollouts(obj, entries, turns: list[dict], trials: int) -> dict[tuple, list[str]]:
+    """``tavli analyse --rollout N``: every checker play the analysis marks (doubtful or
+    worse) with its best moves (:attr:`~tavli.ai.analysis.TurnAnalysis.top`) and the move
+    played rolled out on its position and roll as :func:`roll_moves` does. ``entries``:
+    :func:`~tavli.ai.analysis.analyse_turns`' answer, ``turns`` its turn dicts
+    (:func:`~tavli.ai.analysis.summarise`), each rolled-out one given ``rollouts`` (the
+    results' :meth:`~tavli.ai.rollout.RolloutResult.to_dict` with ``played``) and
+    ``confirmed`` (:func:`confirms`). Returns the text lines of each, by (game, turn)."""
+    from .ai.analysis import TurnAnalysis, games_of
+    from .cli_text import _
+
+    games = games_of(obj)
+    moves = [e for e in entries if isinstance(e, TurnAnalysis)]
+    out: dict[tuple, list[str]] = {}
+    for e, t in zip(moves, turns, strict=True):
+        if not t["mark"]:  # a loss of 0.04 or more: an unforced move
+            continue
+        game = games[e.game - 1]
+        pos, dice, chosen = game.turns[e.number - 1]
+        played = chosen.after.id()
+        legal = {m.after.id(): m for m in pos.legal_moves(dice, game.rules)}
+        wanted = list(e.top) + ([] if played in e.top else [played])
+        results = roll_moves(pos, [legal[k] for k in wanted], game.rules, trials)
+        mine = next(r for r in results if r.move.after.id() == played)
+        t["rollouts"] = [{**r.to_dict(), "played": r is mine} for r in results]
+        ok, diff, se = confirms(results[0], mine)
+        t["confirmed"] = ok
+        verdict = _("cli.an.confirmed" if ok else "cli.an.not_confirmed",
+                    diff=f"{diff:.4f}", se=f"{se:.4f}")
+        lines = _top_lines("cli.an.top", results, game.rules, trials, played) + [verdict]
+        out[(e.game, e.number)] = [INDENT + line for line in lines]
+    return out
+

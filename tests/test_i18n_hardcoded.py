@@ -201,8 +201,9 @@ def test_no_hard_coded_english_in_the_terminals():
 #: catalogue's (tavli/cli_text.py)
 CLI = {ROOT / "tavli" / "cli.py": {"cmd_moves", "cmd_show", "cmd_hint", "_cube_hint",
                                    "cmd_analyse", "cmd_convert", "cmd_verify"},
-       ROOT / "tavli" / "rollout_cli.py": {"cmd_rollout", "_print_reduction", "print_ranked",
-                                           "hint_rollouts"}}
+       ROOT / "tavli" / "rollout_cli.py": {"cmd_rollout", "_print_reduction", "ranked_lines",
+                                           "_top_lines", "hint_rollouts",
+                                           "analysis_rollouts"}}
 
 
 def test_no_hard_coded_english_in_the_cli_commands():

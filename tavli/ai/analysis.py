@@ -23,6 +23,7 @@ The result is deterministic: the same record and ply give the same analysis.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,8 @@ RATINGS = ((2.0, "Supernatural"), (5.0, "World class"), (8.0, "Expert"),
 MARKS = ((0.16, "very bad"), (0.08, "bad"), (0.04, "doubtful"))
 #: the deepest ply an analysis searches
 MAX_PLY = 2
+#: how many of its best moves an analysis keeps for rollouts (TurnAnalysis.top)
+TOP = 3
 
 
 def rating(error_rate: float) -> str:
@@ -150,6 +153,9 @@ class TurnAnalysis:
     unit: str = "points"
     slot: int = 0  # turns of all games (in order) played before it
     cube_state: dict[str, Any] | None = None  # the cube at the roll (backgammon)
+    #: the position IDs after the analysis' best moves (at most :data:`TOP`; not in the
+    #: JSON): what ``tavli analyse --rollout`` rolls out
+    top: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         d = {"kind": "move", "game": self.game, "turn": self.number,
@@ -207,7 +213,8 @@ class PlayerTotals:
                 "luck_value": round(self.luck_value, 4), "mistakes": dict(self.marks)}
 
 
-def _games(obj: Game | Match) -> list[Game]:
+def games_of(obj: Game | Match) -> list[Game]:
+    """The games of a game or match record."""
     return obj.games if isinstance(obj, Match) else [obj]
 
 
@@ -226,7 +233,7 @@ def _scores(obj: Game | Match) -> list[tuple[int, int] | None]:
 
 def turn_count(obj: Game | Match) -> int:
     """How many turns :func:`analyse_turns` goes through (every turn of every game)."""
-    return sum(len(g.turns) for g in _games(obj))
+    return sum(len(g.turns) for g in games_of(obj))
 
 
 def result_of(obj: Game | Match) -> dict[str, Any]:
@@ -241,7 +248,7 @@ def result_of(obj: Game | Match) -> dict[str, Any]:
     """
     from .cubeanalysis import match_cube
 
-    games = _games(obj)
+    games = games_of(obj)
     target = obj.target if isinstance(obj, Match) else None
     unit = "points"
     res = [0.0, 0.0]
@@ -290,7 +297,7 @@ def analyse_turns(obj: Game | Match, ply: int = 1, start: int = 0,
     also has the cube decisions after it (a double passed ends a game)."""
     out: list[Entry] = []
     ctx = _Context()
-    games = _games(obj)
+    games = games_of(obj)
     total = turn_count(obj)
     end = total if stop is None else min(stop, total)
     target = obj.target if isinstance(obj, Match) else None
@@ -373,17 +380,19 @@ def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
             eq_played = mine.equity
         loss = max(0.0, best.equity - eq_played)
         best_text, eq_best = str(best.move), best.equity
+        top = tuple(r.move.after.id() for r in ranked[:TOP])
     else:
         eq_best = eq_played = float(ranked0[0].equity) if moves else -float(
             an.equity(an.position_outputs(pos.swap_turn(), 0), score and score.flip()))
         loss = 0.0
+        top = ()
         best_text = str(chosen) if chosen is not None else ""
     ci = cube.cube
     unit = "mwc" if ci is not None and not ci.is_money else "points"
     return TurnAnalysis(gi, number, side, tuple(dice), str(chosen) if chosen is not None
                         else "", best_text, eq_played, eq_best, loss, luck, len(moves),
                         pos.id(), white_win, cls, valuer, luck_value, unit,
-                        cube_state=None if ci is None else cube_state(ci, side))
+                        cube_state=None if ci is None else cube_state(ci, side), top=top)
 
 
 def cube_state(ci, side: int) -> dict[str, Any]:
@@ -455,9 +464,11 @@ def _unit_text(value: float, unit: str) -> str:
     return f"{100 * value:+.2f}% MWC" if unit == "mwc" else f"{value:+.3f} points"
 
 
-def format_analysis(result: dict[str, Any]) -> str:
+def format_analysis(result: dict[str, Any],
+                    below: Callable[[dict[str, Any]], list[str]] | None = None) -> str:
     """The analysis as text: one line per turn (the roll written higher die first, 6-4)
-    and per listed cube decision (``cube``), mistakes marked, then the totals."""
+    and per listed cube decision (``cube``), mistakes marked, then the totals; ``below``
+    gives lines to print under a turn (its dict), e.g. its rollouts."""
     from ..dice import dice_text
 
     note = result.get("ply_note")
@@ -489,6 +500,8 @@ def format_analysis(result: dict[str, Any]) -> str:
         if t.get("evaluator", "contact net") != "contact net":
             text += f"  ({t['evaluator']})"
         lines.append(text)
+        if below is not None:
+            lines.extend(below(t))
     lines.append("-- totals")
     for side, tot in result["players"].items():
         lines.extend(player_lines(side, tot))
@@ -522,4 +535,5 @@ def player_lines(side: str, tot: dict[str, Any]) -> list[str]:
 
 
 __all__ = ["analyse", "analyse_turns", "summarise", "turn_count", "format_analysis", "rating",
-           "mark", "review_ply", "ply_note", "ply_note_msg", "result_of", "player_lines", "MAX_PLY"]
+           "mark", "review_ply", "ply_note", "ply_note_msg", "result_of", "player_lines", "MAX_PLY",
+           "TOP", "games_of"]
