@@ -152,13 +152,15 @@ def test_kernels_with_weights_take_at_most_ten_arguments():
         assert len(inspect.signature(k.py_func).parameters) <= 10, k.__name__
 
 
-#: a backgammon position (white to move, 4-4): the hit 13/9 10/2* 6/2 goes for the gammon
-#: (29% gammons, 72% wins); 20/16(2) 6/2*(2) wins more often (74%) with fewer gammons
-BG_POS, BG_DICE = "B3WcGQMQzN6IAQM", (4, 4)
-BG_GAMMONISH, BG_SAFE = "13/9 10/2* 6/2", "20/16(2) 6/2*(2)"
-#: Portes (5-2): the hit 23/21 8/3* (55% gammons) against the quiet 23/18 11/9 (85% wins)
-PORTES_POS, PORTES_DICE = "AcydOQBEm22WABA", (2, 5)
-PORTES_GAMMONISH, PORTES_SAFE = "23/21 8/3*", "23/18 11/9"
+#: a backgammon position (black to move, 4-4), as the shipped network values it at 0-ply:
+#: 8/4(2) 6/2*(2) goes for the gammon (18% gammons, 84% wins); 13/9(2) 6/2*(2) wins more
+#: often (86%) with fewer gammons (12%)
+BG_POS, BG_DICE = "B2ybgwMQcO9GBgA", (4, 4)
+BG_GAMMONISH, BG_SAFE = "8/4(2) 6/2*(2)", "13/9(2) 6/2*(2)"
+#: Portes (6-6): the double hit 8/2*(2) 7/1*(2) (48% gammons, 72% wins) against the quiet
+#: 21/9(2) (82% wins, 21% gammons)
+PORTES_POS, PORTES_DICE = "AbBzzAEoOLeDAQY", (6, 6)
+PORTES_GAMMONISH, PORTES_SAFE = "8/2*(2) 7/1*(2)", "21/9(2)"
 
 
 def _top(game, pos_id, dice, score=None) -> str:
@@ -236,7 +238,7 @@ def test_hint_at_a_match_score_shows_mwc(capsys):
     assert "score" not in doc and "mwc" not in doc["moves"][0]
     assert doc["moves"][0]["move"] == BG_GAMMONISH
     # a Tavli match: Portes at 4-0 of 5 points
-    rc, out, err = _cli(capsys, "portes", PORTES_POS, "--dice", "25", "--level", "0",
+    rc, out, err = _cli(capsys, "portes", PORTES_POS, "--dice", "66", "--level", "0",
                         "--match", "5", "--score", "4-0", "--json")
     doc = json.loads(out)
     assert doc["moves"][0]["move"] == PORTES_SAFE
