@@ -241,8 +241,10 @@ def test_reduced_motion_setting(browser, server):
     page = ctx.new_page()
     try:
         page.goto(server)
-        page.wait_for_selector("#btn-help")
+        # a fresh page opens the New game dialog once the catalogue is in: closed first
+        page.wait_for_selector("#dlg-new[open]")
         page.keyboard.press("Escape")
+        wait_js(page, "!document.querySelector('#dlg-new').open")
         page.click("#btn-help")
         page.check("#opt-motion")
         page.keyboard.press("Escape")
