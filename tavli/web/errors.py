@@ -80,9 +80,10 @@ def engine_error(e: TavliError) -> ApiError:
     key = kind_key(e)
     if isinstance(e, IllegalMove):
         return ApiError(422, f"illegal move: {e}", "illegal_move", key=key)
-    if isinstance(e, GameOver | WrongState):
-        return ApiError(409, str(e), "game_over" if isinstance(e, GameOver) else "wrong_state",
-                        key=key)
+    if isinstance(e, GameOver):
+        return ApiError(409, str(e), "game_over", key=key)
+    if isinstance(e, WrongState):
+        return ApiError(409, str(e), "wrong_state", key=key)
     if key is not None:
         return ApiError(422, str(e), "invalid", key=key)
     return ApiError(400, str(e), "error")

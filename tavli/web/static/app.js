@@ -906,8 +906,8 @@ function init() {
     proceed();
   });
   document.addEventListener("keydown", (e) => {
-    // not in an open dialog (a closed one's button may keep the focus), and not on a
-    // button, link or field, whose own Enter is theirs
+    // not in an open dialog, and not on a button, link or field, whose own Enter is
+    // theirs (a11y.js ownsKey: one left focused in a dialog just closed is not)
     const tgt = e.target;
     if (ownsKey(tgt, "dialog[open], button, a[href], input, select, textarea, [role=button]")) {
       return;
