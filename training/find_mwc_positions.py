@@ -44,10 +44,13 @@ def main(game: str, seed: int = 1, wanted: int = 4, games: int = 200) -> None:
     for _ in range(games):
         pos = Position.start(game)
         for ply in range(120):
+            if pos.is_finished():
+                break
             dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
             moves = pos.legal_moves(dice, rules)
-            if not moves:
-                break
+            if not moves:  # a blocked roll: the other side moves
+                pos = pos.swap_turn()
+                continue
             money = an.rank(pos, moves, 0, None)
             if len(moves) > 3 and ply > 6:
                 a = str(money[0].move)
