@@ -175,7 +175,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         if args.players:
             raise CliError("usage: tavli bench race [--game G] [--positions N] [--trials N] "
-                           "[--rollouts FILE] [--race FILE] [--net FILE] [--games N]")
+                           "[--rollouts FILE] [--race FILE] [--net FILE] [--games N] "
+                           "[--jobs J]")
         games = 10000 if args.games is None else args.games
         try:
             even_games(str(games))
@@ -183,7 +184,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             args.parser.error(f"argument --games: {e}")
         bench_race(args.game, positions=args.positions or POSITIONS, trials=args.trials,
                    seed=args.seed, rollouts=args.rollouts, race=args.race, net=args.net,
-                   games=games, progress=sys.stderr)
+                   games=games, progress=sys.stderr, jobs=args.jobs)
         return 0
     if args.what == "strength":
         from .ai.strength import bench_strength
@@ -899,7 +900,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="strength: append each dice pair's result to FILE and resume from "
                         "it (for long runs: search levels, gnubg, greedy)")
     b.add_argument("--jobs", type=at_least(1), default=1,
-                   help="strength: processes for games played through Python")
+                   help="strength: processes for games played through Python; race: "
+                        "processes for the rollouts")
     b.add_argument("--clients", type=at_least(2), default=10,
                    help="web: clients (one reviews, the others make plain requests)")
     b.add_argument("--requests", type=at_least(1), default=None,

@@ -24,6 +24,7 @@ from tavli.ai.evaluator import (
 from tavli.ai.net import Net, equity
 from tavli.ai.race import N_RACE, PER_SIDE, PIP_DIFF, RACE, encode_race
 from tavli.board import Position
+from tavli.errors import OptionError
 from tavli.games import HITTING, PINNING, RUNNING
 
 FAMILIES = ("portes", "plakoto", "fevga")
@@ -287,6 +288,32 @@ def test_bench_race_prints_both_errors(tmp_path):
     # a second run reads the same rollouts: the same figures
     again = bench_race("fevga", rollouts=f, race=tmp_path / "race.npz", out=Out())
     assert again["race_net"] == fig["race_net"] and again["contact_net"] == fig["contact_net"]
+
+
+def test_race_rollouts_same_with_processes_and_resume_from_partial(tmp_path):
+    from tavli.ai.racebench import Rollouts, rollouts_of
+    from tavli.ai.racetrain import contact_evaluator, family_rules, sample_starts
+
+    rules = family_rules("fevga")
+    ev = contact_evaluator(rules.game)
+    got = sample_starts(rules.game, 12, 5, pick_any=True, evaluator=ev)
+    boards, turns = got.boards[:12], got.turns[:12]
+    one = rollouts_of(ev, rules, boards, turns, 72, 3, "test")
+    two = rollouts_of(ev, rules, boards, turns, 72, 3, "test", jobs=2)
+    np.testing.assert_array_equal(one.means, two.means)
+    np.testing.assert_array_equal(one.outputs, two.outputs)
+    # a run stopped after 10 positions left them in the partial file; a rerun resumes
+    part = tmp_path / "r.part.npz"
+    Rollouts(one.family, boards, turns, one.means[:10] + 5.0, one.ses[:10],
+             one.outputs[:10], 72, 3, "test").save(part, partial=True)
+    resumed = rollouts_of(ev, rules, boards, turns, 72, 3, "test", partial=part)
+    np.testing.assert_array_equal(resumed.means[:10], one.means[:10] + 5.0)  # not redone
+    np.testing.assert_array_equal(resumed.means[10:], one.means[10:])
+    # a partial file of other settings is not used; a partial file is no finished one
+    other = rollouts_of(ev, rules, boards, turns, 72, 4, "test", partial=part)
+    assert not np.array_equal(other.means[:10], resumed.means[:10])
+    with pytest.raises(OptionError, match="not a race rollouts file"):
+        Rollouts.load(part)
 
 
 # --- shipped race networks ------------------------------------------------------------------

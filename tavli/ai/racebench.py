@@ -56,17 +56,19 @@ class Rollouts:
     seed: int
     player: str
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path, partial: bool = False) -> None:
+        """Write the file (atomically). ``partial``: rollouts of the first positions
+        only, a run under way (:func:`rollouts_of`)."""
         meta = {"family": self.family, "trials": self.trials, "seed": self.seed,
-                "player": self.player}
+                "player": self.player, "partial": partial}
         write_npz(path, boards=self.boards, turns=self.turns, means=self.means, ses=self.ses,
                   outputs=self.outputs,
                   meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
 
     @classmethod
-    def load(cls, path: str | Path) -> Rollouts:
+    def load(cls, path: str | Path, partial: bool = False) -> Rollouts:
         """The rollouts saved in ``path``; :class:`OptionError` when it is not such a
-        file."""
+        file (``partial``: a run under way's file, rollouts of its first positions)."""
         z = read_npz(path, ("boards", "turns", "means", "ses", "outputs", "meta"),
                      "rollouts", "a race rollouts", OptionError)
         try:
@@ -79,9 +81,11 @@ class Rollouts:
                     np.asarray(z["outputs"], dtype=np.float64), int(meta["trials"]),
                     int(meta["seed"]), str(meta["player"]))
             n = len(r.boards)
+            m = len(r.means) if partial else n
             ok = (r.boards.shape == (n, 104) and r.turns.shape == (n,) and n > 1
-                  and r.means.shape == (n,) and r.ses.shape == (n,)
-                  and r.outputs.shape == (n, N_OUT))
+                  and bool(meta.get("partial", False)) == partial
+                  and r.means.shape == (m,) and r.ses.shape == (m,)
+                  and r.outputs.shape == (m, N_OUT))
         except (ValueError, KeyError, TypeError, AttributeError):
             ok = False
         if not ok:
@@ -101,37 +105,75 @@ def equity_errors(ev: Evaluator, rolls: Rollouts, rules: Rules) -> np.ndarray:
 
 
 def rollouts_of(ev: Evaluator, rules: Rules, boards: np.ndarray, turns: np.ndarray,
-                trials: int, seed: int, player: str, progress=None) -> Rollouts:
+                trials: int, seed: int, player: str, progress=None, jobs: int = 1,
+                partial: str | Path | None = None) -> Rollouts:
     """The positions (flat boards, ``turns[k]`` to move) rolled out ``trials`` times each
     by ``ev`` at 0-ply to the end (:mod:`tavli.ai.rollout`: plain means, stratified first
-    rolls; position ``k`` takes the rollout seed ``seed * 100,000 + k``)."""
+    rolls; position ``k`` takes the rollout seed ``seed * 100,000 + k``), the trials of a
+    position in ``jobs`` processes (the figures do not depend on ``jobs``). With
+    ``partial`` the positions done so far are saved there every few positions, and a run
+    of the same positions and settings resumes from it."""
     from ..board import Position
     from .rollout import Runner, summarize
 
     n = len(boards)
+    part = Path(partial) if partial is not None else None
+    done = _resume(part, rules.variant.family, boards, turns, trials, seed, player)
     means = np.zeros(n)
     ses = np.zeros(n)
     outputs = np.zeros((n, N_OUT))
+    k0 = 0
+    if done is not None:
+        k0 = len(done.means)
+        means[:k0], ses[:k0], outputs[:k0] = done.means, done.ses, done.outputs
+        if progress is not None:
+            print(f"rollouts: resuming after {k0}/{n} positions ({part})", file=progress)
     count_bg = bool(rules.backgammons)
-    with Runner(ev, rules) as runner:
-        for k in range(n):
+
+    def rolled(k: int) -> Rollouts:
+        return Rollouts(rules.variant.family, boards, turns, means[:k], ses[:k],
+                        outputs[:k], trials, seed, player)
+
+    with Runner(ev, rules, jobs) as runner:
+        for k in range(k0, n):
             pos = Position(rules.game, boards[k].reshape(4, 26), int(turns[k]), validate=False)
             res, _ = runner.run(pos, trials, 0, None, (seed * 100_000 + k) % 2**32,
                                 luck=False)
             r = summarize(res, count_bg, False)
             means[k], ses[k], outputs[k] = r.plain_equity, r.plain_equity_se, r.plain_outputs
-            if progress is not None and (k + 1) % 10 == 0:
-                print(f"\rrollouts: {k + 1}/{n} positions", end="", file=progress, flush=True)
+            if (k + 1) % 10 == 0:
+                if part is not None and k + 1 < n:
+                    rolled(k + 1).save(part, partial=True)
+                if progress is not None:
+                    print(f"\rrollouts: {k + 1}/{n} positions", end="", file=progress,
+                          flush=True)
     if progress is not None:
         print(file=progress)
-    return Rollouts(rules.variant.family, boards, turns, means, ses, outputs, trials, seed,
-                    player)
+    return rolled(n)
+
+
+def _resume(part: Path | None, family: str, boards: np.ndarray, turns: np.ndarray,
+            trials: int, seed: int, player: str) -> Rollouts | None:
+    """The positions done before, from the partial file ``part``, when it holds a run of
+    the same positions and settings; None when there is none (or it is of another run)."""
+    if part is None or not part.exists():
+        return None
+    try:
+        r = Rollouts.load(part, partial=True)
+    except OptionError:
+        return None
+    same = (r.family == family and r.trials == trials and r.seed == seed
+            and r.player == player and np.array_equal(r.boards, boards)
+            and np.array_equal(r.turns, turns) and len(r.means) <= len(boards))
+    return r if same else None
 
 
 def make_rollouts(ev: Evaluator, rules: Rules, positions: int, trials: int, seed: int,
-                  player: str, progress=None) -> Rollouts:
+                  player: str, progress=None, jobs: int = 1,
+                  partial: str | Path | None = None) -> Rollouts:
     """``positions`` race positions from self-play of ``ev`` (seed ``seed``), rolled out
-    ``trials`` times each by ``ev`` (:func:`rollouts_of`)."""
+    ``trials`` times each by ``ev`` (:func:`rollouts_of`, ``jobs`` and ``partial`` as
+    there)."""
     from .racetrain import sample_starts
 
     game = rules.game
@@ -146,7 +188,7 @@ def make_rollouts(ev: Evaluator, rules: Rules, positions: int, trials: int, seed
         k += 1
     b = np.concatenate(boards)[:positions]
     t = np.concatenate(turns)[:positions]
-    return rollouts_of(ev, rules, b, t, trials, seed, player, progress)
+    return rollouts_of(ev, rules, b, t, trials, seed, player, progress, jobs, partial)
 
 
 def _stats(err: np.ndarray) -> tuple[float, float]:
@@ -156,8 +198,10 @@ def _stats(err: np.ndarray) -> tuple[float, float]:
 def bench_race(game: str, positions: int = POSITIONS, trials: int = TRIALS, seed: int = 1,
                rollouts: str | Path | None = None, race: str | Path | None = None,
                net: str | Path | None = None, games: int = 0, out=None,
-               progress=None) -> dict:
-    """Measure (see the module docstring), print and return the figures."""
+               progress=None, jobs: int = 1) -> dict:
+    """Measure (see the module docstring), print and return the figures. The rollouts
+    run in ``jobs`` processes; with ``rollouts`` they are saved as they go in
+    ``ROLLOUTS.part.npz`` (a run stopped resumes there, removed at the end)."""
     from .neural import shipped_net, shipped_race_net
     from .racetrain import family_rules, load_race_net, pair_stats, race_match
 
@@ -182,9 +226,12 @@ def bench_race(game: str, positions: int = POSITIONS, trials: int = TRIALS, seed
         if positions < 2 or trials < 2:
             raise OptionError("the race benchmark needs at least 2 positions and 2 trials")
         player = f"{contact!r} + race {racenet!r}"
-        rolls = make_rollouts(full, rules, positions, trials, seed, player, progress)
+        part = None if path is None else path.with_name(path.name + ".part.npz")
+        rolls = make_rollouts(full, rules, positions, trials, seed, player, progress, jobs,
+                              part)
         if path is not None:
             rolls.save(path)
+            part.unlink(missing_ok=True)
     eq_race, used = _valued(full, rolls, rules)
     eq_plain, _ = _valued(plain, rolls, rules)
     if (used != E_RACE).any():
