@@ -36,7 +36,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .errors import (
+from tavli.errors import (
     AccessDenied,
     BearoffError,
     CliError,
@@ -56,43 +56,43 @@ from .errors import (
     TrainingError,
     WrongState,
 )
-from .games import VARIANTS, Variant, find_variant
-from .rules import Rules
+from tavli.games import VARIANTS, Variant, find_variant
+from tavli.rules import Rules
 
 if TYPE_CHECKING:
-    from .ai.cubeplay import cube_decision
-    from .ai.evaluator import Evaluator
-    from .ai.net import Net
-    from .ai.neural import Analyzer, LevelPlayer, NeuralPlayer, PubevalPlayer, rank_moves
-    from .board import Move, Position, parse_dice
-    from .cube.cubeful import CubeDecision
-    from .cube.info import CubeInfo as CubeInfo
-    from .cube.info import Owner as Owner
-    from .game import Game, Outcome
-    from .match import Match
-    from .players import GreedyPlayer, Player, RandomPlayer, play_game
-    from .record import game_record, load_record, match_record
-    from .record import load as load_record_file
-    from .record import save as save_record
+    from tavli.ai.cubeplay import cube_decision
+    from tavli.ai.evaluator import Evaluator
+    from tavli.ai.net import Net
+    from tavli.ai.neural import Analyzer, LevelPlayer, NeuralPlayer, PubevalPlayer, rank_moves
+    from tavli.board import Move, Position, parse_dice
+    from tavli.cube.cubeful import CubeDecision
+    from tavli.cube.info import CubeInfo as CubeInfo
+    from tavli.cube.info import Owner as Owner
+    from tavli.game import Game, Outcome
+    from tavli.match import Match
+    from tavli.players import GreedyPlayer, Player, RandomPlayer, play_game
+    from tavli.record import game_record, load_record, match_record
+    from tavli.record import load as load_record_file
+    from tavli.record import save as save_record
 
 __version__ = "0.1.0"
 
 # name -> (module, attribute): loaded on first use (they import NumPy)
 _LAZY: dict[str, tuple[str, str]] = {
-    **{n: (".board", n) for n in ("Position", "Move", "parse_dice")},
-    **{n: (".game", n) for n in ("Game", "Outcome")},
-    "Match": (".match", "Match"),
-    **{n: (".record", n) for n in ("game_record", "match_record", "load_record")},
-    "save_record": (".record", "save"),
-    "load_record_file": (".record", "load"),
-    **{n: (".players", n) for n in ("Player", "RandomPlayer", "GreedyPlayer", "play_game")},
-    **{n: (".ai.neural", n) for n in ("NeuralPlayer", "LevelPlayer", "PubevalPlayer",
+    **{n: ("tavli.board", n) for n in ("Position", "Move", "parse_dice")},
+    **{n: ("tavli.game", n) for n in ("Game", "Outcome")},
+    "Match": ("tavli.match", "Match"),
+    **{n: ("tavli.record", n) for n in ("game_record", "match_record", "load_record")},
+    "save_record": ("tavli.record", "save"),
+    "load_record_file": ("tavli.record", "load"),
+    **{n: ("tavli.players", n) for n in ("Player", "RandomPlayer", "GreedyPlayer", "play_game")},
+    **{n: ("tavli.ai.neural", n) for n in ("NeuralPlayer", "LevelPlayer", "PubevalPlayer",
                                       "Analyzer", "rank_moves")},
-    "Net": (".ai.net", "Net"),
-    "Evaluator": (".ai.evaluator", "Evaluator"),
-    "cube_decision": (".ai.cubeplay", "cube_decision"),
-    "CubeDecision": (".cube.cubeful", "CubeDecision"),
-    **{n: (".cube.info", n) for n in ("CubeInfo", "Owner")},
+    "Net": ("tavli.ai.net", "Net"),
+    "Evaluator": ("tavli.ai.evaluator", "Evaluator"),
+    "cube_decision": ("tavli.ai.cubeplay", "cube_decision"),
+    "CubeDecision": ("tavli.cube.cubeful", "CubeDecision"),
+    **{n: ("tavli.cube.info", n) for n in ("CubeInfo", "Owner")},
 }
 
 __all__ = [

@@ -31,29 +31,46 @@ COMPILE_MESSAGE = "tavli: first run: compiling the engine (about 30 s, once)"
 
 
 def _imports(path: Path, root: Path) -> set[Path]:
-    """The package modules ``path`` imports relatively (``from .x import y``, ``from . import
-    x``), as files under ``root``."""
+    """The package modules ``path`` imports (``from tavli.x import y``, ``import tavli.x``,
+    and relative forms), as files under ``root``."""
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError):
         return set()
     out: set[Path] = set()
     for node in ast.walk(tree):
-        if not isinstance(node, ast.ImportFrom) or not node.level:
+        if isinstance(node, ast.Import):
+            stems = [a.name.split(".")[1:] for a in node.names
+                     if a.name.split(".")[0] == root.name]
+            base = root
+        elif isinstance(node, ast.ImportFrom):
+            base, parts = _from_base(node, path, root)
+            if base is None:
+                continue
+            stems = [parts] if parts else []
+            stems += [parts + [a.name] for a in node.names]
+        else:
             continue
+        for stem in stems:
+            for cand in (base.joinpath(*stem).with_suffix(".py") if stem else None,
+                         base.joinpath(*stem, "__init__.py")):
+                if cand is not None and cand.is_file() and root in cand.parents:
+                    out.add(cand)
+    return out
+
+
+def _from_base(node: ast.ImportFrom, path: Path, root: Path) -> tuple[Path | None, list[str]]:
+    """Where a ``from X import ...`` of ``path`` starts, as a folder and the names below it
+    (None for a module outside the package)."""
+    parts = node.module.split(".") if node.module else []
+    if node.level:
         base = path.parent
         for _ in range(node.level - 1):
             base = base.parent
-        parts = node.module.split(".") if node.module else []
-        stems = [parts] if parts else [[a.name] for a in node.names]
-        if parts:
-            stems += [parts + [a.name] for a in node.names]
-        for stem in stems:
-            for cand in (base.joinpath(*stem).with_suffix(".py"),
-                         base.joinpath(*stem, "__init__.py")):
-                if cand.is_file() and root in cand.parents:
-                    out.add(cand)
-    return out
+        return base, parts
+    if parts and parts[0] == root.name:
+        return root, parts[1:]
+    return None, []
 
 
 _NUMBA_IMPORT = re.compile(r"^\s*(?:import\s+numba\b|from\s+numba\b)", re.MULTILINE)

@@ -15,7 +15,7 @@ import argparse
 from collections.abc import Callable
 from typing import NoReturn
 
-from .errors import one_line
+from tavli.errors import one_line
 
 MAX_SEED = 2**32 - 1
 EXIT_USAGE = 2

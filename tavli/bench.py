@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .games import game_names
+from tavli.games import game_names
 
 
 def sample_positions(game: str | int, n: int, seed: int = 1,
@@ -31,10 +31,10 @@ def sample_positions(game: str | int, n: int, seed: int = 1,
     >>> arrs.shape, turns.tolist()
     ((5, 4, 26), [0, 1, 0, 1, 0])
     """
-    from .board import Position
-    from .games.kernel import judge
-    from .movegen import thread_workspace
-    from .rules import Rules
+    from tavli.board import Position
+    from tavli.games.kernel import judge
+    from tavli.movegen import thread_workspace
+    from tavli.rules import Rules
 
     rules = Rules.for_game(game)
     flags = rules.kernel_flags()
@@ -91,9 +91,9 @@ def bench_movegen(n_positions: int = 12000, seed: int = 1, out=print, *,
     ``gnubg_nn.moves`` on the backgammon positions with the ratios ours/gnubg, or None
     when gnubg-nn is not installed.
     """
-    from .board import Position
-    from .movegen import Workspace, legal_batch
-    from .rules import Rules
+    from tavli.board import Position
+    from tavli.movegen import Workspace, legal_batch
+    from tavli.rules import Rules
 
     games = game_names()
     if n_positions < len(games):

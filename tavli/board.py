@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from .dice import dice_text
-from .errors import IllegalMove, InvalidPosition, ParseError
-from .games import Variant, find_variant
-from .layout import BAR, CHECKERS, OFF, SIDE_NAMES
-from .rules import Rules
+from tavli.dice import dice_text
+from tavli.errors import IllegalMove, InvalidPosition, ParseError
+from tavli.games import Variant, find_variant
+from tavli.layout import BAR, CHECKERS, OFF, SIDE_NAMES
+from tavli.rules import Rules
 
 Dice = tuple[int, int]
 Step = tuple[int, int, bool]
@@ -69,7 +69,7 @@ _local = threading.local()
 def _workspace():
     ws = getattr(_local, "ws", None)
     if ws is None:
-        from .movegen import Workspace
+        from tavli.movegen import Workspace
 
         ws = _local.ws = Workspace()
     return ws
@@ -187,7 +187,7 @@ class Position:
         return f"Position({self.variant.name!r}, {self.id()!r})"
 
     def __str__(self) -> str:
-        from .render import ascii_board
+        from tavli.render import ascii_board
 
         return ascii_board(self)
 
@@ -247,7 +247,7 @@ class Position:
 
     # --- moves --------------------------------------------------------------------------
     def _rules(self, rules: Rules | None) -> Rules:
-        from .rules import Rules
+        from tavli.rules import Rules
 
         if rules is None:
             return _default_rules(self.game)
@@ -300,7 +300,7 @@ class Position:
             raise IllegalMove(f"{move} is not legal here")
         if dice is None:
             raise IllegalMove("dice are needed to play a move given as text")
-        from .notation import match_move
+        from tavli.notation import match_move
 
         return match_move(self, str(move), parse_dice(dice), self._rules(rules))
 
@@ -309,7 +309,7 @@ class Position:
         """The tavli position ID (see :mod:`tavli.ids`), worked out once."""
         text = self.__dict__.get("_id")
         if text is None:
-            from .ids import position_id
+            from tavli.ids import position_id
 
             text = self.__dict__["_id"] = position_id(self)
         return text
@@ -318,26 +318,26 @@ class Position:
     def from_id(cls, text: str, game: str | int | None = None) -> Position:
         """The position ``text`` gives: a tavli position ID, a gnubg Position ID, ``start``
         (with ``game``) or a JSON document (:func:`tavli.ids.parse_position`)."""
-        from .ids import parse_position
+        from tavli.ids import parse_position
 
         return parse_position(text, game)
 
     def gnubg_id(self) -> str:
         """gnubg's Position ID (Portes and backgammon), from the side to move's view."""
-        from .ids import gnubg_position_id
+        from tavli.ids import gnubg_position_id
 
         return gnubg_position_id(self)
 
     def to_json(self) -> dict:
         """The JSON position document (docs/formats.md)."""
-        from .ids import position_to_json
+        from tavli.ids import position_to_json
 
         return position_to_json(self)
 
     @classmethod
     def from_json(cls, doc: dict) -> Position:
         """The position a JSON position document describes (checked like an ID)."""
-        from .ids import position_from_json
+        from tavli.ids import position_from_json
 
         return position_from_json(doc)
 
@@ -358,7 +358,7 @@ _DEFAULT_RULES: dict[int, Rules] = {}
 def _default_rules(game: int) -> Rules:
     r = _DEFAULT_RULES.get(game)
     if r is None:
-        from .rules import Rules
+        from tavli.rules import Rules
 
         r = _DEFAULT_RULES[game] = Rules.for_game(game)
     return r
@@ -411,7 +411,7 @@ class Move:
 
     @_once
     def notation(self) -> str:
-        from .notation import format_steps
+        from tavli.notation import format_steps
 
         return format_steps(self.marked_steps, self.before.game)
 
@@ -423,7 +423,7 @@ class Move:
         >>> m.seen_by(0), m.seen_by(1)
         ('24/18 13/11', '1/7 12/14')
         """
-        from .notation import format_steps_seen
+        from tavli.notation import format_steps_seen
 
         return format_steps_seen(self.marked_steps, self.before.game, self.before.turn, side)
 

@@ -12,20 +12,20 @@ import json
 import sys
 from typing import Any
 
-from .argtypes import EXIT_USAGE, Parser, at_least, even_games, seed_arg
-from .errors import CliError, GameOver, ParseError, TavliError, one_line
+from tavli.argtypes import EXIT_USAGE, Parser, at_least, even_games, seed_arg
+from tavli.errors import CliError, GameOver, ParseError, TavliError, one_line
 
 __all__ = ["CliError", "build_parser", "main", "run_command"]
 
 
 def _rules(game: str, options: list[str] | None):
-    from .rules import Rules
+    from tavli.rules import Rules
 
     return Rules.for_game(game, options or [])
 
 
 def _read_position(game: str | None, text: str):
-    from .ids import parse_position
+    from tavli.ids import parse_position
 
     if text == "-":
         text = sys.stdin.read()
@@ -36,12 +36,12 @@ def _read_position(game: str | None, text: str):
 
 def _check_not_over(pos, rules) -> None:
     """A finished game has no moves to list: say who won (GameOver, exit status 2)."""
-    from .game import Outcome, base_result
+    from tavli.game import Outcome, base_result
 
     result = base_result(pos, rules)
     if result is not None:
-        from . import i18n
-        from .cli_text import error_msg, outcome_msg
+        from tavli import i18n
+        from tavli.cli_text import error_msg, outcome_msg
 
         raise error_msg(GameOver(f"the game is over: {Outcome(*result)}"),
                         i18n.msg("cli.over", result=outcome_msg(*result)))
@@ -67,9 +67,9 @@ def _move_entries(pos, dice, rules) -> list[dict[str, Any]]:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
-    from .board import parse_dice
-    from .cli_text import no_move
-    from .dice import dice_text
+    from tavli.board import parse_dice
+    from tavli.cli_text import no_move
+    from tavli.dice import dice_text
 
     if args.batch:
         _check_batch_alone(args)
@@ -94,7 +94,7 @@ def _batch(args: argparse.Namespace, extra: int, entries, whole: bool = False) -
     """The line protocol of ``--batch``: ``GAME POSITION DICE`` (plus ``extra`` optional
     fields) per line in, one JSON line out, ``{"error": ...}`` for a bad line. ``entries``
     gives a line's moves, or (``whole``) its whole answer."""
-    from .board import parse_dice
+    from tavli.board import parse_dice
 
     rules_cache: dict[str, Any] = {}
     usage = "GAME POSITION DICE" + " [LEVEL]" * extra
@@ -125,7 +125,7 @@ def _game_and_position(game: str | None, text: str | None, usage: str
                        ) -> tuple[str | None, str]:
     """``[GAME] POSITION`` read from two optional arguments: one alone is the position
     unless it names a game."""
-    from .games import find_variant
+    from tavli.games import find_variant
 
     try:
         named = game is not None and bool(find_variant(game))
@@ -139,8 +139,8 @@ def _game_and_position(game: str | None, text: str | None, usage: str
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .cli_text import board
-    from .ids import parse_position
+    from tavli.cli_text import board
+    from tavli.ids import parse_position
 
     game, text = _game_and_position(args.game, args.position,
                                     "tavli show [GAME] POSITION [--json]")
@@ -156,7 +156,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.what in ("eval", "rollout", "moves"):
-        from .ai import bench
+        from tavli.ai import bench
 
         if args.what == "eval":
             bench.bench_eval(positions=args.positions or 10000, seed=args.seed)
@@ -166,12 +166,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
             bench.bench_moves(games=args.games or 4, seed=args.seed)
         return 0
     if args.what == "movegen":
-        from .bench import bench_movegen
+        from tavli.bench import bench_movegen
 
         bench_movegen(n_positions=args.positions or 12000, seed=args.seed)
         return 0
     if args.what == "race":
-        from .ai.racebench import POSITIONS, bench_race
+        from tavli.ai.racebench import POSITIONS, bench_race
 
         if args.players:
             raise CliError("usage: tavli bench race [--game G] [--positions N] [--trials N] "
@@ -187,7 +187,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                    games=games, progress=sys.stderr, jobs=args.jobs)
         return 0
     if args.what == "strength":
-        from .ai.strength import bench_strength
+        from tavli.ai.strength import bench_strength
 
         if len(args.players) != 2:
             raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
@@ -205,7 +205,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                        match=args.match or 0)
         return 0
     if args.what == "cube":
-        from .ai.cubebench import bench_cube
+        from tavli.ai.cubebench import bench_cube
 
         if args.players:
             raise CliError("usage: tavli bench cube [--positions N] [--ply P] [--gnubg-ply P] "
@@ -214,7 +214,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                    gnubg_ply=args.gnubg_ply or 0, seed=args.seed)
         return 0
     if args.what == "choices":
-        from .ai.choicebench import bench_choices
+        from tavli.ai.choicebench import bench_choices
 
         if args.players:
             raise CliError("usage: tavli bench choices [--game G] [--games N] [--ply P] "
@@ -224,12 +224,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
                       progress=sys.stderr)
         return 0
     if args.what == "dama":
-        from .dama.cli import bench_dama
+        from tavli.dama.cli import bench_dama
 
         bench_dama(seed=args.seed)
         return 0
     if args.what == "server":
-        from .online.bench import bench_server, parse_think
+        from tavli.online.bench import bench_server, parse_think
 
         res = bench_server(players=args.n_players, processes=args.processes, db=args.db,
                            seconds=args.seconds, think=parse_think(args.think),
@@ -239,7 +239,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                + res["out_of_order"] + res["log_gaps"])
         return 1 if bad or res["errors"] or res["tracebacks"] else 0
     if args.what == "web":
-        from .web.bench import bench_web
+        from tavli.web.bench import bench_web
 
         res = bench_web(clients=args.clients, requests=args.requests or 30,
                         ply=2 if args.ply is None else args.ply,
@@ -252,7 +252,7 @@ def _hint_ranked(pos, dice, rules, level, score=None) -> tuple[list, str, str]:
     """The ranked moves (by match winning chances at a match ``score``:
     :class:`~tavli.cube.scoring.ScoreWeights`), the position's class and the valuer that
     answers for it before the roll."""
-    from .ai.neural import Analyzer, parse_level
+    from tavli.ai.neural import Analyzer, parse_level
 
     ply, _noise = parse_level(level)
     _check_not_over(pos, rules)
@@ -270,9 +270,9 @@ def _hint(pos, dice, rules, level) -> dict[str, Any]:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    from .board import parse_dice
-    from .cli_text import _, class_line, columns, no_move, score_line
-    from .dice import dice_text
+    from tavli.board import parse_dice
+    from tavli.cli_text import _, class_line, columns, no_move, score_line
+    from tavli.dice import dice_text
 
     if args.batch:
         _check_batch_alone(args)
@@ -282,7 +282,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
             pos, dice, rules, extra[0] if extra else args.level), whole=True)
     if args.game is None or args.position is None:
         raise CliError("usage: tavli hint GAME POSITION [--dice 31] [--level L] (or --batch)")
-    from .cube.hint import id_match_state
+    from tavli.cube.hint import id_match_state
 
     rules = _rules(args.game, args.rule)
     text = args.position
@@ -305,7 +305,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         if not score.is_money:
             doc["score"] = score.to_dict()
         if args.rollout is not None:
-            from .rollout_cli import hint_rollouts
+            from tavli.rollout_cli import hint_rollouts
 
             doc["rollouts"] = hint_rollouts(pos, ranked, rules, args.rollout, True) \
                 if ranked else []
@@ -333,7 +333,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
               + mwc + " ".join(f"{e[key]:{w}.3f}" for _l, key, w in cols))
     print(class_line(cls, valuer))
     if args.rollout is not None:
-        from .rollout_cli import hint_rollouts
+        from tavli.rollout_cli import hint_rollouts
 
         hint_rollouts(pos, ranked, rules, args.rollout, False)
     return 0
@@ -347,9 +347,9 @@ def _score_options_given(args: argparse.Namespace) -> bool:
 def _hint_score(args: argparse.Namespace, pos, rules, state):
     """How the outcomes count for a move hint: from the options, else from the match
     state of an XGID or Match ID, else money play."""
-    from .cube.hint import cube_info_from_id, score_from_options
-    from .cube.scoring import ScoreWeights
-    from .errors import OptionError
+    from tavli.cube.hint import cube_info_from_id, score_from_options
+    from tavli.cube.scoring import ScoreWeights
+    from tavli.errors import OptionError
 
     if _score_options_given(args) or state is None or not rules.cube:
         return score_from_options(rules, args.match, args.score, args.cube, args.owner,
@@ -361,8 +361,8 @@ def _hint_score(args: argparse.Namespace, pos, rules, state):
 
 
 def _cube_hint(args: argparse.Namespace, pos, rules, state=None) -> int:
-    from .ai.neural import parse_level
-    from .cube.hint import cube_hint, cube_info_from_id, cube_info_from_options
+    from tavli.ai.neural import parse_level
+    from tavli.cube.hint import cube_hint, cube_info_from_id, cube_info_from_options
 
     if state is not None and rules.cube and not _score_options_given(args):
         ci = cube_info_from_id(state, rules, pos.turn)
@@ -377,11 +377,11 @@ def _cube_hint(args: argparse.Namespace, pos, rules, state=None) -> int:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from .ai import analysis
-    from .ai.analysis import format_analysis, ply_note, review_ply
-    from .ai.neural import level_name, parse_level
-    from .errors import RuleError
-    from .record import load
+    from tavli.ai import analysis
+    from tavli.ai.analysis import format_analysis, ply_note, review_ply
+    from tavli.ai.neural import level_name, parse_level
+    from tavli.errors import RuleError
+    from tavli.record import load
 
     levels = {}
     if args.ai is not None:
@@ -400,13 +400,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     result = analysis.summarise(entries, ply, analysis.result_of(obj), ply_note(ply, levels))
     rolled: dict = {}
     if args.rollout is not None:
-        from .rollout_cli import analysis_rollouts
+        from tavli.rollout_cli import analysis_rollouts
 
         rolled = analysis_rollouts(obj, entries, result["turns"], args.rollout)
     if args.json:
         print(json.dumps(result))
         return 0
-    from . import i18n
+    from tavli import i18n
 
     def below(t: dict[str, Any]) -> list[str]:
         return rolled.get((t["game"], t["turn"]), [])
@@ -414,19 +414,19 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if i18n.current() == i18n.DEFAULT:
         print(format_analysis(result, below))
     else:
-        from .ai.analysis import ply_note_msg
-        from .cli_text import analysis_text
+        from tavli.ai.analysis import ply_note_msg
+        from tavli.cli_text import analysis_text
 
         print(analysis_text({**result, "ply_note_msg": ply_note_msg(ply, levels)}, below))
     if args.rollout is not None and not rolled:
-        from .cli_text import _
+        from tavli.cli_text import _
 
         print(_("cli.an.nothing"))
     return 0
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from .ai.train import train
+    from tavli.ai.train import train
 
     train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
           check_every=args.check_every, check_pairs=args.check_pairs,
@@ -437,7 +437,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_train_race(args: argparse.Namespace) -> int:
-    from .ai.racetrain import train_race_net
+    from tavli.ai.racetrain import train_race_net
 
     train_race_net(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
                    starts=args.starts, sample_games=args.sample, check=args.check,
@@ -449,8 +449,8 @@ def cmd_train_race(args: argparse.Namespace) -> int:
 def cmd_distill(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .ai import distill
-    from .ai.net import Net
+    from tavli.ai import distill
+    from tavli.ai.net import Net
 
     out = Path(args.out)
     if out.exists():
@@ -470,13 +470,13 @@ def cmd_distill(args: argparse.Namespace) -> int:
 
 
 def cmd_train_round(args: argparse.Namespace) -> int:
-    from .ai.encode import family_name
-    from .ai.fitting import FitSettings
-    from .ai.labels import LabelSettings
-    from .ai.net import Net
-    from .ai.neural import shipped_net
-    from .ai.rounds import RoundSettings, train_rounds
-    from .games import find_variant
+    from tavli.ai.encode import family_name
+    from tavli.ai.fitting import FitSettings
+    from tavli.ai.labels import LabelSettings
+    from tavli.ai.net import Net
+    from tavli.ai.neural import shipped_net
+    from tavli.ai.rounds import RoundSettings, train_rounds
+    from tavli.games import find_variant
 
     family = find_variant(args.game).family
     start = Net.load(args.start_from) if args.start_from else shipped_net(args.game)
@@ -500,7 +500,7 @@ def cmd_bearoff(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from .ai import bearoff
+    from tavli.ai import bearoff
 
     folder = Path(args.dir).expanduser() if args.dir else None
     if folder is not None and folder.exists() and not folder.is_dir():
@@ -516,7 +516,7 @@ def cmd_bearoff(args: argparse.Namespace) -> int:
         print(f"built the bear-off databases in {time.perf_counter() - t0:.1f} s: {path} "
               f"({path.stat().st_size / 1e6:.1f} MB)")
         return 0
-    from .ai.bearoff_text import looks_like_counts, parse_counts, position_text, side_text
+    from tavli.ai.bearoff_text import looks_like_counts, parse_counts, position_text, side_text
 
     game, text = _game_and_position(args.game, args.position,
                                     "tavli bearoff show [GAME] POSITION [--dir DIR]")
@@ -538,16 +538,16 @@ def cmd_bearoff(args: argparse.Namespace) -> int:
 
 
 def cmd_met(args: argparse.Namespace) -> int:
-    from .cube.cli import cmd_met as run
+    from tavli.cube.cli import cmd_met as run
 
     return run(args)
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    from . import i18n
-    from .cli_text import _
-    from .formats import convert
-    from .match import Match
+    from tavli import i18n
+    from tavli.cli_text import _
+    from tavli.formats import convert
+    from tavli.match import Match
 
     obj = convert(args.input, args.output, args.from_format, args.format)
     what = (i18n.ngettext(i18n.current(), "cli.convert.match", len(obj.games),
@@ -560,8 +560,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Recompute the dice of a finished online game's record: status 0 when every die is
     the seeds' and the server seed the committed one, else one line per problem and 1."""
-    from .errors import RecordError
-    from .online.fairdice import verify_record
+    from tavli.errors import RecordError
+    from tavli.online.fairdice import verify_record
 
     path = args.record
     try:
@@ -580,24 +580,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"{path}: {one_line(p)}")
     if problems:
         return 1
-    from . import i18n
+    from tavli import i18n
 
     print(i18n.ngettext(i18n.current(), "cli.verify.ok", rolls, path=path))
     return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .online.serve import run
+    from tavli.online.serve import run
 
     return run(args)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "tui", False):
-        from . import tui
+        from tavli import tui
 
         return tui.run(args)
-    from .web.server import run
+    from tavli.web.server import run
 
     return run(args)
 
@@ -616,7 +616,7 @@ def add_lang_option(parser: argparse.ArgumentParser, shown: str | None = None) -
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .games import game_names
+    from tavli.games import game_names
 
     p = Parser(
         prog="tavli",
@@ -685,7 +685,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_lang_option(h)
     h.set_defaults(func=cmd_hint)
 
-    from .rollout_cli import add_rollout_command
+    from tavli.rollout_cli import add_rollout_command
 
     add_rollout_command(sub, rule_help, "trials (default 1296; a multiple of 1296 "
                                         "stratifies the first two rolls)")
@@ -972,7 +972,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a Tavli match (Portes, Plakoto, Fevga; no cube): default 5 points")
     mt.set_defaults(func=cmd_met)
 
-    from .dama.cli import add_dama_commands
+    from tavli.dama.cli import add_dama_commands
 
     add_dama_commands(sub)
 
@@ -1003,13 +1003,13 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Serve online games: an HTTP API that creates and joins "
                         "games and one WebSocket per game (docs/server.md). Loopback only "
                         "unless --host is given.")
-    from .online.serve import add_arguments as add_serve_arguments
+    from tavli.online.serve import add_arguments as add_serve_arguments
 
     add_serve_arguments(sv)
     sv.set_defaults(func=cmd_serve)
 
     pl = sub.add_parser("play", help="play a game or match (--tui: in the terminal)")
-    from .tui_args import add_play_arguments
+    from tavli.tui_args import add_play_arguments
 
     add_play_arguments(pl, rule_help)
     pl.set_defaults(func=cmd_play)
@@ -1030,7 +1030,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     if argv is None and _runs_compiled_code(args):  # a real command line, not a test's call
-        from ._numba_cache import announce_compile
+        from tavli._numba_cache import announce_compile
 
         announce_compile()  # a first run compiles for half a minute: say so
     if isinstance(sys.stdin, io.TextIOWrapper):
@@ -1045,8 +1045,8 @@ def run_command(args: argparse.Namespace) -> int:
     error the user caused (a :class:`~tavli.errors.TavliError`) is one line on stderr and
     status 2; Ctrl-C is status 130; a closed pipe ends quietly. Anything else is a bug
     and shows as a traceback."""
-    from . import i18n
-    from .cli_text import cli_lang, error_line, explicit_lang
+    from tavli import i18n
+    from tavli.cli_text import cli_lang, error_line, explicit_lang
 
     lang = i18n.DEFAULT
     try:

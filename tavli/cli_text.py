@@ -24,8 +24,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import i18n
-from .errors import CliError, TavliError, kind_key, one_line
+from tavli import i18n
+from tavli.errors import CliError, TavliError, kind_key, one_line
 
 #: the environment variable that sets the CLI's language (``--lang`` wins over it)
 ENV = "TAVLI_LANG"
@@ -191,8 +191,8 @@ def columns(count_bg: bool) -> list[tuple[str, int]]:
 def cube_lines(d: Any, ci: Any, rollout_line: str | None = None) -> list[str]:
     """A cube decision (:class:`tavli.cube.cubeful.CubeDecision`) in the language, as
     :meth:`~tavli.cube.cubeful.CubeDecision.lines` writes it in English."""
-    from .cube.cubeful import action_msg
-    from .cube.info import Owner
+    from tavli.cube.cubeful import action_msg
+    from tavli.cube.info import Owner
 
     language = lang()
     if ci.is_money:
@@ -232,7 +232,7 @@ def cube_lines(d: Any, ci: Any, rollout_line: str | None = None) -> list[str]:
 
 def rollout_how(r: Any) -> str:
     """A rollout's settings in words (:func:`tavli.ai.rollout.describe`)."""
-    from .ai.rollout import describe
+    from tavli.ai.rollout import describe
 
     if lang() == i18n.DEFAULT:
         return describe(r)
@@ -248,13 +248,13 @@ def analysis_text(result: dict[str, Any],
     """``tavli analyse``'s text in the language: the review's lines
     (:mod:`tavli.web.reviews`: every turn and cube decision, then the totals); ``below``
     as :func:`tavli.ai.analysis.format_analysis` (lines under a turn)."""
-    from .ai.analysis import format_analysis
+    from tavli.ai.analysis import format_analysis
 
     language = lang()
     if language == i18n.DEFAULT:
         return format_analysis(result, below)
-    from .dice import dice_text
-    from .web.reviews import cube_msg, summary_msgs, turn_msg
+    from tavli.dice import dice_text
+    from tavli.web.reviews import cube_msg, summary_msgs, turn_msg
 
     multi = len({t["game"] for t in result["turns"]}) > 1
     rows = [(t["game"], t["turn"], 1, t) for t in result["turns"]]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 
-from .errors import RecordError
+from tavli.errors import RecordError
 
 # How many of the 36 rolls move one checker exactly d pips (index d = 1..12; 0 unused),
 # blocked points ignored: the chance of a shot at distance d is SHOT_ROLLS[d] / 36.

@@ -31,10 +31,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .board import Dice, Move, Position
-from .dice import DiceSource, dice_text
-from .errors import GameOver, IllegalMove, WrongState
-from .history import (
+from tavli.board import Dice, Move, Position
+from tavli.dice import DiceSource, dice_text
+from tavli.errors import GameOver, IllegalMove, WrongState
+from tavli.history import (
     Action,
     AgreedDraw,
     Beaver,
@@ -48,8 +48,8 @@ from .history import (
     Roll,
     Take,
 )
-from .layout import SIDE_NAMES
-from .rules import Rules
+from tavli.layout import SIDE_NAMES
+from tavli.rules import Rules
 
 MAX_CUBE = 64
 #: what a resignation concedes: points before the cube
@@ -85,7 +85,7 @@ def base_result(pos: Position, rules: Rules) -> tuple[int | None, int, str] | No
     """The end of a game judged on the position after a turn, without the cube:
     ``(winner, points, kind)`` (``winner`` None for a draw), or None when play goes on.
     The one compiled verdict (:func:`tavli.games.kernel.verdict`) decides."""
-    from .games.kernel import judge
+    from tavli.games.kernel import judge
 
     return judge(pos.array, rules.kernel_flags())
 
@@ -346,7 +346,7 @@ class Game:
     def set_dice(self, dice: Dice) -> None:
         """Use ``dice`` for this turn instead of throwing (analysis, tests); the history
         holds them as a :class:`~tavli.history.Roll`."""
-        from .board import parse_dice
+        from tavli.board import parse_dice
 
         self._check_live()
         if self.phase not in ("roll", "opening"):

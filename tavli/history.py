@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .layout import SIDE_NAMES
+from tavli.layout import SIDE_NAMES
 
 if TYPE_CHECKING:
-    from .board import Dice, Move
+    from tavli.board import Dice, Move
 
 
 @dataclass(frozen=True)

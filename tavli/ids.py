@@ -33,10 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from .board import Position
-from .errors import InvalidPosition, ParseError
-from .games import find_variant
-from .layout import BAR, OFF, SIDE_NAMES
+from tavli.board import Position
+from tavli.errors import InvalidPosition, ParseError
+from tavli.games import find_variant
+from tavli.layout import BAR, OFF, SIDE_NAMES
 
 _B64URL = re.compile(r"^[A-Za-z0-9_-]+$")
 _GNUBG = re.compile(r"^[A-Za-z0-9+/]{14}$")
@@ -172,11 +172,11 @@ def parse_position(text: str, game: str | int | None = None) -> Position:
             raise ParseError("'start' needs the game to be named")
         pos = Position.start(g)
     elif text.upper().startswith("XGID="):
-        from .formats.xgid import parse_xgid
+        from tavli.formats.xgid import parse_xgid
 
         pos = parse_xgid(text)[0]
     elif len(text) == 27 and text[14] == ":" and _GNUBG.match(text[:14]):
-        from .formats.matchid import parse_match_id
+        from tavli.formats.matchid import parse_match_id
 
         st = parse_match_id(text[15:])  # gnubg's PositionID:MatchID
         pos = parse_gnubg_id(text[:14], g if g is not None else "backgammon", st.on_roll)

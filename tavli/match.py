@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .dice import DiceSource
-from .errors import GameOver, RuleError, WrongState
-from .game import Game
-from .games import ROTATIONS, rotation
-from .layout import SIDE_NAMES
-from .rules import Rules
+from tavli.dice import DiceSource
+from tavli.errors import GameOver, RuleError, WrongState
+from tavli.game import Game
+from tavli.games import ROTATIONS, rotation
+from tavli.layout import SIDE_NAMES
+from tavli.rules import Rules
 
 TAVLI_ROTATION = ROTATIONS["tavli"]
 

@@ -53,8 +53,8 @@ from numba import njit
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .games import HITTING, PINNING, RUNNING
-from .games.fevga import (
+from tavli.games import HITTING, PINNING, RUNNING
+from tavli.games.fevga import (
     PRIME_FORBID,
     PRIME_MUST_OPEN,
     fevga_blocked,
@@ -62,13 +62,13 @@ from .games.fevga import (
     fevga_start_locked,
     fevga_traps,
 )
-from .games.kernel import F_HIGHER, F_KERNEL, F_PRIME, F_QUARTER
-from .games.plakoto import plakoto_any_pinned, plakoto_blocked, plakoto_land, plakoto_leave
-from .games.portes import portes_blocked, portes_land
-from .layout import BAR, NSLOTS
+from tavli.games.kernel import F_HIGHER, F_KERNEL, F_PRIME, F_QUARTER
+from tavli.games.plakoto import plakoto_any_pinned, plakoto_blocked, plakoto_land, plakoto_leave
+from tavli.games.portes import portes_blocked, portes_land
+from tavli.layout import BAR, NSLOTS
 
 if TYPE_CHECKING:
-    from .rules import Rules
+    from tavli.rules import Rules
 
 OK = 0
 NO_CHECKER = 1

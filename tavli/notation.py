@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .dice import dice_text
-from .errors import IllegalMove, ParseError
-from .games import Variant, find_variant
+from tavli.dice import dice_text
+from tavli.errors import IllegalMove, ParseError
+from tavli.games import Variant, find_variant
 
 if TYPE_CHECKING:
-    from .board import Dice, Move, Position, Step
-    from .rules import Rules
+    from tavli.board import Dice, Move, Position, Step
+    from tavli.rules import Rules
 
 
 def point_name(p: int) -> str:
@@ -173,7 +173,7 @@ def parse_move(text: str) -> list[list[int]]:
 
 def match_move(pos: Position, text: str, dice: Dice, rules: Rules) -> Move:
     """The legal move that ``text`` denotes, or :class:`IllegalMove` saying why not."""
-    from .movegen import STEP_REASONS, apply_step, step_code
+    from tavli.movegen import STEP_REASONS, apply_step, step_code
 
     paths = parse_move(text)
     legal = pos.legal_moves(dice, rules)

@@ -31,13 +31,13 @@ from typing import Any
 
 import numpy as np
 
-from .board import Dice, Move, Position
-from .dice import SHOT_ROLLS
-from .errors import GameOver, IllegalMove, OptionError, RuleError
-from .game import Game, Outcome
-from .games import HITTING, PINNING, RUNNING, Variant
-from .layout import OFF
-from .rules import Rules
+from tavli.board import Dice, Move, Position
+from tavli.dice import SHOT_ROLLS
+from tavli.errors import GameOver, IllegalMove, OptionError, RuleError
+from tavli.game import Game, Outcome
+from tavli.games import HITTING, PINNING, RUNNING, Variant
+from tavli.layout import OFF
+from tavli.rules import Rules
 
 PLAYER_NAMES = ("random", "greedy")
 

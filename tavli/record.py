@@ -18,14 +18,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .board import Position
-from .dice import ScriptedDice, dice_text
-from .errors import RecordError, TavliError
-from .game import Game
-from .history import Opening
-from .layout import SIDE_NAMES
-from .match import Match
-from .rules import Rules
+from tavli.board import Position
+from tavli.dice import ScriptedDice, dice_text
+from tavli.errors import RecordError, TavliError
+from tavli.game import Game
+from tavli.history import Opening
+from tavli.layout import SIDE_NAMES
+from tavli.match import Match
+from tavli.rules import Rules
 
 FORMAT = "tavli-record"
 VERSION = 1

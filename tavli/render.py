@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .layout import SIDE_NAMES
+from tavli.layout import SIDE_NAMES
 
 if TYPE_CHECKING:
-    from .board import Position
+    from tavli.board import Position
 
 
 def cell(pos: Position, p: int) -> str:

@@ -9,8 +9,8 @@ import math
 import sys
 from typing import Any
 
-from .argtypes import at_least, seed_arg
-from .errors import CliError
+from tavli.argtypes import at_least, seed_arg
+from tavli.errors import CliError
 
 #: the indent of the rollouts under a decision of ``tavli analyse``
 INDENT = "      "
@@ -37,7 +37,7 @@ def positive_float(text: str) -> float:
 
 def add_rollout_command(sub, rule_help: str, games_help: str) -> None:
     """The ``rollout`` subcommand's parser."""
-    from .games import game_names
+    from tavli.games import game_names
 
     r = sub.add_parser("rollout", help="value a position (or a roll's moves) by rollouts",
                        description="Monte Carlo play-outs of a position with the AI: the "
@@ -64,7 +64,7 @@ def add_rollout_command(sub, rule_help: str, games_help: str) -> None:
                    help="neural (the shipped evaluator, default) or net:FILE")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
-    from .cli import add_lang_option
+    from tavli.cli import add_lang_option
 
     add_lang_option(r)
     r.set_defaults(func=cmd_rollout)
@@ -72,8 +72,8 @@ def add_rollout_command(sub, rule_help: str, games_help: str) -> None:
 
 def evaluator_arg(text: str, game: str | int):
     """The evaluator named on the command line: ``neural`` or ``net:FILE``."""
-    from .ai.evaluator import Evaluator
-    from .ai.net import Net
+    from tavli.ai.evaluator import Evaluator
+    from tavli.ai.net import Net
 
     if text.strip().lower() == "neural":
         return Evaluator.shipped(game)
@@ -83,14 +83,14 @@ def evaluator_arg(text: str, game: str | int):
 
 
 def _head(pos, what: str) -> str:
-    from .cli_text import _, game_word
+    from tavli.cli_text import _, game_word
 
     return _("cli.ro.head", game=game_word(pos.game_name), id=pos.id(), what=what)
 
 
 def _words() -> dict:
     """:func:`tavli.ai.rollout.format_result`'s words in the command's language."""
-    from .cli_text import _
+    from tavli.cli_text import _
 
     return {"equity": _("cli.col.equity"), "adjusted": _("cli.ro.adjusted"),
             "plain": _("cli.ro.plain"),
@@ -98,11 +98,11 @@ def _words() -> dict:
 
 
 def cmd_rollout(args: argparse.Namespace) -> int:
-    from . import i18n
-    from .ai.rollout import format_result, rollout, rollout_moves
-    from .board import parse_dice
-    from .cli import _read_position, _rules
-    from .cli_text import _, no_move, rollout_how, side_word
+    from tavli import i18n
+    from tavli.ai.rollout import format_result, rollout, rollout_moves
+    from tavli.board import parse_dice
+    from tavli.cli import _read_position, _rules
+    from tavli.cli_text import _, no_move, rollout_how, side_word
 
     rules = _rules(args.game, args.rule)
     pos = _read_position(args.game, args.position)
@@ -134,7 +134,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
                           "moves": [r.to_dict() for r in results]}))
         return 0
     if not results:
-        from .dice import dice_text
+        from tavli.dice import dice_text
 
         print(no_move(dice_text(dice)))
         return 0
@@ -148,7 +148,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
 
 
 def _print_reduction(r) -> None:
-    from .cli_text import _
+    from tavli.cli_text import _
 
     if r.settings.get("luck", True) and r.equity_se > 0 and r.trials > 1:
         print(_("cli.ro.reduction", plain=f"{r.plain_equity_se:.4f}",
@@ -159,7 +159,7 @@ def _print_reduction(r) -> None:
 def ranked_lines(results, count_bg: bool, played: str | None = None) -> list[str]:
     """Rolled-out moves best first: equity ± SE (luck-adjusted), the plain equity ± SE, the
     probabilities, the trials; ``played``: the position ID after the move played, marked."""
-    from .cli_text import _, columns
+    from tavli.cli_text import _, columns
 
     cols = [(label, k, max(5, len(label))) for label, k in columns(count_bg)]
     trials = _("cli.col.trials")
@@ -184,7 +184,7 @@ def roll_moves(pos, moves, rules, trials: int) -> list:
     """``moves`` of one roll in ``pos`` rolled out as ``hint --rollout`` and ``analyse
     --rollout`` do: ``trials`` each, 0-ply, luck-adjusted, seed 1, progress on stderr;
     best first (:func:`tavli.ai.rollout.rollout_moves`)."""
-    from .ai.rollout import rollout_moves
+    from tavli.ai.rollout import rollout_moves
 
     return rollout_moves(pos, None, candidates=list(moves), games=trials, rules=rules,
                          progress=sys.stderr)
@@ -193,8 +193,8 @@ def roll_moves(pos, moves, rules, trials: int) -> list:
 def _top_lines(key: str, results, rules, trials: int, played: str | None = None) -> list[str]:
     """The head ``key`` (a plural message: how many, the trials, the settings) and the
     ranked table of ``results``."""
-    from . import i18n
-    from .cli_text import rollout_how
+    from tavli import i18n
+    from tavli.cli_text import rollout_how
 
     return [i18n.ngettext(i18n.current(), key, len(results), trials=trials,
                           how=rollout_how(results[0]))] + ranked_lines(
@@ -204,7 +204,7 @@ def _top_lines(key: str, results, rules, trials: int, played: str | None = None)
 def hint_rollouts(pos, ranked, rules, trials: int, json_out: bool) -> list[dict] | None:
     """``tavli hint --rollout N``: the top 3 of the hint's ranking rolled out with N trials
     each (0-ply, luck-adjusted, seed 1), printed ranked (or returned for JSON)."""
-    from .ai.analysis import TOP
+    from tavli.ai.analysis import TOP
 
     results = roll_moves(pos, [r.move for r in ranked[:TOP]], rules, trials)
     if json_out:
@@ -238,8 +238,8 @@ def analysis_rollouts(obj, entries, turns: list[dict], trials: int) -> dict[tupl
     (:func:`~tavli.ai.analysis.summarise`), each rolled-out one given ``rollouts`` (the
     results' :meth:`~tavli.ai.rollout.RolloutResult.to_dict` with ``played``) and
     ``confirmed`` (:func:`confirms`). Returns the text lines of each, by (game, turn)."""
-    from .ai.analysis import TurnAnalysis, games_of
-    from .cli_text import _
+    from tavli.ai.analysis import TurnAnalysis, games_of
+    from tavli.cli_text import _
 
     games = games_of(obj)
     moves = [e for e in entries if isinstance(e, TurnAnalysis)]

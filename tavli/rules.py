@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import RuleError
-from .games import Variant, find_variant
+from tavli.errors import RuleError
+from tavli.games import Variant, find_variant
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Option:
     @property
     def games(self) -> tuple[str, ...]:
         """The registered games that have this option."""
-        from .games import VARIANTS
+        from tavli.games import VARIANTS
 
         return tuple(v.name for v in VARIANTS if self.name in v.options)
 
@@ -240,7 +240,7 @@ class Rules:
         starting-quarter and prime codes, and whether backgammons count."""
         flags = self.__dict__.get("_flags")
         if flags is None:
-            from .games.kernel import rule_flags
+            from tavli.games.kernel import rule_flags
 
             flags = self.__dict__["_flags"] = rule_flags(self)
         return flags

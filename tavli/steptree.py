@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from .layout import NSLOTS
-from .movegen import OK, REC, apply_step_rec, step_code_rec
+from tavli.layout import NSLOTS
+from tavli.movegen import OK, REC, apply_step_rec, step_code_rec
 
 if TYPE_CHECKING:
-    from .board import Move, Position
+    from tavli.board import Move, Position
 
 BOARD = 4 * NSLOTS  # the bytes of a board array
 MAX_DEPTH = 4

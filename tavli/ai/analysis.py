@@ -27,13 +27,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cube.scoring import turn_weights
-from ..game import Game
-from ..layout import SIDE_NAMES
-from ..match import Match
-from .cubeanalysis import ERRORS, CubeAnalysis, CubeMoment, TurnCube, judge, walk
-from .luck import RollValues, luck_mark, luck_rating, opening_luck
-from .neural import Analyzer
+from tavli.ai.cubeanalysis import ERRORS, CubeAnalysis, CubeMoment, TurnCube, judge, walk
+from tavli.ai.luck import RollValues, luck_mark, luck_rating, opening_luck
+from tavli.ai.neural import Analyzer
+from tavli.cube.scoring import turn_weights
+from tavli.game import Game
+from tavli.layout import SIDE_NAMES
+from tavli.match import Match
 
 RATINGS = ((2.0, "Supernatural"), (5.0, "World class"), (8.0, "Expert"),
            (12.0, "Advanced"), (18.0, "Intermediate"), (26.0, "Casual player"),
@@ -71,7 +71,7 @@ def review_ply(levels: dict[str, Any], base: int = -1) -> int:
     >>> review_ply({"white's AI": "worldclass"}), review_ply({}, base=1)
     (2, 1)
     """
-    from .neural import parse_level
+    from tavli.ai.neural import parse_level
 
     if not levels:
         return base
@@ -90,7 +90,7 @@ def ply_note(ply: int, levels: dict[str, Any]) -> str:
     >>> ply_note(0, {"the AI": "expert"})
     'shallower than the AI (expert, 1-ply): it is judged by less than it saw'
     """
-    from .neural import parse_level
+    from tavli.ai.neural import parse_level
 
     if not levels:
         return ""
@@ -112,8 +112,8 @@ def ply_note_msg(ply: int, levels: dict[str, Any]) -> dict[str, Any] | None:
     >>> ply_note_msg(2, {"black's AI": "expert"})["key"]
     'rv.note.deeper'
     """
-    from ..i18n import msg
-    from .neural import parse_level
+    from tavli.ai.neural import parse_level
+    from tavli.i18n import msg
 
     if not levels:
         return None
@@ -246,7 +246,7 @@ def result_of(obj: Game | Match) -> dict[str, Any]:
     >>> result_of(g)
     {'unit': 'points', 'white': 0.0, 'black': 0.0}
     """
-    from .cubeanalysis import match_cube
+    from tavli.ai.cubeanalysis import match_cube
 
     games = games_of(obj)
     target = obj.target if isinstance(obj, Match) else None
@@ -331,7 +331,7 @@ def analyse_turns(obj: Game | Match, ply: int = 1, start: int = 0,
 
 def _analyse_cube(ctx: _Context, an: Analyzer, gi: int, m: CubeMoment, slot: int,
                   ply: int) -> CubeAnalysis:
-    from .cubeplay import decide_from
+    from tavli.ai.cubeplay import decide_from
 
     key = (gi, m.position.id(), m.cube, ply)
     d = ctx.decisions.get(key)
@@ -398,7 +398,7 @@ def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
 def cube_state(ci, side: int) -> dict[str, Any]:
     """The cube as the page draws it: its value and its owner's name (None: centred),
     from :class:`~tavli.cube.info.CubeInfo` ``ci`` seen by ``side``."""
-    from ..cube.info import Owner
+    from tavli.cube.info import Owner
 
     owner = None if ci.owner == Owner.CENTRED else side if ci.owner == Owner.ME else 1 - side
     return {"value": ci.cube, "owner": None if owner is None else SIDE_NAMES[owner],
@@ -469,7 +469,7 @@ def format_analysis(result: dict[str, Any],
     """The analysis as text: one line per turn (the roll written higher die first, 6-4)
     and per listed cube decision (``cube``), mistakes marked, then the totals; ``below``
     gives lines to print under a turn (its dict), e.g. its rollouts."""
-    from ..dice import dice_text
+    from tavli.dice import dice_text
 
     note = result.get("ply_note")
     head = f"analysis at {result['ply']}-ply" + (f": {note}" if note else "")

@@ -54,11 +54,11 @@ from typing import TextIO
 import numpy as np
 from numba import njit
 
-from ..errors import BearoffError
-from ..layout import CHECKERS, NSLOTS
-from ..movegen import HASH_SIZE, HT, MAX_STATES, REC, generate
-from ..rules import Rules
-from .net import LOSE_G, N_OUT, WIN, WIN_G, read_npz, write_npz
+from tavli.ai.net import LOSE_G, N_OUT, WIN, WIN_G, read_npz, write_npz
+from tavli.errors import BearoffError
+from tavli.layout import CHECKERS, NSLOTS
+from tavli.movegen import HASH_SIZE, HT, MAX_STATES, REC, generate
+from tavli.rules import Rules
 
 FORMAT = 1
 """The file format's version, part of the file name: a new layout gets a new file."""

@@ -15,8 +15,8 @@ import re
 
 import numpy as np
 
-from ..errors import ParseError
-from ..layout import CHECKERS, SIDE_NAMES
+from tavli.errors import ParseError
+from tavli.layout import CHECKERS, SIDE_NAMES
 
 _COUNTS = re.compile(r"^\d{1,2}(,\d{1,2}){0,5}$")
 
@@ -47,7 +47,7 @@ def _distribution(row: np.ndarray) -> str:
 
 def side_text(bo1: np.ndarray, counts: tuple[int, ...], name: str) -> list[str]:
     """Lines for one side: its checkers and both distributions of rolls."""
-    from .bearoff import ALL_OFF, FIRST_OFF, index_of_counts
+    from tavli.ai.bearoff import ALL_OFF, FIRST_OFF, index_of_counts
 
     k = int(index_of_counts(np.array(counts, dtype=np.int64)))
     n = sum(counts)
@@ -66,7 +66,7 @@ def position_text(tables: tuple[np.ndarray, np.ndarray], arr: np.ndarray, turn: 
                   ) -> list[str]:
     """Lines for a pure bear-off board array ``arr`` with ``turn`` to move (raises
     :class:`~tavli.ai.bearoff.BearoffError` for another position)."""
-    from .bearoff import BearoffError, position_outputs
+    from tavli.ai.bearoff import BearoffError, position_outputs
 
     how, out = position_outputs(arr, turn, tables)
     if how == 0:

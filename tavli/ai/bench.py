@@ -19,9 +19,9 @@ import time
 
 import numpy as np
 
-from ..board import Position
-from ..rules import Rules
-from . import gnubg_ref
+from tavli.ai import gnubg_ref
+from tavli.board import Position
+from tavli.rules import Rules
 
 GAME = "backgammon"
 
@@ -30,10 +30,10 @@ def selfplay_positions(n: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """``n`` backgammon positions (board arrays and sides to move) met in games of the
     shipped evaluator at 0-ply against itself, random dice from ``seed``; the positions
     before each roll, games played to their end one after another."""
-    from ..games.kernel import judge
-    from ..movegen import Workspace
-    from .evaluator import Evaluator
-    from .net import equity
+    from tavli.ai.evaluator import Evaluator
+    from tavli.ai.net import equity
+    from tavli.games.kernel import judge
+    from tavli.movegen import Workspace
 
     ev = Evaluator.shipped(GAME)
     flags = Rules(GAME).kernel_flags()
@@ -69,9 +69,9 @@ def bench_eval(positions: int = 10000, seed: int = 1, out=print, rounds: int = 3
     time from Python and in one batch, gnubg-nn's ``probabilities(board, 0)`` one call at
     a time (it has no batch call). Each of ``rounds`` rounds times all three on fresh
     positions (so gnubg's evaluation cache never helps); the best round counts."""
-    from ..bench import gnubg_board
-    from .evaluator import Evaluator
-    from .net import equity
+    from tavli.ai.evaluator import Evaluator
+    from tavli.ai.net import equity
+    from tavli.bench import gnubg_board
 
     ev = Evaluator.shipped(GAME)
     g = gnubg_ref.load()
@@ -133,10 +133,10 @@ def bench_rollout(games: int = 1296, seed: int = 1, out=print) -> dict:
     luck-adjusted (``games`` trials each, in this process), gnubg's 0-ply player from
     Python (:func:`tavli.ai.gnubg_ref.playout`, the same number of trials), with the
     equities and their standard errors."""
-    from ..bench import gnubg_board
-    from .evaluator import Evaluator
-    from .net import equity
-    from .rollout import Runner, summarize
+    from tavli.ai.evaluator import Evaluator
+    from tavli.ai.net import equity
+    from tavli.ai.rollout import Runner, summarize
+    from tavli.bench import gnubg_board
 
     rules = Rules(GAME)
     ev = Evaluator.shipped(GAME)
@@ -198,8 +198,8 @@ def bench_moves(games: int = 4, seed: int = 1, out=print,
     choice together, on turns with at least two legal moves; mean and max of the wall
     time, and the mean CPU time of this process (what the move costs on an idle core).
     Beside it ``gnubg_nn.best_move`` at the level's ply on the same positions and rolls."""
-    from ..bench import gnubg_board
-    from .neural import LEVELS, NeuralPlayer
+    from tavli.ai.neural import LEVELS, NeuralPlayer
+    from tavli.bench import gnubg_board
 
     rules = Rules(GAME)
     g = gnubg_ref.load()

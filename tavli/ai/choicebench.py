@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import OptionError
-from ..players import Player
-from ..rules import Rules
-from .gnubg_ref import NOTE, load, version
+from tavli.ai.gnubg_ref import NOTE, load, version
+from tavli.errors import OptionError
+from tavli.players import Player
+from tavli.rules import Rules
 
 PHASES = ((10, "opening (turns 1-10)"), (30, "middle (11-30)"), (10**9, "late (31+)"))
 
@@ -76,7 +76,7 @@ class _Judges:
         self.g, self.analyzer, self.ply = g, analyzer, ply
 
     def values(self, position, moves) -> tuple[list[float], list[float]]:
-        from ..bench import gnubg_board
+        from tavli.bench import gnubg_board
 
         mover = position.turn
         arr = np.stack([m.after.array for m in moves])
@@ -99,7 +99,7 @@ class _Recorder(Player):
     name = "choices"
 
     def __init__(self, analyzer, gnubg, ply: int, judges: _Judges) -> None:
-        from .evaluator import CLASSES
+        from tavli.ai.evaluator import CLASSES
 
         self.analyzer, self.gnubg, self.ply, self.judges = analyzer, gnubg, ply, judges
         self.classes = {c: Tally() for c in CLASSES}
@@ -140,10 +140,10 @@ def bench_choices(game: str = "backgammon", games: int = 100, ply: int = 0,
     default the same), compare both choices at every turn, print the breakdown and return
     it (``{"classes": {...}, "phases": {...}, "all": {...}}``, each group's decisions,
     differing choices and mean differences with their SE under both judges)."""
-    from ..game import Game
-    from ..players import play_game
-    from .neural import Analyzer
-    from .strength import GnubgPlayer
+    from tavli.ai.neural import Analyzer
+    from tavli.ai.strength import GnubgPlayer
+    from tavli.game import Game
+    from tavli.players import play_game
 
     out = out or sys.stdout
     g = load()

@@ -30,12 +30,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..board import Position
-from ..cube.cubeful import CubeDecision
-from ..cube.info import CubeInfo, Owner
-from ..game import Game
-from ..history import Beaver, Double, Drop, Opening, Pass, Play, Roll, Take
-from ..layout import SIDE_NAMES
+from tavli.board import Position
+from tavli.cube.cubeful import CubeDecision
+from tavli.cube.info import CubeInfo, Owner
+from tavli.game import Game
+from tavli.history import Beaver, Double, Drop, Opening, Pass, Play, Roll, Take
+from tavli.layout import SIDE_NAMES
 
 #: a "no double" is listed and counted when doubling is within this of the proper action
 CLOSE = 0.16
@@ -165,7 +165,7 @@ class CubeAnalysis:
 
     @property
     def mark(self) -> str:
-        from .analysis import mark
+        from tavli.ai.analysis import mark
 
         return mark(self.loss)
 

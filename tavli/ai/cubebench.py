@@ -50,10 +50,10 @@ import time
 from dataclasses import dataclass
 from types import ModuleType
 
-from ..board import Position
-from ..cube.info import CubeInfo, Owner
-from ..errors import RuleError
-from . import gnubg_ref
+from tavli.ai import gnubg_ref
+from tavli.board import Position
+from tavli.cube.info import CubeInfo, Owner
+from tavli.errors import RuleError
 
 GAME = "backgammon"
 #: match lengths the cases are drawn from
@@ -82,7 +82,7 @@ class Case:
 
     def ids(self) -> str:
         """gnubg's ``PositionID:MatchID`` of the case."""
-        from ..formats.matchid import MatchState, match_id
+        from tavli.formats.matchid import MatchState, match_id
 
         ci, me = self.cube, self.position.turn
         score = [0, 0]
@@ -122,7 +122,7 @@ def action_class(double: bool, take: bool) -> str:
 
 def sample_cases(n: int, seed: int = 1) -> list[Case]:
     """``n`` cases (see the module): self-play positions with random match states."""
-    from .bench import selfplay_positions
+    from tavli.ai.bench import selfplay_positions
 
     rng = random.Random(seed)
     arrs, turns = selfplay_positions(n * STRIDE, seed)
@@ -148,7 +148,7 @@ def gnubg_cube(g: ModuleType, case: Case, ply: int = 0,
                probs: tuple[float, ...] | None = None) -> Verdict:
     """gnubg-nn's decision in ``case`` (see the module) at ``ply`` (0-2), on its own
     evaluation or on the cubeless ``probs`` given (then at 0-ply)."""
-    from ..bench import gnubg_board
+    from tavli.bench import gnubg_board
 
     ci, pos = case.cube, case.position
     me, opp = ci.away
@@ -178,7 +178,7 @@ def gnubg_cube(g: ModuleType, case: Case, ply: int = 0,
 def our_cube(case: Case, ply: int = 0):
     """Our decision in ``case``: the :class:`~tavli.cube.cubeful.CubeDecision` and its
     :class:`Verdict`."""
-    from .cubeplay import cube_decision
+    from tavli.ai.cubeplay import cube_decision
 
     d = cube_decision(case.position, case.cube, ply=ply)
     return d, Verdict(action_class(d.double, d.take), d.nd, d.dt, d.dp)

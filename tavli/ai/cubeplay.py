@@ -15,12 +15,12 @@ import functools
 
 import numpy as np
 
-from ..board import Position
-from ..cube.cubeful import CubeDecision, decide, efficiency
-from ..cube.info import CubeInfo
-from ..rules import Rules
-from .encode import family_of
-from .evaluator import CLASSES, Evaluator, position_class
+from tavli.ai.encode import family_of
+from tavli.ai.evaluator import CLASSES, Evaluator, position_class
+from tavli.board import Position
+from tavli.cube.cubeful import CubeDecision, decide, efficiency
+from tavli.cube.info import CubeInfo
+from tavli.rules import Rules
 
 
 def position_efficiency(position: Position) -> tuple[str, float]:
@@ -33,7 +33,7 @@ def position_efficiency(position: Position) -> tuple[str, float]:
 
 @functools.lru_cache(maxsize=8)
 def _shipped_analyzer(rules: Rules):
-    from .neural import Analyzer
+    from tavli.ai.neural import Analyzer
 
     return Analyzer(rules)
 
@@ -45,7 +45,7 @@ def cube_decision(position: Position, cube: CubeInfo | None = None, ply: int = 1
     cube and score ``cube`` (default: money, cube centred): the network's cubeless
     probabilities at ``ply`` (0-2) made cubeful by Janowski's model. ``evaluator``:
     default the shipped one; ``rules``: default the game's standard rules."""
-    from .neural import Analyzer
+    from tavli.ai.neural import Analyzer
 
     rules = rules if rules is not None else Rules.for_game(position.game)
     a = (_shipped_analyzer(rules) if evaluator is None else Analyzer(rules, evaluator))

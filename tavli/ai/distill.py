@@ -32,16 +32,16 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..board import Position
-from ..errors import DistillError, TrainingError
-from ..movegen import generate
-from .encode import encode, family_name
-from .evaluator import Evaluator, as_evaluator
-from .fitting import Student, cosine_rate, widen
-from .net import N_OUT, Net, equity, read_npz, write_npz
-from .search import _after_value, v1
-from .selfplay import MAX_PLIES, _play_roll, new_game, throw
-from .train import training_rules
+from tavli.ai.encode import encode, family_name
+from tavli.ai.evaluator import Evaluator, as_evaluator
+from tavli.ai.fitting import Student, cosine_rate, widen
+from tavli.ai.net import N_OUT, Net, equity, read_npz, write_npz
+from tavli.ai.search import _after_value, v1
+from tavli.ai.selfplay import MAX_PLIES, _play_roll, new_game, throw
+from tavli.ai.train import training_rules
+from tavli.board import Position
+from tavli.errors import DistillError, TrainingError
+from tavli.movegen import generate
 
 
 @dataclass
@@ -211,7 +211,7 @@ def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Pa
     epoch the mean absolute equity error on it is printed to ``log``. Settings out of
     range raise :class:`~tavli.errors.TrainingError`, labels of another family or too few
     of them :class:`DistillError`."""
-    from .blas import blas_threads
+    from tavli.ai.blas import blas_threads
 
     with blas_threads(1):  # batches too small for threads (tavli.ai.blas)
         return _fit(init, data, hidden, epochs, out, lr, batch, seed, log)

@@ -32,12 +32,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..dice import SHOT_ROLLS
-from ..games import HITTING, PINNING, RUNNING, VARIANTS, find_variant
-from ..games.fevga import fevga_opp
-from .basics import _longest_run, _pips, _raw, is_contact
-from .features import DROP_ESCAPES, DROP_HITS, N_PORTES2, encode_portes2
-from .race import N_RACE, RACE, encode_race
+from tavli.ai.basics import _longest_run, _pips, _raw, is_contact
+from tavli.ai.features import DROP_ESCAPES, DROP_HITS, N_PORTES2, encode_portes2
+from tavli.ai.race import N_RACE, RACE, encode_race
+from tavli.dice import SHOT_ROLLS
+from tavli.games import HITTING, PINNING, RUNNING, VARIANTS, find_variant
+from tavli.games.fevga import fevga_opp
 
 N_RAW = 192
 N_PORTES = N_RAW + 4 + 16 + 2

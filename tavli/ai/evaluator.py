@@ -35,11 +35,11 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ..games import PINNING, RUNNING, find_variant
-from .bearoff import bearoff_outputs, empty_tables, load_tables
-from .encode import encode, is_contact
-from .net import N_OUT, Net, NetError, Scratch, forward, make_scratch
-from .race import race_sanity
+from tavli.ai.bearoff import bearoff_outputs, empty_tables, load_tables
+from tavli.ai.encode import encode, is_contact
+from tavli.ai.net import N_OUT, Net, NetError, Scratch, forward, make_scratch
+from tavli.ai.race import race_sanity
+from tavli.games import PINNING, RUNNING, find_variant
 
 C_CONTACT, C_RACE, C_BEAROFF = range(3)
 CLASSES = ("contact", "race", "bear-off")
@@ -140,7 +140,7 @@ class Evaluator:
     @classmethod
     def shipped(cls, game: int | str) -> Evaluator:
         """The evaluator shipped for ``game``'s family: its networks and the databases."""
-        from .neural import shipped_evaluator
+        from tavli.ai.neural import shipped_evaluator
 
         return shipped_evaluator(find_variant(game).code)
 
@@ -198,7 +198,7 @@ def as_evaluator(net: Net | Evaluator | None, game: int | str) -> Evaluator:
 
 def _empty_net(encoder: int) -> Net:
     """A network with no hidden units: "none" for compiled code."""
-    from .encode import encoder_family, encoder_name, n_inputs
+    from tavli.ai.encode import encoder_family, encoder_name, n_inputs
 
     n = n_inputs(encoder)
     return Net(encoder_family(encoder), np.zeros((n, 0)), np.zeros(0), np.zeros((0, N_OUT)),

@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .basics import _pips, _raw, is_contact
+from tavli.ai.basics import _pips, _raw, is_contact
 
 #: The input groups in order: (name, size).
 GROUPS = (("raw", 192), ("bar-off", 4), ("race", 4), ("hits", 6), ("escapes", 4),

@@ -42,9 +42,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import TrainingError
-from .blas import blas_threads
-from .net import N_OUT, Net, equity, read_npz, write_npz
+from tavli.ai.blas import blas_threads
+from tavli.ai.net import N_OUT, Net, equity, read_npz, write_npz
+from tavli.errors import TrainingError
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:

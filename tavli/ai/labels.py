@@ -49,17 +49,17 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..board import Position
-from ..errors import TrainingError
-from ..games.kernel import F_BACKGAMMONS, F_KERNEL
-from ..movegen import generate
-from .encode import family_name
-from .evaluator import CLASSES, Evaluator, evaluate, position_class
-from .fitting import digest
-from .net import N_OUT, money_equity, read_npz, write_npz
-from .playout import RES, Trials, play_trials
-from .search import SEARCH_STATES, _after_value, v1, v2
-from .selfplay import MAX_PLIES, new_game, throw
+from tavli.ai.encode import family_name
+from tavli.ai.evaluator import CLASSES, Evaluator, evaluate, position_class
+from tavli.ai.fitting import digest
+from tavli.ai.net import N_OUT, money_equity, read_npz, write_npz
+from tavli.ai.playout import RES, Trials, play_trials
+from tavli.ai.search import SEARCH_STATES, _after_value, v1, v2
+from tavli.ai.selfplay import MAX_PLIES, new_game, throw
+from tavli.board import Position
+from tavli.errors import TrainingError
+from tavli.games.kernel import F_BACKGAMMONS, F_KERNEL
+from tavli.movegen import generate
 
 TARGETS = ("ply2", "ply1", "rollout")
 T_PLY2, T_PLY1, T_ROLLOUT = range(3)
@@ -305,7 +305,7 @@ class Chunk:
 def label_chunk(ev: Evaluator, settings: LabelSettings, c: int, size: int,
                 rules=None, scratch=None) -> Chunk:
     """Chunk ``c`` of a run: ``size`` labelled positions (see the module's text)."""
-    from .train import training_rules
+    from tavli.ai.train import training_rules
 
     settings.check()
     family = family_name(ev.family)
@@ -339,7 +339,7 @@ _WORKER: dict = {}
 
 
 def _worker_init(ev: Evaluator, settings: LabelSettings, folder: str) -> None:
-    from .train import training_rules
+    from tavli.ai.train import training_rules
 
     _WORKER.update(ev=ev, settings=settings, folder=Path(folder),
                    rules=training_rules(family_name(ev.family)),
@@ -461,7 +461,7 @@ def load_chunks(paths: list[Path], family: str) -> Chunk:
 def summary(chunk: Chunk, count_bg: bool = True) -> str:
     """A line on labelled positions: how many of each kind, and the mean gap between the
     evaluator's own equity and the target's (how wrong 0-ply is on them)."""
-    from .net import equity
+    from tavli.ai.net import equity
 
     gap = np.abs(equity(chunk.v0, count_bg) - equity(chunk.labels, count_bg))
     parts = []

@@ -30,13 +30,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..board import Dice, Position
-from ..cube.cubeful import cubeful_equity
-from ..cube.info import CubeInfo
-from ..games.kernel import F_KERNEL
-from ..movegen import generate
-from .net import N_OUT, flip
-from .search import ROLLS, _after_value, v0
+from tavli.ai.net import N_OUT, flip
+from tavli.ai.search import ROLLS, _after_value, v0
+from tavli.board import Dice, Position
+from tavli.cube.cubeful import cubeful_equity
+from tavli.cube.info import CubeInfo
+from tavli.games.kernel import F_KERNEL
+from tavli.movegen import generate
 
 #: gnubg's marks of one roll's (normalised) luck
 LUCK_MARKS = ((0.6, "very lucky"), (0.3, "lucky"), (-0.3, ""), (-0.6, "unlucky"),
@@ -143,7 +143,7 @@ class RollValues:
     def of(cls, an, position: Position, cube: CubeInfo | None) -> RollValues:
         """The values for the side to move in ``position`` (before its roll) with the cube
         ``cube`` from its view (None: a game without a cube, cubeless equity)."""
-        from ..ai.cubeplay import position_efficiency
+        from tavli.ai.cubeplay import position_efficiency
 
         side = position.turn
         st = np.array(position.array, dtype=np.int8, copy=True)

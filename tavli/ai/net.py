@@ -25,9 +25,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..errors import NetError, TavliError
-from ..movegen import HASH_SIZE, HT, MAX_STATES, REC
-from .encode import (
+from tavli.ai.encode import (
     ENCODERS,
     encode,
     encoder_code,
@@ -37,6 +35,8 @@ from .encode import (
     family_of,
     n_inputs,
 )
+from tavli.errors import NetError, TavliError
+from tavli.movegen import HASH_SIZE, HT, MAX_STATES, REC
 
 N_OUT = 5
 WIN, WIN_G, WIN_BG, LOSE_G, LOSE_BG = range(5)

@@ -27,17 +27,17 @@ from importlib import resources
 
 import numpy as np
 
-from ..board import Dice, Move, Position
-from ..cube.scoring import ScoreWeights
-from ..errors import RuleError
-from ..game import RESIGN_POINTS, Game
-from ..games import HITTING, find_variant
-from ..layout import BAR, OFF
-from ..players import GreedyPlayer, Player
-from ..rules import Rules
-from .encode import family_name, family_of
-from .evaluator import Evaluator, as_evaluator
-from .net import Net, NetError, equity
+from tavli.ai.encode import family_name, family_of
+from tavli.ai.evaluator import Evaluator, as_evaluator
+from tavli.ai.net import Net, NetError, equity
+from tavli.board import Dice, Move, Position
+from tavli.cube.scoring import ScoreWeights
+from tavli.errors import RuleError
+from tavli.game import RESIGN_POINTS, Game
+from tavli.games import HITTING, find_variant
+from tavli.layout import BAR, OFF
+from tavli.players import GreedyPlayer, Player
+from tavli.rules import Rules
 
 LEVELS: dict[str, tuple[int, float]] = {
     "beginner": (0, 0.35),
@@ -169,7 +169,7 @@ class Analyzer:
     FILTER_2 = (3, 0.08)
 
     def __init__(self, rules: Rules, net: Net | Evaluator | None = None) -> None:
-        from .search import Searcher
+        from tavli.ai.search import Searcher
 
         self.rules = rules
         self.evaluator = as_evaluator(net, rules.game)
@@ -228,7 +228,7 @@ class Analyzer:
         :data:`~tavli.ai.evaluator.CLASSES`) and the valuer that answers for it at 0-ply
         (``contact net``, ``race net``, a bear-off database:
         :data:`~tavli.ai.evaluator.VALUERS`)."""
-        from .evaluator import CLASSES, VALUERS, position_class
+        from tavli.ai.evaluator import CLASSES, VALUERS, position_class
 
         flat = np.ascontiguousarray(position.array, dtype=np.int8).reshape(104)
         cls = int(position_class(flat, self.evaluator.family))
@@ -304,8 +304,8 @@ class NeuralPlayer(Player):
         whatever the match score."""
         if self.cube == "thresholds":
             return self._threshold_cube_action(game)
-        from ..cube.info import CubeInfo
-        from .cubeplay import decide_from
+        from tavli.ai.cubeplay import decide_from
+        from tavli.cube.info import CubeInfo
 
         doubler = game.position.turn  # in phase "double" too: the doubler is on roll
         if self.cube == "money":
@@ -345,7 +345,7 @@ class NeuralPlayer(Player):
 def _search_score(ci) -> ScoreWeights | None:
     """The weights a cube decision's search chooses moves by (None: money play, or a
     score beyond the match equity table)."""
-    from ..errors import OptionError
+    from tavli.errors import OptionError
 
     try:
         return ScoreWeights.from_cube(ci)
@@ -360,8 +360,8 @@ class PubevalPlayer(Player):
     name = "pubeval"
 
     def choose_move(self, position: Position, dice: Dice, moves, rules: Rules):
-        from .encode import is_contact
-        from .selfplay import pubeval_score
+        from tavli.ai.encode import is_contact
+        from tavli.ai.selfplay import pubeval_score
 
         if rules.variant.kernel != HITTING:
             raise RuleError("pubeval plays Portes and backgammon only")
@@ -376,7 +376,7 @@ class PubevalPlayer(Player):
 
 @functools.lru_cache(maxsize=1)
 def _pubeval_weights_cached() -> np.ndarray:
-    from .selfplay import pubeval_weights
+    from tavli.ai.selfplay import pubeval_weights
 
     return pubeval_weights()
 

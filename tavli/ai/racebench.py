@@ -28,12 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import NetError, OptionError
-from ..games import find_variant
-from ..rules import Rules
-from .evaluator import E_RACE, Evaluator
-from .net import N_OUT, Net, equity, read_npz, write_npz
-from .race import RACE
+from tavli.ai.evaluator import E_RACE, Evaluator
+from tavli.ai.net import N_OUT, Net, equity, read_npz, write_npz
+from tavli.ai.race import RACE
+from tavli.errors import NetError, OptionError
+from tavli.games import find_variant
+from tavli.rules import Rules
 
 TRIALS = 1296
 POSITIONS = 500
@@ -113,8 +113,8 @@ def rollouts_of(ev: Evaluator, rules: Rules, boards: np.ndarray, turns: np.ndarr
     position in ``jobs`` processes (the figures do not depend on ``jobs``). With
     ``partial`` the positions done so far are saved there every few positions, and a run
     of the same positions and settings resumes from it."""
-    from ..board import Position
-    from .rollout import Runner, summarize
+    from tavli.ai.rollout import Runner, summarize
+    from tavli.board import Position
 
     n = len(boards)
     part = Path(partial) if partial is not None else None
@@ -174,7 +174,7 @@ def make_rollouts(ev: Evaluator, rules: Rules, positions: int, trials: int, seed
     """``positions`` race positions from self-play of ``ev`` (seed ``seed``), rolled out
     ``trials`` times each by ``ev`` (:func:`rollouts_of`, ``jobs`` and ``partial`` as
     there)."""
-    from .racetrain import sample_starts
+    from tavli.ai.racetrain import sample_starts
 
     game = rules.game
     boards = []
@@ -202,8 +202,8 @@ def bench_race(game: str, positions: int = POSITIONS, trials: int = TRIALS, seed
     """Measure (see the module docstring), print and return the figures. The rollouts
     run in ``jobs`` processes; with ``rollouts`` they are saved as they go in
     ``ROLLOUTS.part.npz`` (a run stopped resumes there, removed at the end)."""
-    from .neural import shipped_net, shipped_race_net
-    from .racetrain import family_rules, load_race_net, pair_stats, race_match
+    from tavli.ai.neural import shipped_net, shipped_race_net
+    from tavli.ai.racetrain import family_rules, load_race_net, pair_stats, race_match
 
     out = out or sys.stdout
     rules = family_rules(game)
@@ -261,7 +261,7 @@ def bench_race(game: str, positions: int = POSITIONS, trials: int = TRIALS, seed
     print(f"  {'difference':14s} {d['mean']:>+11.4f} ± {d['se']:.4f}  (paired, race - contact)",
           file=out)
     if games > 0:
-        from .racetrain import RaceStarts
+        from tavli.ai.racetrain import RaceStarts
 
         starts = RaceStarts(family, rolls.boards, rolls.turns)
         res = np.concatenate([race_match(full, plain, starts, rules, seed * 7919 + 1000 * r)

@@ -24,11 +24,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..games.kernel import F_BACKGAMMONS, F_KERNEL
-from ..movegen import generate
-from .evaluator import C_CONTACT, C_RACE, E_RACE, evaluate, position_class
-from .net import N_OUT, flip, money_equity, td_update
-from .selfplay import NET, _choose, terminal, throw
+from tavli.ai.evaluator import C_CONTACT, C_RACE, E_RACE, evaluate, position_class
+from tavli.ai.net import N_OUT, flip, money_equity, td_update
+from tavli.ai.selfplay import NET, _choose, terminal, throw
+from tavli.games.kernel import F_BACKGAMMONS, F_KERNEL
+from tavli.movegen import generate
 
 MAX_RACE_PLIES = 1000  # a race is never this long; a game that is gets cut off
 PUBEVAL_NONE = np.zeros((2, 122))  # _choose's pubeval weights, unused by NET players

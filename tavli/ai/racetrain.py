@@ -31,13 +31,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import NetError, TrainingError
-from ..games import find_variant
-from ..movegen import HASH_SIZE, MAX_STATES
-from ..rules import Rules
-from .evaluator import Evaluator
-from .net import Net, read_npz, write_npz
-from .race import RACE
+from tavli.ai.evaluator import Evaluator
+from tavli.ai.net import Net, read_npz, write_npz
+from tavli.ai.race import RACE
+from tavli.errors import NetError, TrainingError
+from tavli.games import find_variant
+from tavli.movegen import HASH_SIZE, MAX_STATES
+from tavli.rules import Rules
 
 CHECK_STARTS = 500  # starts kept out of training for the checks
 HIDDEN = 64
@@ -99,7 +99,7 @@ class RaceStarts:
 def family_rules(game: str) -> Rules:
     """The rules a family's networks are trained and measured under (see
     :func:`tavli.ai.train.training_rules`)."""
-    from .train import training_rules
+    from tavli.ai.train import training_rules
 
     return training_rules(find_variant(game).family)
 
@@ -107,7 +107,7 @@ def family_rules(game: str) -> Rules:
 def contact_evaluator(game: str, net: Net | None = None, race: Net | None = None) -> Evaluator:
     """An evaluator of ``game``'s family: the contact network ``net`` (default the shipped
     one) with the race network ``race`` (default none)."""
-    from .neural import shipped_net
+    from tavli.ai.neural import shipped_net
 
     return Evaluator(net if net is not None else shipped_net(game), race=race)
 
@@ -117,7 +117,7 @@ def sample_starts(game: str, games: int, seed: int, *, pick_any: bool = False,
     """Race positions from ``games`` self-play games of ``evaluator`` (default: the
     family's shipped one): where contact ends, or (``pick_any``) one race-class position
     of each game at random."""
-    from .racegames import sample_races
+    from tavli.ai.racegames import sample_races
 
     rules = family_rules(game)
     ev = evaluator or Evaluator.shipped(rules.game)
@@ -133,7 +133,7 @@ def race_match(a: Evaluator, b: Evaluator, starts: RaceStarts, rules: Rules,
                seed: int) -> np.ndarray:
     """``a``'s points in duplicate games from each start (two games a start, seats
     swapped, the same dice)."""
-    from .racegames import race_pairs
+    from tavli.ai.racegames import race_pairs
 
     res = np.zeros(2 * len(starts))
     race_pairs(a.tables, b.tables, starts.boards, starts.turns, rules.kernel_flags(),
@@ -151,14 +151,14 @@ def pair_stats(res: np.ndarray) -> tuple[float, float]:
 
 
 def _scratch_for(*evs: Evaluator):
-    from .net import make_scratch
+    from tavli.ai.net import make_scratch
 
     return make_scratch(max(e.n_inputs for e in evs), max(e.hidden for e in evs), MAX_STATES,
                         HASH_SIZE)
 
 
 def alpha_at(games: int, cfg: dict) -> float:
-    from .train import alpha_schedule
+    from tavli.ai.train import alpha_schedule
 
     return alpha_schedule(games, float(cfg["alpha0"]), float(cfg["floor"]),
                           int(cfg["half_life"]))
@@ -183,8 +183,8 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
     is a rollouts file of ``tavli bench race`` to measure the error against at each
     check. Bad settings raise
     :class:`~tavli.errors.TrainingError` and a refused new run leaves nothing behind."""
-    from .racebench import Rollouts
-    from .racegames import train_race, train_race_ply1
+    from tavli.ai.racebench import Rollouts
+    from tavli.ai.racegames import train_race, train_race_ply1
 
     out = out or sys.stdout
     if alpha0 is not None and not 0 < alpha0 <= 1:
@@ -285,7 +285,7 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
 
 
 def family_of_net(net: Net) -> str:
-    from .encode import family_name
+    from tavli.ai.encode import family_name
 
     return family_name(net.family)
 
@@ -299,7 +299,7 @@ def _check_entry(net: Net, ev: Evaluator, plain: Evaluator, check_part: RaceStar
         entry["vs_contact_net"] = {"ppg": round(ppg, 4), "se": round(se, 4),
                                    "games": 2 * len(check_part)}
     if rolls is not None:
-        from .racebench import equity_errors
+        from tavli.ai.racebench import equity_errors
 
         err = equity_errors(ev, rolls, rules)
         entry["rollout_error"] = {"mae": round(float(err.mean()), 4),

@@ -34,10 +34,10 @@ from typing import TextIO
 
 import numpy as np
 
-from ..board import Dice, Move, Position
-from ..errors import GameOver, OptionError
-from ..rules import Rules
-from .net import N_OUT, equity
+from tavli.ai.net import N_OUT, equity
+from tavli.board import Dice, Move, Position
+from tavli.errors import GameOver, OptionError
+from tavli.rules import Rules
 
 CHUNK = 36  # trials per compiled call: one pass through the first rolls
 OUTPUT_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
@@ -116,7 +116,7 @@ class Runner:
     ``jobs`` worker processes (kept until :meth:`close`)."""
 
     def __init__(self, evaluator, rules: Rules, jobs: int = 1) -> None:
-        from .search import SEARCH_STATES
+        from tavli.ai.search import SEARCH_STATES
 
         self.evaluator = evaluator
         self.rules = rules
@@ -127,7 +127,7 @@ class Runner:
         self._pool = None
 
     def _chunk(self, root: np.ndarray, side: int, cfg) -> np.ndarray:
-        from .playout import RES, play_trials
+        from tavli.ai.playout import RES, play_trials
 
         res = np.zeros((cfg.n, RES))
         play_trials(self.evaluator.tables, root, side, self.flags, cfg, self.scratch, res)
@@ -166,7 +166,7 @@ class Runner:
         """The result rows of the trials of ``position`` (its side to move, before the
         roll; :mod:`tavli.ai.playout`) and the seconds taken. With ``target_se`` it stops
         after the first run of 36 trials whose equity's standard error is below it."""
-        from .playout import Trials
+        from tavli.ai.playout import Trials
 
         root = np.ascontiguousarray(position.array, dtype=np.int8).reshape(104)
         side = int(position.turn)
@@ -215,14 +215,14 @@ _WORKER: dict = {}
 
 
 def _worker_init(evaluator, flags) -> None:
-    from .search import SEARCH_STATES
+    from tavli.ai.search import SEARCH_STATES
 
     _WORKER.update(ev=evaluator, flags=flags,
                    scratch=evaluator.scratch(SEARCH_STATES, 2 * SEARCH_STATES))
 
 
 def _worker_chunk(root: np.ndarray, side: int, cfg) -> np.ndarray:
-    from .playout import RES, play_trials
+    from tavli.ai.playout import RES, play_trials
 
     w = _WORKER
     res = np.zeros((cfg.n, RES))
@@ -309,10 +309,10 @@ def _flip_rows(res: np.ndarray) -> np.ndarray:
 
 
 def _setup(position: Position, evaluator, rules: Rules | None):
-    from ..game import Outcome, base_result
-    from .encode import family_name, family_of
-    from .evaluator import as_evaluator
-    from .net import NetError
+    from tavli.ai.encode import family_name, family_of
+    from tavli.ai.evaluator import as_evaluator
+    from tavli.ai.net import NetError
+    from tavli.game import Outcome, base_result
 
     rules = rules or Rules.for_game(position.game)
     if rules.game != position.game:
@@ -364,7 +364,7 @@ def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None
     same trials and dice (settings as :func:`rollout`), and return them best first by
     the luck-adjusted equity, for the side that moves. A move that ends the game has its
     outcome exactly (0 trials)."""
-    from .neural import Analyzer
+    from tavli.ai.neural import Analyzer
 
     check_settings(games, ply, truncate, seed, jobs, target_se)
     if moves is not None and (not isinstance(moves, int) or moves < 1):
@@ -396,7 +396,7 @@ def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None
 def _game_over(move: Move, rules: Rules) -> np.ndarray | None:
     """The outcome (five outputs, the mover's view) of a move that ends the game, or
     None."""
-    from .selfplay import terminal
+    from tavli.ai.selfplay import terminal
 
     tgt = np.zeros(N_OUT, dtype=np.float32)
     b = np.ascontiguousarray(move.after.array, dtype=np.int8).reshape(104)

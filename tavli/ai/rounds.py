@@ -31,12 +31,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import TrainingError
-from .encode import family_name
-from .evaluator import Evaluator
-from .fitting import FitSettings, digest, fit_labels
-from .labels import LabelSettings, chunk_seed, label_run, load_chunks, summary
-from .net import Net
+from tavli.ai.encode import family_name
+from tavli.ai.evaluator import Evaluator
+from tavli.ai.fitting import FitSettings, digest, fit_labels
+from tavli.ai.labels import LabelSettings, chunk_seed, label_run, load_chunks, summary
+from tavli.ai.net import Net
+from tavli.errors import TrainingError
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ def _differences(old: dict, new: dict, prefix: str = "") -> list[str]:
 
 
 def _encode(boards: np.ndarray, sides: np.ndarray, net: Net) -> np.ndarray:
-    from .distill import _encode_all
+    from tavli.ai.distill import _encode_all
 
     X = np.zeros((len(boards), net.W1.shape[0]), np.float32)
     _encode_all(boards, sides.astype(np.int64), net.encoder, X)
@@ -146,8 +146,8 @@ def _encode(boards: np.ndarray, sides: np.ndarray, net: Net) -> np.ndarray:
 def play_round(run: Run, r: int, jobs: int | None) -> dict:
     """Round ``r`` (1, 2, …) of ``run``: label, fit, measure, keep or not. Returns its
     record (also in ``rounds.json``)."""
-    from .selfplay import NET, compiled_match
-    from .train import training_rules
+    from tavli.ai.selfplay import NET, compiled_match
+    from tavli.ai.train import training_rules
 
     s, log, folder = run.settings, run.log, run.folder / f"round-{r}"
     if len(run.rounds) < r:

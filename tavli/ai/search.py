@@ -22,11 +22,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..games.kernel import F_BACKGAMMONS, F_KERNEL
-from ..movegen import generate
-from .evaluator import evaluate
-from .net import LOSE_BG, LOSE_G, N_OUT, WIN, WIN_BG, WIN_G, flip, money_equity
-from .selfplay import terminal
+from tavli.ai.evaluator import evaluate
+from tavli.ai.net import LOSE_BG, LOSE_G, N_OUT, WIN, WIN_BG, WIN_G, flip, money_equity
+from tavli.ai.selfplay import terminal
+from tavli.games.kernel import F_BACKGAMMONS, F_KERNEL
+from tavli.movegen import generate
 
 ROLLS = np.array([(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)],
                  dtype=np.int64)
@@ -211,7 +211,7 @@ class Searcher:
     bear-off databases) at a given ply (holds the work arrays)."""
 
     def __init__(self, evaluator, rules) -> None:
-        from .evaluator import as_evaluator
+        from tavli.ai.evaluator import as_evaluator
 
         self.evaluator = as_evaluator(evaluator, rules.game)
         self.rules = rules

@@ -19,11 +19,11 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
-from ..games.kernel import BACKGAMMON, DRAW, F_BACKGAMMONS, F_KERNEL, GOES_ON, verdict
-from ..movegen import HASH_SIZE, MAX_STATES, generate
-from .encode import encode, is_contact
-from .evaluator import evaluate
-from .net import N_OUT, flip, forward, money_equity, td_update
+from tavli.ai.encode import encode, is_contact
+from tavli.ai.evaluator import evaluate
+from tavli.ai.net import N_OUT, flip, forward, money_equity, td_update
+from tavli.games.kernel import BACKGAMMON, DRAW, F_BACKGAMMONS, F_KERNEL, GOES_ON, verdict
+from tavli.movegen import HASH_SIZE, MAX_STATES, generate
 
 NET = 0
 PUBEVAL = 1
@@ -367,9 +367,9 @@ def compiled_match(net_a, kind_a: int, net_b, kind_b: int, rules, pairs: int, se
     (a network alone plays with the bear-off databases), ``PUBEVAL`` or ``RANDOM``).
     ``scratch``: work arrays to use (:data:`~tavli.ai.net.Scratch`; made here when none is
     given or it is too small for the networks)."""
-    from ..board import Position
-    from .evaluator import Evaluator
-    from .net import Net, make_scratch
+    from tavli.ai.evaluator import Evaluator
+    from tavli.ai.net import Net, make_scratch
+    from tavli.board import Position
 
     def as_ev(net):
         return net if isinstance(net, Evaluator) else Evaluator(net)

@@ -42,10 +42,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import RuleError
-from ..games import HITTING
-from ..players import Player
-from ..rules import Rules
+from tavli.errors import RuleError
+from tavli.games import HITTING
+from tavli.players import Player
+from tavli.rules import Rules
 
 #: the neural players' names and their cube logics (:data:`tavli.ai.neural.CUBE_MODES`)
 CUBE_PLAYERS = {"neural": "cubeful", "neural-thresholds": "thresholds",
@@ -71,8 +71,8 @@ def _race_part(t: str) -> tuple[str, str | None]:
 def _with_race(contact, race_text: str | None, default, rules: Rules):
     """The evaluator of ``contact`` with the race network named by ``race_text`` (a file,
     ``off``, or None for ``default``)."""
-    from .evaluator import Evaluator
-    from .racetrain import load_race_net
+    from tavli.ai.evaluator import Evaluator
+    from tavli.ai.racetrain import load_race_net
 
     if race_text is None:
         race = default
@@ -86,10 +86,16 @@ def _with_race(contact, race_text: str | None, default, rules: Rules):
 
 
 def parse_player(text: str, rules: Rules) -> Spec:
-    from ..players import GreedyPlayer
-    from .neural import NeuralPlayer, PubevalPlayer, parse_level, shipped_net, shipped_race_net
-    from .racetrain import load_contact_net
-    from .selfplay import NET, PUBEVAL, RANDOM
+    from tavli.ai.neural import (
+        NeuralPlayer,
+        PubevalPlayer,
+        parse_level,
+        shipped_net,
+        shipped_race_net,
+    )
+    from tavli.ai.racetrain import load_contact_net
+    from tavli.ai.selfplay import NET, PUBEVAL, RANDOM
+    from tavli.players import GreedyPlayer
 
     full = text.strip()
     t, race_text = _race_part(full)
@@ -201,7 +207,7 @@ class Result:
 
 def _pair_seq(seed: int, k: int) -> list[int]:
     """The dice of pair ``k`` (see :func:`~tavli.ai.selfplay.pair_seed_base`)."""
-    from .selfplay import pair_seed_base
+    from tavli.ai.selfplay import pair_seed_base
 
     rng = random.Random((pair_seed_base(seed) + k) % 4294967296)
     return [rng.randint(1, 6) for _ in range(8000)]
@@ -219,9 +225,9 @@ def _reseed(player, n: int) -> None:
 
 def _play_pair(a, b, rules: Rules, seed: int, k: int) -> tuple[float, float]:
     """A's points in the two games of pair ``k`` (same dice, seats swapped)."""
-    from ..dice import ScriptedDice
-    from ..game import Game
-    from ..players import play_game
+    from tavli.dice import ScriptedDice
+    from tavli.game import Game
+    from tavli.players import play_game
 
     seq = _pair_seq(seed, k)
     pts = []
@@ -241,9 +247,9 @@ def _play_match_pair(a, b, rules: Rules, seed: int, k: int, target: int
     """A's results (+1 won, -1 lost) in the two ``target``-point matches of pair ``k``:
     the same dice sequence, seats swapped (who opens depends on the dice alone, so each
     player opens one of the two)."""
-    from ..dice import DiceSource
-    from ..match import Match
-    from ..players import play_game
+    from tavli.dice import DiceSource
+    from tavli.match import Match
+    from tavli.players import play_game
 
     out = []
     for swap in range(2):
@@ -265,7 +271,7 @@ def _play_match_pair(a, b, rules: Rules, seed: int, k: int, target: int
 
 def pair_seed(seed: int, k: int) -> int:
     """The seed of dice pair ``k`` of a run seeded ``seed``."""
-    from .selfplay import pair_seed_base
+    from tavli.ai.selfplay import pair_seed_base
 
     return (pair_seed_base(seed) + k) % 4294967296
 
@@ -389,7 +395,7 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
             header["match"] = match
         mlog = MatchLog(log, header)
     if a.compiled is not None and b.compiled is not None and not match:
-        from .selfplay import compiled_match
+        from tavli.ai.selfplay import compiled_match
 
         res = compiled_match(a.net, a.compiled, b.net, b.compiled, rules, pairs, seed)
         if mlog is not None:
@@ -441,7 +447,7 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
 
 
 def _as_player(spec: Spec):
-    from ..players import RandomPlayer
+    from tavli.players import RandomPlayer
 
     return spec.player if spec.player is not None else RandomPlayer(seed=0)
 

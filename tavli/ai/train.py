@@ -26,14 +26,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..board import Position
-from ..errors import TrainingError
-from ..games import HITTING, find_variant
-from ..rules import Rules
-from .encode import ENCODERS, encoder_code, encoder_family, encoder_name, family_name
-from .net import Net, Scratch
-from .race import RACE
-from .selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games, train_games_ply1
+from tavli.ai.encode import ENCODERS, encoder_code, encoder_family, encoder_name, family_name
+from tavli.ai.net import Net, Scratch
+from tavli.ai.race import RACE
+from tavli.ai.selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games, train_games_ply1
+from tavli.board import Position
+from tavli.errors import TrainingError
+from tavli.games import HITTING, find_variant
+from tavli.rules import Rules
 
 
 def training_rules(family: str) -> Rules:
@@ -240,9 +240,9 @@ def _same_inputs(net: Net, inputs: str | None, what: str) -> None:
 def _vs_greedy(net: Net, rules: Rules, pairs: int, seed: int) -> dict:
     """The net at 0-ply against the greedy heuristic (played in Python: about 30 games a
     second)."""
-    from ..players import GreedyPlayer
-    from .neural import NeuralPlayer
-    from .strength import Result, play_pairs
+    from tavli.ai.neural import NeuralPlayer
+    from tavli.ai.strength import Result, play_pairs
+    from tavli.players import GreedyPlayer
 
     res = play_pairs(NeuralPlayer(0, net=net), GreedyPlayer(), rules, max(1, pairs), seed)
     r = Result(len(res), res)

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .info import MAX_CUBE, CubeInfo, Owner
+from tavli.cube.info import MAX_CUBE, CubeInfo, Owner
 
 #: cube efficiency in contact positions (gnubg's value)
 X_CONTACT = 0.68
@@ -320,7 +320,7 @@ def action_msg(action: str) -> dict[str, Any]:
     >>> action_msg("No double (the Crawford game)")["params"]["why"]["key"]
     'cube.why.crawford'
     """
-    from ..i18n import msg
+    from tavli.i18n import msg
 
     re = "redouble" in action.lower()
     base = (action.replace("No redouble", "No double").replace("Redouble,", "Double,")

@@ -5,10 +5,10 @@ the options, or from the match state an XGID or a ``PositionID:MatchID`` carries
 
 from __future__ import annotations
 
-from ..errors import CliError, OptionError
-from .cli import parse_score
-from .info import CubeInfo, Owner
-from .scoring import ScoreWeights
+from tavli.cube.cli import parse_score
+from tavli.cube.info import CubeInfo, Owner
+from tavli.cube.scoring import ScoreWeights
+from tavli.errors import CliError, OptionError
 
 OWNERS = {"centre": Owner.CENTRED, "center": Owner.CENTRED, "centred": Owner.CENTRED,
           "me": Owner.ME, "opp": Owner.OPPONENT, "opponent": Owner.OPPONENT}
@@ -56,7 +56,7 @@ def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool,
     root, as at any ply), with the rollout's figures."""
     import json
 
-    from ..ai.cubeplay import cube_decision, decide_from
+    from tavli.ai.cubeplay import cube_decision, decide_from
 
     r = None
     if rollout is None:
@@ -64,8 +64,8 @@ def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool,
     else:
         import sys
 
-        from ..ai.rollout import describe
-        from ..ai.rollout import rollout as roll_out
+        from tavli.ai.rollout import describe
+        from tavli.ai.rollout import rollout as roll_out
 
         r = roll_out(pos, games=rollout, rules=rules, progress=sys.stderr)
         from dataclasses import replace
@@ -76,10 +76,10 @@ def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool,
         if r is not None:
             doc["rollout"] = r.to_dict()
         return [json.dumps(doc)]
-    from .. import i18n
+    from tavli import i18n
 
     if i18n.current() != i18n.DEFAULT:
-        from ..cli_text import _, cube_lines, rollout_how
+        from tavli.cli_text import _, cube_lines, rollout_how
 
         line = None if r is None else _(
             "cli.cube.rollout", trials=r.trials, how=rollout_how(r),
@@ -103,11 +103,11 @@ def id_match_state(text: str):
     kind of position text."""
     t = text.strip()
     if t.upper().startswith("XGID=") or (t.count(":") == 9 and not t.startswith("{")):
-        from ..formats.xgid import parse_xgid
+        from tavli.formats.xgid import parse_xgid
 
         return parse_xgid(t)[1]
     if len(t) == 27 and t[14] == ":":
-        from ..formats.matchid import parse_match_id
+        from tavli.formats.matchid import parse_match_id
 
         return parse_match_id(t[15:])
     return None
@@ -115,7 +115,7 @@ def id_match_state(text: str):
 
 def cube_info_from_id(state, rules, side: int) -> CubeInfo:
     """The cube and score of an ID's match state (:func:`id_match_state`) for ``side``."""
-    from .scoring import cube_info_from_state
+    from tavli.cube.scoring import cube_info_from_state
 
     owner = (Owner.CENTRED if state.cube_owner is None
              else Owner.ME if state.cube_owner == side else Owner.OPPONENT)

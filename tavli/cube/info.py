@@ -22,9 +22,9 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any, Protocol
 
-from ..errors import OptionError
-from .met import MET, default_met
-from .prices import MONEY_GAMMON_VALUES, NO_GAMMON_VALUES, GammonValues, gammon_values
+from tavli.cube.met import MET, default_met
+from tavli.cube.prices import MONEY_GAMMON_VALUES, NO_GAMMON_VALUES, GammonValues, gammon_values
+from tavli.errors import OptionError
 
 #: the highest cube value the games allow (tavli.game.MAX_CUBE)
 MAX_CUBE = 64

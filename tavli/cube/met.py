@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from ..errors import OptionError
+from tavli.errors import OptionError
 
 #: the longest match the tables cover
 MAX_LENGTH = 25

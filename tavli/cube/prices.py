@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .met import MET
+from tavli.cube.met import MET
 
 
 @dataclass(frozen=True)

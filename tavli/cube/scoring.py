@@ -40,13 +40,13 @@ import functools
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..errors import OptionError
-from .info import CubeInfo
-from .tavli_met import MEASURED_RATES, Starter, TavliEquity
+from tavli.cube.info import CubeInfo
+from tavli.cube.tavli_met import MEASURED_RATES, Starter, TavliEquity
+from tavli.errors import OptionError
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..match import Match
+    from tavli.game import Game
+    from tavli.match import Match
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,7 @@ def weights_from_state(state: dict | None, side: int) -> ScoreWeights:
 def cube_info_from_state(state: dict, side: int) -> CubeInfo:
     """The :class:`~tavli.cube.info.CubeInfo` of ``side`` from a :func:`match_state`
     record (a backgammon match)."""
-    from .info import Owner
+    from tavli.cube.info import Owner
 
     target = int(state["target"])
     away = (target - int(state["score"][side]), target - int(state["score"][1 - side]))
@@ -261,7 +261,7 @@ def turn_weights(match: Match, index: int) -> list[ScoreWeights]:
     """The weights of the side to move at each turn of ``match.games[index]`` (the score
     before that game, the cube as it stood at the turn): what an analysis of a played
     match values the moves by."""
-    from ..history import Beaver, Pass, Play, Take
+    from tavli.history import Beaver, Pass, Play, Take
 
     game = match.games[index]
     score = [0, 0]

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 
-from ..errors import OptionError
+from tavli.errors import OptionError
 
 
 class Starter(IntEnum):

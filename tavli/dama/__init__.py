@@ -13,16 +13,18 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .board import DamaMove, Position, parse_square, square_name
-    from .game import DamaGame
-    from .pdn import read_pdn, read_pdn_games, write_pdn
-    from .rules import RULE_SETS, DamaRules
+    from tavli.dama.board import DamaMove, Position, parse_square, square_name
+    from tavli.dama.game import DamaGame
+    from tavli.dama.pdn import read_pdn, read_pdn_games, write_pdn
+    from tavli.dama.rules import RULE_SETS, DamaRules
 
 # imported on first use: the board loads Numba, and ``tavli --help`` reaches this package
-_HOME = {"DamaMove": ".board", "Position": ".board", "parse_square": ".board",
-         "square_name": ".board", "DamaGame": ".game", "read_pdn": ".pdn",
-         "read_pdn_games": ".pdn", "write_pdn": ".pdn", "RULE_SETS": ".rules",
-         "DamaRules": ".rules"}
+_HOME = {
+    **{n: "tavli.dama.board" for n in ("DamaMove", "Position", "parse_square", "square_name")},
+    **{n: "tavli.dama.game" for n in ("DamaGame",)},
+    **{n: "tavli.dama.pdn" for n in ("read_pdn", "read_pdn_games", "write_pdn")},
+    **{n: "tavli.dama.rules" for n in ("RULE_SETS", "DamaRules")},
+}
 
 __all__ = ["DamaGame", "DamaMove", "DamaRules", "Position", "RULE_SETS", "parse_square",
            "read_pdn", "read_pdn_games", "square_name", "write_pdn"]

@@ -34,10 +34,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..errors import GameOver, RuleError
-from . import movegen as mg
-from .board import Position, _move_from_row, _with_text, shown
-from .rules import DamaRules
+from tavli.dama import movegen as mg
+from tavli.dama.board import Position, _move_from_row, _with_text, shown
+from tavli.dama.rules import DamaRules
+from tavli.errors import GameOver, RuleError
 
 INF = 1_000_000
 MATE = 100_000
@@ -594,7 +594,7 @@ def play_game(rules, white, black, opening: list | None = None, max_plies: int =
     after the opening moves ``opening`` (texts). Returns the finished
     :class:`~tavli.dama.game.DamaGame` (a game still running after ``max_plies`` is
     scored drawn by agreement)."""
-    from .game import DamaGame
+    from tavli.dama.game import DamaGame
 
     g = DamaGame(rules)
     for m in opening or []:

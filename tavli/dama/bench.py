@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 import time
 
-from . import movegen as mg
-from .board import Position
-from .rules import DamaRules
+from tavli.dama import movegen as mg
+from tavli.dama.board import Position
+from tavli.dama.rules import DamaRules
 
 
 def sample_positions(rules: str, n: int, seed: int = 1, max_plies: int = 60) -> list[Position]:

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import IllegalMove, InvalidPosition, ParseError
-from . import movegen as mg
-from .rules import DamaRules
+from tavli.dama import movegen as mg
+from tavli.dama.rules import DamaRules
+from tavli.errors import IllegalMove, InvalidPosition, ParseError
 
 WHITE, BLACK = 0, 1
 FULL = (1 << 32) - 1

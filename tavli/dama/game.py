@@ -36,10 +36,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import GameOver, IllegalMove, WrongState
-from ..i18n import msg
-from .board import BLACK, WHITE, DamaMove, Position, parse_square
-from .rules import DamaRules
+from tavli.dama.board import BLACK, WHITE, DamaMove, Position, parse_square
+from tavli.dama.rules import DamaRules
+from tavli.errors import GameOver, IllegalMove, WrongState
+from tavli.i18n import msg
 
 
 @dataclass(frozen=True)

@@ -44,10 +44,10 @@ from __future__ import annotations
 
 import re
 
-from ..errors import OptionError, ParseError, RecordError, TavliError
-from .board import Position, shown, square_at
-from .game import DamaGame
-from .rules import DamaRules
+from tavli.dama.board import Position, shown, square_at
+from tavli.dama.game import DamaGame
+from tavli.dama.rules import DamaRules
+from tavli.errors import OptionError, ParseError, RecordError, TavliError
 
 GAMETYPE = {"russian": "25,W,8,8,A0,0", "italian": "22,W,8,8,N2,1", "box": "25,W,8,8,N2,0"}
 SEVEN = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -115,7 +115,7 @@ def write_pdn(game: DamaGame, tags: dict[str, str] | None = None,
 
 
 def _name(sq: int, rules: DamaRules, alg: bool) -> str:
-    from .board import square_name
+    from tavli.dama.board import square_name
 
     return square_name(sq, rules, alg)
 
@@ -279,7 +279,7 @@ def read_pdn_games(text: str) -> list[DamaGame]:
 
 
 def _square(text: str, rules: DamaRules, conv) -> int:
-    from .board import parse_square
+    from tavli.dama.board import parse_square
 
     if conv is not None and _digits(text):
         return conv(text)

@@ -19,8 +19,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ..errors import RuleError
-from . import movegen as mg
+from tavli.dama import movegen as mg
+from tavli.errors import RuleError
 
 RULE_SETS = ("box", "russian", "italian")
 ALIASES = {"default": "box", "dama": "box", "shashki": "russian", "ru": "russian",
@@ -152,7 +152,7 @@ class DamaRules:
 
     def square_text(self, square: int) -> str:
         """The square's name in :attr:`notation` (``22`` or ``c3``)."""
-        from .board import square_name
+        from tavli.dama.board import square_name
 
         return square_name(square, self, self.notation == "algebraic")
 
@@ -173,7 +173,7 @@ def algebraic_notation(move, rules: DamaRules, full: bool) -> str:
     """Russian notation: squares as a1..h8, ``-`` for a move, ``:`` between the squares
     of a capture, every landing square of a multiple capture (``c3-d4``, ``c3:e5``,
     ``c3:e5:g3``; ``full`` changes nothing: the route is always written)."""
-    from .board import square_name
+    from tavli.dama.board import square_name
 
     if not move.captures:
         return f"{square_name(move.start, rules, True)}-{square_name(move.end, rules, True)}"

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import i18n
-from ..errors import TavliError
-from ..tui.words import _, error_text
-from .ai import AIPlayer, static_eval
-from .game import DamaGame, colour_msg, reason_msg
-from .pdn import write_pdn
+from tavli import i18n
+from tavli.dama.ai import AIPlayer, static_eval
+from tavli.dama.game import DamaGame, colour_msg, reason_msg
+from tavli.dama.pdn import write_pdn
+from tavli.errors import TavliError
+from tavli.tui.words import _, error_text
 
 #: the AI levels as the new-game dialog names them (``level.*`` in the catalogue)
 LEVEL_NAMES = {"1": "beginner", "2": "casual", "3": "intermediate", "4": "advanced",

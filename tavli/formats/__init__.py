@@ -17,11 +17,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import RecordError
+from tavli.errors import RecordError
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..match import Match
+    from tavli.game import Game
+    from tavli.match import Match
 
 FORMATS = ("json", "mat", "sgf")
 
@@ -38,10 +38,10 @@ def format_of(path: str | os.PathLike[str], fmt: str | None = None) -> str:
 
 def loads(text: str, fmt: str) -> Game | Match:
     """Read a game or match from text in ``fmt`` (json, mat or sgf)."""
-    from . import mat, sgf
+    from tavli.formats import mat, sgf
 
     if fmt == "json":
-        from ..record import load_record
+        from tavli.record import load_record
 
         return load_record(text)
     return {"mat": mat.loads, "sgf": sgf.loads}[format_of("", fmt)](text)
@@ -49,12 +49,12 @@ def loads(text: str, fmt: str) -> Game | Match:
 
 def dumps(obj: Game | Match, fmt: str) -> str:
     """The text of a game or match in ``fmt`` (json, mat or sgf)."""
-    from . import mat, sgf
+    from tavli.formats import mat, sgf
 
     if fmt == "json":
         import json
 
-        from ..record import record_of
+        from tavli.record import record_of
 
         return json.dumps(record_of(obj), indent=1) + "\n"
     return {"mat": mat.dumps, "sgf": sgf.dumps}[format_of("", fmt)](obj)
@@ -82,7 +82,7 @@ def write(obj: Game | Match, path: str | os.PathLike[str], fmt: str | None = Non
     old file stays intact until the new one is complete."""
     f = format_of(path, fmt)
     if f == "json":
-        from ..record import save
+        from tavli.record import save
 
         save(obj, path)
         return

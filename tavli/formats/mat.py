@@ -24,10 +24,18 @@ from __future__ import annotations
 
 import re
 
-from ..errors import RecordError
-from ..game import Game
-from ..match import Match
-from .script import Act, GameScript, MatchScript, acts_of, backgammon_games, build, scores_before
+from tavli.errors import RecordError
+from tavli.formats.script import (
+    Act,
+    GameScript,
+    MatchScript,
+    acts_of,
+    backgammon_games,
+    build,
+    scores_before,
+)
+from tavli.game import Game
+from tavli.match import Match
 
 NAMES = ("white", "black")
 COL = 28  # width of the left column after "NNN) "

@@ -29,11 +29,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..errors import ParseError
+from tavli.errors import ParseError
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..match import Match
+    from tavli.game import Game
+    from tavli.match import Match
 
 #: gnubg's player number of tavli's white (0) and black (1); the map is its own inverse
 GNUBG_PLAYER = (1, 0)
@@ -67,7 +67,7 @@ class MatchState:
 def state_of(obj: Game | Match) -> MatchState:
     """The :class:`MatchState` of a game (money play: length 0) or of a match's current
     game."""
-    from ..match import Match
+    from tavli.match import Match
 
     if isinstance(obj, Match):
         g, length = obj.game, obj.target

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..board import parse_dice
-from ..dice import DiceSource, ScriptedDice
-from ..errors import RecordError, TavliError
-from ..game import RESIGN_POINTS, Game
-from ..history import Beaver, Double, Drop, Pass, Play, Take
-from ..layout import SIDE_NAMES
-from ..match import Match
-from ..rules import Rules
+from tavli.board import parse_dice
+from tavli.dice import DiceSource, ScriptedDice
+from tavli.errors import RecordError, TavliError
+from tavli.game import RESIGN_POINTS, Game
+from tavli.history import Beaver, Double, Drop, Pass, Play, Take
+from tavli.layout import SIDE_NAMES
+from tavli.match import Match
+from tavli.rules import Rules
 
 RESIGN_VALUES = {v: k for k, v in RESIGN_POINTS.items()}
 

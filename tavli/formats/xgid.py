@@ -33,13 +33,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..board import Position
-from ..errors import ParseError
-from .matchid import MatchState, state_of
+from tavli.board import Position
+from tavli.errors import ParseError
+from tavli.formats.matchid import MatchState, state_of
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..match import Match
+    from tavli.game import Game
+    from tavli.match import Match
 
 PREFIX = "XGID="
 MAX_CUBE_LOG = 10

@@ -103,7 +103,7 @@ class Variant:
     def validate(self, arr: ndarray) -> str | None:
         """What makes a board array impossible in this game beyond the common checks
         (15 checkers a side, counts not negative, one side per point), or None."""
-        from ..layout import BAR
+        from tavli.layout import BAR
 
         name = self.display
         for side in (0, 1):
@@ -303,7 +303,7 @@ backgammon (or the aliases tapa, narde, moultezim, bg)
         v = _BY_CODE.get(name)
         if v is not None:
             return v
-    from ..errors import ParseError
+    from tavli.errors import ParseError
 
     if isinstance(name, Variant):
         return name

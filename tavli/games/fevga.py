@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..layout import NSLOTS
+from tavli.layout import NSLOTS
 
 QUARTER_OFF = 0
 QUARTER_OWN = 1

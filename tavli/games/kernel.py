@@ -20,9 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from ..layout import CHECKERS, NSLOTS
-from . import PINNING
-from .fevga import (
+from tavli.games import PINNING
+from tavli.games.fevga import (
     PRIME_FORBID,
     PRIME_MUST_OPEN,
     PRIME_OFF,
@@ -30,10 +29,11 @@ from .fevga import (
     QUARTER_OPPONENT,
     QUARTER_OWN,
 )
-from .plakoto import mother_pinned_rec
+from tavli.games.plakoto import mother_pinned_rec
+from tavli.layout import CHECKERS, NSLOTS
 
 if TYPE_CHECKING:
-    from ..rules import Rules
+    from tavli.rules import Rules
 
 # indices of the rule flags
 F_KERNEL = 0       # HITTING, PINNING or RUNNING

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..layout import NSLOTS
+from tavli.layout import NSLOTS
 
 
 @njit(cache=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..layout import BAR, NSLOTS
+from tavli.layout import BAR, NSLOTS
 
 
 @njit(cache=True)

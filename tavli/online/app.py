@@ -36,22 +36,22 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import Field
 
-from ..errors import AccessDenied, StaleAction, TavliError, WrongState
-from ..layout import SIDE_NAMES
-from ..web.errors import ApiError, Body, body, install_handlers, translated
-from ..web.lang import LangMiddleware, mount_i18n, request_lang
-from ..web.limits import BodyLimit
-from ..web.newgame import NewGame
-from ..web.pwa import mount_pwa
-from ..web.rules import mount_rules
-from ..web.security import LOOPBACK_NAMES, Guard
-from . import protocol
-from .clock import DEFAULT_ABANDON
-from .hub import PRESENCE_BEAT, Conn, Hub, online_error
-from .protocol import ProtocolError, error
-from .ratelimit import WRITE_BURST, WRITE_RATE, AddressLimit
-from .service import OnlineGames
-from .store import OnlineStore, open_store
+from tavli.errors import AccessDenied, StaleAction, TavliError, WrongState
+from tavli.layout import SIDE_NAMES
+from tavli.online import protocol
+from tavli.online.clock import DEFAULT_ABANDON
+from tavli.online.hub import PRESENCE_BEAT, Conn, Hub, online_error
+from tavli.online.protocol import ProtocolError, error
+from tavli.online.ratelimit import WRITE_BURST, WRITE_RATE, AddressLimit
+from tavli.online.service import OnlineGames
+from tavli.online.store import OnlineStore, open_store
+from tavli.web.errors import ApiError, Body, body, install_handlers, translated
+from tavli.web.lang import LangMiddleware, mount_i18n, request_lang
+from tavli.web.limits import BodyLimit
+from tavli.web.newgame import NewGame
+from tavli.web.pwa import mount_pwa
+from tavli.web.rules import mount_rules
+from tavli.web.security import LOOPBACK_NAMES, Guard
 
 SEAT_HEADER = "x-tavli-seat"
 STATIC = Path(__file__).parent.parent / "web" / "static"
@@ -88,7 +88,7 @@ THREADS = 4
 def ai_job(games: OnlineGames, game_id: str) -> tuple[int, dict[str, Any]] | None:
     """``(seq, job)``: what the AI seat must decide now (for
     :func:`tavli.web.workers.ai_action`), else None (not its turn, or no AI seat)."""
-    from ..ai.neural import has_shipped_net
+    from tavli.ai.neural import has_shipped_net
 
     t = games.table(game_id)
     with t.lock:
@@ -237,7 +237,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
 
     @app.get("/api/info")
     async def info() -> dict[str, Any]:
-        from ..web.info import registry_info
+        from tavli.web.info import registry_info
 
         return registry_info()
 
@@ -281,7 +281,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
             return
         thinking.add(game_id)
         try:
-            from ..web import workers
+            from tavli.web import workers
 
             nonlocal pool
             steps = 0

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import CliError
+from tavli.errors import CliError
 
 SETUP_TIMEOUT = 600.0  # seconds the clients may take to set their games up
 
@@ -82,7 +82,7 @@ def _store_url(db: str | None, processes: int, tmp: str) -> Any:
         yield str(Path(tmp) / "bench.sqlite3"), "SQLite (a temporary file)"
         return
     if db is None or db in ("postgresql", "postgres"):
-        from .pgcluster import ClusterError, PgCluster
+        from tavli.online.pgcluster import ClusterError, PgCluster
 
         try:
             cluster = PgCluster()
@@ -159,8 +159,8 @@ def bench_server(players: int = 1000, processes: int = 1, db: str | None = None,
                  clients: int = 1, seed: int = 1, profile: str | None = None,
                  quiet: bool = False) -> dict[str, Any]:
     """Run the benchmark (module docstring) and print its figures; the figures as a dict."""
-    from .procs import ServeProcess, cpu_seconds
-    from .store import open_store
+    from tavli.online.procs import ServeProcess, cpu_seconds
+    from tavli.online.store import open_store
 
     if players < 2 or players % 2:
         raise CliError(f"--players: an even number, at least 2, not {players}")

@@ -277,7 +277,7 @@ class Bench:
     """The players of this process and what they measured."""
 
     def __init__(self, task: dict[str, Any]) -> None:
-        from .fairdice import new_client_seed
+        from tavli.online.fairdice import new_client_seed
 
         self.task = task
         self.think = tuple(task["think"])
@@ -351,7 +351,7 @@ class Bench:
 def main() -> None:
     """The client process: the task on stdin, ``ready``/``done`` on stdout."""
     task = json.loads(sys.stdin.readline())
-    from .serve import quieter_gc
+    from tavli.online.serve import quieter_gc
 
     quieter_gc()  # the clients' own pauses would be counted as the server's latency
     try:  # the event loop uvicorn runs the server on, when it is there: less CPU

@@ -35,7 +35,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import TavliError
+from tavli.errors import TavliError
 
 SIDES = ("white", "black")
 MAX_RESERVE = 7 * 86400.0   # seconds: a week

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import parse_qsl, urlsplit
 
-from ..errors import StoreError
+from tavli.errors import StoreError
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _PG_SCHEMES = ("postgresql", "postgres")

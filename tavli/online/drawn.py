@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dice import dice_text
-from ..game import Game
-from ..history import Pass, Play
-from ..layout import SIDE_NAMES
-from ..match import Match
+from tavli.dice import dice_text
+from tavli.game import Game
+from tavli.history import Pass, Play
+from tavli.layout import SIDE_NAMES
+from tavli.match import Match
 
 _FRAMES = "_online_frames"  # where a move keeps its frames (last_turn)
 _NONE = object()
@@ -31,7 +31,7 @@ _NONE = object()
 
 def last_turn(g: Game) -> dict[str, Any] | None:
     """The game's last turn played (a move with its frames, or a pass), else None."""
-    from ..web.steps import move_frames
+    from tavli.web.steps import move_frames
 
     for a in reversed(g.history):
         if isinstance(a, Pass):
@@ -57,14 +57,14 @@ def last_marks(g: Game) -> dict[str, dict[str, Any] | None]:
     """The last turn of each side (None before its first), for the board's marks and
     the screen reader's words: tavli play's ``last_moves``
     (:func:`tavli.web.shown.last_moves`) in the mover's numbering, without the frames."""
-    from ..web.shown import last_moves
+    from tavli.web.shown import last_moves
 
     return last_moves(g, None, frames=False)
 
 
 def board_view(obj: Game | Match) -> dict[str, Any]:
     """The ``board`` fields of the state of the game or match ``obj``."""
-    from ..web.steps import board_fields
+    from tavli.web.steps import board_fields
 
     m = obj if isinstance(obj, Match) else None
     g = m.game if m is not None else obj

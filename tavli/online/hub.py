@@ -36,11 +36,11 @@ from typing import Any
 from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import AccessDenied, StaleAction, StoreError, TavliError
-from .clock import PRESENCE_BEAT, absent_for, connected
-from .protocol import Bucket, ProtocolError, action_out
-from .service import OnlineGames
-from .store import Notice, Subscription
+from tavli.errors import AccessDenied, StaleAction, StoreError, TavliError
+from tavli.online.clock import PRESENCE_BEAT, absent_for, connected
+from tavli.online.protocol import Bucket, ProtocolError, action_out
+from tavli.online.service import OnlineGames
+from tavli.online.store import Notice, Subscription
 
 FLAG_GRACE = 0.02  # seconds after a flag's time the hub reads the game (clock rounding)
 
@@ -48,7 +48,7 @@ FLAG_GRACE = 0.02  # seconds after a flag's time the hub reads the game (clock r
 def online_error(e: TavliError) -> Any:
     """The answer (an :class:`tavli.web.errors.ApiError`: status, message, code) to an
     error of the online service or protocol."""
-    from ..web.errors import ApiError, engine_error
+    from tavli.web.errors import ApiError, engine_error
 
     if isinstance(e, ProtocolError):
         return ApiError(400, str(e), e.code)

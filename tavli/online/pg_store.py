@@ -24,10 +24,10 @@ import threading
 import time
 from typing import Any
 
-from ..errors import StaleAction, StoreError, one_line
-from . import migrations
-from .dburl import DbUrl
-from .store import (
+from tavli.errors import StaleAction, StoreError, one_line
+from tavli.online import migrations
+from tavli.online.dburl import DbUrl
+from tavli.online.store import (
     Action,
     GameRow,
     Listener,
@@ -79,7 +79,7 @@ class PostgresStore(OnlineStore):
     def __init__(self, url: DbUrl | str, *, schema: int | None = None,
                  pool_size: int = POOL_SIZE) -> None:
         if isinstance(url, str):
-            from .dburl import parse_db_url
+            from tavli.online.dburl import parse_db_url
 
             url = parse_db_url(url)
         psycopg = _driver()

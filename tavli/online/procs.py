@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import TavliError
+from tavli.errors import TavliError
 
 _MAIN = "import sys; from tavli.cli import main; sys.exit(main())"
 

@@ -49,7 +49,7 @@ def main() -> None:
     with _lock:
         _profiles.append(me)
     me.enable()
-    from ..cli import main as cli
+    from tavli.cli import main as cli
 
     try:
         code = cli(argv)

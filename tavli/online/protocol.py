@@ -24,7 +24,7 @@ import json
 import time
 from typing import Any
 
-from ..errors import TavliError
+from tavli.errors import TavliError
 
 MAX_MESSAGE = 4096       # bytes of a client's message (the app refuses larger ones)
 MAX_FRAME = 64 * 1024    # bytes of a frame the server reads at all (larger: connection closed)

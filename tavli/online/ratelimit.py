@@ -14,8 +14,8 @@ import math
 import time
 from typing import Any
 
-from ..web.security import _answer
-from .protocol import Bucket
+from tavli.online.protocol import Bucket
+from tavli.web.security import _answer
 
 WRITE_RATE = 2.0   # POSTs a second from one address, on average ...
 WRITE_BURST = 30   # ... and at once

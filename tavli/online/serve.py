@@ -45,12 +45,12 @@ def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C."""
     import uvicorn
 
-    from ..errors import CliError
-    from ..web.security import hostname, is_loopback, served_hosts
-    from ..web.server import _check_port
-    from .app import create_online_app
-    from .protocol import MAX_FRAME
-    from .store import open_store
+    from tavli.errors import CliError
+    from tavli.online.app import create_online_app
+    from tavli.online.protocol import MAX_FRAME
+    from tavli.online.store import open_store
+    from tavli.web.security import hostname, is_loopback, served_hosts
+    from tavli.web.server import _check_port
 
     host = args.host or "127.0.0.1"
     port = DEFAULT_PORT if args.port is None else args.port

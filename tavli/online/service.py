@@ -43,14 +43,13 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from ..errors import AccessDenied, GameOver, StaleAction, StoreError, TavliError, WrongState
-from ..game import Game
-from ..history import opening_throws
-from ..layout import SIDE_NAMES
-from ..match import Match
-from ..record import record_of
-from . import fairdice
-from .clock import (
+from tavli.errors import AccessDenied, GameOver, StaleAction, StoreError, TavliError, WrongState
+from tavli.game import Game
+from tavli.history import opening_throws
+from tavli.layout import SIDE_NAMES
+from tavli.match import Match
+from tavli.online import fairdice
+from tavli.online.clock import (
     DEFAULT_ABANDON,
     PRESENCE_BEAT,
     Clock,
@@ -59,8 +58,8 @@ from .clock import (
     read_abandon,
     read_clock,
 )
-from .drawn import board_view
-from .store import (
+from tavli.online.drawn import board_view
+from tavli.online.store import (
     Action,
     GameRow,
     OnlineStore,
@@ -69,6 +68,7 @@ from .store import (
     new_token,
     token_hash,
 )
+from tavli.record import record_of
 
 #: games kept in memory (the others replay from the store when asked for): more than a
 #: server's games in play, or it replays them all the time (about 100 KB each)
@@ -78,7 +78,7 @@ ID_BYTES = 16  # a game id is 128 random bits: knowing it lets one watch
 
 def _web() -> Any:
     """The browser app's modules this one shares (loaded when first needed)."""
-    from ..web import errors, newgame, steps
+    from tavli.web import errors, newgame, steps
 
     return errors, newgame, steps
 
@@ -259,7 +259,7 @@ def public(view: dict[str, Any]) -> dict[str, Any]:
     tree = view["board"]["turn_tree"]
     if not view["legal_moves"] and (tree is None or len(tree["nodes"]) == 1):
         return view
-    from ..web.steps import bare_root
+    from tavli.web.steps import bare_root
 
     return {**view, "legal_moves": [],
             "board": {**view["board"], "turn_tree": bare_root(tree)}}
@@ -459,7 +459,7 @@ class OnlineGames:
         """``beat``: the presence beat of the servers on the store (a seat seen within 2.5
         beats is connected); ``abandon_after``: the absence after which the opponent may
         claim a game, for games created without their own."""
-        from ..web.limits import SessionCache
+        from tavli.web.limits import SessionCache
 
         self.store = store
         self.beat = beat

@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import StaleAction, StoreError, one_line
-from . import migrations
-from .dburl import DbUrl
-from .store import (
+from tavli.errors import StaleAction, StoreError, one_line
+from tavli.online import migrations
+from tavli.online.dburl import DbUrl
+from tavli.online.store import (
     Action,
     GameRow,
     Listener,
@@ -238,7 +238,7 @@ class SqliteStore(OnlineStore):
         return [_seat(r) for r in rows]
 
     def seat_by_token(self, game_id: str, token: str) -> Seat | None:
-        from .store import token_hash
+        from tavli.online.store import token_hash
 
         rows = self._all("SELECT * FROM online_seats WHERE game_id = ? AND token_hash = ?",
                          (game_id, token_hash(token)))

@@ -48,8 +48,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import StaleAction, StoreError
-from .dburl import parse_db_url
+from tavli.errors import StaleAction, StoreError
+from tavli.online.dburl import parse_db_url
 
 STATUSES = ("open", "playing", "over", "abandoned")
 #: bytes of randomness in a seat token (192 bits; the issue asks for at least 128)
@@ -251,10 +251,10 @@ def open_store(db: str, *, schema: int | None = None) -> OnlineStore:
     database that cannot be reached or opened, a driver not installed."""
     url = parse_db_url(db)
     if url.backend == "postgresql":
-        from .pg_store import PostgresStore
+        from tavli.online.pg_store import PostgresStore
 
         return PostgresStore(url, schema=schema)
-    from .sqlite_store import SqliteStore
+    from tavli.online.sqlite_store import SqliteStore
 
     return SqliteStore(url, schema=schema)
 

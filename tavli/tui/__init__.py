@@ -19,8 +19,8 @@ the commands typed at the prompts; :mod:`.screen` what is shown and read (the bo
 its panel, messages, prompts); :mod:`.board` draws the board.
 """
 
-from .board import BoardView
-from .session import TerminalSession
-from .start import run
+from tavli.tui.board import BoardView
+from tavli.tui.session import TerminalSession
+from tavli.tui.start import run
 
 __all__ = ["BoardView", "TerminalSession", "run"]

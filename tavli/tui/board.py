@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.text import Text
 
-from .words import side as side_name
+from tavli.tui.words import side as side_name
 
 if TYPE_CHECKING:
-    from ..board import Move, Position
+    from tavli.board import Move, Position
 
 # --- look -------------------------------------------------------------------------------
 

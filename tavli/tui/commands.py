@@ -6,15 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..dice import dice_text
-from ..errors import TavliError
-from .board import side_label
-from .screen import Quit
-from .words import _, answer, error_text, points
-from .words import side as side_name
+from tavli.dice import dice_text
+from tavli.errors import TavliError
+from tavli.tui.board import side_label
+from tavli.tui.screen import Quit
+from tavli.tui.words import _, answer, error_text, points
+from tavli.tui.words import side as side_name
 
 if TYPE_CHECKING:
-    from .session import TerminalSession
+    from tavli.tui.session import TerminalSession
 
 HINTS_SHOWN = 5
 
@@ -80,8 +80,8 @@ class Commands:
     def hint(self) -> None:
         """The best moves of the roll as the AI ranks them (``tavli hint``'s ranking; in a
         match by match winning chances at the score, each move with its MWC)."""
-        from ..ai.neural import DEFAULT_LEVEL, LEVELS, rank_moves
-        from ..cube.scoring import ScoreWeights
+        from tavli.ai.neural import DEFAULT_LEVEL, LEVELS, rank_moves
+        from tavli.cube.scoring import ScoreWeights
 
         g = self.s.game
         say = self.screen.say
@@ -115,8 +115,8 @@ class Commands:
         """The side to act gives up the game, if the opponent accepts what is offered
         (a computer player judges, a human is asked). The values are typed in English
         (``single``, ``gammon``, ``backgammon``); yes and no in any of the languages."""
-        from ..ai.neural import accepts_resignation
-        from ..game import RESIGN_POINTS
+        from tavli.ai.neural import accepts_resignation
+        from tavli.game import RESIGN_POINTS
 
         g = self.s.game
         screen = self.screen

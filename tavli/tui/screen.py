@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.text import Text
 
-from .. import i18n
-from ..dice import dice_text
-from ..games import ROTATIONS
-from .board import BOARD_W, CHECKER, BoardView, move_marks
-from .words import _
-from .words import side as side_name
+from tavli import i18n
+from tavli.dice import dice_text
+from tavli.games import ROTATIONS
+from tavli.tui.board import BOARD_W, CHECKER, BoardView, move_marks
+from tavli.tui.words import _
+from tavli.tui.words import side as side_name
 
 if TYPE_CHECKING:
-    from ..board import Move, Position
-    from .session import TerminalSession
+    from tavli.board import Move, Position
+    from tavli.tui.session import TerminalSession
 
 PANEL_W = 2 + 28                        # the text beside the board
 

@@ -10,18 +10,18 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from .. import i18n
-from ..history import Opening
-from .commands import Commands, Resigned
-from .screen import Quit, Screen
-from .turns import Turns
-from .words import _, side
+from tavli import i18n
+from tavli.history import Opening
+from tavli.tui.commands import Commands, Resigned
+from tavli.tui.screen import Quit, Screen
+from tavli.tui.turns import Turns
+from tavli.tui.words import _, side
 
 if TYPE_CHECKING:
-    from ..board import Move
-    from ..game import Game
-    from ..match import Match
-    from ..players import Player
+    from tavli.board import Move
+    from tavli.game import Game
+    from tavli.match import Match
+    from tavli.players import Player
 
 
 #: the players without a level, named in the catalogue (``tui.pl.kind.*``)
@@ -57,7 +57,7 @@ class TerminalSession:
     # state -------------------------------------------------------------------------------
     @property
     def match(self) -> Match | None:
-        from ..match import Match
+        from tavli.match import Match
 
         return self.obj if isinstance(self.obj, Match) else None
 
@@ -74,7 +74,7 @@ class TerminalSession:
     def player_label(self, side: int, long: bool = False) -> str:
         """Who plays ``side`` in this game, for people: the AI and its level, or the
         greedy heuristic where no trained network ships for the game."""
-        from ..ai.neural import LevelPlayer
+        from tavli.ai.neural import LevelPlayer
 
         p = self.players[side]
         if not isinstance(p, LevelPlayer):
@@ -102,7 +102,7 @@ class TerminalSession:
 
     # saving ------------------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
-        from ..record import game_record, match_record
+        from tavli.record import game_record, match_record
 
         m = self.match
         rec = match_record(m) if m is not None else game_record(self.game, self.seed)
@@ -112,7 +112,7 @@ class TerminalSession:
 
     def save(self, path: Path | None = None, quiet: bool = True) -> None:
         """Write the record to ``path`` (default: the --save file); OSError on failure."""
-        from ..record import save
+        from tavli.record import save
 
         target = path or self.save_path
         if target is None:

@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from ..dice import DiceSource
-from ..errors import CliError, RuleError, TavliError
-from ..history import Opening, Roll
-from .session import TerminalSession, replaces_another_file
+from tavli.dice import DiceSource
+from tavli.errors import CliError, RuleError, TavliError
+from tavli.history import Opening, Roll
+from tavli.tui.session import TerminalSession, replaces_another_file
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..match import Match
-    from ..players import Player
+    from tavli.game import Game
+    from tavli.match import Match
+    from tavli.players import Player
 
 
 def player_choices() -> str:
-    from ..ai.neural import DEFAULT_LEVEL, LEVELS
+    from tavli.ai.neural import DEFAULT_LEVEL, LEVELS
 
     return (f"human, random, greedy, neural (level {DEFAULT_LEVEL}), neural:LEVEL or a "
             f"LEVEL: {', '.join(LEVELS)}")
@@ -33,8 +33,8 @@ def make_player(name: str | None, seed: int | None, what: str) -> Player | None:
     """None for a human, else the computer player ``name`` names: ``random``, ``greedy``,
     ``neural`` (the AI at the default level), ``neural:LEVEL`` or a bare level name
     (see :data:`tavli.ai.neural.LEVELS`; a ply 0-2 too). CliError for another name."""
-    from ..ai.neural import DEFAULT_LEVEL, LEVELS, LevelPlayer
-    from ..players import get_player
+    from tavli.ai.neural import DEFAULT_LEVEL, LEVELS, LevelPlayer
+    from tavli.players import get_player
 
     key = (name or "human").strip().lower()
     bare = key.replace("-", "").replace("_", "").replace(" ", "")
@@ -60,7 +60,7 @@ def make_player(name: str | None, seed: int | None, what: str) -> Player | None:
 def _match_rules(rotation: tuple[str, ...], items: list[str]) -> dict[str, Any]:
     """Rule options of the command line for each game of a match: an option goes to the
     games it applies to; one that applies to none of them is an error."""
-    from ..rules import OPTIONS, Rules, option_applies
+    from tavli.rules import OPTIONS, Rules, option_applies
 
     per_game: dict[str, list[str]] = {name: [] for name in rotation}
     for item in items:
@@ -85,10 +85,10 @@ def _dice_used(games: list[Game]) -> int:
 
 
 def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
-    from ..game import Game
-    from ..games import ROTATIONS, rotation
-    from ..match import Match
-    from ..rules import Rules
+    from tavli.game import Game
+    from tavli.games import ROTATIONS, rotation
+    from tavli.match import Match
+    from tavli.rules import Rules
 
     variant = (args.game or "tavli").strip().lower()
     points = 5 if args.points is None else args.points
@@ -106,8 +106,8 @@ def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
 
 
 def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[str, Any]]:
-    from ..match import Match
-    from ..record import load_record
+    from tavli.match import Match
+    from tavli.record import load_record
 
     path = Path(args.resume)
     given = [o for o, v in (("--game", args.game), ("--points", args.points),
@@ -184,8 +184,8 @@ def run(args: argparse.Namespace) -> int:
             session.save()
         except OSError as e:
             raise CliError(f"cannot save to {save_path}: {e.strerror or e}") from None
-    from .. import i18n
-    from .words import terminal_lang
+    from tavli import i18n
+    from tavli.tui.words import terminal_lang
 
     with i18n.using(terminal_lang(getattr(args, "lang", None))):
         session.intro(resumed=bool(args.resume))

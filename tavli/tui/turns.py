@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..dice import dice_text
-from ..errors import TavliError
-from .board import side_label, translate
-from .screen import Quit
-from .words import _, error_text
-from .words import side as side_name
+from tavli.dice import dice_text
+from tavli.errors import TavliError
+from tavli.tui.board import side_label, translate
+from tavli.tui.screen import Quit
+from tavli.tui.words import _, error_text
+from tavli.tui.words import side as side_name
 
 if TYPE_CHECKING:
-    from ..board import Move
-    from ..players import Player
-    from .session import TerminalSession
+    from tavli.board import Move
+    from tavli.players import Player
+    from tavli.tui.session import TerminalSession
 
 MOVES_SHOWN = 12
 CONFIRM = ("", "y", "yes", "ok", "confirm", "play")
@@ -152,7 +152,7 @@ class Turns:
 
     def bot_act(self, player: Player) -> None:
         """A computer player's action (a roll and its move, or a cube action), told."""
-        from ..players import act
+        from tavli.players import act
 
         g = self.s.game
         side = g.turn

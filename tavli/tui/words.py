@@ -24,8 +24,8 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from .. import i18n
-from ..errors import GameOver, IllegalMove, InvalidPosition, ParseError, TavliError, WrongState
+from tavli import i18n
+from tavli.errors import GameOver, IllegalMove, InvalidPosition, ParseError, TavliError, WrongState
 
 #: the catalogue's words for the kinds of engine error (the engine's text is English)
 ERROR_KEYS: tuple[tuple[type[TavliError], str], ...] = (

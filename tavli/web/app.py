@@ -27,17 +27,17 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..cube.scoring import match_state
-from ..errors import (
+from tavli.cube.scoring import match_state
+from tavli.errors import (
     RuleError,
     TavliError,
     WrongState,
 )
-from ..games import game_names
-from ..history import opening_throws
-from ..layout import SIDE_NAMES
-from . import cubehint, exchange, listing, shown, workers
-from .errors import (
+from tavli.games import game_names
+from tavli.history import opening_throws
+from tavli.layout import SIDE_NAMES
+from tavli.web import cubehint, exchange, listing, shown, workers
+from tavli.web.errors import (
     ApiError,
     Body,
     Side,
@@ -47,11 +47,11 @@ from .errors import (
     install_handlers,
     translated,
 )
-from .info import registry_info
-from .lang import LangMiddleware, mount_i18n, request_lang
-from .limits import REVIEWS, SESSIONS, BodyLimit
-from .listing import ListQuery
-from .newgame import (
+from tavli.web.info import registry_info
+from tavli.web.lang import LangMiddleware, mount_i18n, request_lang
+from tavli.web.limits import REVIEWS, SESSIONS, BodyLimit
+from tavli.web.listing import ListQuery
+from tavli.web.newgame import (
     ContinueGame,
     NewGame,
     continued_session,
@@ -59,15 +59,15 @@ from .newgame import (
     new_session,
     rematch_request,
 )
-from .pwa import mount_pwa
-from .reviews import ReviewJob, Reviews
-from .rules import mount_rules
-from .security import LOOPBACK_NAMES, Guard
-from .service import GameService
-from .sessions import Session, restore, row
-from .steps import match_steps
-from .store import Store
-from .workers import EnginePool, PoolError
+from tavli.web.pwa import mount_pwa
+from tavli.web.reviews import ReviewJob, Reviews
+from tavli.web.rules import mount_rules
+from tavli.web.security import LOOPBACK_NAMES, Guard
+from tavli.web.service import GameService
+from tavli.web.sessions import Session, restore, row
+from tavli.web.steps import match_steps
+from tavli.web.store import Store
+from tavli.web.workers import EnginePool, PoolError
 
 STATIC = Path(__file__).with_name("static")
 SideName = Literal["white", "black"]
@@ -101,7 +101,7 @@ class TavliApi(GameService[Session]):
 
     # players ---------------------------------------------------------------------------
     def engine_name(self, game: int) -> str:
-        from ..ai.neural import has_shipped_net
+        from tavli.ai.neural import has_shipped_net
 
         return "neural" if has_shipped_net(game) else "greedy"
 
@@ -357,7 +357,7 @@ class TavliApi(GameService[Session]):
     def hint_job(self, game_id: str, level: str | None) -> tuple[dict[str, Any],
                                                                    dict[str, Any]]:
         """The answer's head and what a worker needs to rank the moves."""
-        from ..ai.neural import parse_level
+        from tavli.ai.neural import parse_level
 
         s = self.session(game_id)
         try:
@@ -385,7 +385,7 @@ class TavliApi(GameService[Session]):
     def cube_hint_job(self, game_id: str, level: str | None) -> dict[str, Any]:
         """What a worker needs for the cube decision due in ``game_id`` at the hint's
         ``level`` (default expert); 409 when none is due."""
-        from ..ai.neural import parse_level
+        from tavli.ai.neural import parse_level
 
         s = self.session(game_id)
         try:
@@ -409,7 +409,7 @@ class TavliApi(GameService[Session]):
         an AI player played, at most 2, and at least the app's ply): made in
         the worker processes, in parts, in the background; requests for the same review
         share one job, and finished ones are kept (:class:`tavli.web.reviews.Reviews`)."""
-        from ..ai.analysis import ply_note, ply_note_msg, result_of, review_ply
+        from tavli.ai.analysis import ply_note, ply_note_msg, result_of, review_ply
 
         if ply is not None and ply not in (0, 1, 2):
             raise ApiError(422, "ply must be 0, 1 or 2", "invalid", key="err.ply")
@@ -606,7 +606,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
     async def info() -> dict[str, Any]:
         return {**registry_info(), "engines": {n: api.engine_name(n) for n in game_names()}}
 
-    from .dama_api import mount_dama
+    from tavli.web.dama_api import mount_dama
 
     # Dama (draughts): /api/dama, in the same SQLite file, thinking in the same workers
     mount_dama(app, api.store, pool=pool, sessions=sessions, ai_deadline=ai_deadline)

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..layout import SIDE_NAMES
-from .errors import ApiError
+from tavli.layout import SIDE_NAMES
+from tavli.web.errors import ApiError
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from .sessions import Session
+    from tavli.game import Game
+    from tavli.web.sessions import Session
 
 
 def due(game: Game) -> str | None:
@@ -46,7 +46,7 @@ def due(game: Game) -> str | None:
 def cube_job(s: Session, ply: int, engine: str) -> dict[str, Any]:
     """What a worker needs for the cube decision due in ``s`` (under ``s.lock``): 409
     when none is due, or when no network values backgammon (``engine`` is not neural)."""
-    from ..cube.info import CubeInfo
+    from tavli.cube.info import CubeInfo
 
     g = s.game
     role = due(g)
@@ -71,7 +71,7 @@ def cube_job(s: Session, ply: int, engine: str) -> dict[str, Any]:
 
 
 def _situation(ci: Any) -> str:
-    from ..cube.info import Owner
+    from tavli.cube.info import Owner
 
     if ci.is_money:
         head = "Money play" + (", Jacoby" if ci.jacoby else "")
@@ -86,8 +86,8 @@ def _situation(ci: Any) -> str:
 
 def _situation_msg(ci: Any) -> dict[str, Any]:
     """:func:`_situation` as a catalogue message (the page writes it in its language)."""
-    from ..cube.info import Owner
-    from ..i18n import msg
+    from tavli.cube.info import Owner
+    from tavli.i18n import msg
 
     if ci.is_money:
         head = msg("cube.sit.money_jacoby" if ci.jacoby else "cube.sit.money")
@@ -132,12 +132,12 @@ def cube_hint(job: dict[str, Any]) -> dict[str, Any]:
     the three cubeful equities (and MWCs in a match) from the doubler's view, the
     cubeless probabilities (also as one line, ``cubeless_text``), gnubg's text (``lines``)
     and what to do (``advice``)."""
-    from ..ai.cubeplay import cube_decision
-    from ..board import Position
-    from ..cube.cubeful import action_msg
-    from ..cube.info import CubeInfo, Owner
-    from ..rules import Rules
-    from .workers import _lock
+    from tavli.ai.cubeplay import cube_decision
+    from tavli.board import Position
+    from tavli.cube.cubeful import action_msg
+    from tavli.cube.info import CubeInfo, Owner
+    from tavli.rules import Rules
+    from tavli.web.workers import _lock
 
     c = job["cube"]
     ci = CubeInfo(cube=c["cube"], owner=Owner(c["owner"]), length=c["length"],

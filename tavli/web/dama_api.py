@@ -24,16 +24,16 @@ from typing import Any, Literal
 from fastapi import FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
-from ..dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
-from ..dama.game import DamaGame, reason_msg
-from ..errors import IllegalMove, ParseError, RuleError, TavliError
-from . import listing, workers
-from .errors import ApiError, Body, Side, body, either, engine_error
-from .limits import SESSIONS
-from .listing import ListQuery
-from .service import GameService
-from .store import Store
-from .workers import EnginePool
+from tavli.dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
+from tavli.dama.game import DamaGame, reason_msg
+from tavli.errors import IllegalMove, ParseError, RuleError, TavliError
+from tavli.web import listing, workers
+from tavli.web.errors import ApiError, Body, Side, body, either, engine_error
+from tavli.web.limits import SESSIONS
+from tavli.web.listing import ListQuery
+from tavli.web.service import GameService
+from tavli.web.store import Store
+from tavli.web.workers import EnginePool
 
 SIDES = ("white", "black")
 SCHEMA = """
@@ -194,7 +194,7 @@ class DamaApi(GameService[DamaSession]):
 
     # actions ---------------------------------------------------------------------------
     def create(self, body: NewDama) -> dict[str, Any]:
-        from ..dama.ai import parse_level
+        from tavli.dama.ai import parse_level
 
         level = body.level.strip().lower()
         level = LEVEL_ALIASES.get(level, level)

@@ -24,9 +24,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .. import i18n
-from ..errors import GameOver, IllegalMove, TavliError, WrongState, kind_key
-from .lang import request_lang
+from tavli import i18n
+from tavli.errors import GameOver, IllegalMove, TavliError, WrongState, kind_key
+from tavli.web.lang import request_lang
 
 
 class ApiError(TavliError):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games import ROTATIONS, VARIANTS, match_kinds
+from tavli.games import ROTATIONS, VARIANTS, match_kinds
 
 # how a level is written for people, when not as its name
 LEVEL_TITLES = {"worldclass": "world class"}
@@ -36,8 +36,8 @@ def registry_info() -> dict[str, Any]:
     numbering, :func:`tavli.web.steps.opposite`), ``rotations`` (``name``, ``display``,
     ``games``), ``levels`` (the AI's, weakest first), ``level_titles`` (each as people
     write it) and ``default_level``."""
-    from ..ai.neural import DEFAULT_LEVEL, LEVELS
-    from .steps import opposite
+    from tavli.ai.neural import DEFAULT_LEVEL, LEVELS
+    from tavli.web.steps import opposite
 
     return {
         "variants": match_kinds(),

@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from .. import i18n
+from tavli import i18n
 
 
 def request_lang(request: Request) -> str:

@@ -31,7 +31,7 @@ from typing import Any, Generic, TypeVar
 
 from starlette.exceptions import HTTPException
 
-from .security import _answer
+from tavli.web.security import _answer
 
 BODY_LIMIT = 64 * 1024             # bytes of a request body
 RECORD_BODY_LIMIT = 4 * 1024 * 1024  # bytes of an imported record (POST /api/records)

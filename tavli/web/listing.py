@@ -24,8 +24,8 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Query
 from fastapi.concurrency import run_in_threadpool
 
-from .info import check_kind
-from .store import Store
+from tavli.web.info import check_kind
+from tavli.web.store import Store
 
 Status = Literal["playing", "over", "imported"]
 MAX_LIMIT = 200
@@ -88,7 +88,7 @@ def item(row: dict[str, Any]) -> dict[str, Any]:
     meta = json.loads(row["meta"]) if isinstance(row["meta"], str) else row["meta"]
     title = row["title"]
     if row["app"] == "tavli" and isinstance(meta, dict):  # in the request's language
-        from .shown import display_title
+        from tavli.web.shown import display_title
         title = display_title({**meta, "title": title})
     out = {"id": row["id"], "app": row["app"], "kind": row["kind"], "variant": row["variant"],
            "status": row["status"], "title": title, "created": row["created"],
@@ -127,7 +127,7 @@ def _query(limit: int, offset: int, variant: str | None, status: str | None,
            q: str | None, *others: str) -> ListQuery:
     """The query; ``variant`` must be a game or rotation of the registry (or one of
     ``others``)."""
-    from .app import ApiError
+    from tavli.web.app import ApiError
 
     text = (q or "").strip() or None
     if text is not None and not text.isprintable():

@@ -14,20 +14,20 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from ..board import Position
-from ..dice import DiceSource
-from ..errors import RecordError, RuleError, TavliError
-from ..game import Game
-from ..games import ROTATIONS, rotation
-from ..layout import SIDE_NAMES
-from ..match import Match
-from ..record import load_record, record_of
-from ..rules import Rules, option_applies
-from . import shown
-from .errors import ApiError, Body, engine_error
-from .info import check_kind
-from .records import RecordShapeError, check_record, rule_option_errors
-from .sessions import Session, players, restore
+from tavli.board import Position
+from tavli.dice import DiceSource
+from tavli.errors import RecordError, RuleError, TavliError
+from tavli.game import Game
+from tavli.games import ROTATIONS, rotation
+from tavli.layout import SIDE_NAMES
+from tavli.match import Match
+from tavli.record import load_record, record_of
+from tavli.rules import Rules, option_applies
+from tavli.web import shown
+from tavli.web.errors import ApiError, Body, engine_error
+from tavli.web.info import check_kind
+from tavli.web.records import RecordShapeError, check_record, rule_option_errors
+from tavli.web.sessions import Session, players, restore
 
 SideName = Literal["white", "black"]
 
@@ -92,7 +92,7 @@ def _single_game(req: NewGame, src: DiceSource) -> Game:
 
 def new_session(req: NewGame) -> Session:
     """The session of a new game or match as ``req`` asks (422 for what cannot be set up)."""
-    from ..ai.neural import parse_level
+    from tavli.ai.neural import parse_level
 
     kind = req.variant
     points = req.points if req.points is not None else (5 if kind in ROTATIONS else 1)
@@ -193,7 +193,7 @@ def _upload(data: dict[str, Any]) -> tuple[str, Any]:
     game or match of a ``.mat`` / ``.sgf`` file."""
     import json
 
-    from .exchange import detect, read_upload
+    from tavli.web.exchange import detect, read_upload
 
     extra = set(data) - {"text", "name"}
     if extra:
@@ -232,7 +232,7 @@ def continued_session(s: Session, req: ContinueGame) -> Session:
     """A new game or match that goes on from where the imported ``s`` ends, with new
     dice: against the AI (practice: its start was known) or two players. 409 unless
     ``s`` is an imported record that is not over."""
-    from ..ai.neural import parse_level
+    from tavli.ai.neural import parse_level
 
     if not s.imported:
         raise ApiError(409, "only an imported record is continued: this game is played "

@@ -25,8 +25,8 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from .. import i18n
-from .lang import request_lang
+from tavli import i18n
+from tavli.web.lang import request_lang
 
 STATIC = Path(__file__).with_name("static")
 THEME = "#3b2414"        # the page's header

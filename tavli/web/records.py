@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..rules import OPTIONS
+from tavli.rules import OPTIONS
 
 MAX_GAMES = 100       # a match to 25 points has at most 49 games (and a few draws)
 MAX_EVENTS = 1_000    # events of one game (a long Fevga game has a few hundred)

@@ -16,10 +16,10 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from ..dice import dice_text
-from ..i18n import msg
-from . import workers
-from .workers import EnginePool, PoolError
+from tavli.dice import dice_text
+from tavli.i18n import msg
+from tavli.web import workers
+from tavli.web.workers import EnginePool, PoolError
 
 # turns per part, by ply: about a second of work each
 PART = {0: 48, 1: 12, 2: 3}
@@ -110,8 +110,8 @@ def finish(head: dict[str, Any], ply: int, got: list[Any]) -> dict[str, Any]:
     points), the cube decisions, the page's list (``mistakes``: the marked moves and every
     listed cube decision, largest loss first, each with its ``text``) and per player the
     totals and a ``summary`` line."""
-    from ..ai.analysis import summarise
-    from ..ai.cubeanalysis import CubeAnalysis
+    from tavli.ai.analysis import summarise
+    from tavli.ai.cubeanalysis import CubeAnalysis
 
     result = summarise([e for e, _ in got], ply, head.get("result"),
                        head.get("ply_note", ""))
@@ -162,7 +162,7 @@ def turn_msg(t: dict[str, Any], multi: bool) -> dict[str, Any]:
 
 def cube_msg(c: dict[str, Any], multi: bool) -> dict[str, Any]:
     """The line of the cube decision ``c`` (its ``text``) as a catalogue message."""
-    from ..cube.cubeful import action_msg
+    from tavli.cube.cubeful import action_msg
 
     where = (msg("rv.before_game", game=c["game"], turn=c["turn"]) if multi
              else msg("rv.before", turn=c["turn"]))

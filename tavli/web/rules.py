@@ -34,12 +34,12 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
-from .. import i18n
-from ..errors import RuleError, TavliError
-from ..games import ROTATIONS, find_variant, game_names
-from ..rules import OPTIONS, Rules
-from .errors import ApiError
-from .lang import request_lang
+from tavli import i18n
+from tavli.errors import RuleError, TavliError
+from tavli.games import ROTATIONS, find_variant, game_names
+from tavli.rules import OPTIONS, Rules
+from tavli.web.errors import ApiError
+from tavli.web.lang import request_lang
 
 BOOK = Path(__file__).with_name("rulebook")
 
@@ -83,7 +83,7 @@ def readings(name: str) -> tuple[str, ...]:
     """The values of the option ``name``, each of which has a text: ``true``/``false`` or
     its choices."""
     if name == "rules":
-        from ..dama.rules import RULE_SETS
+        from tavli.dama.rules import RULE_SETS
 
         return RULE_SETS
     if name == "huffing":
@@ -137,7 +137,7 @@ def parse_options(game: str, query: dict[str, str]) -> Rules:
 def dama_options(query: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Dama's option values given in a page's query, and their defaults (RulesError for a
     rule set that does not exist, a huffing value that is not true or false)."""
-    from ..dama.rules import DamaRules
+    from tavli.dama.rules import DamaRules
 
     huffing = query.get("huffing")
     if huffing is not None and huffing.lower() not in ("true", "false"):

@@ -37,7 +37,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from .. import i18n
+from tavli import i18n
 
 TOKEN_HEADER = "x-tavli-token"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")

@@ -33,7 +33,7 @@ def default_db_path() -> Path:
 
 
 def _check_port(host: str, port: int) -> None:
-    from ..errors import CliError
+    from tavli.errors import CliError
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -67,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     """Start the server (blocking until Ctrl-C)."""
     import uvicorn
 
-    from ..errors import CliError
-    from .app import create_app
+    from tavli.errors import CliError
+    from tavli.web.app import create_app
 
     given = [f"--{n}" for n in TUI_ONLY if getattr(args, n, None) not in (None, False)]
     if given:
@@ -87,9 +87,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"cannot create {db.parent}: {e.strerror or e}") from None
     if port:
         _check_port(host, port)
-    from .security import is_loopback, served_hosts
-    from .warmup import start as warm_up
-    from .workers import default_pool
+    from tavli.web.security import is_loopback, served_hosts
+    from tavli.web.warmup import start as warm_up
+    from tavli.web.workers import default_pool
 
     token = None if is_loopback(host) else secrets.token_urlsafe(24)
     pool = default_pool()

@@ -15,10 +15,10 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from fastapi.concurrency import run_in_threadpool
 
-from ..errors import TavliError
-from .errors import ApiError, engine_error
-from .limits import SessionCache
-from .workers import EnginePool
+from tavli.errors import TavliError
+from tavli.web.errors import ApiError, engine_error
+from tavli.web.limits import SessionCache
+from tavli.web.workers import EnginePool
 
 
 class SessionLike(Protocol):

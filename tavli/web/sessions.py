@@ -14,12 +14,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dice import DiceSource
-from ..errors import RecordError
-from ..game import Game
-from ..layout import SIDE_NAMES
-from ..match import Match
-from ..record import game_record, load_record, match_record
+from tavli.dice import DiceSource
+from tavli.errors import RecordError
+from tavli.game import Game
+from tavli.layout import SIDE_NAMES
+from tavli.match import Match
+from tavli.record import game_record, load_record, match_record
 
 
 @dataclass

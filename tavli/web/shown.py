@@ -25,19 +25,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .. import i18n
-from ..dice import dice_text
-from ..errors import TavliError
-from ..game import Game
-from ..games import ROTATIONS, find_variant
-from ..history import opening_throws
-from ..i18n import Translator
-from ..layout import SIDE_NAMES
-from .steps import board_fields, last_frames, move_frames
+from tavli import i18n
+from tavli.dice import dice_text
+from tavli.errors import TavliError
+from tavli.game import Game
+from tavli.games import ROTATIONS, find_variant
+from tavli.history import opening_throws
+from tavli.i18n import Translator
+from tavli.layout import SIDE_NAMES
+from tavli.web.steps import board_fields, last_frames, move_frames
 
 if TYPE_CHECKING:
-    from ..board import Move
-    from .sessions import Session
+    from tavli.board import Move
+    from tavli.web.sessions import Session
 
 
 def numbering(players: Mapping[str, Mapping[str, Any]], turn: int) -> int:

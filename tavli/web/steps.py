@@ -40,10 +40,10 @@ from typing import Any
 
 import numpy as np
 
-from ..board import Move, Position
-from ..errors import TavliError
-from ..game import Game
-from ..games import find_variant
+from tavli.board import Move, Position
+from tavli.errors import TavliError
+from tavli.game import Game
+from tavli.games import find_variant
 
 Step = tuple[int, int]
 Key = tuple[Step, ...]
@@ -98,7 +98,7 @@ def _step(arr: np.ndarray, me: int, s: int, t: int, rem: tuple[int, ...],
           kernel: int) -> Iterable[tuple[int, np.ndarray]]:
     """Each way the engine allows to play ``s/t`` with one of the dice ``rem`` (the die,
     the board after), the smallest die first."""
-    from ..movegen import OK, apply_step, step_code
+    from tavli.movegen import OK, apply_step, step_code
 
     for d in sorted(set(rem)):
         if _reaches(s, t, d) and step_code(arr, me, s, d, kernel) == OK:
@@ -129,7 +129,7 @@ def turn_tree(pos: Position, dice: Sequence[int], legal: Sequence[Move], *,
     their steps from the highest."""
     dice_all = dice_of_turn(dice)
     if steps and legal:
-        from ..steptree import search
+        from tavli.steptree import search
 
         n, meta, boards, edges = search(pos, dice_all, legal)
         if n:
@@ -248,7 +248,7 @@ def board_fields(game: Game, person: bool) -> dict[str, Any]:
 def point(v: int | str) -> int:
     """A step's point as a request gives it: 0-25, ``"bar"`` (25) or ``"off"`` (0), or
     their text (422 otherwise)."""
-    from .errors import ApiError
+    from tavli.web.errors import ApiError
 
     if isinstance(v, str):
         key = v.strip().lower()
@@ -271,9 +271,9 @@ def match_steps(g: Game, raw: Sequence[Sequence[int | str]]) -> Move:
     """The legal move of ``g`` (dice out) made of the steps ``raw`` (``[[from, to], ...]``
     in any order): the browser app's and online play's way to name a move by the checkers
     moved. :class:`~tavli.errors.IllegalMove` when no legal move has those steps."""
-    from ..dice import dice_text
-    from ..errors import IllegalMove
-    from .errors import ApiError
+    from tavli.dice import dice_text
+    from tavli.errors import IllegalMove
+    from tavli.web.errors import ApiError
 
     if any(not isinstance(st, list | tuple) or len(st) != 2 for st in raw):
         raise ApiError(422, "steps: each step is [from, to]", "invalid", key="err.steps")

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .workers import EnginePool
+from tavli.web.workers import EnginePool
 
 ROOT = Path(__file__).resolve().parent.parent  # the tavli package
 KERNELS = (("movegen", ROOT / "__pycache__"), ("steptree", ROOT / "__pycache__"),
@@ -66,11 +66,11 @@ def warm_server() -> float:
     generator and the turn tree's search (:mod:`tavli.steptree`) of every game, Dama's.
     Returns the seconds it took."""
     t = time.perf_counter()
-    from ..board import Position
-    from ..dama.game import DamaGame
-    from ..games import game_names
-    from ..rules import Rules
-    from .steps import turn_tree
+    from tavli.board import Position
+    from tavli.dama.game import DamaGame
+    from tavli.games import game_names
+    from tavli.rules import Rules
+    from tavli.web.steps import turn_tree
 
     for name in game_names():
         rules = Rules.for_game(name)

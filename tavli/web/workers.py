@@ -91,10 +91,10 @@ def warm_dice_games() -> float:
     """:func:`warm`'s part for the dice games: the move generator and the networks at each
     ply. Returns the seconds it took."""
     t = time.perf_counter()
-    from ..ai.neural import has_shipped_net
-    from ..board import Position
-    from ..games import game_names
-    from ..rules import Rules
+    from tavli.ai.neural import has_shipped_net
+    from tavli.board import Position
+    from tavli.games import game_names
+    from tavli.rules import Rules
 
     for name in game_names():
         rules = Rules.for_game(name)
@@ -110,8 +110,8 @@ def warm_dice_games() -> float:
 def warm_dama() -> float:
     """:func:`warm`'s part for Dama: its search. Returns the seconds it took."""
     t = time.perf_counter()
-    from ..dama.ai import Searcher
-    from ..dama.game import DamaGame
+    from tavli.dama.ai import Searcher
+    from tavli.dama.game import DamaGame
 
     for rules in ("box", "russian", "italian"):
         # a throwaway search: the first one's speed (loading the kernels) would mislead
@@ -122,8 +122,8 @@ def warm_dama() -> float:
 
 
 def _player(engine: str, level: str):
-    from ..ai.neural import NeuralPlayer
-    from ..players import GreedyPlayer
+    from tavli.ai.neural import NeuralPlayer
+    from tavli.players import GreedyPlayer
 
     key = (engine, level)
     p = _players.get(key)
@@ -133,7 +133,7 @@ def _player(engine: str, level: str):
 
 
 def _analyzer(rules):
-    from ..ai.neural import Analyzer
+    from tavli.ai.neural import Analyzer
 
     a = _analyzers.get(rules)
     if a is None:
@@ -179,8 +179,8 @@ class _MatchView:
 def ai_action(job: dict[str, Any]) -> dict[str, Any]:
     """The AI's next action in a backgammon-family game: ``{"action": "take" | "drop" |
     "double" | "roll"}`` or ``{"action": "move", "move": text, "after": position ID}``."""
-    from ..board import Position
-    from ..rules import Rules
+    from tavli.board import Position
+    from tavli.rules import Rules
 
     with _lock:
         rules = Rules.from_dict(job["rules"])
@@ -219,9 +219,9 @@ def hint_moves(job: dict[str, Any]) -> dict[str, Any]:
     ``job["match"]``, by match winning chances, each move with its ``mwc``, and the
     answer's ``score`` says how the outcomes count), or (``engine`` greedy) by the greedy
     player's score at 0-ply."""
-    from ..board import Position
-    from ..cube.scoring import weights_from_state
-    from ..rules import Rules
+    from tavli.board import Position
+    from tavli.cube.scoring import weights_from_state
+    from tavli.rules import Rules
 
     with _lock:
         rules = Rules.from_dict(job["rules"])
@@ -255,9 +255,9 @@ def review_part(record: dict[str, Any], key: str, ply: int, start: int,
     """Turns ``start`` to ``stop`` of the record's analysis at ``ply`` and the cube
     decisions before them (:func:`tavli.ai.analysis.analyse_turns`), each with its board
     as a JSON document."""
-    from ..ai.analysis import analyse_turns
-    from ..board import Position
-    from ..record import load_record
+    from tavli.ai.analysis import analyse_turns
+    from tavli.board import Position
+    from tavli.record import load_record
 
     with _lock:
         obj = _records.get(key)
@@ -271,8 +271,8 @@ def review_part(record: dict[str, Any], key: str, ply: int, start: int,
 
 def _dama_player(rules: str, huffing: bool):
     """One search (its transposition table: 40 MB) per rule set, the last two kept."""
-    from ..dama.ai import Searcher
-    from ..dama.rules import DamaRules
+    from tavli.dama.ai import Searcher
+    from tavli.dama.rules import DamaRules
 
     key = (rules, huffing)
     s = _dama.get(key)
@@ -287,7 +287,7 @@ def _dama_player(rules: str, huffing: bool):
 def dama_move(job: dict[str, Any]) -> dict[str, Any]:
     """The Dama AI's move after the plies played: ``{"move": full notation, "huff":
     square or None}``, within ``job["budget"]`` seconds whatever the level."""
-    from ..dama.game import DamaGame
+    from tavli.dama.game import DamaGame
 
     with _lock:
         g = DamaGame(job["rules"], huffing=job["huffing"])
