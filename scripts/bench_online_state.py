@@ -39,7 +39,7 @@ def ci(xs: list[float]) -> str:
 
 def warm() -> None:
     """Load the compiled kernels a state needs (not timed: a server loads them once)."""
-    from tavli.board import Position
+    from tavli.engine.board import Position
     from tavli.web.steps import move_frames, turn_tree
 
     pos = Position.start("portes")

@@ -15,9 +15,9 @@ import sys
 import time
 
 from tavli.ai.neural import NeuralPlayer
-from tavli.dice import DiceSource
-from tavli.match import Match
-from tavli.players import play_game
+from tavli.engine.dice import DiceSource
+from tavli.play.match import Match
+from tavli.play.players import play_game
 
 
 class MoneyCheckerPlayer(NeuralPlayer):

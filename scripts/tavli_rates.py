@@ -20,7 +20,7 @@ import numpy as np
 
 from tavli.ai.evaluator import Evaluator
 from tavli.ai.selfplay import NET, compiled_match
-from tavli.rules import Rules
+from tavli.engine.rules import Rules
 
 
 def rates(game: str, games: int, seed: int) -> dict:

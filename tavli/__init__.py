@@ -36,6 +36,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from tavli.engine.games import VARIANTS, Variant, find_variant
+from tavli.engine.rules import Rules
 from tavli.errors import (
     AccessDenied,
     BearoffError,
@@ -56,43 +58,42 @@ from tavli.errors import (
     TrainingError,
     WrongState,
 )
-from tavli.games import VARIANTS, Variant, find_variant
-from tavli.rules import Rules
 
 if TYPE_CHECKING:
     from tavli.ai.cubeplay import cube_decision
     from tavli.ai.evaluator import Evaluator
     from tavli.ai.net import Net
     from tavli.ai.neural import Analyzer, LevelPlayer, NeuralPlayer, PubevalPlayer, rank_moves
-    from tavli.board import Move, Position, parse_dice
-    from tavli.cube.cubeful import CubeDecision
-    from tavli.cube.info import CubeInfo as CubeInfo
-    from tavli.cube.info import Owner as Owner
-    from tavli.game import Game, Outcome
-    from tavli.match import Match
-    from tavli.players import GreedyPlayer, Player, RandomPlayer, play_game
-    from tavli.record import game_record, load_record, match_record
-    from tavli.record import load as load_record_file
-    from tavli.record import save as save_record
+    from tavli.engine.board import Move, Position, parse_dice
+    from tavli.play.cube.cubeful import CubeDecision
+    from tavli.play.cube.info import CubeInfo as CubeInfo
+    from tavli.play.cube.info import Owner as Owner
+    from tavli.play.game import Game, Outcome
+    from tavli.play.match import Match
+    from tavli.play.players import GreedyPlayer, Player, RandomPlayer, play_game
+    from tavli.play.record import game_record, load_record, match_record
+    from tavli.play.record import load as load_record_file
+    from tavli.play.record import save as save_record
 
 __version__ = "0.1.0"
 
 # name -> (module, attribute): loaded on first use (they import NumPy)
 _LAZY: dict[str, tuple[str, str]] = {
-    **{n: ("tavli.board", n) for n in ("Position", "Move", "parse_dice")},
-    **{n: ("tavli.game", n) for n in ("Game", "Outcome")},
-    "Match": ("tavli.match", "Match"),
-    **{n: ("tavli.record", n) for n in ("game_record", "match_record", "load_record")},
-    "save_record": ("tavli.record", "save"),
-    "load_record_file": ("tavli.record", "load"),
-    **{n: ("tavli.players", n) for n in ("Player", "RandomPlayer", "GreedyPlayer", "play_game")},
+    **{n: ("tavli.engine.board", n) for n in ("Position", "Move", "parse_dice")},
+    **{n: ("tavli.play.game", n) for n in ("Game", "Outcome")},
+    "Match": ("tavli.play.match", "Match"),
+    **{n: ("tavli.play.record", n) for n in ("game_record", "match_record", "load_record")},
+    "save_record": ("tavli.play.record", "save"),
+    "load_record_file": ("tavli.play.record", "load"),
+    **{n: ("tavli.play.players", n)
+       for n in ("Player", "RandomPlayer", "GreedyPlayer", "play_game")},
     **{n: ("tavli.ai.neural", n) for n in ("NeuralPlayer", "LevelPlayer", "PubevalPlayer",
                                       "Analyzer", "rank_moves")},
     "Net": ("tavli.ai.net", "Net"),
     "Evaluator": ("tavli.ai.evaluator", "Evaluator"),
     "cube_decision": ("tavli.ai.cubeplay", "cube_decision"),
-    "CubeDecision": ("tavli.cube.cubeful", "CubeDecision"),
-    **{n: ("tavli.cube.info", n) for n in ("CubeInfo", "Owner")},
+    "CubeDecision": ("tavli.play.cube.cubeful", "CubeDecision"),
+    **{n: ("tavli.play.cube.info", n) for n in ("CubeInfo", "Owner")},
 }
 
 __all__ = [

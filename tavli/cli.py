@@ -19,13 +19,13 @@ __all__ = ["CliError", "build_parser", "main", "run_command"]
 
 
 def _rules(game: str, options: list[str] | None):
-    from tavli.rules import Rules
+    from tavli.engine.rules import Rules
 
     return Rules.for_game(game, options or [])
 
 
 def _read_position(game: str | None, text: str):
-    from tavli.ids import parse_position
+    from tavli.engine.ids import parse_position
 
     if text == "-":
         text = sys.stdin.read()
@@ -36,7 +36,7 @@ def _read_position(game: str | None, text: str):
 
 def _check_not_over(pos, rules) -> None:
     """A finished game has no moves to list: say who won (GameOver, exit status 2)."""
-    from tavli.game import Outcome, base_result
+    from tavli.play.game import Outcome, base_result
 
     result = base_result(pos, rules)
     if result is not None:
@@ -67,9 +67,9 @@ def _move_entries(pos, dice, rules) -> list[dict[str, Any]]:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
-    from tavli.board import parse_dice
     from tavli.cli_text import no_move
-    from tavli.dice import dice_text
+    from tavli.engine.board import parse_dice
+    from tavli.engine.dice import dice_text
 
     if args.batch:
         _check_batch_alone(args)
@@ -94,7 +94,7 @@ def _batch(args: argparse.Namespace, extra: int, entries, whole: bool = False) -
     """The line protocol of ``--batch``: ``GAME POSITION DICE`` (plus ``extra`` optional
     fields) per line in, one JSON line out, ``{"error": ...}`` for a bad line. ``entries``
     gives a line's moves, or (``whole``) its whole answer."""
-    from tavli.board import parse_dice
+    from tavli.engine.board import parse_dice
 
     rules_cache: dict[str, Any] = {}
     usage = "GAME POSITION DICE" + " [LEVEL]" * extra
@@ -125,7 +125,7 @@ def _game_and_position(game: str | None, text: str | None, usage: str
                        ) -> tuple[str | None, str]:
     """``[GAME] POSITION`` read from two optional arguments: one alone is the position
     unless it names a game."""
-    from tavli.games import find_variant
+    from tavli.engine.games import find_variant
 
     try:
         named = game is not None and bool(find_variant(game))
@@ -140,7 +140,7 @@ def _game_and_position(game: str | None, text: str | None, usage: str
 
 def cmd_show(args: argparse.Namespace) -> int:
     from tavli.cli_text import board
-    from tavli.ids import parse_position
+    from tavli.engine.ids import parse_position
 
     game, text = _game_and_position(args.game, args.position,
                                     "tavli show [GAME] POSITION [--json]")
@@ -156,7 +156,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.what in ("eval", "rollout", "moves"):
-        from tavli.ai import bench
+        from tavli.bench import ai as bench
 
         if args.what == "eval":
             bench.bench_eval(positions=args.positions or 10000, seed=args.seed)
@@ -166,12 +166,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
             bench.bench_moves(games=args.games or 4, seed=args.seed)
         return 0
     if args.what == "movegen":
-        from tavli.bench import bench_movegen
+        from tavli.bench.movegen import bench_movegen
 
         bench_movegen(n_positions=args.positions or 12000, seed=args.seed)
         return 0
     if args.what == "race":
-        from tavli.ai.racebench import POSITIONS, bench_race
+        from tavli.bench.race import POSITIONS, bench_race
 
         if args.players:
             raise CliError("usage: tavli bench race [--game G] [--positions N] [--trials N] "
@@ -187,7 +187,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                    games=games, progress=sys.stderr, jobs=args.jobs)
         return 0
     if args.what == "strength":
-        from tavli.ai.strength import bench_strength
+        from tavli.bench.strength import bench_strength
 
         if len(args.players) != 2:
             raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
@@ -205,7 +205,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                        match=args.match or 0)
         return 0
     if args.what == "cube":
-        from tavli.ai.cubebench import bench_cube
+        from tavli.bench.cube import bench_cube
 
         if args.players:
             raise CliError("usage: tavli bench cube [--positions N] [--ply P] [--gnubg-ply P] "
@@ -214,7 +214,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                    gnubg_ply=args.gnubg_ply or 0, seed=args.seed)
         return 0
     if args.what == "choices":
-        from tavli.ai.choicebench import bench_choices
+        from tavli.bench.choices import bench_choices
 
         if args.players:
             raise CliError("usage: tavli bench choices [--game G] [--games N] [--ply P] "
@@ -250,7 +250,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def _hint_ranked(pos, dice, rules, level, score=None) -> tuple[list, str, str]:
     """The ranked moves (by match winning chances at a match ``score``:
-    :class:`~tavli.cube.scoring.ScoreWeights`), the position's class and the valuer that
+    :class:`~tavli.play.cube.scoring.ScoreWeights`), the position's class and the valuer that
     answers for it before the roll."""
     from tavli.ai.neural import Analyzer, parse_level
 
@@ -270,9 +270,9 @@ def _hint(pos, dice, rules, level) -> dict[str, Any]:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    from tavli.board import parse_dice
     from tavli.cli_text import _, class_line, columns, no_move, score_line
-    from tavli.dice import dice_text
+    from tavli.engine.board import parse_dice
+    from tavli.engine.dice import dice_text
 
     if args.batch:
         _check_batch_alone(args)
@@ -348,8 +348,8 @@ def _hint_score(args: argparse.Namespace, pos, rules, state):
     """How the outcomes count for a move hint: from the options, else from the match
     state of an XGID or Match ID, else money play."""
     from tavli.cube.hint import cube_info_from_id, score_from_options
-    from tavli.cube.scoring import ScoreWeights
     from tavli.errors import OptionError
+    from tavli.play.cube.scoring import ScoreWeights
 
     if _score_options_given(args) or state is None or not rules.cube:
         return score_from_options(rules, args.match, args.score, args.cube, args.owner,
@@ -381,7 +381,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from tavli.ai.analysis import format_analysis, ply_note, review_ply
     from tavli.ai.neural import level_name, parse_level
     from tavli.errors import RuleError
-    from tavli.record import load
+    from tavli.play.record import load
 
     levels = {}
     if args.ai is not None:
@@ -426,7 +426,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from tavli.ai.train import train
+    from tavli.training.train import train
 
     train(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
           check_every=args.check_every, check_pairs=args.check_pairs,
@@ -437,7 +437,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_train_race(args: argparse.Namespace) -> int:
-    from tavli.ai.racetrain import train_race_net
+    from tavli.training.racetrain import train_race_net
 
     train_race_net(args.game, args.games, args.run, hidden=args.hidden, seed=args.seed,
                    starts=args.starts, sample_games=args.sample, check=args.check,
@@ -449,8 +449,8 @@ def cmd_train_race(args: argparse.Namespace) -> int:
 def cmd_distill(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from tavli.ai import distill
     from tavli.ai.net import Net
+    from tavli.training import distill
 
     out = Path(args.out)
     if out.exists():
@@ -471,12 +471,12 @@ def cmd_distill(args: argparse.Namespace) -> int:
 
 def cmd_train_round(args: argparse.Namespace) -> int:
     from tavli.ai.encode import family_name
-    from tavli.ai.fitting import FitSettings
-    from tavli.ai.labels import LabelSettings
     from tavli.ai.net import Net
     from tavli.ai.neural import shipped_net
-    from tavli.ai.rounds import RoundSettings, train_rounds
-    from tavli.games import find_variant
+    from tavli.engine.games import find_variant
+    from tavli.training.fitting import FitSettings
+    from tavli.training.labels import LabelSettings
+    from tavli.training.rounds import RoundSettings, train_rounds
 
     family = find_variant(args.game).family
     start = Net.load(args.start_from) if args.start_from else shipped_net(args.game)
@@ -546,8 +546,8 @@ def cmd_met(args: argparse.Namespace) -> int:
 def cmd_convert(args: argparse.Namespace) -> int:
     from tavli import i18n
     from tavli.cli_text import _
-    from tavli.formats import convert
-    from tavli.match import Match
+    from tavli.play.formats import convert
+    from tavli.play.match import Match
 
     obj = convert(args.input, args.output, args.from_format, args.format)
     what = (i18n.ngettext(i18n.current(), "cli.convert.match", len(obj.games),
@@ -616,7 +616,7 @@ def add_lang_option(parser: argparse.ArgumentParser, shown: str | None = None) -
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from tavli.games import game_names
+    from tavli.engine.games import game_names
 
     p = Parser(
         prog="tavli",
@@ -1030,7 +1030,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     if argv is None and _runs_compiled_code(args):  # a real command line, not a test's call
-        from tavli._numba_cache import announce_compile
+        from tavli.engine.numba_cache import announce_compile
 
         announce_compile()  # a first run compiles for half a minute: say so
     if isinstance(sys.stdin, io.TextIOWrapper):

@@ -118,7 +118,7 @@ def no_move(dice: str) -> str:
 
 
 def board(pos: Any) -> str:
-    """``str(pos)`` (:func:`tavli.render.ascii_board`) with its words in the language."""
+    """``str(pos)`` (:func:`tavli.engine.render.ascii_board`) with its words in the language."""
     text = str(pos)
     if lang() == i18n.DEFAULT:
         return text
@@ -151,7 +151,7 @@ _TAVLI = re.compile(r"(\d+)-point Tavli match, (\d+)-(\d+), (\w+) \(next (\w+)\)
 
 
 def context_text(context: str) -> str:
-    """A score in words (:attr:`tavli.cube.scoring.ScoreWeights.context`) in the
+    """A score in words (:attr:`tavli.play.cube.scoring.ScoreWeights.context`) in the
     language: ``5-point match, 3-away/2-away (Crawford)``, ``5-point Tavli match, 2-1,
     portes (next plakoto)``.
 
@@ -189,10 +189,10 @@ def columns(count_bg: bool) -> list[tuple[str, int]]:
 
 
 def cube_lines(d: Any, ci: Any, rollout_line: str | None = None) -> list[str]:
-    """A cube decision (:class:`tavli.cube.cubeful.CubeDecision`) in the language, as
-    :meth:`~tavli.cube.cubeful.CubeDecision.lines` writes it in English."""
-    from tavli.cube.cubeful import action_msg
-    from tavli.cube.info import Owner
+    """A cube decision (:class:`tavli.play.cube.cubeful.CubeDecision`) in the language, as
+    :meth:`~tavli.play.cube.cubeful.CubeDecision.lines` writes it in English."""
+    from tavli.play.cube.cubeful import action_msg
+    from tavli.play.cube.info import Owner
 
     language = lang()
     if ci.is_money:
@@ -253,7 +253,7 @@ def analysis_text(result: dict[str, Any],
     language = lang()
     if language == i18n.DEFAULT:
         return format_analysis(result, below)
-    from tavli.dice import dice_text
+    from tavli.engine.dice import dice_text
     from tavli.web.reviews import cube_msg, summary_msgs, turn_msg
 
     multi = len({t["game"] for t in result["turns"]}) > 1

@@ -37,7 +37,7 @@ def positive_float(text: str) -> float:
 
 def add_rollout_command(sub, rule_help: str, games_help: str) -> None:
     """The ``rollout`` subcommand's parser."""
-    from tavli.games import game_names
+    from tavli.engine.games import game_names
 
     r = sub.add_parser("rollout", help="value a position (or a roll's moves) by rollouts",
                        description="Monte Carlo play-outs of a position with the AI: the "
@@ -100,9 +100,9 @@ def _words() -> dict:
 def cmd_rollout(args: argparse.Namespace) -> int:
     from tavli import i18n
     from tavli.ai.rollout import format_result, rollout, rollout_moves
-    from tavli.board import parse_dice
     from tavli.cli import _read_position, _rules
     from tavli.cli_text import _, no_move, rollout_how, side_word
+    from tavli.engine.board import parse_dice
 
     rules = _rules(args.game, args.rule)
     pos = _read_position(args.game, args.position)
@@ -134,7 +134,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
                           "moves": [r.to_dict() for r in results]}))
         return 0
     if not results:
-        from tavli.dice import dice_text
+        from tavli.engine.dice import dice_text
 
         print(no_move(dice_text(dice)))
         return 0

@@ -26,7 +26,7 @@ def add_play_arguments(p: argparse.ArgumentParser, rule_help: str) -> None:
     p.add_argument("--db", metavar="FILE", default=None,
                    help="browser app: SQLite file of saved games (default $TAVLI_DB or "
                         "~/.local/share/tavli/games.sqlite3)")
-    from tavli.games import ROTATIONS, find_variant, game_names
+    from tavli.engine.games import ROTATIONS, find_variant, game_names
 
     rotations = "; ".join(f"{name} (a match {'→'.join(find_variant(g).display for g in games)})"
                           for name, games in ROTATIONS.items())

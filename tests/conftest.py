@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tavli._numba_cache import refresh
+from tavli.engine.numba_cache import refresh
 
 if "PYTEST_XDIST_WORKER" not in os.environ:  # once, before pytest-xdist's workers start
     refresh()  # compiled kernels from before an edit of a module they call would be stale

@@ -15,11 +15,11 @@ from tavli.ai.net import Net, equity, flip
 from tavli.ai.neural import Analyzer, NeuralPlayer, PubevalPlayer, parse_level
 from tavli.ai.search import Searcher
 from tavli.ai.selfplay import NET, RANDOM, compiled_match, terminal
-from tavli.ai.train import StrengthResult, strength
+from tavli.engine.games import PINNING
+from tavli.engine.rules import Rules
 from tavli.errors import RuleError, TavliError, TrainingError
-from tavli.game import Game
-from tavli.games import PINNING
-from tavli.rules import Rules
+from tavli.play.game import Game
+from tavli.training.train import StrengthResult, strength
 
 
 @pytest.mark.parametrize("game,size", [("portes", N_PORTES), ("backgammon", N_PORTES),
@@ -193,8 +193,9 @@ def test_kernels_take_the_weights_and_the_work_arrays_as_one_value_each():
     more than ten arguments."""
     import inspect
 
-    from tavli.ai import distill, search, selfplay
     from tavli.ai import net as nets
+    from tavli.ai import search, selfplay
+    from tavli.training import distill
 
     kernels = [nets.forward, nets.td_update, nets.evaluate_boards, selfplay._best_move,
                selfplay._play_roll, selfplay.train_games, selfplay.train_games_ply1,
@@ -230,8 +231,8 @@ def test_kernels_take_the_weights_and_the_work_arrays_as_one_value_each():
 
 
 def test_training_settings_out_of_range_are_tavli_errors(tmp_path, capsys):
-    from tavli.ai.train import train
     from tavli.cli import main
+    from tavli.training.train import train
 
     assert issubclass(TrainingError, TavliError)
     with pytest.raises(TrainingError, match="half-life"):
@@ -252,7 +253,7 @@ def test_training_settings_out_of_range_are_tavli_errors(tmp_path, capsys):
 
 def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
     from tavli.ai.selfplay import train_games
-    from tavli.ai.train import train
+    from tavli.training.train import train
 
     rules = Rules.for_game("plakoto")
     start = np.array(Position.start("plakoto").array)
@@ -277,7 +278,7 @@ def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
 
 
 def test_one_ply_targets_are_kept_by_the_run(tmp_path):
-    from tavli.ai.train import train
+    from tavli.training.train import train
 
     run = train("plakoto", 20, tmp_path, hidden=4, chunk=10, check_every=1000,
                 check_pairs=10, seed=1, targets="ply1", out=io.StringIO())
@@ -291,7 +292,7 @@ def test_one_ply_targets_are_kept_by_the_run(tmp_path):
 def test_lambda_returns_mix_later_targets_from_each_movers_view(tmp_path):
     from tavli.ai.net import flip
     from tavli.ai.selfplay import _lambda_updates
-    from tavli.ai.train import train
+    from tavli.training.train import train
 
     net = Net.random("plakoto", hidden=4, seed=5)
     rng = np.random.default_rng(0)
@@ -325,7 +326,7 @@ def test_lambda_returns_mix_later_targets_from_each_movers_view(tmp_path):
 
 
 def test_train_command_resumes_from_checkpoint(tmp_path, capsys):
-    from tavli.ai.train import train
+    from tavli.training.train import train
 
     net = train("fevga", 200, tmp_path, hidden=4, chunk=100, check_every=200, check_pairs=10,
                 seed=1)
@@ -340,7 +341,7 @@ def test_train_command_resumes_from_checkpoint(tmp_path, capsys):
 
 
 def test_train_half_life_sets_the_step_size_and_is_kept(tmp_path):
-    from tavli.ai.train import alpha_schedule, train
+    from tavli.training.train import alpha_schedule, train
 
     net = train("plakoto", 200, tmp_path, hidden=4, chunk=100, check_every=1000,
                 check_pairs=10, seed=2, half_life=100, out=io.StringIO())
@@ -370,7 +371,7 @@ def test_train_half_life_sets_the_step_size_and_is_kept(tmp_path):
 
 
 def test_train_initial_step_size_is_kept(tmp_path):
-    from tavli.ai.train import alpha_schedule, train
+    from tavli.training.train import alpha_schedule, train
 
     net = train("plakoto", 200, tmp_path, hidden=4, chunk=100, check_every=1000,
                 check_pairs=10, seed=2, half_life=100, alpha0=0.04, out=io.StringIO())
@@ -418,8 +419,8 @@ def test_neural_player_knows_the_opening_31():
 
 def test_analysis_is_reproducible_and_flags_random_play(tmp_path):
     from tavli.ai.analysis import analyse, rating
-    from tavli.players import GreedyPlayer, RandomPlayer, play_game
-    from tavli.record import load, save
+    from tavli.play.players import GreedyPlayer, RandomPlayer, play_game
+    from tavli.play.record import load, save
 
     g = Game("portes", seed=4)
     play_game(g, (GreedyPlayer(), RandomPlayer(seed=1)))

@@ -16,11 +16,11 @@ import pytest
 
 from tavli.ai.neural import NeuralPlayer
 from tavli.ai.rollout import rollout_moves
-from tavli.board import Position
 from tavli.cli import main
-from tavli.game import Game
-from tavli.players import GreedyPlayer, RandomPlayer, play_game
-from tavli.record import load, save
+from tavli.engine.board import Position
+from tavli.play.game import Game
+from tavli.play.players import GreedyPlayer, RandomPlayer, play_game
+from tavli.play.record import load, save
 from tests.test_i18n_cli import english
 
 RACE = Position.from_points("portes", {6: 2, 5: 2, 4: 3, 3: 2, 2: 2, 1: 1, 8: 2},

@@ -13,13 +13,13 @@ import warnings
 import pytest
 
 from tavli.ai.neural import parse_level
-from tavli.board import Position, parse_dice
 from tavli.cli import main
+from tavli.engine.board import Position, parse_dice
+from tavli.engine.ids import parse_position
+from tavli.engine.notation import parse_move
 from tavli.errors import ParseError, RecordError, RuleError
-from tavli.game import Game
-from tavli.ids import parse_position
-from tavli.notation import parse_move
-from tavli.record import game_record, load, load_record, save
+from tavli.play.game import Game
+from tavli.play.record import game_record, load, load_record, save
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -15,7 +15,7 @@ from tavli import Position, Rules
 from tavli.ai import bearoff as bo
 from tavli.ai.net import write_npz
 from tavli.cli import main
-from tavli.games.kernel import F_HIGHER
+from tavli.engine.games.kernel import F_HIGHER
 
 ROLLS = [(a, b, (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1)]
 T = np.arange(bo.ROLLS)

@@ -9,8 +9,9 @@ import gnubg_nn
 import numpy as np
 import pytest
 
-from tavli.ai import bench, gnubg_ref
-from tavli.bench import gnubg_board
+from tavli.bench import ai as bench
+from tavli.bench import gnubg_ref
+from tavli.bench.movegen import gnubg_board
 from tavli.cli import main
 
 

@@ -4,10 +4,10 @@ import io
 
 import pytest
 
-from tavli.ai.choicebench import Tally, bench_choices
-from tavli.ai.strength import GnubgPlayer, parse_player
+from tavli.bench.choices import Tally, bench_choices
+from tavli.bench.strength import GnubgPlayer, parse_player
+from tavli.engine.rules import Rules
 from tavli.errors import OptionError, RuleError
-from tavli.rules import Rules
 
 
 def test_the_breakdown_counts_every_decision_once_in_each_grouping():

@@ -12,9 +12,9 @@ import sys
 import pytest
 
 from tavli import Position
-from tavli.board import parse_dice
 from tavli.cli import main
 from tavli.dama.cli import main as dama_main
+from tavli.engine.board import parse_dice
 from tavli.errors import ParseError
 
 # white has borne off all 15, black none: white has won a gammon (black to move)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from tavli._numba_cache import COMPILE_MESSAGE, announce_compile
+from tavli.engine.numba_cache import COMPILE_MESSAGE, announce_compile
 
 ROOT = Path(__file__).parent.parent
 

@@ -15,12 +15,12 @@ from tavli.ai.analysis import analyse, format_analysis, ply_note, result_of, rev
 from tavli.ai.luck import LUCK_RATINGS, RollValues, luck_rating
 from tavli.ai.neural import Analyzer
 from tavli.cli import main
-from tavli.dice import ScriptedDice
-from tavli.game import Game
-from tavli.match import Match
-from tavli.players import GreedyPlayer, play_game
-from tavli.record import game_record, load_record, match_record
-from tavli.rules import Rules
+from tavli.engine.dice import ScriptedDice
+from tavli.engine.rules import Rules
+from tavli.play.game import Game
+from tavli.play.match import Match
+from tavli.play.players import GreedyPlayer, play_game
+from tavli.play.record import game_record, load_record, match_record
 
 WHITE = {10: 3, 9: 3, 8: 3, 7: 3, 6: 3}  # 120 pips
 #: black 138 pips with 3 off: white on roll is "Double, pass" (0-ply)

@@ -12,14 +12,15 @@ import gnubg_nn
 import pytest
 
 from tavli import Game, NeuralPlayer, Position, Rules
-from tavli.ai import cubebench, gnubg_ref, strength
-from tavli.ai.cubebench import Case, gnubg_cube, our_cube, run_cube_bench, sample_cases
-from tavli.ai.strength import run_strength
-from tavli.bench import gnubg_board
+from tavli.bench import cube as cubebench
+from tavli.bench import gnubg_ref, strength
+from tavli.bench.cube import Case, gnubg_cube, our_cube, run_cube_bench, sample_cases
+from tavli.bench.movegen import gnubg_board
+from tavli.bench.strength import run_strength
 from tavli.cli import main
-from tavli.cube.info import CubeInfo, Owner
 from tavli.errors import RuleError
-from tavli.formats.matchid import parse_match_id
+from tavli.play.cube.info import CubeInfo, Owner
+from tavli.play.formats.matchid import parse_match_id
 
 
 def _race(mover_ahead: bool) -> Position:

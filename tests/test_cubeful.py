@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tavli.cube.cubeful import (
+from tavli.play.cube.cubeful import (
     DOUBLE_PASS,
     DOUBLE_TAKE,
     NO_DOUBLE_TAKE,
@@ -13,8 +13,8 @@ from tavli.cube.cubeful import (
     cubeful_equity,
     decide,
 )
-from tavli.cube.info import CubeInfo, Owner
-from tavli.cube.met import published_met
+from tavli.play.cube.info import CubeInfo, Owner
+from tavli.play.cube.met import published_met
 
 
 def single(p):

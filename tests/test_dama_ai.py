@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from tavli.dama.ai import (
+from tavli.ai.dama import (
     MAX_DEPTH,
     MAX_SECONDS,
     AIPlayer,
@@ -15,9 +15,9 @@ from tavli.dama.ai import (
     parse_level,
     static_eval,
 )
-from tavli.dama.board import Position
-from tavli.dama.game import DamaGame
+from tavli.engine.dama.board import Position
 from tavli.errors import RuleError
+from tavli.play.dama.game import DamaGame
 
 RULES = ["box", "russian", "italian"]
 

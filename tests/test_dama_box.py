@@ -2,15 +2,15 @@
 
 import pytest
 
-from tavli.dama.board import WHITE, Position, parse_square
-from tavli.dama.game import DamaGame
+from tavli.engine.dama.board import WHITE, Position, parse_square
 from tavli.errors import IllegalMove, WrongState
+from tavli.play.dama.game import DamaGame
 
 
 def texts(fen, rules="box", captures_only=False, **kw):
     pos = Position.from_fen(fen, rules if not kw else None)
     if kw:
-        from tavli.dama.rules import DamaRules
+        from tavli.engine.dama.rules import DamaRules
         pos = pos.with_rules(DamaRules.for_name(rules, **kw))
     return {m.notation(pos.rules, algebraic=True, full=True) for m in pos.legal_moves()
             if m.captures or not captures_only}
@@ -171,7 +171,7 @@ def _random_positions(n, seed, kings_only=False):
 
 
 def test_box_kings_are_russian_kings():
-    from tavli.dama.rules import DamaRules
+    from tavli.engine.dama.rules import DamaRules
 
     box = DamaRules.for_name("box", huffing=False)
     for wm, wk, bm, bk, turn in _random_positions(300, 11, kings_only=True):
@@ -181,7 +181,7 @@ def test_box_kings_are_russian_kings():
 
 
 def test_huffing_adds_exactly_the_quiet_moves():
-    from tavli.dama.rules import DamaRules
+    from tavli.engine.dama.rules import DamaRules
 
     strict = DamaRules.for_name("box", huffing=False)
     for wm, wk, bm, bk, turn in _random_positions(300, 12):

@@ -5,10 +5,10 @@ import io
 
 import pytest
 
+from tavli.bench.dama import bench_dama
 from tavli.cli import main as tavli_main
-from tavli.dama.bench import bench_dama
 from tavli.dama.cli import MAX_PERFT_DEPTH, add_dama_commands, main
-from tavli.dama.tui import play_tui
+from tavli.tui.dama import play_tui
 
 
 def run(capsys, *argv):

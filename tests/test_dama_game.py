@@ -2,9 +2,9 @@
 
 import pytest
 
-from tavli.dama.board import Position
-from tavli.dama.game import DamaGame
+from tavli.engine.dama.board import Position
 from tavli.errors import GameOver, ParseError, WrongState
+from tavli.play.dama.game import DamaGame
 
 
 def test_undo_restores_everything():

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from test_web_dama import new as create
 
-from tavli.dama.board import Position
-from tavli.dama.game import DamaGame
-from tavli.dama.pdn import read_pdn, write_pdn
-from tavli.dama.tui import play_tui
+from tavli.engine.dama.board import Position
+from tavli.play.dama.game import DamaGame
+from tavli.play.dama.pdn import read_pdn, write_pdn
+from tavli.tui.dama import play_tui
 
 # (rules, FEN, the texts of the legal moves in the players' notation)
 CASES = [

@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from tavli.dama.board import Position
-from tavli.dama.game import DamaGame
-from tavli.dama.pdn import read_pdn, read_pdn_games, write_pdn
+from tavli.engine.dama.board import Position
 from tavli.errors import RecordError
+from tavli.play.dama.game import DamaGame
+from tavli.play.dama.pdn import read_pdn, read_pdn_games, write_pdn
 
 
 def random_game(rules, seed, plies=120, **kw):

@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from tavli.dama import movegen as mg
-from tavli.dama.rules import DamaRules
+from tavli.engine.dama import movegen as mg
+from tavli.engine.dama.rules import DamaRules
 
 WHITE = sum(1 << i for i in range(20, 32))
 BLACK = sum(1 << i for i in range(12))

@@ -10,7 +10,7 @@ import draughts  # noqa: E402
 import draughts.convert as convert  # noqa: E402
 import pytest
 
-from tavli.dama.board import Position, parse_square
+from tavli.engine.dama.board import Position, parse_square
 
 N_PLAY = 700
 N_PLACED = 800

@@ -1,5 +1,5 @@
 """Rolls are shown higher die first ("6-4"), as players and gnubg write them, in every
-output of the command line and the engine's messages (tavli.dice.dice_text)."""
+output of the command line and the engine's messages (tavli.engine.dice.dice_text)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from tavli import Position
 from tavli.ai.analysis import format_analysis
 from tavli.cli import main
 from tavli.errors import IllegalMove, RecordError
-from tavli.game import Game
-from tavli.record import game_record, load_record
+from tavli.play.game import Game
+from tavli.play.record import game_record, load_record
 
 NO_MOVE = Position.from_points("portes", {25: 1, 13: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2})
 

@@ -7,12 +7,12 @@ import io
 import numpy as np
 import pytest
 
-from tavli.ai.distill import DistillError, Labelled, fit, label
 from tavli.ai.net import Net, flip
 from tavli.ai.search import Searcher
-from tavli.ai.train import training_rules
 from tavli.cli import main
 from tavli.errors import TrainingError
+from tavli.training.distill import DistillError, Labelled, fit, label
+from tavli.training.train import training_rules
 
 
 @pytest.fixture(scope="module")

@@ -12,10 +12,10 @@ import pytest
 import tavli
 from tavli import cli, errors
 from tavli.dama import cli as dama_cli
-from tavli.dama.game import DamaGame
-from tavli.dama.pdn import write_pdn
-from tavli.dama.tui import play_tui
 from tavli.errors import CliError, OptionError, TavliError
+from tavli.play.dama.game import DamaGame
+from tavli.play.dama.pdn import write_pdn
+from tavli.tui.dama import play_tui
 
 
 def test_every_error_class_of_errors_py_is_a_tavli_error_and_exported():
@@ -105,6 +105,6 @@ def test_resume_reports_bad_files_and_lets_bugs_through(monkeypatch, capsys, tmp
     def broken(_text):
         raise KeyError("a bug in the replay")
 
-    monkeypatch.setattr("tavli.record.load_record", broken)
+    monkeypatch.setattr("tavli.play.record.load_record", broken)
     with pytest.raises(KeyError):
         cli.main(["play", "--tui", "--resume", str(good)])

@@ -21,9 +21,9 @@ from tavli.ai.encode import (
 )
 from tavli.ai.features import ESCAPES, GROUPS, N_PORTES2, group_slice, hit_rolls, timing
 from tavli.ai.net import Net
+from tavli.engine.games import HITTING
+from tavli.engine.rules import Rules
 from tavli.errors import NetError, TrainingError
-from tavli.games import HITTING
-from tavli.rules import Rules
 
 BG = "backgammon"
 
@@ -238,8 +238,8 @@ def test_a_portes2_net_trains_saves_loads_and_plays(tmp_path, capsys):
 
 
 def test_train_takes_the_inputs_option(tmp_path, capsys):
-    from tavli.ai.train import train
     from tavli.cli import main
+    from tavli.training.train import train
 
     run = tmp_path / "r"
     assert main(["train", BG, "--games", "20", "--run", str(run), "--inputs", "portes-2",

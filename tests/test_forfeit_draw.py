@@ -8,9 +8,9 @@ import json
 import pytest
 
 from tavli import GameOver, Position, WrongState
-from tavli.game import Game, Outcome
-from tavli.match import Match
-from tavli.record import game_record, load_record, match_record
+from tavli.play.game import Game, Outcome
+from tavli.play.match import Match
+from tavli.play.record import game_record, load_record, match_record
 
 
 def _roundtrip(obj):

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from tavli.engine.ids import parse_position
 from tavli.errors import RecordError
-from tavli.formats import dumps, loads, read, write
-from tavli.formats.matchid import MatchState, match_id, parse_match_id
-from tavli.formats.xgid import parse_xgid, xgid
-from tavli.game import Game
-from tavli.history import Beaver, Double, Drop, Pass, Play, Take
-from tavli.ids import parse_position
-from tavli.match import Match
+from tavli.play.formats import dumps, loads, read, write
+from tavli.play.formats.matchid import MatchState, match_id, parse_match_id
+from tavli.play.formats.xgid import parse_xgid, xgid
+from tavli.play.game import Game
+from tavli.play.history import Beaver, Double, Drop, Pass, Play, Take
+from tavli.play.match import Match
 
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 _IDS = re.compile(r"Position ID: (\S+)\s+Match ID\s*: (\S+)")

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from tavli import GameOver, IllegalMove, Position, RecordError, WrongState
-from tavli.dice import DiceSource, ScriptedDice
-from tavli.game import Game, Outcome
-from tavli.match import Match
-from tavli.record import game_record, load, load_record, match_record, save
+from tavli.engine.dice import DiceSource, ScriptedDice
+from tavli.play.game import Game, Outcome
+from tavli.play.match import Match
+from tavli.play.record import game_record, load, load_record, match_record, save
 
 MAX_TURNS = 3000
 
@@ -412,7 +412,7 @@ def test_save_and_load(tmp_path):
 
 
 def test_save_failure_keeps_the_old_file(tmp_path, monkeypatch):
-    import tavli.record as record
+    import tavli.play.record as record
 
     path = tmp_path / "game.json"
     path.write_text("old contents")

@@ -2,7 +2,7 @@
 
 Compared against gnubg-nn 1.1.0a11: for positions from seeded random backgammon play
 (with hits, checkers on the bar and bear-offs among them) the set of final positions of
-:meth:`tavli.board.Position.legal_moves` under backgammon rules equals that of
+:meth:`tavli.engine.board.Position.legal_moves` under backgammon rules equals that of
 ``gnubg_nn.moves``; under Portes rules (``must_play_higher`` off) it is the same set except
 when only one die of a non-double can be played, where Portes also allows the lower die.
 
@@ -17,9 +17,9 @@ import gnubg_nn  # noqa: E402
 import numpy as np
 import pytest
 
-from tavli.bench import gnubg_board, sample_positions
-from tavli.board import Position
-from tavli.rules import Rules
+from tavli.bench.movegen import gnubg_board, sample_positions
+from tavli.engine.board import Position
+from tavli.engine.rules import Rules
 
 GNUBG_VERSION = "1.1.0a11"
 N_POSITIONS = 2400

@@ -1,4 +1,4 @@
-"""One history per game: the typed actions a Game keeps (tavli.history), undo, the views
+"""One history per game: the typed actions a Game keeps (tavli.play.history), undo, the views
 read from the history (turns, moves, the record's events) and records written from it,
 identical to the records written before the history existed."""
 
@@ -9,11 +9,12 @@ import random
 
 import pytest
 
-from tavli.board import Position
-from tavli.dice import ScriptedDice
+from tavli.engine.board import Position
+from tavli.engine.dice import ScriptedDice
+from tavli.engine.rules import Rules
 from tavli.errors import GameOver, WrongState
-from tavli.game import Game, Outcome
-from tavli.history import (
+from tavli.play.game import Game, Outcome
+from tavli.play.history import (
     Beaver,
     Double,
     Drop,
@@ -24,9 +25,8 @@ from tavli.history import (
     Roll,
     Take,
 )
-from tavli.match import Match
-from tavli.record import game_record, load_record, record_of
-from tavli.rules import Rules
+from tavli.play.match import Match
+from tavli.play.record import game_record, load_record, record_of
 
 VARIANTS = ["portes", "plakoto", "fevga", "backgammon"]
 

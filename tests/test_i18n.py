@@ -32,7 +32,7 @@ def dynamic_families() -> dict[str, list[str]]:
     """The keys the code builds from a prefix and a value (`side.${side}`), each with the
     values it can take."""
     from tavli.ai.neural import LEVELS
-    from tavli.games import ROTATIONS, VARIANTS
+    from tavli.engine.games import ROTATIONS, VARIANTS
     from tavli.web.reviews import LUCK_KEYS, RATING_KEYS
 
     games = [v.name for v in VARIANTS] + list(ROTATIONS) + ["dama"]

@@ -10,9 +10,9 @@ import re
 import pytest
 
 from tavli import i18n
-from tavli.board import Position
 from tavli.cli import main
 from tavli.cli_text import cli_lang, error_line
+from tavli.engine.board import Position
 from tavli.errors import IllegalMove
 from tests.test_cube_analysis import missed_double_record
 

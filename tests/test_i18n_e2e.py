@@ -14,7 +14,7 @@ import pytest
 from conftest import ARTIFACTS, until_idle, wait_js
 
 from tavli import i18n
-from tavli.board import Position
+from tavli.engine.board import Position
 
 PHONE = {"width": 360, "height": 740}
 DESK = {"width": 1366, "height": 768}

@@ -14,8 +14,8 @@ import pytest
 from tavli import i18n
 from tavli.cli import main
 from tavli.dama import cli as dama_cli
-from tavli.dama.tui import play_tui
 from tavli.errors import IllegalMove, ParseError
+from tavli.tui.dama import play_tui
 from tavli.tui.words import answer, error_text
 
 #: words a Greek screen may show in Latin letters: the commands typed (they stay English),

@@ -8,19 +8,19 @@ from importlib import resources
 import pytest
 
 from tavli.cli import main
-from tavli.cube.info import CubeInfo, Owner
-from tavli.cube.met import (
+from tavli.errors import OptionError
+from tavli.play.cube.info import CubeInfo, Owner
+from tavli.play.cube.met import (
     MetModel,
     computed_met,
     default_met,
     max_difference,
     published_met,
 )
-from tavli.cube.prices import cash_point, gammon_values, money_take_point, take_point
-from tavli.cube.tavli_met import GameRates, Starter, TavliEquity
-from tavli.errors import OptionError
-from tavli.game import Game
-from tavli.match import Match
+from tavli.play.cube.prices import cash_point, gammon_values, money_take_point, take_point
+from tavli.play.cube.tavli_met import GameRates, Starter, TavliEquity
+from tavli.play.game import Game
+from tavli.play.match import Match
 
 PUB = published_met()
 COMP = computed_met()

@@ -6,17 +6,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tavli.bench import sample_positions
-from tavli.board import Position
-from tavli.games import RUNNING
-from tavli.games.fevga import (
+from tavli.bench.movegen import sample_positions
+from tavli.engine.board import Position
+from tavli.engine.games import RUNNING
+from tavli.engine.games.fevga import (
     PRIME_FORBID,
     PRIME_MUST_OPEN,
     fevga_quarter_ok,
     fevga_traps,
 )
-from tavli.movegen import OK, STAMP_LIMIT, Workspace, apply_step, legal_batch, step_code
-from tavli.rules import Rules
+from tavli.engine.movegen import OK, STAMP_LIMIT, Workspace, apply_step, legal_batch, step_code
+from tavli.engine.rules import Rules
 
 RULES = [
     Rules.for_game("portes"),
@@ -63,7 +63,7 @@ def test_batch_equals_legal_moves(samples, rules):
 
 def test_batch_grows_its_buffers(samples, monkeypatch):
     """Results that outgrow the first guess, and work buffers too small, are retried."""
-    import tavli.movegen as mg
+    import tavli.engine.movegen as mg
 
     arrs, turns, dice = samples["plakoto"]
     rules = Rules.for_game("plakoto")
@@ -114,7 +114,7 @@ def _rec(arr):
 
 
 def reference_finals(arr, me, d1, d2, rules) -> set[bytes]:
-    """Every final position by the six steps of :mod:`tavli.movegen`, trying every order
+    """Every final position by the six steps of :mod:`tavli.engine.movegen`, trying every order
     of the dice and every source (no canonical ordering, no shortcuts)."""
     kernel, must_higher, quarter, prime, _ = rules.kernel_flags()
     dice = [d1] * 4 if d1 == d2 else [max(d1, d2), min(d1, d2)]

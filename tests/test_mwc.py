@@ -1,4 +1,4 @@
-"""Match-aware checker play: the score's weights (tavli/cube/scoring.py), the weighted
+"""Match-aware checker play: the score's weights (tavli/play/cube/scoring.py), the weighted
 search, the AI, the hints (CLI, TUI, web) at a match score (docs/ai.md, Match-aware
 checker play)."""
 
@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 
 from tavli.ai.neural import Analyzer, NeuralPlayer
-from tavli.board import Position
-from tavli.cube.info import CubeInfo, Owner
-from tavli.cube.met import default_met
-from tavli.cube.scoring import ScoreWeights, match_state, weights_from_state
-from tavli.cube.tavli_met import Starter, TavliEquity
+from tavli.engine.board import Position
+from tavli.engine.rules import Rules
 from tavli.errors import OptionError
-from tavli.game import Game
-from tavli.match import Match
-from tavli.rules import Rules
+from tavli.play.cube.info import CubeInfo, Owner
+from tavli.play.cube.met import default_met
+from tavli.play.cube.scoring import ScoreWeights, match_state, weights_from_state
+from tavli.play.cube.tavli_met import Starter, TavliEquity
+from tavli.play.game import Game
+from tavli.play.match import Match
 
 RNG = np.random.default_rng(7)
 
@@ -246,7 +246,7 @@ def test_hint_at_a_match_score_shows_mwc(capsys):
 
 
 def test_hint_reads_the_match_of_an_xgid_or_match_id(capsys):
-    from tavli.formats.matchid import MatchState, match_id
+    from tavli.play.formats.matchid import MatchState, match_id
 
     pos = Position.from_id(BG_POS)
     score = (6, 1) if pos.turn == 0 else (1, 6)
@@ -340,8 +340,8 @@ def test_web_cube_decision_reads_the_match_score():
 
 def test_analysis_of_a_match_judges_moves_at_the_score():
     from tavli.ai.analysis import analyse_turns
-    from tavli.cube.scoring import turn_weights
-    from tavli.players import GreedyPlayer, act
+    from tavli.play.cube.scoring import turn_weights
+    from tavli.play.players import GreedyPlayer, act
 
     m = Match(target=3, variant="backgammon", seed=4)
     m.game.resign(1, "single")  # white leads 1-0

@@ -1,4 +1,4 @@
-"""The shortcuts of move notation (tavli/notation.py): the texts remembered and the
+"""The shortcuts of move notation (tavli/engine/notation.py): the texts remembered and the
 two-step turns written out are the general algorithm's texts, for every legal move of
 random positions of the four games and every hit/pin mark and order of two steps."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from test_web_steps_kernel import rolls
 
-import tavli.notation as nt
-from tavli.games import find_variant
+import tavli.engine.notation as nt
+from tavli.engine.games import find_variant
 
 
 def test_the_shortcuts_write_what_the_general_algorithm_writes() -> None:

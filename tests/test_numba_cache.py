@@ -2,7 +2,7 @@
 
 import os
 
-from tavli._numba_cache import refresh, sources_stamp
+from tavli.engine.numba_cache import refresh, sources_stamp
 
 
 def test_refresh_deletes_cached_kernels_after_a_source_edit(tmp_path):

@@ -16,7 +16,7 @@ from tavli.errors import AccessDenied, GameOver, WrongState
 from tavli.online.fairdice import new_client_seed, verify_record
 from tavli.online.service import OnlineGames
 from tavli.online.store import open_store
-from tavli.record import load_record
+from tavli.play.record import load_record
 from tavli.web.errors import ApiError
 from tavli.web.newgame import NewGame
 

@@ -12,7 +12,6 @@ import pytest
 
 from tavli import cli
 from tavli.errors import DiceProofError, RecordError, WrongState
-from tavli.game import Game
 from tavli.online.fairdice import (
     FairDice,
     check_client_seed,
@@ -22,7 +21,8 @@ from tavli.online.fairdice import (
     roll_pair,
     verify_record,
 )
-from tavli.record import game_record
+from tavli.play.game import Game
+from tavli.play.record import game_record
 
 SEEDS = {"white": "white-seed-123", "black": "black-seed-456"}
 

@@ -24,7 +24,7 @@ from conftest import until_idle as idle
 from test_i18n_e2e import KEY, LOCALES, OVERFLOW, post, visible_text
 from test_online_page import online_server  # noqa: F401  (the fixture)
 
-from tavli.board import Position
+from tavli.engine.board import Position
 
 PHONES = [("360", {"width": 360, "height": 740}), ("390", {"width": 390, "height": 844}),
           ("844x390", {"width": 844, "height": 390})]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tavli.errors import RuleError
-from tavli.game import Game
-from tavli.players import (
+from tavli.play.game import Game
+from tavli.play.players import (
     GreedyPlayer,
     Player,
     RandomPlayer,
@@ -114,7 +114,7 @@ def test_cube_actions_in_play_game():
 
 
 def test_act_passes_when_no_move_is_possible():
-    from tavli.board import Position
+    from tavli.engine.board import Position
 
     # white on the bar against a closed board cannot enter
     pos = Position.from_points("portes", {25: 1, 6: 14},
@@ -126,7 +126,7 @@ def test_act_passes_when_no_move_is_possible():
 
 
 def test_greedy_prefers_pinning_the_mother_checker():
-    from tavli.board import Position
+    from tavli.engine.board import Position
 
     # Plakoto: black's mother is alone on its 24-point (white's 1); white can pin it
     # with a 1 from his 2-point and win at once (he has left his own 24-point)

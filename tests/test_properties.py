@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tavli import Position, Rules
-from tavli.game import Game
-from tavli.games import find_variant
-from tavli.ids import parse_gnubg_id
-from tavli.movegen import apply_step, step_code
-from tavli.record import game_record, load_record
+from tavli.engine.games import find_variant
+from tavli.engine.ids import parse_gnubg_id
+from tavli.engine.movegen import apply_step, step_code
+from tavli.play.game import Game
+from tavli.play.record import game_record, load_record
 
 GAMES = ("portes", "plakoto", "fevga", "backgammon")
 PORTES, PLAKOTO, FEVGA, BACKGAMMON = (find_variant(g).code for g in GAMES)
@@ -31,11 +31,11 @@ DIE = st.integers(1, 6)
 DICE = st.tuples(DIE, DIE)
 
 
-# --- a brute-force reading of RULES.md, independent of tavli.movegen --------------------
+# --- a brute-force reading of RULES.md, independent of tavli.engine.movegen --------------------
 
 def _step(a, me, s, d, game):
     """The board after ``me`` moves a checker from ``s`` by ``d``, or None if illegal.
-    ``a`` is a list of four lists of 26 ints (the layout of tavli.layout)."""
+    ``a`` is a list of four lists of 26 ints (the layout of tavli.engine.layout)."""
     op = 1 - me
     mine = a[me]
     if mine[s] == 0 or (s != 25 and mine[25] > 0):

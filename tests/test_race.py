@@ -23,9 +23,9 @@ from tavli.ai.evaluator import (
 )
 from tavli.ai.net import Net, equity
 from tavli.ai.race import N_RACE, PER_SIDE, PIP_DIFF, RACE, encode_race
-from tavli.board import Position
+from tavli.engine.board import Position
+from tavli.engine.games import HITTING, PINNING, RUNNING
 from tavli.errors import OptionError
-from tavli.games import HITTING, PINNING, RUNNING
 
 FAMILIES = ("portes", "plakoto", "fevga")
 
@@ -138,7 +138,7 @@ def _sure_wins(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Race positions where the side to move bears off his last checker whatever he rolls,
     with the result's outputs: a single win, or a gammon (and in backgammon a
     backgammon) when the loser has borne off none."""
-    from tavli.ai.racetrain import family_rules
+    from tavli.training.racetrain import family_rules
 
     rules = family_rules(game)
     cases = [({1: 1}, {6: 3}, [1, 0, 0, 0, 0]),
@@ -167,8 +167,8 @@ def no_databases(game: str, race: Net) -> Evaluator:
 
 @pytest.mark.parametrize("game", FAMILIES)
 def test_training_moves_the_race_net_toward_its_targets(game):
-    from tavli.ai.racegames import train_race
-    from tavli.ai.racetrain import _scratch_for, family_rules
+    from tavli.training.racegames import train_race
+    from tavli.training.racetrain import _scratch_for, family_rules
 
     rules = family_rules(game)
     boards, turns, targets = _sure_wins(game)
@@ -188,8 +188,8 @@ def test_training_moves_the_race_net_toward_its_targets(game):
 
 
 def test_one_update_moves_toward_the_result():
-    from tavli.ai.racegames import train_race
-    from tavli.ai.racetrain import _scratch_for, family_rules
+    from tavli.training.racegames import train_race
+    from tavli.training.racetrain import _scratch_for, family_rules
 
     rules = family_rules("fevga")
     boards, turns, targets = _sure_wins("fevga")
@@ -205,7 +205,7 @@ def test_one_update_moves_toward_the_result():
 
 
 def test_sampled_starts_are_races_and_training_runs(tmp_path):
-    from tavli.ai.racetrain import RaceStarts, sample_starts, train_race_net
+    from tavli.training.racetrain import RaceStarts, sample_starts, train_race_net
 
     starts = sample_starts("portes", 40, 3)
     assert 20 <= len(starts) <= 40 and starts.family == "portes"
@@ -242,8 +242,8 @@ def test_sampled_starts_are_races_and_training_runs(tmp_path):
 # --- duplicate races and rollouts -----------------------------------------------------------
 
 def test_duplicate_races_of_one_player_cancel_and_rollouts_of_decided_races():
-    from tavli.ai.racebench import rollouts_of
-    from tavli.ai.racetrain import RaceStarts, contact_evaluator, family_rules, race_match
+    from tavli.bench.race import rollouts_of
+    from tavli.training.racetrain import RaceStarts, contact_evaluator, family_rules, race_match
 
     rules = family_rules("plakoto")
     ev = contact_evaluator(rules.game)
@@ -265,7 +265,7 @@ def test_duplicate_races_of_one_player_cancel_and_rollouts_of_decided_races():
 
 
 def test_bench_race_prints_both_errors(tmp_path):
-    from tavli.ai.racebench import Rollouts, bench_race
+    from tavli.bench.race import Rollouts, bench_race
 
     race = Net.random("fevga", hidden=3, seed=1, inputs="race")
     race.save(tmp_path / "race.npz")
@@ -291,8 +291,8 @@ def test_bench_race_prints_both_errors(tmp_path):
 
 
 def test_race_rollouts_same_with_processes_and_resume_from_partial(tmp_path):
-    from tavli.ai.racebench import Rollouts, rollouts_of
-    from tavli.ai.racetrain import contact_evaluator, family_rules, sample_starts
+    from tavli.bench.race import Rollouts, rollouts_of
+    from tavli.training.racetrain import contact_evaluator, family_rules, sample_starts
 
     rules = family_rules("fevga")
     ev = contact_evaluator(rules.game)
@@ -379,7 +379,7 @@ def test_hint_batch_and_web_hint_name_the_valuer(capsys, monkeypatch):
     assert main(["hint", "--batch"]) == 0
     line = json.loads(capsys.readouterr().out)
     assert (line["class"], line["evaluator"]) == ("race", "race net") and line["moves"]
-    from tavli.rules import Rules
+    from tavli.engine.rules import Rules
 
     got = hint_moves({"engine": "neural", "ply": 0, "rules": Rules.for_game("plakoto").to_dict(),
                       "position": race.id(), "dice": [3, 1]})
@@ -388,9 +388,9 @@ def test_hint_batch_and_web_hint_name_the_valuer(capsys, monkeypatch):
 
 def test_analysis_names_the_valuer_of_each_turn():
     from tavli.ai.analysis import analyse, format_analysis
-    from tavli.game import Game
-    from tavli.players import GreedyPlayer, play_game
-    from tavli.rules import Rules
+    from tavli.engine.rules import Rules
+    from tavli.play.game import Game
+    from tavli.play.players import GreedyPlayer, play_game
 
     g = Game(Rules.for_game("fevga"), seed=5)  # a game with a race phase and a bear-off
     play_game(g, (GreedyPlayer(), GreedyPlayer()))
@@ -468,8 +468,8 @@ def test_bad_command_lines(capsys, tmp_path):
 
 def test_strength_players_with_and_without_the_race_net(tmp_path):
     from tavli.ai.neural import shipped_net, shipped_race_net
-    from tavli.ai.strength import parse_player
-    from tavli.rules import Rules
+    from tavli.bench.strength import parse_player
+    from tavli.engine.rules import Rules
 
     rules = Rules.for_game("plakoto")
     shipped_race_net("plakoto").save(tmp_path / "r.npz")
@@ -481,7 +481,7 @@ def test_strength_players_with_and_without_the_race_net(tmp_path):
     both = parse_player(f"net:{tmp_path / 'c.npz'}+race:{tmp_path / 'r.npz'}", rules)
     assert isinstance(both.net, Evaluator) and both.net.race.hidden == with_race.race.hidden
     assert both.compiled is not None
-    from tavli.ai.strength import run_strength
+    from tavli.bench.strength import run_strength
 
     r = run_strength("neural:0", "neural:0+race:off", "plakoto", games=20, seed=3)
     assert r.games == 20

@@ -12,8 +12,8 @@ import pytest
 
 from tavli import Position, RecordError
 from tavli.cli import main
-from tavli.match import Match
-from tavli.record import load_record, match_record
+from tavli.play.match import Match
+from tavli.play.record import load_record, match_record
 
 
 def _match_record():
@@ -29,7 +29,7 @@ def _match_record():
 
 @pytest.mark.parametrize("rules", ["black", [1, 2], {"portes": 5}, {"plakoto": -1}])
 def test_malformed_match_rules_raise_record_error(rules):
-    # tavli/record.py load_record passed md["rules"] straight to Match(); a value that is
+    # tavli/play/record.py load_record passed md["rules"] straight to Match(); a value that is
     # not a mapping of mappings escaped as AttributeError/TypeError instead of RecordError
     rec = _match_record()
     assert load_record(json.dumps(rec)).is_over          # the record itself is fine

@@ -8,12 +8,12 @@ import pytest
 
 from tavli.ai import neural as ai_neural
 from tavli.ai.neural import accepts_resignation
-from tavli.board import Position
+from tavli.engine.board import Position
+from tavli.engine.rules import Rules
 from tavli.errors import GameOver, IllegalMove, RecordError, WrongState
-from tavli.game import Game
-from tavli.match import Match
-from tavli.record import game_record, load_record, match_record
-from tavli.rules import Rules
+from tavli.play.game import Game
+from tavli.play.match import Match
+from tavli.play.record import game_record, load_record, match_record
 
 
 def replayed(g: Game) -> Game:

@@ -18,10 +18,10 @@ import tavli
 from tavli.ai.playout import _roll_index, trial_seed
 from tavli.ai.rollout import rollout, rollout_moves
 from tavli.ai.search import ROLLS
-from tavli.board import Position
 from tavli.cli import main
+from tavli.engine.board import Position
+from tavli.engine.rules import Rules
 from tavli.errors import GameOver, OptionError
-from tavli.rules import Rules
 
 BG = "backgammon"
 OPENING = Position.start(BG).find_move("8/5 6/5", (3, 1), Rules(BG)).after  # black to roll

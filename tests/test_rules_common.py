@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from tavli import IllegalMove, ParseError, Position, Rules
-from tavli.game import Game
-from tavli.notation import format_steps, parse_move
+from tavli.engine.notation import format_steps, parse_move
+from tavli.play.game import Game
 
 GAMES = ("portes", "plakoto", "fevga", "backgammon")
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from tavli import IllegalMove, InvalidPosition, Position, Rules
-from tavli.dice import ScriptedDice
-from tavli.game import Game, Outcome, base_result
-from tavli.games import find_variant
+from tavli.engine.dice import ScriptedDice
+from tavli.engine.games import find_variant
+from tavli.play.game import Game, Outcome, base_result
 
 R = Rules.for_game("fevga")
 

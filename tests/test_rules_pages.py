@@ -18,8 +18,8 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from tavli import i18n
-from tavli.games import VARIANTS, game_names
-from tavli.rules import OPTIONS
+from tavli.engine.games import VARIANTS, game_names
+from tavli.engine.rules import OPTIONS
 from tavli.web import pwa, rules
 
 STATIC = Path(rules.__file__).with_name("static")
@@ -55,7 +55,7 @@ def test_a_missing_section_or_option_text_or_language_fails():
 
 
 def test_a_new_game_without_a_page_is_reported():
-    from tavli.games import Portes, register_variant, unregister_variant
+    from tavli.engine.games import Portes, register_variant, unregister_variant
 
     class Nack(Portes):
         name = "nackrules"
@@ -139,7 +139,7 @@ def test_the_match_page_lists_the_rotation_and_the_target(client):
 
 
 def test_dama_pages_show_the_rule_set_and_huffing(client):
-    from tavli.dama.rules import RULE_SETS, DamaRules
+    from tavli.engine.dama.rules import RULE_SETS, DamaRules
 
     page = rules.rules_page("dama", "en")
     opts = {o["name"]: o for o in page["options"]}

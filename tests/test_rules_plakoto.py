@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from tavli import IllegalMove, Position, Rules
-from tavli.dice import ScriptedDice
-from tavli.game import Game, Outcome, base_result
+from tavli.engine.dice import ScriptedDice
+from tavli.play.game import Game, Outcome, base_result
 
 R = Rules.for_game("plakoto")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from tavli import GameOver, IllegalMove, Position, Rules, WrongState
-from tavli.dice import ScriptedDice
-from tavli.game import Game, Outcome, base_result
+from tavli.engine.dice import ScriptedDice
+from tavli.play.game import Game, Outcome, base_result
 
 
 def P(game, white, black, turn=0):

@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from tavli.ai import strength
-from tavli.ai.strength import run_strength
+from tavli.bench import strength
+from tavli.bench.strength import run_strength
 from tavli.cli import main
 from tavli.errors import RuleError
 
@@ -28,7 +28,7 @@ def test_seeds_draw_disjoint_dice():
     independent samples (both the Python and the compiled match)."""
     from tavli.ai.net import Net
     from tavli.ai.selfplay import NET, compiled_match, pair_seed_base
-    from tavli.rules import Rules
+    from tavli.engine.rules import Rules
 
     assert pair_seed_base(1) == 1  # seed 1's published figures replay
     seqs = {s: [tuple(strength._pair_seq(s, k)[:40]) for k in range(50)] for s in (1, 2, 777)}

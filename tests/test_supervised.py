@@ -9,17 +9,17 @@ import json
 import numpy as np
 import pytest
 
-from tavli.ai import labels as lab
 from tavli.ai.evaluator import C_CONTACT, C_RACE, Evaluator, position_class
-from tavli.ai.fitting import FitSettings, Student, fit_labels
-from tavli.ai.labels import Chunk, LabelSettings, label_chunk, label_run, load_chunks
 from tavli.ai.net import Net, flip
 from tavli.ai.neural import shipped_net
-from tavli.ai.rounds import _encode
 from tavli.ai.search import Searcher
-from tavli.ai.train import training_rules
 from tavli.cli import main
 from tavli.errors import TrainingError
+from tavli.training import labels as lab
+from tavli.training.fitting import FitSettings, Student, fit_labels
+from tavli.training.labels import Chunk, LabelSettings, label_chunk, label_run, load_chunks
+from tavli.training.rounds import _encode
+from tavli.training.train import training_rules
 
 QUICK = LabelSettings(targets="ply1", every=0.3, screen=0.3, chunk=100, seed=3)
 
@@ -169,7 +169,7 @@ def test_a_few_epochs_lower_a_tiny_nets_error(tmp_path, labelled):
     assert Net.load(tmp_path / "student.npz").meta["epochs_done"] == res.best_epoch
     assert "held-out equity error" in log.getvalue()
     # whole games are held out: no game lends positions to both sides
-    from tavli.ai.fitting import holdout_mask
+    from tavli.training.fitting import holdout_mask
 
     val = holdout_mask(groups, settings.holdout, settings.max_holdout, settings.seed)
     assert 0.05 < val.mean() < 0.2
@@ -182,7 +182,7 @@ def test_a_fit_resumes_after_each_epoch_and_stops_early(tmp_path, labelled):
     settings = FitSettings(epochs=5, patience=0, lr=0.01, batch=64)
     whole = fit_labels(start, X, T, groups, tmp_path / "whole", settings, log=io.StringIO())
     # stop after 2 epochs (a cut), then resume: the same weights as without the cut
-    import tavli.ai.fitting as fitting
+    import tavli.training.fitting as fitting
 
     real = fitting._save_state
     saved = []
@@ -272,8 +272,8 @@ def test_rounds_keep_only_a_better_student_and_stop_after_two_without_gain(tmp_p
                                                                             monkeypatch):
     """The round's logic with the fit replaced by a given student: a good net against an
     inverted one (its outputs' weights negated: it plays to lose), then the other way."""
-    from tavli.ai import rounds
-    from tavli.ai.fitting import FitResult
+    from tavli.training import rounds
+    from tavli.training.fitting import FitResult
 
     good = shipped_net("portes")
     bad = good.copy()

@@ -13,10 +13,16 @@ import numpy as np
 import pytest
 
 from tavli import Position, Rules
-from tavli.game import Game
-from tavli.games import VARIANTS, Backgammon, find_variant, register_variant, unregister_variant
-from tavli.players import GreedyPlayer, play_game
-from tavli.record import game_record, load_record
+from tavli.engine.games import (
+    VARIANTS,
+    Backgammon,
+    find_variant,
+    register_variant,
+    unregister_variant,
+)
+from tavli.play.game import Game
+from tavli.play.players import GreedyPlayer, play_game
+from tavli.play.record import game_record, load_record
 
 
 class Nackgammon(Backgammon):

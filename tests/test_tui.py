@@ -8,12 +8,12 @@ import json
 import pytest
 from rich.console import Console
 
-from tavli import record
-from tavli.board import Position
 from tavli.cli import main
+from tavli.engine.board import Position
 from tavli.errors import TavliError
-from tavli.game import Game
-from tavli.match import Match
+from tavli.play import record
+from tavli.play.game import Game
+from tavli.play.match import Match
 
 
 @pytest.fixture(autouse=True)
@@ -166,7 +166,7 @@ def test_resume_a_broken_file_fails_and_leaves_it(monkeypatch, capsys, tmp_path)
     g = Game("portes", seed=1)
     g.roll()
     g.play(g.legal_moves()[0])
-    from tavli.record import game_record
+    from tavli.play.record import game_record
 
     rec = game_record(g)
     rec["games"][0]["events"][-1]["move"] = "6/off"
@@ -412,7 +412,7 @@ def test_unknown_players_list_the_choices_before_play(monkeypatch, capsys, tmp_p
 
 def test_without_a_trained_network_the_ai_is_the_greedy_player(monkeypatch, capsys, tmp_path):
     from tavli.ai import neural as ai_neural
-    from tavli.players import GreedyPlayer
+    from tavli.play.players import GreedyPlayer
 
     monkeypatch.setattr(ai_neural, "has_shipped_net", lambda game: False)
     path = tmp_path / "g.json"
@@ -456,7 +456,7 @@ def test_hint_ranks_the_moves_as_tavli_hint_does(monkeypatch, capsys):
 
 def test_hint_without_a_network_and_before_a_roll(monkeypatch, capsys):
     from tavli.ai import neural as ai_neural
-    from tavli.players import GreedyPlayer
+    from tavli.play.players import GreedyPlayer
 
     monkeypatch.setattr(ai_neural, "has_shipped_net", lambda game: False)
     g = opened("portes", 3)

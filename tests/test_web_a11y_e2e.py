@@ -340,7 +340,7 @@ def test_axe_scan_of_the_main_screens(browser, server, size):
         found += axe(page, "help dialog")
         page.keyboard.press("Escape")
         # a finished game, reviewed
-        from tavli.board import Position
+        from tavli.engine.board import Position
         pos = Position.from_points("portes", {1: 1}, {1: 1})
         r = page.request.post(f"{server}/api/games", data=json.dumps(
             {"variant": "portes", "position": pos.id(), "level": "beginner", "first": "white"}),

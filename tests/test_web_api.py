@@ -11,10 +11,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from tavli.board import Position
-from tavli.game import Game
-from tavli.players import GreedyPlayer, RandomPlayer, play_game
-from tavli.record import game_record, load_record
+from tavli.engine.board import Position
+from tavli.play.game import Game
+from tavli.play.players import GreedyPlayer, RandomPlayer, play_game
+from tavli.play.record import game_record, load_record
 from tavli.web.app import create_app
 
 

@@ -22,9 +22,9 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from tavli.ai.analysis import analyse
-from tavli.game import Game
-from tavli.players import GreedyPlayer, RandomPlayer, play_game
-from tavli.record import game_record, load_record
+from tavli.play.game import Game
+from tavli.play.players import GreedyPlayer, RandomPlayer, play_game
+from tavli.play.record import game_record, load_record
 from tavli.web.app import create_app
 
 pytestmark = pytest.mark.serial  # wall-clock bounds: run alone (make test)
@@ -204,8 +204,8 @@ def test_dama_ai_has_a_time_budget_and_leaves_other_requests_free(server):
 
 
 def test_dama_search_budget():
-    from tavli.dama.ai import Searcher
-    from tavli.dama.game import DamaGame
+    from tavli.ai.dama import Searcher
+    from tavli.play.dama.game import DamaGame
 
     g = DamaGame("russian")
     for mv in ("c3-d4", "f6-g5", "g3-f4"):

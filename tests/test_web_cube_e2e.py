@@ -10,8 +10,8 @@ from conftest import wait_js
 from test_formats import random_play, summary
 from test_web_e2e import api, idle, shot, state
 
-from tavli.formats import dumps, loads
-from tavli.match import Match
+from tavli.play.formats import dumps, loads
+from tavli.play.match import Match
 
 SIZES = {"phone": {"width": 360, "height": 740}, "desk": {"width": 1366, "height": 768}}
 

@@ -9,14 +9,14 @@ from test_formats import random_play, summary
 from test_web_api import assert_error, new, post
 
 from tavli import cube_decision
-from tavli.board import Position
-from tavli.cube.info import CubeInfo, Owner
-from tavli.formats import dumps, loads
-from tavli.formats.xgid import parse_xgid
-from tavli.game import Game
-from tavli.ids import parse_position
-from tavli.match import Match
-from tavli.record import game_record, match_record
+from tavli.engine.board import Position
+from tavli.engine.ids import parse_position
+from tavli.play.cube.info import CubeInfo, Owner
+from tavli.play.formats import dumps, loads
+from tavli.play.formats.xgid import parse_xgid
+from tavli.play.game import Game
+from tavli.play.match import Match
+from tavli.play.record import game_record, match_record
 
 ACTIONS = {"No double, take", "No double, beaver", "Double, take", "Double, pass",
            "Too good to double, pass", "Too good to double, take"}
@@ -187,7 +187,7 @@ def test_export_and_import_mat_and_sgf(client):
         assert back["title"] == "Backgammon match to 3 (imported)"
         # the same moves and cube actions, game by game
         rec = client.get(f"/api/games/{back['id']}/record").json()
-        from tavli.record import load_record
+        from tavli.play.record import load_record
 
         assert summary(load_record(rec)) == summary(m)
         assert loads(client.get(f"/api/games/{back['id']}/record",

@@ -123,7 +123,7 @@ def test_game_over_is_409(client):
     gid = st["id"]
     # a short game: black runs into captures until white wins? use a forced line instead:
     s = client.app.state.dama.session(gid)
-    from tavli.dama.game import DamaGame
+    from tavli.play.dama.game import DamaGame
 
     s.game = DamaGame("russian", start="B:W22:B")          # black has no piece: over
     st = client.get(f"/api/dama/{gid}").json()
@@ -354,7 +354,7 @@ def test_non_ascii_and_huge_squares_in_moves_are_422(client, move):
 def test_huff_square_text(client):
     st = new(client, rules="box", opponent="human")
     s = client.app.state.dama.session(st["id"])
-    from tavli.dama.game import DamaGame
+    from tavli.play.dama.game import DamaGame
 
     s.game = DamaGame("box", start="W:Wc3,g3:Bd4,h8")
     post(client, st["id"], "move", {"move": "g3-h4"})

@@ -12,10 +12,10 @@ import re
 import pytest
 from conftest import AI_WAIT, ARTIFACTS, page_at, until_idle  # noqa: E402
 
-from tavli.board import Position  # noqa: E402
-from tavli.game import Game  # noqa: E402
-from tavli.players import GreedyPlayer, RandomPlayer, play_game  # noqa: E402
-from tavli.record import game_record  # noqa: E402
+from tavli.engine.board import Position  # noqa: E402
+from tavli.play.game import Game  # noqa: E402
+from tavli.play.players import GreedyPlayer, RandomPlayer, play_game  # noqa: E402
+from tavli.play.record import game_record  # noqa: E402
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from tavli.game import Game
-from tavli.players import GreedyPlayer, RandomPlayer, play_game
-from tavli.record import game_record
+from tavli.play.game import Game
+from tavli.play.players import GreedyPlayer, RandomPlayer, play_game
+from tavli.play.record import game_record
 from tavli.web.app import create_app
 
 

@@ -14,9 +14,8 @@ import numpy as np
 import pytest
 from test_toy_variant import Nackgammon
 
-from tavli.board import Position
-from tavli.game import Game
-from tavli.games import (
+from tavli.engine.board import Position
+from tavli.engine.games import (
     VARIANTS,
     find_variant,
     game_names,
@@ -24,7 +23,8 @@ from tavli.games import (
     register_variant,
     unregister_variant,
 )
-from tavli.movegen import OK, apply_step, step_code
+from tavli.engine.movegen import OK, apply_step, step_code
+from tavli.play.game import Game
 from tavli.web.steps import board_text, last_frames, move_frames, turn_tree
 
 STATIC = Path(__file__).parent.parent / "tavli" / "web" / "static"

@@ -16,8 +16,8 @@ from test_toy_variant import Nackgammon
 from test_web_e2e import idle, slot, state, until_my_move
 from test_web_steps import BG_BAR, BG_OFF, PLAKOTO_PIN, PORTES_HIT, seed_for
 
-from tavli.board import Position
-from tavli.games import VARIANTS, register_variant, unregister_variant
+from tavli.engine.board import Position
+from tavli.engine.games import VARIANTS, register_variant, unregister_variant
 
 SIZES = [(360, 740), (1366, 768)]
 

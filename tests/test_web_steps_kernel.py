@@ -1,4 +1,4 @@
-"""The compiled turn tree (tavli/steptree.py behind tavli/web/steps.py's turn_tree) against
+"""The compiled turn tree (tavli/engine/steptree.py behind tavli/web/steps.py's turn_tree) against
 the Python search it replaced, kept here as the reference: the same tree, node for node
 (keys, boards, dice left, steps on in the same order, moves), over random positions of
 every game reached by random play (doubles, hits, pins, the bar and bear-offs included),
@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tavli.board import Move, Position
-from tavli.game import Game
-from tavli.movegen import OK, apply_step, step_code
-from tavli.rules import Rules
-from tavli.steptree import search
+from tavli.engine.board import Move, Position
+from tavli.engine.movegen import OK, apply_step, step_code
+from tavli.engine.rules import Rules
+from tavli.engine.steptree import search
+from tavli.play.game import Game
 from tavli.web.steps import board_text, dice_of_turn, key_text, turn_tree
 
 Step = tuple[int, int]
@@ -179,7 +179,7 @@ def test_no_steps_and_a_pass_are_the_root_alone() -> None:
 
 def test_a_small_table_grows() -> None:
     # the search starts with small hash tables and searches again with larger ones
-    import tavli.steptree as st
+    import tavli.engine.steptree as st
 
     pos = Position.from_points("portes", {p: 1 for p in range(1, 16)}, {1: 15})
     legal = pos.legal_moves((1, 1))

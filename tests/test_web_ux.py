@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from tavli.board import Position
-from tavli.dama.game import DamaGame
-from tavli.games import find_variant
+from tavli.engine.board import Position
+from tavli.engine.games import find_variant
+from tavli.play.dama.game import DamaGame
 
 # a Russian draughts game that ends in 27 plies: white takes every black piece
 SHORT_DAMA = ["21-17", "10-14", "17x10", "6x15", "22-17", "9-14", "17x10x19", "11-15",

@@ -13,7 +13,7 @@ from conftest import ARTIFACTS, wait_js
 from conftest import until_idle as idle
 from test_web_ux import SHORT_DAMA
 
-from tavli.board import Position
+from tavli.engine.board import Position
 
 PHONE = {"width": 360, "height": 740}
 DESK = {"width": 1366, "height": 768}

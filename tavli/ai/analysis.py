@@ -6,7 +6,7 @@ every cube decision (backgammon), and the luck of each roll, with totals per pla
   analysis ply (the chosen move is always valued at that ply, whatever the filter keeps).
   Marks: doubtful >= 0.04, bad >= 0.08, very bad >= 0.16 (gnubg's thresholds).
 * In a match the moves are valued by the normalised match equity at the score and cube
-  of the turn (:func:`tavli.cube.scoring.turn_weights`): judged by match winning chances.
+  of the turn (:func:`tavli.play.cube.scoring.turn_weights`): judged by match winning chances.
 * Cube decisions (:mod:`tavli.ai.cubeanalysis`): missed double, wrong double, wrong take,
   wrong pass, with the equity lost (normalised; in a match also in MWC), marked alike.
 * Luck of a roll (:mod:`tavli.ai.luck`): the 0-ply value of the best move with this roll
@@ -30,10 +30,10 @@ from typing import Any
 from tavli.ai.cubeanalysis import ERRORS, CubeAnalysis, CubeMoment, TurnCube, judge, walk
 from tavli.ai.luck import RollValues, luck_mark, luck_rating, opening_luck
 from tavli.ai.neural import Analyzer
-from tavli.cube.scoring import turn_weights
-from tavli.game import Game
-from tavli.layout import SIDE_NAMES
-from tavli.match import Match
+from tavli.engine.layout import SIDE_NAMES
+from tavli.play.cube.scoring import turn_weights
+from tavli.play.game import Game
+from tavli.play.match import Match
 
 RATINGS = ((2.0, "Supernatural"), (5.0, "World class"), (8.0, "Expert"),
            (12.0, "Advanced"), (18.0, "Intermediate"), (26.0, "Casual player"),
@@ -358,7 +358,7 @@ def _luck(an: Analyzer, pos, dice, cube: TurnCube) -> tuple[float, float]:
 
 def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
                   ply: int, cube: TurnCube, score=None) -> TurnAnalysis:
-    """One turn; at a match ``score`` (:class:`~tavli.cube.scoring.ScoreWeights` of the
+    """One turn; at a match ``score`` (:class:`~tavli.play.cube.scoring.ScoreWeights` of the
     mover) the moves are valued by the normalised match equity (match winning chances)."""
     rules = an.rules
     side = pos.turn
@@ -397,8 +397,8 @@ def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
 
 def cube_state(ci, side: int) -> dict[str, Any]:
     """The cube as the page draws it: its value and its owner's name (None: centred),
-    from :class:`~tavli.cube.info.CubeInfo` ``ci`` seen by ``side``."""
-    from tavli.cube.info import Owner
+    from :class:`~tavli.play.cube.info.CubeInfo` ``ci`` seen by ``side``."""
+    from tavli.play.cube.info import Owner
 
     owner = None if ci.owner == Owner.CENTRED else side if ci.owner == Owner.ME else 1 - side
     return {"value": ci.cube, "owner": None if owner is None else SIDE_NAMES[owner],
@@ -469,7 +469,7 @@ def format_analysis(result: dict[str, Any],
     """The analysis as text: one line per turn (the roll written higher die first, 6-4)
     and per listed cube decision (``cube``), mistakes marked, then the totals; ``below``
     gives lines to print under a turn (its dict), e.g. its rollouts."""
-    from tavli.dice import dice_text
+    from tavli.engine.dice import dice_text
 
     note = result.get("ply_note")
     head = f"analysis at {result['ply']}-ply" + (f": {note}" if note else "")

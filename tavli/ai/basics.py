@@ -2,7 +2,7 @@
 held points and whether the sides are still in contact (Portes/Plakoto geometry).
 
 Boards are flat ``int8`` arrays (``b[row * 26 + col]``, the layout of
-:mod:`tavli.layout`); a side's row counts its checkers in its own numbering.
+:mod:`tavli.engine.layout`); a side's row counts its checkers in its own numbering.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ the game is a race that can be solved exactly.
 user's cache directory (:func:`cache_dir`) as one compressed ``.npz`` of about 5 MB;
 :func:`load_tables` builds them there on first use.
 
-How they are built: the move generator (:func:`tavli.movegen.generate`, backgammon's rule
+How they are built: the move generator (:func:`tavli.engine.movegen.generate`, backgammon's rule
 flags) lists, for every one-sided position and each of the 21 rolls, the distinct positions
 the roll can lead to (compiled, about 1.1 million generator calls); the recursions then run
 on those lists in order of pip count (every bear-off move lowers it). The must-play-higher
@@ -55,10 +55,10 @@ import numpy as np
 from numba import njit
 
 from tavli.ai.net import LOSE_G, N_OUT, WIN, WIN_G, read_npz, write_npz
+from tavli.engine.layout import CHECKERS, NSLOTS
+from tavli.engine.movegen import HASH_SIZE, HT, MAX_STATES, REC, generate
+from tavli.engine.rules import Rules
 from tavli.errors import BearoffError
-from tavli.layout import CHECKERS, NSLOTS
-from tavli.movegen import HASH_SIZE, HT, MAX_STATES, REC, generate
-from tavli.rules import Rules
 
 FORMAT = 1
 """The file format's version, part of the file name: a new layout gets a new file."""
@@ -115,7 +115,7 @@ def index_of_counts(c) -> int:
 def one_sided_index(b, side) -> int:
     """The one-sided index of ``side``'s checkers on its points 1..6 in the flat board
     ``b`` (a board array's 104 values, row after row, or a record of
-    :mod:`tavli.movegen`); checkers elsewhere are not looked at."""
+    :mod:`tavli.engine.movegen`); checkers elsewhere are not looked at."""
     c = np.empty(POINTS, dtype=np.int64)
     for p in range(POINTS):
         c[p] = b[side * NSLOTS + 1 + p]

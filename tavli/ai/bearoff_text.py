@@ -15,8 +15,8 @@ import re
 
 import numpy as np
 
+from tavli.engine.layout import CHECKERS, SIDE_NAMES
 from tavli.errors import ParseError
-from tavli.layout import CHECKERS, SIDE_NAMES
 
 _COUNTS = re.compile(r"^\d{1,2}(,\d{1,2}){0,5}$")
 

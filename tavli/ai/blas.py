@@ -1,6 +1,6 @@
 """How many threads the BLAS behind NumPy uses, set while the process runs.
 
-Fitting (:mod:`tavli.ai.fitting`) multiplies batches of 512 positions by matrices of a few
+Fitting (:mod:`tavli.training.fitting`) multiplies batches of 512 positions by matrices of a few
 hundred by a few hundred: too small for threads to pay, and on a machine whose cores are
 busy with other work the threads wait on each other. One thread made an epoch about ten
 times faster than OpenBLAS's default (a thread per core) on this project's shared 2-core

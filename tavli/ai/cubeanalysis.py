@@ -30,12 +30,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tavli.board import Position
-from tavli.cube.cubeful import CubeDecision
-from tavli.cube.info import CubeInfo, Owner
-from tavli.game import Game
-from tavli.history import Beaver, Double, Drop, Opening, Pass, Play, Roll, Take
-from tavli.layout import SIDE_NAMES
+from tavli.engine.board import Position
+from tavli.engine.layout import SIDE_NAMES
+from tavli.play.cube.cubeful import CubeDecision
+from tavli.play.cube.info import CubeInfo, Owner
+from tavli.play.game import Game
+from tavli.play.history import Beaver, Double, Drop, Opening, Pass, Play, Roll, Take
 
 #: a "no double" is listed and counted when doubling is within this of the proper action
 CLOSE = 0.16
@@ -208,7 +208,7 @@ def judge(d: CubeDecision, kind: str, action: str) -> tuple[str, float, float | 
     """``(verdict, loss, loss in MWC or None, counted)`` of ``action`` against the
     decision ``d`` (see the module docstring).
 
-    >>> from tavli.cube.cubeful import decide
+    >>> from tavli.play.cube.cubeful import decide
     >>> d = decide((0.72, 0.1, 0.0, 0.02, 0.0), CubeInfo(), 0.68)
     >>> d.action
     'Double, take'

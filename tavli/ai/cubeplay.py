@@ -1,9 +1,9 @@
 """The AI's cube decisions: cubeless probabilities from the network at some ply, made
-cubeful by Janowski's model (:mod:`tavli.cube.cubeful`) with the cube efficiency of the
+cubeful by Janowski's model (:mod:`tavli.play.cube.cubeful`) with the cube efficiency of the
 position's class.
 
 >>> from tavli import Position
->>> from tavli.cube.info import CubeInfo
+>>> from tavli.play.cube.info import CubeInfo
 >>> d = cube_decision(Position.start("backgammon"), CubeInfo(), ply=0)
 >>> d.action
 'No double, take'
@@ -17,15 +17,15 @@ import numpy as np
 
 from tavli.ai.encode import family_of
 from tavli.ai.evaluator import CLASSES, Evaluator, position_class
-from tavli.board import Position
-from tavli.cube.cubeful import CubeDecision, decide, efficiency
-from tavli.cube.info import CubeInfo
-from tavli.rules import Rules
+from tavli.engine.board import Position
+from tavli.engine.rules import Rules
+from tavli.play.cube.cubeful import CubeDecision, decide, efficiency
+from tavli.play.cube.info import CubeInfo
 
 
 def position_efficiency(position: Position) -> tuple[str, float]:
     """The class of ``position`` ("contact", "race", "bear-off") and its cube efficiency
-    (:func:`tavli.cube.cubeful.efficiency`, with the pips of the side to move)."""
+    (:func:`tavli.play.cube.cubeful.efficiency`, with the pips of the side to move)."""
     b = np.ascontiguousarray(position.array, dtype=np.int8).reshape(-1)
     cls = CLASSES[int(position_class(b, family_of(position.game)))]
     return cls, efficiency(cls, position.pip_count(position.turn))

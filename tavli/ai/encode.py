@@ -1,7 +1,7 @@
 """Network inputs: a raw board encoding plus expert features, one encoder per rule family.
 
 Every encoder reads a flat board (``int8``, at least 104 entries: ``b[row * 26 + col]`` is
-the layout array of :mod:`tavli.layout`) and writes the inputs for the side ``me`` *to
+the layout array of :mod:`tavli.engine.layout`) and writes the inputs for the side ``me`` *to
 move* into a float32 vector. Both sides are described in their own numbering, mover
 first, so the network sees every position from the side to move.
 
@@ -35,9 +35,9 @@ from numba import njit
 from tavli.ai.basics import _longest_run, _pips, _raw, is_contact
 from tavli.ai.features import DROP_ESCAPES, DROP_HITS, N_PORTES2, encode_portes2
 from tavli.ai.race import N_RACE, RACE, encode_race
-from tavli.dice import SHOT_ROLLS
-from tavli.games import HITTING, PINNING, RUNNING, VARIANTS, find_variant
-from tavli.games.fevga import fevga_opp
+from tavli.engine.dice import SHOT_ROLLS
+from tavli.engine.games import HITTING, PINNING, RUNNING, VARIANTS, find_variant
+from tavli.engine.games.fevga import fevga_opp
 
 N_RAW = 192
 N_PORTES = N_RAW + 4 + 16 + 2
@@ -49,7 +49,7 @@ PORTES2, PORTES2_NOHITS, PORTES2_NOESCAPES = 3, 4, 5
 
 #: The encoders by name: a network's metadata names the one it was trained with
 #: (``inputs``; the family's own when absent). Codes 0-2 are the families' first encoders
-#: (their kernel codes, :mod:`tavli.games`); "portes-2" (:mod:`tavli.ai.features`) reads
+#: (their kernel codes, :mod:`tavli.engine.games`); "portes-2" (:mod:`tavli.ai.features`) reads
 #: hitting-family boards, and its two ablations leave one group of inputs at zero; "race"
 #: (:mod:`tavli.ai.race`) is the race networks' encoder, shared by every family.
 ENCODERS: dict[str, int] = {"portes": HITTING, "plakoto": PINNING, "fevga": RUNNING,
@@ -97,7 +97,7 @@ def encoder_name(code: int) -> str:
 
 def n_inputs(family: int) -> int:
     """Input size of encoder ``family`` (a code of :data:`ENCODERS`; the first three are
-    the rule families' kernel codes of :mod:`tavli.games`)."""
+    the rule families' kernel codes of :mod:`tavli.engine.games`)."""
     if family == RACE:
         return N_RACE
     if family == PINNING:
@@ -445,9 +445,9 @@ def encode(b, me, family, x):
 
 
 def encode_position(position) -> np.ndarray:
-    """Inputs for a :class:`tavli.board.Position` seen by its side to move.
+    """Inputs for a :class:`tavli.engine.board.Position` seen by its side to move.
 
-    >>> from tavli.board import Position
+    >>> from tavli.engine.board import Position
     >>> encode_position(Position.start("portes")).shape
     (214,)
     """

@@ -21,7 +21,7 @@ Compiled code takes the evaluator as one value, :data:`Tables` (:meth:`Evaluator
 :func:`evaluate` values a position with it and says which valuer answered
 (``E_CONTACT``, ``E_RACE``, ``E_BEAROFF1``, ``E_BEAROFF2``: :data:`VALUERS` names them).
 
->>> from tavli.board import Position
+>>> from tavli.engine.board import Position
 >>> ev = Evaluator.shipped("portes")
 >>> out, used = ev.evaluate([Position.start("portes")])
 >>> VALUERS[used[0]], out.shape
@@ -39,7 +39,7 @@ from tavli.ai.bearoff import bearoff_outputs, empty_tables, load_tables
 from tavli.ai.encode import encode, is_contact
 from tavli.ai.net import N_OUT, Net, NetError, Scratch, forward, make_scratch
 from tavli.ai.race import race_sanity
-from tavli.games import PINNING, RUNNING, find_variant
+from tavli.engine.games import PINNING, RUNNING, find_variant
 
 C_CONTACT, C_RACE, C_BEAROFF = range(3)
 CLASSES = ("contact", "race", "bear-off")
@@ -178,7 +178,7 @@ class Evaluator:
         return out, used
 
     def evaluate(self, positions) -> tuple[np.ndarray, np.ndarray]:
-        """Outputs and valuers for :class:`tavli.board.Position` objects."""
+        """Outputs and valuers for :class:`tavli.engine.board.Position` objects."""
         boards = np.stack([p.array for p in positions])
         return self.evaluate_arrays(boards, np.array([p.turn for p in positions]))
 

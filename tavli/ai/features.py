@@ -30,7 +30,7 @@ Every group is given for both sides, the side to move first, each in its own num
 The ablation encoders ``portes-2-nohits`` and ``portes-2-noescapes`` leave one group at
 zero (the measurements of docs/ai.md, Training, replay with them).
 
->>> from tavli.board import Position
+>>> from tavli.engine.board import Position
 >>> x = np.zeros(N_PORTES2, np.float32)
 >>> b = np.ascontiguousarray(Position.start("backgammon").array).reshape(104)
 >>> encode_portes2(b, 0, x, 0) == N_PORTES2, round(36 * float(x[group_slice("escapes")][0]))

@@ -3,7 +3,7 @@ the roll thrown, minus the average of that value over the rolls that could have 
 
 The value is the mover's **cubeful** value where the game has a doubling cube (Janowski's
 model on the 0-ply probabilities of the position after the move, with the opponent on
-roll and the cube as it stands: :mod:`tavli.cube.cubeful`) — per unit of the cube in
+roll and the cube as it stands: :mod:`tavli.play.cube.cubeful`) — per unit of the cube in
 money play, the match winning chance (MWC) in a match — and the cubeless equity in games
 without a cube. Each roll's luck is given twice: *normalised* (money equity per unit of
 the cube; in a match the MWC turned into equity at the cube's value, as gnubg's
@@ -15,7 +15,7 @@ measured against the 30 opening throws that could have come: 15 that this side w
 plays, 15 that the opponent wins and plays (so winning the opening is luck too).
 
 >>> from tavli import Position
->>> from tavli.rules import Rules
+>>> from tavli.engine.rules import Rules
 >>> from tavli.ai.neural import Analyzer
 >>> an = Analyzer(Rules.for_game("backgammon"))
 >>> v = RollValues.of(an, Position.start("backgammon"), None)
@@ -32,11 +32,11 @@ from numba import njit
 
 from tavli.ai.net import N_OUT, flip
 from tavli.ai.search import ROLLS, _after_value, v0
-from tavli.board import Dice, Position
-from tavli.cube.cubeful import cubeful_equity
-from tavli.cube.info import CubeInfo
-from tavli.games.kernel import F_KERNEL
-from tavli.movegen import generate
+from tavli.engine.board import Dice, Position
+from tavli.engine.games.kernel import F_KERNEL
+from tavli.engine.movegen import generate
+from tavli.play.cube.cubeful import cubeful_equity
+from tavli.play.cube.info import CubeInfo
 
 #: gnubg's marks of one roll's (normalised) luck
 LUCK_MARKS = ((0.6, "very lucky"), (0.3, "lucky"), (-0.3, ""), (-0.6, "unlucky"),

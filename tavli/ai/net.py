@@ -9,7 +9,7 @@ Weights are float32 arrays saved as ``.npz`` (a few hundred kB at most) with the
 metadata (family, hidden units, games trained).
 
 >>> net = Net.random(0, hidden=8, seed=1)
->>> from tavli.board import Position
+>>> from tavli.engine.board import Position
 >>> p = net.evaluate([Position.start("portes")])
 >>> p.shape, bool(0 < p[0, 0] < 1)
 ((1, 5), True)
@@ -35,8 +35,8 @@ from tavli.ai.encode import (
     family_of,
     n_inputs,
 )
+from tavli.engine.movegen import HASH_SIZE, HT, MAX_STATES, REC
 from tavli.errors import NetError, TavliError
-from tavli.movegen import HASH_SIZE, HT, MAX_STATES, REC
 
 N_OUT = 5
 WIN, WIN_G, WIN_BG, LOSE_G, LOSE_BG = range(5)
@@ -63,7 +63,7 @@ one place (:func:`make_scratch`, :meth:`Net.scratch`); kernels take them as one 
   same for a 1-ply search inside a 2-ply one (or inside labelling);
 * ``scores`` (float64): the equities of a turn's candidates;
 * ``st``, ``st2`` (int8[4, 26]): board arrays: the game's, a search's own copy;
-* ``buf``, ``table``: the move generator's buffers (:class:`tavli.movegen.Workspace`);
+* ``buf``, ``table``: the move generator's buffers (:class:`tavli.engine.movegen.Workspace`);
   ``buf2``, ``table2``: a second set, for a search inside a search.
 
 Float arrays are float32 unless said; all sizes fit the networks and move buffers asked
@@ -234,7 +234,7 @@ class Net:
     def scratch(self, states: int = MAX_STATES, hash_size: int = HASH_SIZE) -> Scratch:
         """Work arrays (:data:`Scratch`) for compiled code running this network, with
         move-generator buffers of ``states`` records (``hash_size``: as for
-        :class:`tavli.movegen.Workspace`)."""
+        :class:`tavli.engine.movegen.Workspace`)."""
         if states < 1 or hash_size & (hash_size - 1) or hash_size < 2 * states:
             raise ValueError("scratch needs states >= 1 and a power-of-two hash_size of at "
                              "least 2 * states")
@@ -270,7 +270,7 @@ class Net:
         return out
 
     def evaluate(self, positions) -> np.ndarray:
-        """Outputs for :class:`tavli.board.Position` objects, each for its side to move."""
+        """Outputs for :class:`tavli.engine.board.Position` objects, each for its side to move."""
         boards = np.stack([p.array for p in positions])
         return self.evaluate_arrays(boards, np.array([p.turn for p in positions]))
 

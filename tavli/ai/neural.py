@@ -30,14 +30,14 @@ import numpy as np
 from tavli.ai.encode import family_name, family_of
 from tavli.ai.evaluator import Evaluator, as_evaluator
 from tavli.ai.net import Net, NetError, equity
-from tavli.board import Dice, Move, Position
-from tavli.cube.scoring import ScoreWeights
+from tavli.engine.board import Dice, Move, Position
+from tavli.engine.games import HITTING, find_variant
+from tavli.engine.layout import BAR, OFF
+from tavli.engine.rules import Rules
 from tavli.errors import RuleError
-from tavli.game import RESIGN_POINTS, Game
-from tavli.games import HITTING, find_variant
-from tavli.layout import BAR, OFF
-from tavli.players import GreedyPlayer, Player
-from tavli.rules import Rules
+from tavli.play.cube.scoring import ScoreWeights
+from tavli.play.game import RESIGN_POINTS, Game
+from tavli.play.players import GreedyPlayer, Player
 
 LEVELS: dict[str, tuple[int, float]] = {
     "beginner": (0, 0.35),
@@ -56,7 +56,7 @@ CUBE_MODES = ("cubeful", "thresholds", "money")
 
 def shipped_net(game: int | str) -> Net:
     """The trained network shipped with the package for ``game``'s family
-    (``tavli/data/<family>.npz``, the variant's :attr:`~tavli.games.Variant.family`;
+    (``tavli/data/<family>.npz``, the variant's :attr:`~tavli.engine.games.Variant.family`;
     loaded once per family)."""
     return _family_net(find_variant(game).family)
 
@@ -141,7 +141,7 @@ def engine_name(game: int) -> str:
 class RankedMove:
     """A move with its outputs (mover's view), equity and the ply it was valued at; at a
     match score the equity is the normalised match equity and ``mwc`` the match winning
-    chance (:mod:`tavli.cube.scoring`)."""
+    chance (:mod:`tavli.play.cube.scoring`)."""
 
     move: Move
     outputs: np.ndarray
@@ -186,7 +186,7 @@ class Analyzer:
     def equity(self, outputs: np.ndarray, score: ScoreWeights | None = None) -> np.ndarray:
         """Cubeless equity of network outputs, backgammons counted where they score: money
         equity, or at a match ``score`` the normalised match equity
-        (:class:`~tavli.cube.scoring.ScoreWeights`)."""
+        (:class:`~tavli.play.cube.scoring.ScoreWeights`)."""
         if score is None or score.is_money:
             return np.asarray(equity(outputs, self.count_bg))
         y = np.asarray(outputs, dtype=np.float64)
@@ -199,7 +199,7 @@ class Analyzer:
     def rank(self, position: Position, moves: list[Move], ply: int,
              score: ScoreWeights | None = None) -> list[RankedMove]:
         """``moves`` ranked best first; the leading ones valued at ``ply``. At a match
-        ``score`` (:class:`~tavli.cube.scoring.ScoreWeights` of the side to move) every
+        ``score`` (:class:`~tavli.play.cube.scoring.ScoreWeights` of the side to move) every
         ply chooses and ranks by match winning chances, and each move has its MWC."""
         if not moves:
             return []
@@ -277,7 +277,7 @@ class NeuralPlayer(Player):
     def choose_move(self, position: Position, dice: Dice, moves, rules: Rules,
                     score: ScoreWeights | None = None):
         """The move to play; at a match ``score`` (the side to move's
-        :class:`~tavli.cube.scoring.ScoreWeights`) the one with the best match winning
+        :class:`~tavli.play.cube.scoring.ScoreWeights`) the one with the best match winning
         chances."""
         if not moves:
             return None
@@ -305,7 +305,7 @@ class NeuralPlayer(Player):
         if self.cube == "thresholds":
             return self._threshold_cube_action(game)
         from tavli.ai.cubeplay import decide_from
-        from tavli.cube.info import CubeInfo
+        from tavli.play.cube.info import CubeInfo
 
         doubler = game.position.turn  # in phase "double" too: the doubler is on roll
         if self.cube == "money":

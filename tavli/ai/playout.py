@@ -32,8 +32,8 @@ from numba import njit
 from tavli.ai.net import N_OUT, flip, money_equity
 from tavli.ai.search import ROLLS, _after_value, v0, v1
 from tavli.ai.selfplay import terminal
-from tavli.games.kernel import F_BACKGAMMONS, F_KERNEL
-from tavli.movegen import generate
+from tavli.engine.games.kernel import F_BACKGAMMONS, F_KERNEL
+from tavli.engine.movegen import generate
 
 Trials = namedtuple("Trials", "seed first n ply truncate strat2 luck")
 Trials.__doc__ = """What :func:`play_trials` plays: trials ``first .. first + n - 1`` of

@@ -17,7 +17,7 @@ stratification makes them a little pessimistic).
 Each trial's dice depend only on the seed and the trial's number, so a rollout gives the
 same figures whatever ``jobs`` (processes) plays it.
 
->>> from tavli.board import Position
+>>> from tavli.engine.board import Position
 >>> pos = Position.from_points("backgammon", {1: 1}, {1: 1, 2: 1}, 1)
 >>> r = rollout(pos, games=36, luck=False)
 >>> r.trials, float(r.outputs[0])  # black to roll bears both checkers off with any roll
@@ -35,9 +35,9 @@ from typing import TextIO
 import numpy as np
 
 from tavli.ai.net import N_OUT, equity
-from tavli.board import Dice, Move, Position
+from tavli.engine.board import Dice, Move, Position
+from tavli.engine.rules import Rules
 from tavli.errors import GameOver, OptionError
-from tavli.rules import Rules
 
 CHUNK = 36  # trials per compiled call: one pass through the first rolls
 OUTPUT_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
@@ -312,7 +312,7 @@ def _setup(position: Position, evaluator, rules: Rules | None):
     from tavli.ai.encode import family_name, family_of
     from tavli.ai.evaluator import as_evaluator
     from tavli.ai.net import NetError
-    from tavli.game import Outcome, base_result
+    from tavli.play.game import Outcome, base_result
 
     rules = rules or Rules.for_game(position.game)
     if rules.game != position.game:

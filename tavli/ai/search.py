@@ -7,7 +7,7 @@ its best move by 0-ply. ``V2(p)``: per roll, the reply chosen by 0-ply is valued
 A move is valued by the outputs of its after-position seen from the mover's side.
 
 Moves are chosen (at every node) by an equity of those outputs: money equity, or at a match
-score the normalised match equity of :mod:`tavli.cube.scoring`, ``2w - 1 + gw·wg + bw·wb -
+score the normalised match equity of :mod:`tavli.play.cube.scoring`, ``2w - 1 + gw·wg + bw·wb -
 gl·lg - bl·lb`` with the weights ``gv`` (float64[2, 4], a row per side: ``gw, bw, gl, bl``)
 that make it rank moves by match winning chances. The kernels that take ``gv`` end in
 ``_w``; the others (kept for training, rollouts and labels) play money (every weight 1).
@@ -25,8 +25,8 @@ from numba import njit
 from tavli.ai.evaluator import evaluate
 from tavli.ai.net import LOSE_BG, LOSE_G, N_OUT, WIN, WIN_BG, WIN_G, flip, money_equity
 from tavli.ai.selfplay import terminal
-from tavli.games.kernel import F_BACKGAMMONS, F_KERNEL
-from tavli.movegen import generate
+from tavli.engine.games.kernel import F_BACKGAMMONS, F_KERNEL
+from tavli.engine.movegen import generate
 
 ROLLS = np.array([(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)],
                  dtype=np.int64)

@@ -1,10 +1,10 @@
 """Compiled whole games for training and strength measurement.
 
 Everything a game needs runs inside one Numba function: dice, the shared legal-turn
-generator (:func:`tavli.movegen.generate`), the encoders, the network and the end of the
+generator (:func:`tavli.engine.movegen.generate`), the encoders, the network and the end of the
 game, so self-play runs without Python overhead per move. Kernels take the network as one
 value (:attr:`Net.weights <tavli.ai.net.Net.weights>`), the rules as one tuple of flags
-(:meth:`tavli.rules.Rules.kernel_flags`) and their work arrays as one
+(:meth:`tavli.engine.rules.Rules.kernel_flags`) and their work arrays as one
 :data:`~tavli.ai.net.Scratch` (:meth:`Net.scratch <tavli.ai.net.Net.scratch>`).
 
 Player kinds for :func:`play_games`: ``NET`` (0-ply, the given weights), ``PUBEVAL``
@@ -22,8 +22,8 @@ from numba import njit
 from tavli.ai.encode import encode, is_contact
 from tavli.ai.evaluator import evaluate
 from tavli.ai.net import N_OUT, flip, forward, money_equity, td_update
-from tavli.games.kernel import BACKGAMMON, DRAW, F_BACKGAMMONS, F_KERNEL, GOES_ON, verdict
-from tavli.movegen import HASH_SIZE, MAX_STATES, generate
+from tavli.engine.games.kernel import BACKGAMMON, DRAW, F_BACKGAMMONS, F_KERNEL, GOES_ON, verdict
+from tavli.engine.movegen import HASH_SIZE, MAX_STATES, generate
 
 NET = 0
 PUBEVAL = 1
@@ -66,7 +66,7 @@ def pubeval_score(b, me, weights, race):
 @njit(cache=True)
 def terminal(b, mover, flags, tgt):
     """Is the game over after ``mover``'s turn ended in ``b``? (The one verdict,
-    :func:`tavli.games.kernel.verdict`.) Writes the final outputs from ``mover``'s view
+    :func:`tavli.engine.games.kernel.verdict`.) Writes the final outputs from ``mover``'s view
     into ``tgt`` and returns the points (signed for ``mover``, 0 for a draw) as a float,
     or NaN when play goes on."""
     for k in range(N_OUT):
@@ -369,7 +369,7 @@ def compiled_match(net_a, kind_a: int, net_b, kind_b: int, rules, pairs: int, se
     given or it is too small for the networks)."""
     from tavli.ai.evaluator import Evaluator
     from tavli.ai.net import Net, make_scratch
-    from tavli.board import Position
+    from tavli.engine.board import Position
 
     def as_ev(net):
         return net if isinstance(net, Evaluator) else Evaluator(net)

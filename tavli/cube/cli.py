@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from tavli.cube.met import MET, computed_met, published_met
-from tavli.cube.prices import cash_point, gammon_values, take_point
-from tavli.cube.tavli_met import Starter, TavliEquity
 from tavli.errors import CliError
+from tavli.play.cube.met import MET, computed_met, published_met
+from tavli.play.cube.prices import cash_point, gammon_values, take_point
+from tavli.play.cube.tavli_met import Starter, TavliEquity
 
 
 def parse_score(text: str, length: int) -> tuple[int, int]:

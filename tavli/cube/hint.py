@@ -1,14 +1,14 @@
 """``tavli hint GAME POSITION`` at a match score: the cube decision of the side to move
 without dice, the moves ranked by match winning chances with them (docs/cli.md). Builds
-the :class:`~tavli.cube.info.CubeInfo` and :class:`~tavli.cube.scoring.ScoreWeights` from
+the :class:`~tavli.play.cube.info.CubeInfo` and :class:`~tavli.play.cube.scoring.ScoreWeights` from
 the options, or from the match state an XGID or a ``PositionID:MatchID`` carries."""
 
 from __future__ import annotations
 
 from tavli.cube.cli import parse_score
-from tavli.cube.info import CubeInfo, Owner
-from tavli.cube.scoring import ScoreWeights
 from tavli.errors import CliError, OptionError
+from tavli.play.cube.info import CubeInfo, Owner
+from tavli.play.cube.scoring import ScoreWeights
 
 OWNERS = {"centre": Owner.CENTRED, "center": Owner.CENTRED, "centred": Owner.CENTRED,
           "me": Owner.ME, "opp": Owner.OPPONENT, "opponent": Owner.OPPONENT}
@@ -98,16 +98,16 @@ def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool,
 
 
 def id_match_state(text: str):
-    """The :class:`~tavli.formats.matchid.MatchState` an XGID or a gnubg
+    """The :class:`~tavli.play.formats.matchid.MatchState` an XGID or a gnubg
     ``PositionID:MatchID`` carries (cube, score, match length), or None for another
     kind of position text."""
     t = text.strip()
     if t.upper().startswith("XGID=") or (t.count(":") == 9 and not t.startswith("{")):
-        from tavli.formats.xgid import parse_xgid
+        from tavli.play.formats.xgid import parse_xgid
 
         return parse_xgid(t)[1]
     if len(t) == 27 and t[14] == ":":
-        from tavli.formats.matchid import parse_match_id
+        from tavli.play.formats.matchid import parse_match_id
 
         return parse_match_id(t[15:])
     return None
@@ -115,7 +115,7 @@ def id_match_state(text: str):
 
 def cube_info_from_id(state, rules, side: int) -> CubeInfo:
     """The cube and score of an ID's match state (:func:`id_match_state`) for ``side``."""
-    from tavli.cube.scoring import cube_info_from_state
+    from tavli.play.cube.scoring import cube_info_from_state
 
     owner = (Owner.CENTRED if state.cube_owner is None
              else Owner.ME if state.cube_owner == side else Owner.OPPONENT)

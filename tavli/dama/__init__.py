@@ -13,17 +13,18 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tavli.dama.board import DamaMove, Position, parse_square, square_name
-    from tavli.dama.game import DamaGame
-    from tavli.dama.pdn import read_pdn, read_pdn_games, write_pdn
-    from tavli.dama.rules import RULE_SETS, DamaRules
+    from tavli.engine.dama.board import DamaMove, Position, parse_square, square_name
+    from tavli.engine.dama.rules import RULE_SETS, DamaRules
+    from tavli.play.dama.game import DamaGame
+    from tavli.play.dama.pdn import read_pdn, read_pdn_games, write_pdn
 
 # imported on first use: the board loads Numba, and ``tavli --help`` reaches this package
 _HOME = {
-    **{n: "tavli.dama.board" for n in ("DamaMove", "Position", "parse_square", "square_name")},
-    **{n: "tavli.dama.game" for n in ("DamaGame",)},
-    **{n: "tavli.dama.pdn" for n in ("read_pdn", "read_pdn_games", "write_pdn")},
-    **{n: "tavli.dama.rules" for n in ("RULE_SETS", "DamaRules")},
+    **{n: "tavli.engine.dama.board"
+       for n in ("DamaMove", "Position", "parse_square", "square_name")},
+    **{n: "tavli.play.dama.game" for n in ("DamaGame",)},
+    **{n: "tavli.play.dama.pdn" for n in ("read_pdn", "read_pdn_games", "write_pdn")},
+    **{n: "tavli.engine.dama.rules" for n in ("RULE_SETS", "DamaRules")},
 }
 
 __all__ = ["DamaGame", "DamaMove", "DamaRules", "Position", "RULE_SETS", "parse_square",

@@ -30,8 +30,8 @@ MAX_PERFT_DEPTH = 20  # perft(12) from the start already takes minutes
 
 
 def _position(text: str, rules: str, huffing: bool | None):
-    from tavli.dama.board import Position
-    from tavli.dama.rules import DamaRules
+    from tavli.engine.dama.board import Position
+    from tavli.engine.dama.rules import DamaRules
 
     r = DamaRules.for_name(rules, huffing)
     if text in ("start", "startpos", ""):
@@ -55,7 +55,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_perft(args) -> int:
-    from tavli.dama import movegen as mg
+    from tavli.engine.dama import movegen as mg
 
     if args.depth > MAX_PERFT_DEPTH:
         raise OptionError(f"--depth: perft goes to depth {MAX_PERFT_DEPTH} at most, "
@@ -71,7 +71,7 @@ def cmd_perft(args) -> int:
 
 
 def cmd_hint(args) -> int:
-    from tavli.dama.ai import Searcher, parse_level
+    from tavli.ai.dama import Searcher, parse_level
 
     parse_level(args.level)  # a bad level is an error before the position is read
     pos = _position(args.fen, args.rules, args.huffing)
@@ -85,7 +85,7 @@ def cmd_hint(args) -> int:
 
 
 def cmd_play(args) -> int:
-    from tavli.dama.tui import play_tui
+    from tavli.tui.dama import play_tui
     from tavli.tui.words import terminal_lang
 
     play_tui(args.rules, args.huffing, args.level, args.white, args.black,
@@ -95,7 +95,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_pdn(args) -> int:
-    from tavli.dama.pdn import read_pdn_games
+    from tavli.play.dama.pdn import read_pdn_games
 
     try:
         with open(args.file, encoding="utf-8") as f:
@@ -112,7 +112,7 @@ def cmd_pdn(args) -> int:
 
 
 def cmd_match(args) -> int:
-    from tavli.dama.ai import match
+    from tavli.ai.dama import match
 
     # its players refuse a bad level or depth before the first game
     res = match(args.rules, games=args.games, level=args.level,
@@ -124,7 +124,7 @@ def cmd_match(args) -> int:
 def bench_dama(positions: int = 8, depth: int = 3, start_depth: int = 9, seed: int = 1,
                print_fn=print):
     """``tavli bench dama``: perft nodes/s, ours and pydraughts', and the ratio."""
-    from tavli.dama.bench import bench_dama as run
+    from tavli.bench.dama import bench_dama as run
 
     return run(positions=positions, depth=depth, start_depth=start_depth, seed=seed,
                print_fn=print_fn)
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     add_dama_commands(sub)
     args = parser.parse_args(["dama", *(sys.argv[1:] if argv is None else argv)])
     if argv is None:  # a real command line: a first run compiles for a while, say so
-        from tavli._numba_cache import announce_compile
+        from tavli.engine.numba_cache import announce_compile
 
         announce_compile()
     from tavli.cli import run_command

@@ -36,8 +36,8 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import Field
 
+from tavli.engine.layout import SIDE_NAMES
 from tavli.errors import AccessDenied, StaleAction, TavliError, WrongState
-from tavli.layout import SIDE_NAMES
 from tavli.online import protocol
 from tavli.online.clock import DEFAULT_ABANDON
 from tavli.online.hub import PRESENCE_BEAT, Conn, Hub, online_error

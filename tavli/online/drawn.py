@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavli.dice import dice_text
-from tavli.game import Game
-from tavli.history import Pass, Play
-from tavli.layout import SIDE_NAMES
-from tavli.match import Match
+from tavli.engine.dice import dice_text
+from tavli.engine.layout import SIDE_NAMES
+from tavli.play.game import Game
+from tavli.play.history import Pass, Play
+from tavli.play.match import Match
 
 _FRAMES = "_online_frames"  # where a move keeps its frames (last_turn)
 _NONE = object()

@@ -37,9 +37,9 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from tavli.dice import DiceSource
+from tavli.engine.dice import DiceSource
+from tavli.engine.layout import SIDE_NAMES
 from tavli.errors import DiceProofError, RecordError, WrongState
-from tavli.layout import SIDE_NAMES
 
 SCHEME = "tavli-hmac-sha256/1"
 SEED_BYTES = 32
@@ -192,7 +192,7 @@ def verify_record(data: Any) -> tuple[int, list[str]]:
     :class:`RecordError`; a server seed not yet revealed, a seed that does not match the
     commitment, a record that does not replay and each roll that differs from the seeds'
     are problems."""
-    from tavli.record import load_record
+    from tavli.play.record import load_record
 
     commit, client, server = _read_proof(data)
     if server is None:

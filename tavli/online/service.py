@@ -43,11 +43,8 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
+from tavli.engine.layout import SIDE_NAMES
 from tavli.errors import AccessDenied, GameOver, StaleAction, StoreError, TavliError, WrongState
-from tavli.game import Game
-from tavli.history import opening_throws
-from tavli.layout import SIDE_NAMES
-from tavli.match import Match
 from tavli.online import fairdice
 from tavli.online.clock import (
     DEFAULT_ABANDON,
@@ -68,7 +65,10 @@ from tavli.online.store import (
     new_token,
     token_hash,
 )
-from tavli.record import record_of
+from tavli.play.game import Game
+from tavli.play.history import opening_throws
+from tavli.play.match import Match
+from tavli.play.record import record_of
 
 #: games kept in memory (the others replay from the store when asked for): more than a
 #: server's games in play, or it replays them all the time (about 100 KB each)

@@ -1,6 +1,6 @@
 """Terminal play (``tavli play --tui``): a coloured board drawn with rich, typed moves.
 
-The board is drawn from white's side of the table, as in :mod:`tavli.render`: white's
+The board is drawn from white's side of the table, as in :mod:`tavli.engine.render`: white's
 points 13-24 along the top from left to right, 12-1 along the bottom, white's home at
 the bottom right, the bar in the middle and the borne-off trays on the right. The point
 numbers printed above and below are those of the player who types the moves (the human

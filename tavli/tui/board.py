@@ -1,6 +1,6 @@
 """The board of terminal play, drawn with rich: points, bar, trays and the checkers on them.
 
-The board is drawn from white's side of the table, as in :mod:`tavli.render`: white's
+The board is drawn from white's side of the table, as in :mod:`tavli.engine.render`: white's
 points 13-24 along the top from left to right, 12-1 along the bottom, white's home at
 the bottom right, the bar in the middle and the borne-off trays on the right. The point
 numbers printed above and below are those of the side given as the viewer. Also here: a
@@ -18,7 +18,7 @@ from rich.text import Text
 from tavli.tui.words import side as side_name
 
 if TYPE_CHECKING:
-    from tavli.board import Move, Position
+    from tavli.engine.board import Move, Position
 
 # --- look -------------------------------------------------------------------------------
 

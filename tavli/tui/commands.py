@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tavli.dice import dice_text
+from tavli.engine.dice import dice_text
 from tavli.errors import TavliError
 from tavli.tui.board import side_label
 from tavli.tui.screen import Quit
@@ -81,7 +81,7 @@ class Commands:
         """The best moves of the roll as the AI ranks them (``tavli hint``'s ranking; in a
         match by match winning chances at the score, each move with its MWC)."""
         from tavli.ai.neural import DEFAULT_LEVEL, LEVELS, rank_moves
-        from tavli.cube.scoring import ScoreWeights
+        from tavli.play.cube.scoring import ScoreWeights
 
         g = self.s.game
         say = self.screen.say
@@ -116,7 +116,7 @@ class Commands:
         (a computer player judges, a human is asked). The values are typed in English
         (``single``, ``gammon``, ``backgammon``); yes and no in any of the languages."""
         from tavli.ai.neural import accepts_resignation
-        from tavli.game import RESIGN_POINTS
+        from tavli.play.game import RESIGN_POINTS
 
         g = self.s.game
         screen = self.screen

@@ -9,14 +9,14 @@ from rich.console import Console
 from rich.text import Text
 
 from tavli import i18n
-from tavli.dice import dice_text
-from tavli.games import ROTATIONS
+from tavli.engine.dice import dice_text
+from tavli.engine.games import ROTATIONS
 from tavli.tui.board import BOARD_W, CHECKER, BoardView, move_marks
 from tavli.tui.words import _
 from tavli.tui.words import side as side_name
 
 if TYPE_CHECKING:
-    from tavli.board import Move, Position
+    from tavli.engine.board import Move, Position
     from tavli.tui.session import TerminalSession
 
 PANEL_W = 2 + 28                        # the text beside the board

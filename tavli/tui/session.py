@@ -11,17 +11,17 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from tavli import i18n
-from tavli.history import Opening
+from tavli.play.history import Opening
 from tavli.tui.commands import Commands, Resigned
 from tavli.tui.screen import Quit, Screen
 from tavli.tui.turns import Turns
 from tavli.tui.words import _, side
 
 if TYPE_CHECKING:
-    from tavli.board import Move
-    from tavli.game import Game
-    from tavli.match import Match
-    from tavli.players import Player
+    from tavli.engine.board import Move
+    from tavli.play.game import Game
+    from tavli.play.match import Match
+    from tavli.play.players import Player
 
 
 #: the players without a level, named in the catalogue (``tui.pl.kind.*``)
@@ -57,7 +57,7 @@ class TerminalSession:
     # state -------------------------------------------------------------------------------
     @property
     def match(self) -> Match | None:
-        from tavli.match import Match
+        from tavli.play.match import Match
 
         return self.obj if isinstance(self.obj, Match) else None
 
@@ -102,7 +102,7 @@ class TerminalSession:
 
     # saving ------------------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
-        from tavli.record import game_record, match_record
+        from tavli.play.record import game_record, match_record
 
         m = self.match
         rec = match_record(m) if m is not None else game_record(self.game, self.seed)
@@ -112,7 +112,7 @@ class TerminalSession:
 
     def save(self, path: Path | None = None, quiet: bool = True) -> None:
         """Write the record to ``path`` (default: the --save file); OSError on failure."""
-        from tavli.record import save
+        from tavli.play.record import save
 
         target = path or self.save_path
         if target is None:

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from tavli.dice import DiceSource
+from tavli.engine.dice import DiceSource
 from tavli.errors import CliError, RuleError, TavliError
-from tavli.history import Opening, Roll
+from tavli.play.history import Opening, Roll
 from tavli.tui.session import TerminalSession, replaces_another_file
 
 if TYPE_CHECKING:
-    from tavli.game import Game
-    from tavli.match import Match
-    from tavli.players import Player
+    from tavli.play.game import Game
+    from tavli.play.match import Match
+    from tavli.play.players import Player
 
 
 def player_choices() -> str:
@@ -34,7 +34,7 @@ def make_player(name: str | None, seed: int | None, what: str) -> Player | None:
     ``neural`` (the AI at the default level), ``neural:LEVEL`` or a bare level name
     (see :data:`tavli.ai.neural.LEVELS`; a ply 0-2 too). CliError for another name."""
     from tavli.ai.neural import DEFAULT_LEVEL, LEVELS, LevelPlayer
-    from tavli.players import get_player
+    from tavli.play.players import get_player
 
     key = (name or "human").strip().lower()
     bare = key.replace("-", "").replace("_", "").replace(" ", "")
@@ -60,7 +60,7 @@ def make_player(name: str | None, seed: int | None, what: str) -> Player | None:
 def _match_rules(rotation: tuple[str, ...], items: list[str]) -> dict[str, Any]:
     """Rule options of the command line for each game of a match: an option goes to the
     games it applies to; one that applies to none of them is an error."""
-    from tavli.rules import OPTIONS, Rules, option_applies
+    from tavli.engine.rules import OPTIONS, Rules, option_applies
 
     per_game: dict[str, list[str]] = {name: [] for name in rotation}
     for item in items:
@@ -85,10 +85,10 @@ def _dice_used(games: list[Game]) -> int:
 
 
 def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
-    from tavli.game import Game
-    from tavli.games import ROTATIONS, rotation
-    from tavli.match import Match
-    from tavli.rules import Rules
+    from tavli.engine.games import ROTATIONS, rotation
+    from tavli.engine.rules import Rules
+    from tavli.play.game import Game
+    from tavli.play.match import Match
 
     variant = (args.game or "tavli").strip().lower()
     points = 5 if args.points is None else args.points
@@ -106,8 +106,8 @@ def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
 
 
 def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[str, Any]]:
-    from tavli.match import Match
-    from tavli.record import load_record
+    from tavli.play.match import Match
+    from tavli.play.record import load_record
 
     path = Path(args.resume)
     given = [o for o, v in (("--game", args.game), ("--points", args.points),

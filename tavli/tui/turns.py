@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tavli.dice import dice_text
+from tavli.engine.dice import dice_text
 from tavli.errors import TavliError
 from tavli.tui.board import side_label, translate
 from tavli.tui.screen import Quit
@@ -13,8 +13,8 @@ from tavli.tui.words import _, error_text
 from tavli.tui.words import side as side_name
 
 if TYPE_CHECKING:
-    from tavli.board import Move
-    from tavli.players import Player
+    from tavli.engine.board import Move
+    from tavli.play.players import Player
     from tavli.tui.session import TerminalSession
 
 MOVES_SHOWN = 12
@@ -152,7 +152,7 @@ class Turns:
 
     def bot_act(self, player: Player) -> None:
         """A computer player's action (a roll and its move, or a cube action), told."""
-        from tavli.players import act
+        from tavli.play.players import act
 
         g = self.s.game
         side = g.turn

@@ -27,15 +27,15 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from tavli.cube.scoring import match_state
+from tavli.engine.games import game_names
+from tavli.engine.layout import SIDE_NAMES
 from tavli.errors import (
     RuleError,
     TavliError,
     WrongState,
 )
-from tavli.games import game_names
-from tavli.history import opening_throws
-from tavli.layout import SIDE_NAMES
+from tavli.play.cube.scoring import match_state
+from tavli.play.history import opening_throws
 from tavli.web import cubehint, exchange, listing, shown, workers
 from tavli.web.errors import (
     ApiError,

@@ -74,10 +74,10 @@ class Client:
 def long_record(points: int = 3, seed: int = 7) -> dict[str, Any]:
     """A finished Tavli match to ``points`` between the greedy player and a random one
     (seeded): a record with a few hundred turns to review."""
-    from tavli.dice import DiceSource
-    from tavli.match import Match
-    from tavli.players import GreedyPlayer, RandomPlayer
-    from tavli.record import match_record
+    from tavli.engine.dice import DiceSource
+    from tavli.play.match import Match
+    from tavli.play.players import GreedyPlayer, RandomPlayer
+    from tavli.play.record import match_record
 
     m = Match(points, "tavli", dice=DiceSource(seed=seed))
     m.seed = seed

@@ -10,7 +10,7 @@ process (:mod:`tavli.web.workers`) computes it with :func:`tavli.cube_decision` 
 hint's ply (:func:`cube_hint`) and answers gnubg's figures: the proper action, the
 equities of No double / Double, take / Double, pass and the cubeless probabilities.
 
->>> from tavli.game import Game
+>>> from tavli.play.game import Game
 >>> g = Game("backgammon", seed=2, first=0)
 >>> due(g)
 'double'
@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tavli.layout import SIDE_NAMES
+from tavli.engine.layout import SIDE_NAMES
 from tavli.web.errors import ApiError
 
 if TYPE_CHECKING:
-    from tavli.game import Game
+    from tavli.play.game import Game
     from tavli.web.sessions import Session
 
 
@@ -46,7 +46,7 @@ def due(game: Game) -> str | None:
 def cube_job(s: Session, ply: int, engine: str) -> dict[str, Any]:
     """What a worker needs for the cube decision due in ``s`` (under ``s.lock``): 409
     when none is due, or when no network values backgammon (``engine`` is not neural)."""
-    from tavli.cube.info import CubeInfo
+    from tavli.play.cube.info import CubeInfo
 
     g = s.game
     role = due(g)
@@ -71,7 +71,7 @@ def cube_job(s: Session, ply: int, engine: str) -> dict[str, Any]:
 
 
 def _situation(ci: Any) -> str:
-    from tavli.cube.info import Owner
+    from tavli.play.cube.info import Owner
 
     if ci.is_money:
         head = "Money play" + (", Jacoby" if ci.jacoby else "")
@@ -86,8 +86,8 @@ def _situation(ci: Any) -> str:
 
 def _situation_msg(ci: Any) -> dict[str, Any]:
     """:func:`_situation` as a catalogue message (the page writes it in its language)."""
-    from tavli.cube.info import Owner
     from tavli.i18n import msg
+    from tavli.play.cube.info import Owner
 
     if ci.is_money:
         head = msg("cube.sit.money_jacoby" if ci.jacoby else "cube.sit.money")
@@ -133,10 +133,10 @@ def cube_hint(job: dict[str, Any]) -> dict[str, Any]:
     cubeless probabilities (also as one line, ``cubeless_text``), gnubg's text (``lines``)
     and what to do (``advice``)."""
     from tavli.ai.cubeplay import cube_decision
-    from tavli.board import Position
-    from tavli.cube.cubeful import action_msg
-    from tavli.cube.info import CubeInfo, Owner
-    from tavli.rules import Rules
+    from tavli.engine.board import Position
+    from tavli.engine.rules import Rules
+    from tavli.play.cube.cubeful import action_msg
+    from tavli.play.cube.info import CubeInfo, Owner
     from tavli.web.workers import _lock
 
     c = job["cube"]

@@ -1,6 +1,6 @@
 """Dama (draughts) in the browser app: the HTTP API under ``/api/dama`` (docs/web.md).
 
-The server decides what is legal (:class:`tavli.dama.game.DamaGame`); the page only offers
+The server decides what is legal (:class:`tavli.play.dama.game.DamaGame`); the page only offers
 moves from the state's ``legal_moves``. Each game is a row of the table ``dama_games`` in
 the app's SQLite file (the rule set, the players and the list of plies played), written
 after every action, so a game survives a restart of the server.
@@ -24,9 +24,9 @@ from typing import Any, Literal
 from fastapi import FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
-from tavli.dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
-from tavli.dama.game import DamaGame, reason_msg
+from tavli.engine.dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
 from tavli.errors import IllegalMove, ParseError, RuleError, TavliError
+from tavli.play.dama.game import DamaGame, reason_msg
 from tavli.web import listing, workers
 from tavli.web.errors import ApiError, Body, Side, body, either, engine_error
 from tavli.web.limits import SESSIONS
@@ -194,7 +194,7 @@ class DamaApi(GameService[DamaSession]):
 
     # actions ---------------------------------------------------------------------------
     def create(self, body: NewDama) -> dict[str, Any]:
-        from tavli.dama.ai import parse_level
+        from tavli.ai.dama import parse_level
 
         level = body.level.strip().lower()
         level = LEVEL_ALIASES.get(level, level)

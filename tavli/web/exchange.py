@@ -1,6 +1,6 @@
 """Games in and out of the browser app in other programs' formats (docs/web.md): the
 export of a game or match as a tavli record, a gnubg ``.mat`` or ``.sgf`` file
-(:mod:`tavli.formats`), the reading of an uploaded file whatever its format (told by its
+(:mod:`tavli.play.formats`), the reading of an uploaded file whatever its format (told by its
 content, the file name only as a last resort), and the position's IDs (gnubg's Position
 ID:Match ID, eXtreme Gammon's XGID) shown beside the board.
 
@@ -26,8 +26,8 @@ from tavli.errors import RecordError, TavliError
 from tavli.web.records import MAX_EVENTS, MAX_GAMES, MAX_TOTAL
 
 if TYPE_CHECKING:
-    from tavli.game import Game
-    from tavli.match import Match
+    from tavli.play.game import Game
+    from tavli.play.match import Match
     from tavli.web.sessions import Session
 
 #: the formats of an export: media type and file extension
@@ -81,7 +81,7 @@ def read_upload(text: str, name: str | None = None) -> tuple[str, Game | Match]:
     """The format and the game or match of an uploaded ``.mat`` or ``.sgf`` file, every
     move replayed through the engine; any problem is one :class:`RecordError` line and
     nothing is made. (A tavli record goes through :func:`tavli.web.newgame.imported_session`.)"""
-    from tavli.formats import loads
+    from tavli.play.formats import loads
 
     fmt = detect(text, name)
     if fmt == "json":
@@ -100,7 +100,7 @@ def read_upload(text: str, name: str | None = None) -> tuple[str, Game | Match]:
 def formats_of(obj: Game | Match) -> list[str]:
     """The formats ``obj`` can be exported in: always ``json``; ``mat`` and ``sgf`` for
     backgammon games and matches from the opening position."""
-    from tavli.formats.script import backgammon_games
+    from tavli.play.formats.script import backgammon_games
 
     try:
         backgammon_games(obj, "")
@@ -111,7 +111,7 @@ def formats_of(obj: Game | Match) -> list[str]:
 
 def export_text(obj: Game | Match, fmt: str) -> str:
     """The text of ``obj`` in ``fmt`` (``mat`` or ``sgf``)."""
-    from tavli.formats import dumps
+    from tavli.play.formats import dumps
 
     return dumps(obj, fmt)
 
@@ -119,8 +119,8 @@ def export_text(obj: Game | Match, fmt: str) -> str:
 def ids(s: Session) -> dict[str, Any]:
     """The IDs of the position shown: the tavli Position ID, and for backgammon gnubg's
     ``PositionID:MatchID`` and the XGID (with the cube, score, turn and dice)."""
-    from tavli.formats.matchid import match_id
-    from tavli.formats.xgid import xgid
+    from tavli.play.formats.matchid import match_id
+    from tavli.play.formats.xgid import xgid
 
     pos = s.game.position
     out: dict[str, Any] = {"position_id": pos.id(), "gnubg": None, "xgid": None}

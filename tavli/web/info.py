@@ -1,5 +1,5 @@
 """What the page's menus offer, read from the registries (``GET /api/info``): the games
-of :mod:`tavli.games` with their names for people, the matches that rotate through
+of :mod:`tavli.engine.games` with their names for people, the matches that rotate through
 several of them, the AI's levels. The page fills its New game and Games menus from it;
 the API's requests take their choices from the same registry (:func:`check_kind`).
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavli.games import ROTATIONS, VARIANTS, match_kinds
+from tavli.engine.games import ROTATIONS, VARIANTS, match_kinds
 
 # how a level is written for people, when not as its name
 LEVEL_TITLES = {"worldclass": "world class"}
@@ -22,7 +22,7 @@ LEVEL_TITLES = {"worldclass": "world class"}
 
 def check_kind(name: str) -> str:
     """``name`` if it is a game or a rotation a new game or match can be (the registry's
-    :func:`tavli.games.match_kinds`), else ValueError naming those."""
+    :func:`tavli.engine.games.match_kinds`), else ValueError naming those."""
     kinds = match_kinds()
     if name not in kinds:
         raise ValueError(f"unknown game {name[:40]!r}: expected one of {', '.join(kinds)}")

@@ -14,15 +14,15 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from tavli.board import Position
-from tavli.dice import DiceSource
+from tavli.engine.board import Position
+from tavli.engine.dice import DiceSource
+from tavli.engine.games import ROTATIONS, rotation
+from tavli.engine.layout import SIDE_NAMES
+from tavli.engine.rules import Rules, option_applies
 from tavli.errors import RecordError, RuleError, TavliError
-from tavli.game import Game
-from tavli.games import ROTATIONS, rotation
-from tavli.layout import SIDE_NAMES
-from tavli.match import Match
-from tavli.record import load_record, record_of
-from tavli.rules import Rules, option_applies
+from tavli.play.game import Game
+from tavli.play.match import Match
+from tavli.play.record import load_record, record_of
 from tavli.web import shown
 from tavli.web.errors import ApiError, Body, engine_error
 from tavli.web.info import check_kind
@@ -33,7 +33,7 @@ SideName = Literal["white", "black"]
 
 
 class NewGame(Body):
-    variant: str = "tavli"  # a game or a rotation of the registry (tavli.games.match_kinds)
+    variant: str = "tavli"  # a game or a rotation of the registry (tavli.engine.games.match_kinds)
     points: int | None = Field(None, ge=1, le=25,
                                description="match length; 1 = a single game")
     opponent: Literal["ai", "human"] = "ai"

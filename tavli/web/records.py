@@ -1,6 +1,6 @@
 """An imported record's shape and size, checked before the engine replays it.
 
-The engine (:func:`tavli.record.load_record`) replays a record and reports the first
+The engine (:func:`tavli.play.record.load_record`) replays a record and reports the first
 event that does not fit the game; this module refuses, cheaply and first, what is not a
 record at all: a field of the wrong type (``"match": {}``, ``"crawford": "yes"``, dice
 as text, a rule option of the wrong type) or a record too large to replay in good time
@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from tavli.rules import OPTIONS
+from tavli.engine.rules import OPTIONS
 
 MAX_GAMES = 100       # a match to 25 points has at most 49 games (and a few draws)
 MAX_EVENTS = 1_000    # events of one game (a long Fevga game has a few hundred)

@@ -16,7 +16,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from tavli.dice import dice_text
+from tavli.engine.dice import dice_text
 from tavli.i18n import msg
 from tavli.web import workers
 from tavli.web.workers import EnginePool, PoolError
@@ -162,7 +162,7 @@ def turn_msg(t: dict[str, Any], multi: bool) -> dict[str, Any]:
 
 def cube_msg(c: dict[str, Any], multi: bool) -> dict[str, Any]:
     """The line of the cube decision ``c`` (its ``text``) as a catalogue message."""
-    from tavli.cube.cubeful import action_msg
+    from tavli.play.cube.cubeful import action_msg
 
     where = (msg("rv.before_game", game=c["game"], turn=c["turn"]) if multi
              else msg("rv.before", turn=c["turn"]))

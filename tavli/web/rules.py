@@ -5,8 +5,8 @@ section, the sections' texts (``[common]`` for what all the dice games share, ``
 for the rest) and, for every rule option, its name and one text per value (``[options.
 <name>]``: ``true``/``false``, or the option's choices). The facts come from the engine:
 which options a game has and their defaults (``Variant.options``), the values of the game
-being played (:class:`tavli.rules.Rules`), the games a match plays in turn
-(:data:`tavli.games.ROTATIONS`). A page shows each option's texts, marking the one that
+being played (:class:`tavli.engine.rules.Rules`), the games a match plays in turn
+(:data:`tavli.engine.games.ROTATIONS`). A page shows each option's texts, marking the one that
 applies in the game it was opened from and the default.
 
 ``GET /rules/{game}?lang=..&<option>=<value>..`` is the page (HTML, no script),
@@ -35,9 +35,9 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from tavli import i18n
+from tavli.engine.games import ROTATIONS, find_variant, game_names
+from tavli.engine.rules import OPTIONS, Rules
 from tavli.errors import RuleError, TavliError
-from tavli.games import ROTATIONS, find_variant, game_names
-from tavli.rules import OPTIONS, Rules
 from tavli.web.errors import ApiError
 from tavli.web.lang import request_lang
 
@@ -61,7 +61,7 @@ OPTION_SECTION = {"must_play_higher": "turn", "opening_reroll": "opening",
                   "prime_rule": "blocking", "cube": "cube", "crawford": "cube",
                   "jacoby": "cube", "beavers": "cube", "rules": "captures",
                   "huffing": "captures"}
-#: Dama's options (its rule set and huffing: :class:`tavli.dama.rules.DamaRules`)
+#: Dama's options (its rule set and huffing: :class:`tavli.engine.dama.rules.DamaRules`)
 DAMA_OPTIONS = ("rules", "huffing")
 #: query parameters of a page that are not rule options
 NOT_OPTIONS = {"lang", "match", "points", "token"}
@@ -83,7 +83,7 @@ def readings(name: str) -> tuple[str, ...]:
     """The values of the option ``name``, each of which has a text: ``true``/``false`` or
     its choices."""
     if name == "rules":
-        from tavli.dama.rules import RULE_SETS
+        from tavli.engine.dama.rules import RULE_SETS
 
         return RULE_SETS
     if name == "huffing":
@@ -137,7 +137,7 @@ def parse_options(game: str, query: dict[str, str]) -> Rules:
 def dama_options(query: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Dama's option values given in a page's query, and their defaults (RulesError for a
     rule set that does not exist, a huffing value that is not true or false)."""
-    from tavli.dama.rules import DamaRules
+    from tavli.engine.dama.rules import DamaRules
 
     huffing = query.get("huffing")
     if huffing is not None and huffing.lower() not in ("true", "false"):

@@ -1,5 +1,5 @@
 """A game or match of the browser app in memory (:class:`Session`), and how it goes to
-and comes back from the store: the engine's record (:mod:`tavli.record`) plus the app's
+and comes back from the store: the engine's record (:mod:`tavli.play.record`) plus the app's
 metadata (players, title, the state of a seeded dice generator, the last action).
 
 The record keeps every die thrown, also dice thrown and not yet played, so a restart
@@ -14,12 +14,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from tavli.dice import DiceSource
+from tavli.engine.dice import DiceSource
+from tavli.engine.layout import SIDE_NAMES
 from tavli.errors import RecordError
-from tavli.game import Game
-from tavli.layout import SIDE_NAMES
-from tavli.match import Match
-from tavli.record import game_record, load_record, match_record
+from tavli.play.game import Game
+from tavli.play.match import Match
+from tavli.play.record import game_record, load_record, match_record
 
 
 @dataclass

@@ -8,9 +8,9 @@
 * :func:`opening_text`: the opening throw as it happened, consistent with the dice drawn;
 * :func:`event_text`: one line of the move list.
 
-Rolls are written higher die first (:func:`tavli.dice.dice_text`).
+Rolls are written higher die first (:func:`tavli.engine.dice.dice_text`).
 
->>> from tavli.game import Game
+>>> from tavli.play.game import Game
 >>> g = Game("portes", seed=3)
 >>> _ = g.roll()
 >>> opening_text(g)
@@ -26,17 +26,17 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from tavli import i18n
-from tavli.dice import dice_text
+from tavli.engine.dice import dice_text
+from tavli.engine.games import ROTATIONS, find_variant
+from tavli.engine.layout import SIDE_NAMES
 from tavli.errors import TavliError
-from tavli.game import Game
-from tavli.games import ROTATIONS, find_variant
-from tavli.history import opening_throws
 from tavli.i18n import Translator
-from tavli.layout import SIDE_NAMES
+from tavli.play.game import Game
+from tavli.play.history import opening_throws
 from tavli.web.steps import board_fields, last_frames, move_frames
 
 if TYPE_CHECKING:
-    from tavli.board import Move
+    from tavli.engine.board import Move
     from tavli.web.sessions import Session
 
 
@@ -110,7 +110,7 @@ def opening_text(game: Game) -> str | None:
 
 
 def event_text(ev: Mapping[str, Any], lang: str | None = None) -> str:
-    """One event of the record (:mod:`tavli.record`) as a line of the move list, in
+    """One event of the record (:mod:`tavli.play.record`) as a line of the move list, in
     ``lang`` (default the request's language).
 
     >>> event_text({"side": "black", "dice": [2, 5], "move": "13/8"})

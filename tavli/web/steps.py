@@ -11,15 +11,15 @@ rules: it only follows what this module says).
 
 A node's key is the multiset of its steps, written ``"24/21 13/10"`` (each ``from/to``,
 25 the bar and 0 off, sorted from the highest), ``""`` for none. Its board is the board
-array of :mod:`tavli.layout` as hexadecimal digits (:func:`board_text`).
+array of :mod:`tavli.engine.layout` as hexadecimal digits (:func:`board_text`).
 
 The steps and their order come from the engine's single-step rules
-(:func:`tavli.movegen.step_code`, :func:`tavli.movegen.apply_step`, with the variant's
+(:func:`tavli.engine.movegen.step_code`, :func:`tavli.engine.movegen.apply_step`, with the variant's
 kernel): a node exists only if its steps can be played in some order that goes on to the
-position of one of the legal moves (:meth:`tavli.board.Position.legal_moves`), so the
+position of one of the legal moves (:meth:`tavli.engine.board.Position.legal_moves`), so the
 page offers exactly the steps that keep a legal move in reach.
 
->>> from tavli.board import Position
+>>> from tavli.engine.board import Position
 >>> pos = Position.start("portes")
 >>> tree = turn_tree(pos, (3, 1), pos.legal_moves((3, 1)))
 >>> root = tree["nodes"][0]
@@ -40,10 +40,10 @@ from typing import Any
 
 import numpy as np
 
-from tavli.board import Move, Position
+from tavli.engine.board import Move, Position
+from tavli.engine.games import find_variant
 from tavli.errors import TavliError
-from tavli.game import Game
-from tavli.games import find_variant
+from tavli.play.game import Game
 
 Step = tuple[int, int]
 Key = tuple[Step, ...]
@@ -58,12 +58,12 @@ _HEX = bytes.maketrans(bytes(range(16)), b"0123456789abcdef")
 
 
 def board_text(arr: np.ndarray) -> str:
-    """A board array (:mod:`tavli.layout`) as hexadecimal digits, one per slot, row after
+    """A board array (:mod:`tavli.engine.layout`) as hexadecimal digits, one per slot, row after
     row: the 26 slots of white (0 off, 1..24 its points, 25 its bar), of black (in black's
     own numbering), then white's and black's pin flags (Plakoto); the zeros at the end are
     left out (a slot past the end holds 0).
 
-    >>> from tavli.board import Position
+    >>> from tavli.engine.board import Position
     >>> board_text(Position.start("portes").array)
     '000000503000050000000000200000005030000500000000002'
     """
@@ -79,7 +79,7 @@ def dice_of_turn(dice: Sequence[int]) -> list[int]:
 
 def opposite(game: str | int) -> list[int]:
     """``out[p]``: the other side's number of point ``p`` (1..24; ``out[0]`` is 0), the same
-    both ways round (:meth:`tavli.games.Variant.opponent_point`)."""
+    both ways round (:meth:`tavli.engine.games.Variant.opponent_point`)."""
     v = find_variant(game)
     return [0] + [v.opponent_point(p) for p in range(1, 25)]
 
@@ -98,7 +98,7 @@ def _step(arr: np.ndarray, me: int, s: int, t: int, rem: tuple[int, ...],
           kernel: int) -> Iterable[tuple[int, np.ndarray]]:
     """Each way the engine allows to play ``s/t`` with one of the dice ``rem`` (the die,
     the board after), the smallest die first."""
-    from tavli.movegen import OK, apply_step, step_code
+    from tavli.engine.movegen import OK, apply_step, step_code
 
     for d in sorted(set(rem)):
         if _reaches(s, t, d) and step_code(arr, me, s, d, kernel) == OK:
@@ -122,14 +122,14 @@ def turn_tree(pos: Position, dice: Sequence[int], legal: Sequence[Move], *,
     the larger ones left. ``steps=False``: the root only, without its steps (a turn the
     page does not play: the AI's).
 
-    The nodes are searched depth first (:func:`tavli.steptree.search`, compiled): from a
+    The nodes are searched depth first (:func:`tavli.engine.steptree.search`, compiled): from a
     node, the sources from the highest point down and for each the distinct dice left
     from the smallest up; a node's board is the first found, the steps on from it are in
     the order first found, and the nodes are listed by their number of steps, then by
     their steps from the highest."""
     dice_all = dice_of_turn(dice)
     if steps and legal:
-        from tavli.steptree import search
+        from tavli.engine.steptree import search
 
         n, meta, boards, edges = search(pos, dice_all, legal)
         if n:
@@ -149,7 +149,7 @@ def bare_root(tree: dict[str, Any]) -> dict[str, Any]:
 
 _STEP_TEXT = [f"{c >> 5}/{c & 31}" for c in range(1024)]
 _BOARD_CHARS = 104
-_KEYS: dict[int, str] = {}  # the texts of the nodes' keys met (packed: tavli.steptree)
+_KEYS: dict[int, str] = {}  # the texts of the nodes' keys met (packed: tavli.engine.steptree)
 _LEFT: dict[int, tuple[int, ...]] = {}  # the dice left met (packed, with their number)
 
 
@@ -172,7 +172,7 @@ def _dice_left(rem: int, n: int) -> tuple[int, ...]:
 
 def _nodes(meta: np.ndarray, boards: np.ndarray, edges: np.ndarray,
            ndice: int) -> list[dict[str, Any]]:
-    """The tree's nodes from :func:`tavli.steptree.search`'s arrays."""
+    """The tree's nodes from :func:`tavli.engine.steptree.search`'s arrays."""
     texts = boards.tobytes().translate(_HEX).decode("ascii")
     nxt = edges.tolist()
     out: list[dict[str, Any]] = []
@@ -271,7 +271,7 @@ def match_steps(g: Game, raw: Sequence[Sequence[int | str]]) -> Move:
     """The legal move of ``g`` (dice out) made of the steps ``raw`` (``[[from, to], ...]``
     in any order): the browser app's and online play's way to name a move by the checkers
     moved. :class:`~tavli.errors.IllegalMove` when no legal move has those steps."""
-    from tavli.dice import dice_text
+    from tavli.engine.dice import dice_text
     from tavli.errors import IllegalMove
     from tavli.web.errors import ApiError
 

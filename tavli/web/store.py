@@ -1,7 +1,7 @@
 """SQLite storage of the browser app's games and matches (the standard library's sqlite3).
 
 One table, ``games``: one row per game or match, holding the engine's JSON record
-(:mod:`tavli.record`) and the app's metadata (players, level, the state of the seeded
+(:mod:`tavli.play.record`) and the app's metadata (players, level, the state of the seeded
 dice, dice thrown but not yet played). A row is written after every action in one
 transaction, so a crash leaves either the old row or the new one, never half of each.
 

@@ -63,13 +63,13 @@ def cache_is_cold() -> bool:
 
 def warm_server() -> float:
     """Compile (or load) the kernels the server process runs for plain requests: the move
-    generator and the turn tree's search (:mod:`tavli.steptree`) of every game, Dama's.
+    generator and the turn tree's search (:mod:`tavli.engine.steptree`) of every game, Dama's.
     Returns the seconds it took."""
     t = time.perf_counter()
-    from tavli.board import Position
-    from tavli.dama.game import DamaGame
-    from tavli.games import game_names
-    from tavli.rules import Rules
+    from tavli.engine.board import Position
+    from tavli.engine.games import game_names
+    from tavli.engine.rules import Rules
+    from tavli.play.dama.game import DamaGame
     from tavli.web.steps import turn_tree
 
     for name in game_names():

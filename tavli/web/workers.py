@@ -92,9 +92,9 @@ def warm_dice_games() -> float:
     ply. Returns the seconds it took."""
     t = time.perf_counter()
     from tavli.ai.neural import has_shipped_net
-    from tavli.board import Position
-    from tavli.games import game_names
-    from tavli.rules import Rules
+    from tavli.engine.board import Position
+    from tavli.engine.games import game_names
+    from tavli.engine.rules import Rules
 
     for name in game_names():
         rules = Rules.for_game(name)
@@ -110,8 +110,8 @@ def warm_dice_games() -> float:
 def warm_dama() -> float:
     """:func:`warm`'s part for Dama: its search. Returns the seconds it took."""
     t = time.perf_counter()
-    from tavli.dama.ai import Searcher
-    from tavli.dama.game import DamaGame
+    from tavli.ai.dama import Searcher
+    from tavli.play.dama.game import DamaGame
 
     for rules in ("box", "russian", "italian"):
         # a throwaway search: the first one's speed (loading the kernels) would mislead
@@ -123,7 +123,7 @@ def warm_dama() -> float:
 
 def _player(engine: str, level: str):
     from tavli.ai.neural import NeuralPlayer
-    from tavli.players import GreedyPlayer
+    from tavli.play.players import GreedyPlayer
 
     key = (engine, level)
     p = _players.get(key)
@@ -143,7 +143,7 @@ def _analyzer(rules):
 
 class _CubeView:
     """What a player's decisions read of a game: the cube, and the match around it (its
-    score, from the job's ``match``: :func:`tavli.cube.scoring.match_state`), so that
+    score, from the job's ``match``: :func:`tavli.play.cube.scoring.match_state`), so that
     the AI plays the score as it does outside the app."""
 
     is_over = False
@@ -179,8 +179,8 @@ class _MatchView:
 def ai_action(job: dict[str, Any]) -> dict[str, Any]:
     """The AI's next action in a backgammon-family game: ``{"action": "take" | "drop" |
     "double" | "roll"}`` or ``{"action": "move", "move": text, "after": position ID}``."""
-    from tavli.board import Position
-    from tavli.rules import Rules
+    from tavli.engine.board import Position
+    from tavli.engine.rules import Rules
 
     with _lock:
         rules = Rules.from_dict(job["rules"])
@@ -219,9 +219,9 @@ def hint_moves(job: dict[str, Any]) -> dict[str, Any]:
     ``job["match"]``, by match winning chances, each move with its ``mwc``, and the
     answer's ``score`` says how the outcomes count), or (``engine`` greedy) by the greedy
     player's score at 0-ply."""
-    from tavli.board import Position
-    from tavli.cube.scoring import weights_from_state
-    from tavli.rules import Rules
+    from tavli.engine.board import Position
+    from tavli.engine.rules import Rules
+    from tavli.play.cube.scoring import weights_from_state
 
     with _lock:
         rules = Rules.from_dict(job["rules"])
@@ -256,8 +256,8 @@ def review_part(record: dict[str, Any], key: str, ply: int, start: int,
     decisions before them (:func:`tavli.ai.analysis.analyse_turns`), each with its board
     as a JSON document."""
     from tavli.ai.analysis import analyse_turns
-    from tavli.board import Position
-    from tavli.record import load_record
+    from tavli.engine.board import Position
+    from tavli.play.record import load_record
 
     with _lock:
         obj = _records.get(key)
@@ -271,8 +271,8 @@ def review_part(record: dict[str, Any], key: str, ply: int, start: int,
 
 def _dama_player(rules: str, huffing: bool):
     """One search (its transposition table: 40 MB) per rule set, the last two kept."""
-    from tavli.dama.ai import Searcher
-    from tavli.dama.rules import DamaRules
+    from tavli.ai.dama import Searcher
+    from tavli.engine.dama.rules import DamaRules
 
     key = (rules, huffing)
     s = _dama.get(key)
@@ -287,7 +287,7 @@ def _dama_player(rules: str, huffing: bool):
 def dama_move(job: dict[str, Any]) -> dict[str, Any]:
     """The Dama AI's move after the plies played: ``{"move": full notation, "huff":
     square or None}``, within ``job["budget"]`` seconds whatever the level."""
-    from tavli.dama.game import DamaGame
+    from tavli.play.dama.game import DamaGame
 
     with _lock:
         g = DamaGame(job["rules"], huffing=job["huffing"])

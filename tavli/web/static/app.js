@@ -230,7 +230,7 @@ async function loadGame(id, opts = {}) {
     const st = await api("GET", `/api/games/${encodeURIComponent(id)}`);
     S.aiMove = null;
     setState(st);
-    localStorage.setItem("tavli.game", id);
+    localStorage.setItem("tavli.play.game", id);
     if (location.hash !== `#/game/${id}`) history.replaceState(null, "", `#/game/${id}`);
     setBusy(false);
     render();
@@ -239,7 +239,7 @@ async function loadGame(id, opts = {}) {
   } catch (e) {
     setBusy(false);
     if (e.status === 404) {
-      localStorage.removeItem("tavli.game");
+      localStorage.removeItem("tavli.play.game");
       history.replaceState(null, "", "#");
       S.state = null;
       S.sim = null;
@@ -350,7 +350,7 @@ function clearGame(message) {
   S.cubeHint = null;
   $("#cube-box").hidden = true;
   $("#history").replaceChildren();
-  localStorage.removeItem("tavli.game");
+  localStorage.removeItem("tavli.play.game");
   if (location.hash) history.replaceState(null, "", location.pathname);
   setBusy(false);
   render();
@@ -938,7 +938,7 @@ function init() {
     return loadInfo();
   }).then(() => {
     const m = location.hash.match(/^#\/game\/([\w-]+)/);
-    const id = m ? m[1] : localStorage.getItem("tavli.game");
+    const id = m ? m[1] : localStorage.getItem("tavli.play.game");
     if (location.hash.startsWith("#/dama/")) setBusy(false);   // dama.js loads it
     else if (id) loadGame(id);
     else {

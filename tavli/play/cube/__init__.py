@@ -1,0 +1,1 @@
+"""The cube and match equity, pure Python (no NumPy, no networks)."""

@@ -1,0 +1,1 @@
+"""Dama's games and its PDN records."""

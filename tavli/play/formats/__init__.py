@@ -1,0 +1,105 @@
+"""Game and match files other programs read and write, one module per format:
+
+- :mod:`tavli.play.formats.matchid`: gnubg's Match ID (beside its Position ID);
+- :mod:`tavli.play.formats.xgid`: eXtreme Gammon's XGID;
+- :mod:`tavli.play.formats.mat`: gnubg/Jellyfish ``.mat`` match files;
+- :mod:`tavli.play.formats.sgf`: gnubg's ``.sgf`` match files.
+
+:func:`read` and :func:`write` choose the format by the file's extension (``.json`` is the
+tavli record of :mod:`tavli.play.record`) or by ``fmt``. Imports replay every move through the
+engine: a damaged or illegal file raises one-line :class:`~tavli.errors.RecordError` and
+nothing is imported.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tavli.errors import RecordError
+
+if TYPE_CHECKING:
+    from tavli.play.game import Game
+    from tavli.play.match import Match
+
+FORMATS = ("json", "mat", "sgf")
+
+
+def format_of(path: str | os.PathLike[str], fmt: str | None = None) -> str:
+    """The format named by ``fmt``, else by the file's extension."""
+    f = (fmt or Path(path).suffix.lstrip(".")).lower()
+    if f not in FORMATS:
+        what = f"format {fmt!r}" if fmt else f"the extension of {os.fspath(path)!r}"
+        raise RecordError(f"{what} names no known format: use one of "
+                          f"{', '.join(FORMATS)} (--format)")
+    return f
+
+
+def loads(text: str, fmt: str) -> Game | Match:
+    """Read a game or match from text in ``fmt`` (json, mat or sgf)."""
+    from tavli.play.formats import mat, sgf
+
+    if fmt == "json":
+        from tavli.play.record import load_record
+
+        return load_record(text)
+    return {"mat": mat.loads, "sgf": sgf.loads}[format_of("", fmt)](text)
+
+
+def dumps(obj: Game | Match, fmt: str) -> str:
+    """The text of a game or match in ``fmt`` (json, mat or sgf)."""
+    from tavli.play.formats import mat, sgf
+
+    if fmt == "json":
+        import json
+
+        from tavli.play.record import record_of
+
+        return json.dumps(record_of(obj), indent=1) + "\n"
+    return {"mat": mat.dumps, "sgf": sgf.dumps}[format_of("", fmt)](obj)
+
+
+def read(path: str | os.PathLike[str], fmt: str | None = None) -> Game | Match:
+    """Read a game or match file (format by extension unless ``fmt`` is given)."""
+    f = format_of(path, fmt)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        try:
+            text = Path(path).read_bytes().decode("latin-1")
+        except OSError as e:
+            raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+        if "\x00" in text:
+            raise RecordError(f"{path} is not a text file") from None
+    return loads(text, f)
+
+
+def write(obj: Game | Match, path: str | os.PathLike[str], fmt: str | None = None) -> None:
+    """Write a game or match file (format by extension unless ``fmt`` is given); the
+    old file stays intact until the new one is complete."""
+    f = format_of(path, fmt)
+    if f == "json":
+        from tavli.play.record import save
+
+        save(obj, path)
+        return
+    text = dumps(obj, f)
+    p = Path(os.path.realpath(path))
+    tmp = p.with_name(f".tmp-{p.name}")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, p)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise RecordError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def convert(src: str | os.PathLike[str], dst: str | os.PathLike[str],
+            src_format: str | None = None, dst_format: str | None = None) -> Game | Match:
+    """Read ``src`` and write it to ``dst``; returns the game or match."""
+    obj = read(src, src_format)
+    write(obj, dst, dst_format)
+    return obj
