@@ -25,13 +25,13 @@ def _rules(game: str, options: list[str] | None):
 
 
 def _read_position(game: str | None, text: str):
-    from tavli.engine.ids import parse_position
+    from tavli.engine.board import Position
 
     if text == "-":
         text = sys.stdin.read()
         if not text.strip():
             raise CliError("no position document on standard input")
-    return parse_position(text, game)
+    return Position.from_id(text, game)
 
 
 def _check_not_over(pos, rules) -> None:
@@ -140,7 +140,7 @@ def _game_and_position(game: str | None, text: str | None, usage: str
 
 def cmd_show(args: argparse.Namespace) -> int:
     from tavli.cli_text import board
-    from tavli.engine.ids import parse_position
+    from tavli.engine.board import Position
 
     game, text = _game_and_position(args.game, args.position,
                                     "tavli show [GAME] POSITION [--json]")
@@ -149,7 +149,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if text == "-":
         pos = _read_position(game, text)  # the JSON document names its game
     else:
-        pos = parse_position(text, game)
+        pos = Position.from_id(text, game)
     print(json.dumps(pos.to_json()) if args.json else board(pos))
     return 0
 

@@ -15,7 +15,6 @@ import pytest
 from tavli.ai.neural import parse_level
 from tavli.cli import main
 from tavli.engine.board import Position, parse_dice
-from tavli.engine.ids import parse_position
 from tavli.engine.notation import parse_move
 from tavli.errors import ParseError, RecordError, RuleError
 from tavli.play.game import Game
@@ -55,9 +54,9 @@ def test_moves_of_more_than_four_steps_are_refused_at_once():
 
 def test_huge_numbers_and_deep_nesting_in_json():
     with pytest.raises(ParseError, match="not valid JSON"):
-        parse_position(DEEP)
+        Position.from_id(DEEP)
     with pytest.raises(ParseError, match="not valid JSON"):
-        parse_position('{"game": "portes", "turn": ' + HUGE + "}")
+        Position.from_id('{"game": "portes", "turn": ' + HUGE + "}")
     with pytest.raises(RecordError, match="not valid JSON"):
         load_record(DEEP)
     with pytest.raises(RecordError, match="not valid JSON"):
@@ -189,12 +188,12 @@ def test_bytes_that_are_not_text_on_stdin_are_bad_lines():
 
 def test_position_ids_with_unused_bits_set_are_refused():
     good = Position.start("portes").id()
-    assert parse_position(good) == Position.start("portes")
+    assert Position.from_id(good) == Position.start("portes")
     last = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
     # the last character carries unused low bits: flip one of them
     bad = good[:-1] + last[last.index(good[-1]) ^ 1]
     with pytest.raises(ParseError, match=f"not a canonical position ID.*{good}"):
-        parse_position(bad)
+        Position.from_id(bad)
 
 
 def test_batch_errors_quote_a_huge_line_briefly(capsys, monkeypatch):

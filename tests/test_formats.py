@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tavli.engine.ids import parse_position
+from tavli.engine.board import Position
 from tavli.errors import RecordError
 from tavli.play.formats import dumps, loads, read, write
 from tavli.play.formats.matchid import MatchState, match_id, parse_match_id
@@ -120,7 +120,7 @@ def test_match_ids_equal_gnubgs(tmp_path):
     assert [f"{p}:{mi}" for p, mi in shown] == [ids for ids, _ in states]
     # and parse_position reads the combined form
     ids, m = states[0]
-    assert parse_position(ids, "backgammon") == m.game.position
+    assert Position.from_id(ids, "backgammon") == m.game.position
 
 
 # --- XGID -------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def test_xgid_round_trip_and_gnubg(tmp_path):
 
 def test_xgid_in_parse_position():
     x = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
-    assert parse_position(x, "backgammon") == parse_xgid(x)[0]
+    assert Position.from_id(x, "backgammon") == parse_xgid(x)[0]
 
 
 # --- .mat and .sgf ----------------------------------------------------------------------

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from tavli import Position, Rules
 from tavli.engine.games import find_variant
-from tavli.engine.ids import parse_gnubg_id
 from tavli.engine.movegen import apply_step, step_code
 from tavli.play.game import Game
 from tavli.play.record import game_record, load_record
@@ -181,7 +180,7 @@ def check_ids(pos):
     if pos.game in (PORTES, BACKGAMMON):
         gid = pos.gnubg_id()
         assert len(gid) == 14
-        assert parse_gnubg_id(gid, pos.game, pos.turn) == pos
+        assert Position.from_gnubg_id(gid, pos.game, pos.turn) == pos
 
 
 def check_roll(pos, dice, rules, *, sample_text=4):

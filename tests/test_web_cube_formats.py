@@ -10,7 +10,6 @@ from test_web_api import assert_error, new, post
 
 from tavli import cube_decision
 from tavli.engine.board import Position
-from tavli.engine.ids import parse_position
 from tavli.play.cube.info import CubeInfo, Owner
 from tavli.play.formats import dumps, loads
 from tavli.play.formats.xgid import parse_xgid
@@ -146,7 +145,7 @@ def test_position_ids_in_the_state(client):
     pos = Position.from_id(st["position_id"])
     gnubg_pos, mid = ids["gnubg"].split(":")
     assert gnubg_pos == pos.gnubg_id() and len(mid) == 12
-    assert parse_position(ids["gnubg"], "backgammon") == pos
+    assert Position.from_id(ids["gnubg"], "backgammon") == pos
     xpos, xst = parse_xgid(ids["xgid"])
     assert xpos == pos and xst.length == 3 and xst.dice is not None
     assert sorted(xst.dice) == sorted(st["dice"])

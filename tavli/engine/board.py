@@ -22,15 +22,13 @@ from typing import Any
 
 import numpy as np
 
+from tavli.engine import ids, notation, render
 from tavli.engine.dice import dice_text
 from tavli.engine.games import Variant, find_variant
 from tavli.engine.layout import BAR, CHECKERS, OFF, SIDE_NAMES
 from tavli.engine.rules import Rules
+from tavli.engine.view import Dice, Step
 from tavli.errors import IllegalMove, InvalidPosition, ParseError
-
-Dice = tuple[int, int]
-Step = tuple[int, int, bool]
-
 
 _DICE = re.compile(r"\s*([0-9])\s*[-,/x]?\s*([0-9])\s*")
 
@@ -187,9 +185,7 @@ class Position:
         return f"Position({self.variant.name!r}, {self.id()!r})"
 
     def __str__(self) -> str:
-        from tavli.engine.render import ascii_board
-
-        return ascii_board(self)
+        return render.ascii_board(self)
 
     # --- queries ------------------------------------------------------------------------
     @property
@@ -300,46 +296,41 @@ class Position:
             raise IllegalMove(f"{move} is not legal here")
         if dice is None:
             raise IllegalMove("dice are needed to play a move given as text")
-        from tavli.engine.notation import match_move
-
-        return match_move(self, str(move), parse_dice(dice), self._rules(rules))
+        return notation.match_move(self, str(move), parse_dice(dice), self._rules(rules))
 
     # --- formats ------------------------------------------------------------------------
     def id(self) -> str:
         """The tavli position ID (see :mod:`tavli.engine.ids`), worked out once."""
         text = self.__dict__.get("_id")
         if text is None:
-            from tavli.engine.ids import position_id
-
-            text = self.__dict__["_id"] = position_id(self)
+            text = self.__dict__["_id"] = ids.position_id(self)
         return text
 
     @classmethod
     def from_id(cls, text: str, game: str | int | None = None) -> Position:
         """The position ``text`` gives: a tavli position ID, a gnubg Position ID, ``start``
         (with ``game``) or a JSON document (:func:`tavli.engine.ids.parse_position`)."""
-        from tavli.engine.ids import parse_position
+        return ids.parse_position(text, cls, game)
 
-        return parse_position(text, game)
+    @classmethod
+    def from_gnubg_id(cls, text: str, game: str | int = "backgammon", turn: int = 0
+                      ) -> Position:
+        """The position of gnubg's Position ID ``text`` with ``turn`` to move (it holds
+        no turn) in ``game`` (Portes or backgammon)."""
+        return ids.parse_gnubg_id(text, cls, game, turn)
 
     def gnubg_id(self) -> str:
         """gnubg's Position ID (Portes and backgammon), from the side to move's view."""
-        from tavli.engine.ids import gnubg_position_id
-
-        return gnubg_position_id(self)
+        return ids.gnubg_position_id(self)
 
     def to_json(self) -> dict:
         """The JSON position document (docs/formats.md)."""
-        from tavli.engine.ids import position_to_json
-
-        return position_to_json(self)
+        return ids.position_to_json(self)
 
     @classmethod
     def from_json(cls, doc: dict) -> Position:
         """The position a JSON position document describes (checked like an ID)."""
-        from tavli.engine.ids import position_from_json
-
-        return position_from_json(doc)
+        return ids.position_from_json(doc, cls)
 
 
 def _step_tuple(raw: list[list[int]]) -> tuple[Step, ...]:
@@ -411,9 +402,7 @@ class Move:
 
     @_once
     def notation(self) -> str:
-        from tavli.engine.notation import format_steps
-
-        return format_steps(self.marked_steps, self.before.game)
+        return notation.format_steps(self.marked_steps, self.before.game)
 
     def seen_by(self, side: int) -> str:
         """The move written in ``side``'s numbering (the mover's own when he is ``side``):
@@ -423,9 +412,8 @@ class Move:
         >>> m.seen_by(0), m.seen_by(1)
         ('24/18 13/11', '1/7 12/14')
         """
-        from tavli.engine.notation import format_steps_seen
-
-        return format_steps_seen(self.marked_steps, self.before.game, self.before.turn, side)
+        return notation.format_steps_seen(self.marked_steps, self.before.game,
+                                          self.before.turn, side)
 
     def __str__(self) -> str:
         return self.notation

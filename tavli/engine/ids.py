@@ -15,6 +15,10 @@ gnubg Position ID
     opponent's checkers (points 1..24 and bar, his numbering), then the mover's. It holds
     no turn: decoding gives white to move unless told otherwise.
 
+The codecs never import the position class: a reader is handed the class to build
+(``make``, :class:`tavli.engine.board.Position` hands itself in), a writer reads any
+:class:`tavli.engine.view.PositionView`.
+
 >>> from tavli.engine.board import Position
 >>> Position.start("backgammon").gnubg_id()
 '4HPwATDgc/ABMA'
@@ -33,9 +37,11 @@ from typing import Any
 
 import numpy as np
 
-from tavli.engine.board import Position
 from tavli.engine.games import find_variant
 from tavli.engine.layout import BAR, OFF, SIDE_NAMES
+from tavli.engine.matchid import parse_match_id
+from tavli.engine.view import P, PositionView
+from tavli.engine.xgid import decode_xgid
 from tavli.errors import InvalidPosition, ParseError
 
 _B64URL = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -74,7 +80,7 @@ def _unpack_counts(data: bytes, what: str) -> np.ndarray:
     return counts
 
 
-def position_id(pos: Position) -> str:
+def position_id(pos: PositionView) -> str:
     """The tavli position ID of ``pos`` (see the module docstring)."""
     a = pos.array
     head = bytes([pos.game << 1 | pos.turn]) if pos.game < 4 else bytes([8 | pos.turn,
@@ -97,7 +103,7 @@ def _b64decode(text: str, alphabet: str) -> bytes:
         raise ParseError(f"{text!r} is not valid base64") from None
 
 
-def parse_tavli_id(text: str) -> Position:
+def parse_tavli_id(text: str, make: type[P]) -> P:
     if not _B64URL.match(text) or len(text) not in (15, 16, 23, 24):
         raise ParseError(f"{text!r} is not a tavli position ID (15 or 23 characters)")
     data = _b64decode(text, "url")
@@ -119,7 +125,7 @@ def parse_tavli_id(text: str) -> Position:
             mask = int.from_bytes(data[11 + 3 * side: 14 + 3 * side], "little")
             for p in range(1, 25):
                 arr[2 + side, p] = (mask >> (p - 1)) & 1
-    pos = Position(v, arr.astype(np.int8), turn)
+    pos = make(v, arr.astype(np.int8), turn)
     canonical = position_id(pos)
     if canonical != text:  # unused bits set: one position, one ID
         raise ParseError(f"{text!r} is not a canonical position ID (unused bits are set); "
@@ -127,7 +133,7 @@ def parse_tavli_id(text: str) -> Position:
     return pos
 
 
-def gnubg_position_id(pos: Position) -> str:
+def gnubg_position_id(pos: PositionView) -> str:
     """gnubg's Position ID of ``pos`` seen from the side to move (Portes/backgammon)."""
     if not pos.variant.gnubg_ids:
         raise InvalidPosition(f"gnubg Position IDs exist only for Portes and backgammon, "
@@ -137,7 +143,8 @@ def gnubg_position_id(pos: Position) -> str:
     return base64.b64encode(data).decode()[:14]
 
 
-def parse_gnubg_id(text: str, game: str | int = "backgammon", turn: int = 0) -> Position:
+def parse_gnubg_id(text: str, make: type[P], game: str | int = "backgammon", turn: int = 0
+                   ) -> P:
     g = find_variant(game)
     if not g.gnubg_ids:
         raise ParseError(f"a gnubg Position ID cannot hold a {g.name} position")
@@ -147,10 +154,10 @@ def parse_gnubg_id(text: str, game: str | int = "backgammon", turn: int = 0) -> 
     arr = np.zeros((4, 26), dtype=np.int8)
     arr[turn] = counts[1]
     arr[1 - turn] = counts[0]
-    return Position(g, arr, turn)
+    return make(g, arr, turn)
 
 
-def parse_position(text: str, game: str | int | None = None) -> Position:
+def parse_position(text: str, make: type[P], game: str | int | None = None) -> P:
     """Read a position given as a tavli ID, a gnubg Position ID (Portes/backgammon; also
     gnubg's ``PositionID:MatchID``, the side on roll from the Match ID; and an XGID),
     ``start`` (needs ``game``) or a JSON document (text starting with ``{``).
@@ -166,30 +173,27 @@ def parse_position(text: str, game: str | int | None = None) -> Position:
             doc = json.loads(text)
         except (ValueError, RecursionError) as e:  # huge numbers, deep nesting too
             raise ParseError(f"position document is not valid JSON: {e}") from None
-        pos = position_from_json(doc)
+        pos = position_from_json(doc, make)
     elif text.lower() == "start":
         if g is None:
             raise ParseError("'start' needs the game to be named")
-        pos = Position.start(g)
+        pos = make.start(g)
     elif text.upper().startswith("XGID="):
-        from tavli.play.formats.xgid import parse_xgid
-
-        pos = parse_xgid(text)[0]
+        arr, on_roll, _ = decode_xgid(text)
+        pos = make("backgammon", arr, on_roll)
     elif len(text) == 27 and text[14] == ":" and _GNUBG.match(text[:14]):
-        from tavli.play.formats.matchid import parse_match_id
-
         st = parse_match_id(text[15:])  # gnubg's PositionID:MatchID
-        pos = parse_gnubg_id(text[:14], g if g is not None else "backgammon", st.on_roll)
+        pos = parse_gnubg_id(text[:14], make, g if g is not None else "backgammon", st.on_roll)
     elif len(text) == 14 and _GNUBG.match(text):
-        pos = parse_gnubg_id(text, g if g is not None else "backgammon")
+        pos = parse_gnubg_id(text, make, g if g is not None else "backgammon")
     else:
-        pos = parse_tavli_id(text)
+        pos = parse_tavli_id(text, make)
     if g is not None and pos.game != g.code:
         raise ParseError(f"that position is {pos.game_name}, not {g.name}")
     return pos
 
 
-def position_to_json(pos: Position) -> dict[str, Any]:
+def position_to_json(pos: PositionView) -> dict[str, Any]:
     """The JSON position document of ``pos`` (see docs/formats.md)."""
     doc: dict[str, Any] = {
         "game": pos.game_name,
@@ -214,7 +218,7 @@ def position_to_json(pos: Position) -> dict[str, Any]:
     return doc
 
 
-def position_from_json(doc: Any) -> Position:
+def position_from_json(doc: Any, make: type[P]) -> P:
     """Read a JSON position document (dict). Derived fields (id, gnubg_id,
     mother_pinned, first_checker) are optional; when present they must agree."""
     if not isinstance(doc, dict):
@@ -267,7 +271,7 @@ def position_from_json(doc: Any) -> Position:
             if not isinstance(p, int) or not 1 <= p <= 24:
                 raise ParseError(f"{name}.pinned: {p!r} is not a point 1..24")
             arr[2 + side, p] = 1
-    pos = Position(g, arr.astype(np.int8), turn)
+    pos = make(g, arr.astype(np.int8), turn)
     derived = position_to_json(pos)
     if "id" in doc and doc["id"] != derived["id"]:
         raise ParseError("position document: 'id' does not match the checkers given")

@@ -25,10 +25,10 @@ import numpy as np
 
 from tavli.engine.dice import dice_text
 from tavli.engine.games import Variant, find_variant
+from tavli.engine.view import Dice, MoveView, PositionView, Step
 from tavli.errors import IllegalMove, ParseError
 
 if TYPE_CHECKING:
-    from tavli.engine.board import Dice, Move, Position, Step
     from tavli.engine.rules import Rules
 
 
@@ -171,7 +171,7 @@ def parse_move(text: str) -> list[list[int]]:
     return paths
 
 
-def match_move(pos: Position, text: str, dice: Dice, rules: Rules) -> Move:
+def match_move(pos: PositionView, text: str, dice: Dice, rules: Rules) -> MoveView:
     """The legal move that ``text`` denotes, or :class:`IllegalMove` saying why not."""
     from tavli.engine.movegen import STEP_REASONS, apply_step, step_code
 
@@ -189,7 +189,7 @@ def match_move(pos: Position, text: str, dice: Dice, rules: Rules) -> Move:
     same = [m for m in legal if str(m) == wanted]
     if len(same) == 1:  # canonical text (records, the apps) names its move exactly
         return same[0]
-    found: dict[bytes, Move] = {}
+    found: dict[bytes, MoveView] = {}
 
     def search(arr: np.ndarray, todo: list[tuple[int, int]], left: list[int], used: int) -> bool:
         if not todo:

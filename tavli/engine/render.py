@@ -7,15 +7,11 @@ is shown in lower case under the pinner (Plakoto).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tavli.engine.layout import SIDE_NAMES
-
-if TYPE_CHECKING:
-    from tavli.engine.board import Position
+from tavli.engine.view import PositionView
 
 
-def cell(pos: Position, p: int) -> str:
+def cell(pos: PositionView, p: int) -> str:
     """Two-character cell for white's point ``p``: e.g. ``X5``, ``O2``, ``Xo`` (X pinning
     an o), blank ``. ``."""
     a = pos.array
@@ -32,7 +28,7 @@ def cell(pos: Position, p: int) -> str:
     return ". "
 
 
-def ascii_board(pos: Position) -> str:
+def ascii_board(pos: PositionView) -> str:
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
 

@@ -242,7 +242,9 @@ class Rules:
         if flags is None:
             from tavli.engine.games.kernel import rule_flags
 
-            flags = self.__dict__["_flags"] = rule_flags(self)
+            flags = self.__dict__["_flags"] = rule_flags(
+                self.variant.kernel, self.must_play_higher, self.starting_quarter_rule,
+                self.prime_rule, self.backgammons)
         return flags
 
 

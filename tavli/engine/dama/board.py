@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tavli.engine.dama import movegen as mg
+from tavli.engine.dama import squares
 from tavli.engine.dama.rules import DamaRules
 from tavli.errors import IllegalMove, InvalidPosition, ParseError
 
@@ -42,34 +43,26 @@ WHITE, BLACK = 0, 1
 FULL = (1 << 32) - 1
 START_WHITE = sum(1 << i for i in range(20, 32))
 START_BLACK = sum(1 << i for i in range(12))
-FILES = "abcdefgh"
+FILES = squares.FILES
 
 
 def _rules(rules) -> DamaRules:
     return DamaRules.for_name(rules)
 
 
-_COORDS = {False: mg.square_coords(False), True: mg.square_coords(True)}
-_BY_COORD = {it: {rc: i for i, rc in enumerate(c)} for it, c in _COORDS.items()}
-
-
 def square_coords(square: int, rules="box") -> tuple[int, int]:
     """``(rank, file)``, both 0-based from White's side and the a-file, of square 1..32."""
-    return _COORDS[_rules(rules).italian_board][square - 1]
+    return squares.coords(square, _rules(rules).italian_board)
 
 
 def square_at(rank: int, file: int, rules="box") -> int | None:
     """The square number on ``(rank, file)`` (0-based), or None for a light square."""
-    i = _BY_COORD[_rules(rules).italian_board].get((rank, file))
-    return None if i is None else i + 1
+    return squares.at(rank, file, _rules(rules).italian_board)
 
 
 def square_name(square: int, rules="box", algebraic: bool = False) -> str:
     """``"22"`` or, with ``algebraic``, ``"c3"``."""
-    if not algebraic:
-        return str(square)
-    rank, file = square_coords(square, rules)
-    return f"{FILES[file]}{rank + 1}"
+    return squares.name(square, _rules(rules).italian_board, algebraic)
 
 
 MAX_DIGITS = 6  # longer numbers are never a square (nor read with int())

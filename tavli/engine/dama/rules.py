@@ -20,6 +20,7 @@ from functools import cached_property
 import numpy as np
 
 from tavli.engine.dama import movegen as mg
+from tavli.engine.dama import squares
 from tavli.errors import RuleError
 
 RULE_SETS = ("box", "russian", "italian")
@@ -152,9 +153,7 @@ class DamaRules:
 
     def square_text(self, square: int) -> str:
         """The square's name in :attr:`notation` (``22`` or ``c3``)."""
-        from tavli.engine.dama.board import square_name
-
-        return square_name(square, self, self.notation == "algebraic")
+        return squares.name(square, self.italian_board, self.notation == "algebraic")
 
     @property
     def option_text(self) -> str:
@@ -173,11 +172,12 @@ def algebraic_notation(move, rules: DamaRules, full: bool) -> str:
     """Russian notation: squares as a1..h8, ``-`` for a move, ``:`` between the squares
     of a capture, every landing square of a multiple capture (``c3-d4``, ``c3:e5``,
     ``c3:e5:g3``; ``full`` changes nothing: the route is always written)."""
-    from tavli.engine.dama.board import square_name
+    def name(square: int) -> str:
+        return squares.name(square, rules.italian_board, algebraic=True)
 
     if not move.captures:
-        return f"{square_name(move.start, rules, True)}-{square_name(move.end, rules, True)}"
-    return ":".join(square_name(s, rules, True) for s in (move.start, *(move.path or (move.end,))))
+        return f"{name(move.start)}-{name(move.end)}"
+    return ":".join(name(s) for s in (move.start, *(move.path or (move.end,))))
 
 
 #: each rule set's notation: its name and the function that writes a move in it

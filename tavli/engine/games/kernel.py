@@ -15,8 +15,6 @@ self-play training, the search and the analysis alike.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numba import njit
 
@@ -31,9 +29,6 @@ from tavli.engine.games.fevga import (
 )
 from tavli.engine.games.plakoto import mother_pinned_rec
 from tavli.engine.layout import CHECKERS, NSLOTS
-
-if TYPE_CHECKING:
-    from tavli.engine.rules import Rules
 
 # indices of the rule flags
 F_KERNEL = 0       # HITTING, PINNING or RUNNING
@@ -55,11 +50,11 @@ _QUARTER = {"off": QUARTER_OFF, "own": QUARTER_OWN, "opponent": QUARTER_OPPONENT
 _PRIME = {"off": PRIME_OFF, "must_open": PRIME_MUST_OPEN, "forbid": PRIME_FORBID}
 
 
-def rule_flags(rules: Rules) -> tuple[int, int, int, int, int]:
-    """The flags tuple of ``rules`` (see the module docstring)."""
-    return (int(rules.variant.kernel), int(rules.must_play_higher),
-            _QUARTER[rules.starting_quarter_rule], _PRIME[rules.prime_rule],
-            int(rules.backgammons))
+def rule_flags(kernel: int, must_play_higher: bool, starting_quarter_rule: str,
+               prime_rule: str, backgammons: bool) -> tuple[int, int, int, int, int]:
+    """The flags tuple of a rule set's values (see the module docstring)."""
+    return (int(kernel), int(must_play_higher), _QUARTER[starting_quarter_rule],
+            _PRIME[prime_rule], int(backgammons))
 
 
 @njit(cache=True)

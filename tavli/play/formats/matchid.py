@@ -23,45 +23,23 @@ move, cube owner and scores are translated accordingly.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tavli.errors import ParseError
+from tavli.engine.matchid import (
+    GNUBG_PLAYER,
+    RESIGNATIONS,
+    STATES,
+    MatchState,
+    encode_match_id,
+    parse_match_id,
+)
 
 if TYPE_CHECKING:
     from tavli.play.game import Game
     from tavli.play.match import Match
 
-#: gnubg's player number of tavli's white (0) and black (1); the map is its own inverse
-GNUBG_PLAYER = (1, 0)
-STATES = ("none", "playing", "over", "resigned", "dropped")
-RESIGNATIONS = (None, "single", "gammon", "backgammon")
-_FIELDS = (("cube_log", 4), ("owner", 2), ("move", 1), ("crawford", 1), ("state", 3),
-           ("turn", 1), ("doubled", 1), ("resign", 2), ("die1", 3), ("die2", 3),
-           ("length", 15), ("score0", 15), ("score1", 15),
-           ("jacoby", 1))
-_MID = re.compile(r"^[A-Za-z0-9+/]{12}$")
-
-
-@dataclass(frozen=True)
-class MatchState:
-    """What a Match ID holds, in tavli's terms (sides 0 = white, 1 = black)."""
-
-    cube_value: int = 1
-    cube_owner: int | None = None
-    on_roll: int = 0
-    crawford: bool = False
-    state: str = "playing"
-    turn: int = 0
-    double_offered: bool = False
-    resignation: str | None = None
-    dice: tuple[int, int] | None = None
-    length: int = 0
-    score: tuple[int, int] = (0, 0)
-    jacoby: bool = False
+__all__ = ["GNUBG_PLAYER", "RESIGNATIONS", "STATES", "MatchState", "match_id",
+           "parse_match_id", "state_of"]
 
 
 def state_of(obj: Game | Match) -> MatchState:
@@ -95,60 +73,4 @@ def state_of(obj: Game | Match) -> MatchState:
 
 def match_id(obj: Game | Match | MatchState) -> str:
     """gnubg's Match ID of a game, a match (its current game) or a :class:`MatchState`."""
-    st = obj if isinstance(obj, MatchState) else state_of(obj)
-    log = st.cube_value.bit_length() - 1
-    if st.cube_value != 1 << log or not 0 <= log < 16:
-        raise ParseError(f"cube value {st.cube_value} is not a power of 2 up to 2^15")
-    d1, d2 = sorted(st.dice or (0, 0), reverse=True)  # the higher die first, as gnubg
-    values = {
-        "cube_log": log,
-        "owner": 3 if st.cube_owner is None else GNUBG_PLAYER[st.cube_owner],
-        "move": GNUBG_PLAYER[st.on_roll], "crawford": int(st.crawford),
-        "state": STATES.index(st.state), "turn": GNUBG_PLAYER[st.turn],
-        "doubled": int(st.double_offered), "resign": RESIGNATIONS.index(st.resignation),
-        "die1": d1, "die2": d2, "length": st.length,
-        "score0": st.score[1], "score1": st.score[0], "jacoby": int(st.jacoby),
-    }
-    bits = 0
-    shift = 0
-    for name, width in _FIELDS:
-        v = values[name]
-        if not 0 <= v < 1 << width:
-            raise ParseError(f"Match ID field {name} = {v} does not fit {width} bits")
-        bits |= v << shift
-        shift += width
-    return base64.b64encode(bits.to_bytes(9, "little")).decode()
-
-
-def parse_match_id(text: str) -> MatchState:
-    """Read gnubg's Match ID (12 base64 characters) into a :class:`MatchState`."""
-    if not isinstance(text, str) or not _MID.match(text.strip()):
-        raise ParseError(f"{str(text)[:40]!r} is not a gnubg Match ID (12 base64 characters)")
-    try:
-        raw = base64.b64decode(text.strip(), validate=True)
-    except (binascii.Error, ValueError):
-        raise ParseError(f"{text!r} is not valid base64") from None
-    bits = int.from_bytes(raw, "little")
-    f: dict[str, int] = {}
-    for name, width in _FIELDS:
-        f[name] = bits & ((1 << width) - 1)
-        bits >>= width
-    if bits:
-        raise ParseError(f"{text!r}: bits set beyond the Match ID's 67")
-    if f["owner"] == 2:
-        raise ParseError(f"{text!r}: cube owner 2 is not a player")
-    if f["state"] >= len(STATES):
-        raise ParseError(f"{text!r}: unknown game state {f['state']}")
-    if (f["die1"] == 0) != (f["die2"] == 0) or f["die1"] > 6 or f["die2"] > 6:
-        raise ParseError(f"{text!r}: dice {f['die1']}-{f['die2']} are not two dice 1-6")
-    if f["length"] and max(f["score0"], f["score1"]) >= f["length"] and f["state"] <= 1:
-        raise ParseError(f"{text!r}: a score of {max(f['score0'], f['score1'])} in a "
-                         f"{f['length']}-point match that goes on")
-    return MatchState(
-        cube_value=1 << f["cube_log"],
-        cube_owner=None if f["owner"] == 3 else GNUBG_PLAYER[f["owner"]],
-        on_roll=GNUBG_PLAYER[f["move"]], crawford=bool(f["crawford"]),
-        state=STATES[f["state"]], turn=GNUBG_PLAYER[f["turn"]],
-        double_offered=bool(f["doubled"]), resignation=RESIGNATIONS[f["resign"]],
-        dice=(f["die1"], f["die2"]) if f["die1"] else None, length=f["length"],
-        score=(f["score1"], f["score0"]), jacoby=bool(f["jacoby"]))
+    return encode_match_id(obj if isinstance(obj, MatchState) else state_of(obj))

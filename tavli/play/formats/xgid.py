@@ -31,22 +31,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from tavli.engine.board import Position
+from tavli.engine.matchid import MatchState
+from tavli.engine.xgid import decode_xgid, encode_xgid
 from tavli.errors import ParseError
-from tavli.play.formats.matchid import MatchState, state_of
+from tavli.play.formats.matchid import state_of
 
 if TYPE_CHECKING:
     from tavli.play.game import Game
     from tavli.play.match import Match
 
-PREFIX = "XGID="
-MAX_CUBE_LOG = 10
-
-
-def _side_sign(side: int | None) -> int:
-    return 0 if side is None else (1 if side == 0 else -1)
+__all__ = ["MatchState", "parse_xgid", "xgid"]
 
 
 def xgid(obj: Game | Match | Position, state: MatchState | None = None) -> str:
@@ -59,94 +54,11 @@ def xgid(obj: Game | Match | Position, state: MatchState | None = None) -> str:
         pos, st = g.position, state_of(obj)  # type: ignore[union-attr]
     if not pos.variant.gnubg_ids:
         raise ParseError(f"an XGID holds a backgammon position, not {pos.game_name}")
-    a = pos.array
-    chars = ["-"] * 26
-    for p in range(1, 25):
-        w, b = int(a[0, p]), int(a[1, 25 - p])
-        if w:
-            chars[p] = chr(ord("A") + w - 1)
-        elif b:
-            chars[p] = chr(ord("a") + b - 1)
-    if a[0, 25]:
-        chars[25] = chr(ord("A") + int(a[0, 25]) - 1)
-    if a[1, 25]:
-        chars[0] = chr(ord("a") + int(a[1, 25]) - 1)
-    log = st.cube_value.bit_length() - 1
-    if st.double_offered:
-        dice = "D"
-    elif st.dice:
-        dice = f"{st.dice[0]}{st.dice[1]}"
-    else:
-        dice = "00"
-    flags = int(st.crawford) if st.length else int(st.jacoby)
-    fields = ["".join(chars), str(log), str(_side_sign(st.cube_owner)),
-              str(_side_sign(pos.turn)), dice, str(st.score[0]), str(st.score[1]),
-              str(flags), str(st.length), str(MAX_CUBE_LOG)]
-    return PREFIX + ":".join(fields)
-
-
-def _int(text: str, what: str, lo: int, hi: int) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise ParseError(f"XGID: {what} {text[:12]!r} is not a number") from None
-    if not lo <= v <= hi:
-        raise ParseError(f"XGID: {what} {v} is outside {lo}..{hi}")
-    return v
+    return encode_xgid(pos.array, pos.turn, st)
 
 
 def parse_xgid(text: str) -> tuple[Position, MatchState]:
     """Read an XGID (with or without ``XGID=``) into a backgammon position (the side on
     roll to move) and its :class:`MatchState`."""
-    if not isinstance(text, str):
-        raise ParseError("an XGID must be text")
-    t = text.strip()
-    if t.upper().startswith(PREFIX):
-        t = t[len(PREFIX):]
-    parts = t.split(":")
-    if len(parts) != 10:
-        raise ParseError(f"{text.strip()[:60]!r} is not an XGID (10 fields separated by ':')")
-    board, cube, owner, turn, dice, s1, s2, flags, length, _maxcube = parts
-    if len(board) != 26:
-        raise ParseError("XGID: the board must have 26 characters")
-    arr = np.zeros((4, 26), dtype=np.int16)
-    for i, c in enumerate(board):
-        if c == "-":
-            continue
-        if "A" <= c <= "O":
-            side, n = 0, ord(c) - ord("A") + 1
-        elif "a" <= c <= "o":
-            side, n = 1, ord(c) - ord("a") + 1
-        else:
-            raise ParseError(f"XGID: board character {c!r} is not - or a letter A-O/a-o")
-        if i == 0 and side == 0 or i == 25 and side == 1:
-            raise ParseError("XGID: a checker on the wrong side's bar")
-        slot = (25 if i == 0 else 25 - i) if side == 1 else i
-        arr[side, slot] = n
-    for side in (0, 1):
-        on = int(arr[side, 1:].sum())
-        if on > 15:
-            raise ParseError("XGID: more than 15 checkers for one side")
-        arr[side, 0] = 15 - on
-    tv = _int(turn, "turn", -1, 1)
-    if tv == 0:
-        raise ParseError("XGID: turn must be 1 or -1")
-    on_roll = 0 if tv == 1 else 1
-    pos = Position("backgammon", arr.astype(np.int8), on_roll)
-    log = _int(cube, "cube", 0, 15)
-    ov = _int(owner, "cube owner", -1, 1)
-    n = _int(length, "match length", 0, 32767)
-    sc = (_int(s1, "score", 0, 32767), _int(s2, "score", 0, 32767))
-    fl = _int(flags, "Crawford/Jacoby flags", 0, 3)
-    offered = dice.upper() in ("D", "B", "R")
-    dv: tuple[int, int] | None = None
-    if not offered and dice != "00":
-        if len(dice) != 2 or not all(c in "123456" for c in dice):
-            raise ParseError(f"XGID: dice {dice[:8]!r} are not 00, D, B, R or two dice 1-6")
-        dv = (int(dice[0]), int(dice[1]))
-    st = MatchState(
-        cube_value=1 << log, cube_owner=None if ov == 0 else (0 if ov == 1 else 1),
-        on_roll=on_roll, crawford=bool(n and fl & 1), state="playing",
-        turn=1 - on_roll if offered else on_roll, double_offered=offered, dice=dv,
-        length=n, score=sc, jacoby=bool(not n and fl & 1))
-    return pos, st
+    arr, on_roll, st = decode_xgid(text)
+    return Position("backgammon", arr, on_roll), st
