@@ -4,7 +4,7 @@ results and the gammon (and Plakoto mother) and draw shares, with 95% intervals.
 
     python scripts/tavli_rates.py [GAMES] [SEED] [GAME ...]
 
-The games are played with :func:`tavli.ai.selfplay.compiled_match`'s duplicate dice; the
+The games are played with :func:`tavli.ai.fastplay.compiled_match`'s duplicate dice; the
 two players being the same, the second game of each pair repeats the first move for move,
 so only the first is counted (``GAMES`` independent games, white starting).
 """
@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from tavli.ai.evaluator import Evaluator
-from tavli.ai.selfplay import NET, compiled_match
+from tavli.ai.fastplay import NET, compiled_match
 from tavli.engine.rules import Rules
 
 

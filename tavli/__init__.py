@@ -60,10 +60,11 @@ from tavli.errors import (
 )
 
 if TYPE_CHECKING:
+    from tavli.ai.analyzer import Analyzer
     from tavli.ai.cubeplay import cube_decision
     from tavli.ai.evaluator import Evaluator
     from tavli.ai.net import Net
-    from tavli.ai.neural import Analyzer, LevelPlayer, NeuralPlayer, PubevalPlayer, rank_moves
+    from tavli.ai.neural import LevelPlayer, NeuralPlayer, PubevalPlayer, rank_moves
     from tavli.engine.board import Move, Position, parse_dice
     from tavli.play.cube.cubeful import CubeDecision
     from tavli.play.cube.info import CubeInfo as CubeInfo
@@ -87,8 +88,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "load_record_file": ("tavli.play.record", "load"),
     **{n: ("tavli.play.players", n)
        for n in ("Player", "RandomPlayer", "GreedyPlayer", "play_game")},
-    **{n: ("tavli.ai.neural", n) for n in ("NeuralPlayer", "LevelPlayer", "PubevalPlayer",
-                                      "Analyzer", "rank_moves")},
+    **{n: ("tavli.ai.neural", n)
+       for n in ("NeuralPlayer", "LevelPlayer", "PubevalPlayer", "rank_moves")},
+    "Analyzer": ("tavli.ai.analyzer", "Analyzer"),
     "Net": ("tavli.ai.net", "Net"),
     "Evaluator": ("tavli.ai.evaluator", "Evaluator"),
     "cube_decision": ("tavli.ai.cubeplay", "cube_decision"),

@@ -252,7 +252,8 @@ def _hint_ranked(pos, dice, rules, level, score=None) -> tuple[list, str, str]:
     """The ranked moves (by match winning chances at a match ``score``:
     :class:`~tavli.play.cube.scoring.ScoreWeights`), the position's class and the valuer that
     answers for it before the roll."""
-    from tavli.ai.neural import Analyzer, parse_level
+    from tavli.ai.analyzer import Analyzer
+    from tavli.ai.levels import parse_level
 
     ply, _noise = parse_level(level)
     _check_not_over(pos, rules)
@@ -361,7 +362,7 @@ def _hint_score(args: argparse.Namespace, pos, rules, state):
 
 
 def _cube_hint(args: argparse.Namespace, pos, rules, state=None) -> int:
-    from tavli.ai.neural import parse_level
+    from tavli.ai.levels import parse_level
     from tavli.cube.hint import cube_hint, cube_info_from_id, cube_info_from_options
 
     if state is not None and rules.cube and not _score_options_given(args):
@@ -379,7 +380,7 @@ def _cube_hint(args: argparse.Namespace, pos, rules, state=None) -> int:
 def cmd_analyse(args: argparse.Namespace) -> int:
     from tavli.ai import analysis
     from tavli.ai.analysis import format_analysis, ply_note, review_ply
-    from tavli.ai.neural import level_name, parse_level
+    from tavli.ai.levels import level_name, parse_level
     from tavli.errors import RuleError
     from tavli.play.record import load
 
@@ -472,7 +473,7 @@ def cmd_distill(args: argparse.Namespace) -> int:
 def cmd_train_round(args: argparse.Namespace) -> int:
     from tavli.ai.encode import family_name
     from tavli.ai.net import Net
-    from tavli.ai.neural import shipped_net
+    from tavli.ai.shipped import shipped_net
     from tavli.engine.games import find_variant
     from tavli.training.fitting import FitSettings
     from tavli.training.labels import LabelSettings

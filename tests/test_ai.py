@@ -10,11 +10,13 @@ import numpy as np
 import pytest
 
 from tavli import Position
+from tavli.ai.analyzer import Analyzer
 from tavli.ai.encode import N_FEVGA, N_PLAKOTO, N_PORTES, encode_position, n_inputs
+from tavli.ai.fastplay import NET, RANDOM, compiled_match, terminal
+from tavli.ai.levels import parse_level
 from tavli.ai.net import Net, equity, flip
-from tavli.ai.neural import Analyzer, NeuralPlayer, PubevalPlayer, parse_level
+from tavli.ai.neural import NeuralPlayer, PubevalPlayer
 from tavli.ai.search import Searcher
-from tavli.ai.selfplay import NET, RANDOM, compiled_match, terminal
 from tavli.engine.games import PINNING
 from tavli.engine.rules import Rules
 from tavli.errors import RuleError, TavliError, TrainingError
@@ -173,7 +175,7 @@ def test_training_improves_a_tiny_net_against_random(targets, lam, games):
     # 800 games a side of the comparison: about 0.045 points a standard error, on the same dice
     before = strength(net, NET, None, RANDOM, rules, pairs=400, seed=99)
     assert isinstance(before, StrengthResult) and before.games == 800
-    from tavli.ai.selfplay import train_games, train_games_ply1
+    from tavli.training.selfplay import train_games, train_games_ply1
 
     stats = np.zeros(4)
     start = np.array(Position.start("fevga").array)
@@ -193,13 +195,13 @@ def test_kernels_take_the_weights_and_the_work_arrays_as_one_value_each():
     more than ten arguments."""
     import inspect
 
+    from tavli.ai import fastplay, search
     from tavli.ai import net as nets
-    from tavli.ai import search, selfplay
-    from tavli.training import distill
+    from tavli.training import distill, selfplay
 
-    kernels = [nets.forward, nets.td_update, nets.evaluate_boards, selfplay._best_move,
-               selfplay._play_roll, selfplay.train_games, selfplay.train_games_ply1,
-               selfplay._lambda_updates, selfplay._choose, selfplay.play_games, search.v0,
+    kernels = [nets.forward, nets.td_update, nets.evaluate_boards, fastplay._best_move,
+               fastplay._play_roll, selfplay.train_games, selfplay.train_games_ply1,
+               selfplay._lambda_updates, fastplay._choose, fastplay.play_games, search.v0,
                search._after_value, search.v1, search.v2, search.eval_moves,
                distill._add_label, distill._label_played, distill._label_candidates]
     for k in kernels:
@@ -252,7 +254,7 @@ def test_training_settings_out_of_range_are_tavli_errors(tmp_path, capsys):
 
 
 def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
-    from tavli.ai.selfplay import train_games
+    from tavli.training.selfplay import train_games
     from tavli.training.train import train
 
     rules = Rules.for_game("plakoto")
@@ -291,7 +293,7 @@ def test_one_ply_targets_are_kept_by_the_run(tmp_path):
 
 def test_lambda_returns_mix_later_targets_from_each_movers_view(tmp_path):
     from tavli.ai.net import flip
-    from tavli.ai.selfplay import _lambda_updates
+    from tavli.training.selfplay import _lambda_updates
     from tavli.training.train import train
 
     net = Net.random("plakoto", hidden=4, seed=5)

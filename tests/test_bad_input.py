@@ -12,7 +12,7 @@ import warnings
 
 import pytest
 
-from tavli.ai.neural import parse_level
+from tavli.ai.levels import parse_level
 from tavli.cli import main
 from tavli.engine.board import Position, parse_dice
 from tavli.engine.notation import parse_move

@@ -12,8 +12,8 @@ import pytest
 
 from tavli import Position
 from tavli.ai.analysis import analyse, format_analysis, ply_note, result_of, review_ply
+from tavli.ai.analyzer import Analyzer
 from tavli.ai.luck import LUCK_RATINGS, RollValues, luck_rating
-from tavli.ai.neural import Analyzer
 from tavli.cli import main
 from tavli.engine.dice import ScriptedDice
 from tavli.engine.rules import Rules

@@ -9,10 +9,10 @@ import pytest
 
 from tavli.ai.net import Net, flip
 from tavli.ai.search import Searcher
+from tavli.ai.shipped import training_rules
 from tavli.cli import main
 from tavli.errors import TrainingError
 from tavli.training.distill import DistillError, Labelled, fit, label
-from tavli.training.train import training_rules
 
 
 @pytest.fixture(scope="module")

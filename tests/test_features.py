@@ -210,9 +210,10 @@ def test_ablations_leave_their_group_at_zero():
 
 
 def test_a_portes2_net_trains_saves_loads_and_plays(tmp_path, capsys):
-    from tavli.ai.neural import Analyzer
-    from tavli.ai.selfplay import NET, RANDOM, compiled_match, train_games
+    from tavli.ai.analyzer import Analyzer
+    from tavli.ai.fastplay import NET, RANDOM, compiled_match
     from tavli.cli import main
+    from tavli.training.selfplay import train_games
 
     net = Net.random(BG, hidden=8, seed=2, inputs="portes-2")
     assert net.W1.shape == (N_PORTES2, 8) and net.encoder == PORTES2

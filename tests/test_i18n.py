@@ -31,7 +31,7 @@ def placeholders(text: str) -> set[str]:
 def dynamic_families() -> dict[str, list[str]]:
     """The keys the code builds from a prefix and a value (`side.${side}`), each with the
     values it can take."""
-    from tavli.ai.neural import LEVELS
+    from tavli.ai.levels import LEVELS
     from tavli.engine.games import ROTATIONS, VARIANTS
     from tavli.web.reviews import LUCK_KEYS, RATING_KEYS
 

@@ -9,7 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from tavli.ai.neural import Analyzer, NeuralPlayer
+from tavli.ai.analyzer import Analyzer
+from tavli.ai.neural import NeuralPlayer
 from tavli.engine.board import Position
 from tavli.engine.rules import Rules
 from tavli.errors import OptionError

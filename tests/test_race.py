@@ -138,7 +138,7 @@ def _sure_wins(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Race positions where the side to move bears off his last checker whatever he rolls,
     with the result's outputs: a single win, or a gammon (and in backgammon a
     backgammon) when the loser has borne off none."""
-    from tavli.training.racetrain import family_rules
+    from tavli.ai.shipped import family_rules
 
     rules = family_rules(game)
     cases = [({1: 1}, {6: 3}, [1, 0, 0, 0, 0]),
@@ -160,15 +160,16 @@ def _sure_wins(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def no_databases(game: str, race: Net) -> Evaluator:
     """The shipped contact network with ``race``, without the bear-off databases (so that
     the race network values the bear-offs the tests train on)."""
-    from tavli.ai.neural import shipped_net
+    from tavli.ai.shipped import shipped_net
 
     return Evaluator(shipped_net(game), race=race, bearoff=False)
 
 
 @pytest.mark.parametrize("game", FAMILIES)
 def test_training_moves_the_race_net_toward_its_targets(game):
+    from tavli.ai.shipped import family_rules
+    from tavli.bench.racegames import _scratch_for
     from tavli.training.racegames import train_race
-    from tavli.training.racetrain import _scratch_for, family_rules
 
     rules = family_rules(game)
     boards, turns, targets = _sure_wins(game)
@@ -188,8 +189,9 @@ def test_training_moves_the_race_net_toward_its_targets(game):
 
 
 def test_one_update_moves_toward_the_result():
+    from tavli.ai.shipped import family_rules
+    from tavli.bench.racegames import _scratch_for
     from tavli.training.racegames import train_race
-    from tavli.training.racetrain import _scratch_for, family_rules
 
     rules = family_rules("fevga")
     boards, turns, targets = _sure_wins("fevga")
@@ -205,7 +207,8 @@ def test_one_update_moves_toward_the_result():
 
 
 def test_sampled_starts_are_races_and_training_runs(tmp_path):
-    from tavli.training.racetrain import RaceStarts, sample_starts, train_race_net
+    from tavli.bench.racegames import RaceStarts, sample_starts
+    from tavli.training.racetrain import train_race_net
 
     starts = sample_starts("portes", 40, 3)
     assert 20 <= len(starts) <= 40 and starts.family == "portes"
@@ -242,8 +245,9 @@ def test_sampled_starts_are_races_and_training_runs(tmp_path):
 # --- duplicate races and rollouts -----------------------------------------------------------
 
 def test_duplicate_races_of_one_player_cancel_and_rollouts_of_decided_races():
+    from tavli.ai.shipped import family_rules
     from tavli.bench.race import rollouts_of
-    from tavli.training.racetrain import RaceStarts, contact_evaluator, family_rules, race_match
+    from tavli.bench.racegames import RaceStarts, contact_evaluator, race_match
 
     rules = family_rules("plakoto")
     ev = contact_evaluator(rules.game)
@@ -291,8 +295,9 @@ def test_bench_race_prints_both_errors(tmp_path):
 
 
 def test_race_rollouts_same_with_processes_and_resume_from_partial(tmp_path):
+    from tavli.ai.shipped import family_rules
     from tavli.bench.race import Rollouts, rollouts_of
-    from tavli.training.racetrain import contact_evaluator, family_rules, sample_starts
+    from tavli.bench.racegames import contact_evaluator, sample_starts
 
     rules = family_rules("fevga")
     ev = contact_evaluator(rules.game)
@@ -322,7 +327,8 @@ def test_race_rollouts_same_with_processes_and_resume_from_partial(tmp_path):
 def test_shipped_race_nets_load_and_answer_races(game):
     from importlib import resources
 
-    from tavli.ai.neural import shipped_evaluator, shipped_race_net
+    from tavli.ai.evaluator import shipped_evaluator
+    from tavli.ai.shipped import shipped_race_net
 
     race = shipped_race_net(game)
     assert race is not None and race.encoder == RACE
@@ -356,7 +362,7 @@ def _hint(capsys, *argv):
      + ["race net"]),
 ])
 def test_hint_names_the_class_and_the_valuer(capsys, white, black, cls_name, valuers):
-    from tavli.ai.neural import shipped_evaluator
+    from tavli.ai.evaluator import shipped_evaluator
 
     pos = Position.start("portes") if white is None else Position.from_points(
         "portes", white, black)
@@ -467,7 +473,7 @@ def test_bad_command_lines(capsys, tmp_path):
 
 
 def test_strength_players_with_and_without_the_race_net(tmp_path):
-    from tavli.ai.neural import shipped_net, shipped_race_net
+    from tavli.ai.shipped import shipped_net, shipped_race_net
     from tavli.bench.strength import parse_player
     from tavli.engine.rules import Rules
 

@@ -11,15 +11,14 @@ import pytest
 
 from tavli.ai.evaluator import C_CONTACT, C_RACE, Evaluator, position_class
 from tavli.ai.net import Net, flip
-from tavli.ai.neural import shipped_net
 from tavli.ai.search import Searcher
+from tavli.ai.shipped import shipped_net, training_rules
 from tavli.cli import main
 from tavli.errors import TrainingError
 from tavli.training import labels as lab
 from tavli.training.fitting import FitSettings, Student, fit_labels
 from tavli.training.labels import Chunk, LabelSettings, label_chunk, label_run, load_chunks
 from tavli.training.rounds import _encode
-from tavli.training.train import training_rules
 
 QUICK = LabelSettings(targets="ply1", every=0.3, screen=0.3, chunk=100, seed=3)
 

@@ -76,8 +76,9 @@ def test_tavli_moves_lists_its_moves(nack, monkeypatch):
 
 
 def test_compiled_self_play_trains_on_it(nack):
+    from tavli.ai.fastplay import NET, RANDOM, compiled_match
     from tavli.ai.net import Net
-    from tavli.ai.selfplay import NET, RANDOM, compiled_match, train_games
+    from tavli.training.selfplay import train_games
 
     rules = Rules("nackgammon")
     net = Net.random("nackgammon", hidden=8, seed=1)

@@ -319,7 +319,7 @@ def test_state_says_how_the_sides_number_the_points(client, variant):
 
 # --- the registry ----------------------------------------------------------------------------
 def test_info_lists_the_registry(client):
-    from tavli.ai.neural import LEVELS
+    from tavli.ai.levels import LEVELS
 
     info = client.get("/api/info").json()
     assert info["variants"] == match_kinds()

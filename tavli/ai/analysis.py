@@ -27,9 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tavli.ai.analyzer import Analyzer
 from tavli.ai.cubeanalysis import ERRORS, CubeAnalysis, CubeMoment, TurnCube, judge, walk
 from tavli.ai.luck import RollValues, luck_mark, luck_rating, opening_luck
-from tavli.ai.neural import Analyzer
+from tavli.ai.marks import MARKS, mark
 from tavli.engine.layout import SIDE_NAMES
 from tavli.play.cube.scoring import turn_weights
 from tavli.play.game import Game
@@ -38,7 +39,6 @@ from tavli.play.match import Match
 RATINGS = ((2.0, "Supernatural"), (5.0, "World class"), (8.0, "Expert"),
            (12.0, "Advanced"), (18.0, "Intermediate"), (26.0, "Casual player"),
            (35.0, "Beginner"), (float("inf"), "Awful!"))
-MARKS = ((0.16, "very bad"), (0.08, "bad"), (0.04, "doubtful"))
 #: the deepest ply an analysis searches
 MAX_PLY = 2
 #: how many of its best moves an analysis keeps for rollouts (TurnAnalysis.top)
@@ -53,13 +53,6 @@ def rating(error_rate: float) -> str:
     return RATINGS[-1][1]
 
 
-def mark(loss: float) -> str:
-    for limit, name in MARKS:
-        if loss >= limit:
-            return name
-    return ""
-
-
 def review_ply(levels: dict[str, Any], base: int = -1) -> int:
     """The ply that judges the AI one ply deeper than it played: ``levels`` maps who
     played as the AI (e.g. ``"black's AI"``) to its level (a name or a ply); the deepest
@@ -71,7 +64,7 @@ def review_ply(levels: dict[str, Any], base: int = -1) -> int:
     >>> review_ply({"white's AI": "worldclass"}), review_ply({}, base=1)
     (2, 1)
     """
-    from tavli.ai.neural import parse_level
+    from tavli.ai.levels import parse_level
 
     if not levels:
         return base
@@ -90,7 +83,7 @@ def ply_note(ply: int, levels: dict[str, Any]) -> str:
     >>> ply_note(0, {"the AI": "expert"})
     'shallower than the AI (expert, 1-ply): it is judged by less than it saw'
     """
-    from tavli.ai.neural import parse_level
+    from tavli.ai.levels import parse_level
 
     if not levels:
         return ""
@@ -112,7 +105,7 @@ def ply_note_msg(ply: int, levels: dict[str, Any]) -> dict[str, Any] | None:
     >>> ply_note_msg(2, {"black's AI": "expert"})["key"]
     'rv.note.deeper'
     """
-    from tavli.ai.neural import parse_level
+    from tavli.ai.levels import parse_level
     from tavli.i18n import msg
 
     if not levels:

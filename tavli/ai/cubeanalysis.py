@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tavli.ai.marks import mark
 from tavli.engine.board import Position
 from tavli.engine.layout import SIDE_NAMES
 from tavli.play.cube.cubeful import CubeDecision
@@ -165,8 +166,6 @@ class CubeAnalysis:
 
     @property
     def mark(self) -> str:
-        from tavli.ai.analysis import mark
-
         return mark(self.loss)
 
     @property

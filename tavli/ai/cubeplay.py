@@ -33,7 +33,7 @@ def position_efficiency(position: Position) -> tuple[str, float]:
 
 @functools.lru_cache(maxsize=8)
 def _shipped_analyzer(rules: Rules):
-    from tavli.ai.neural import Analyzer
+    from tavli.ai.analyzer import Analyzer
 
     return Analyzer(rules)
 
@@ -45,7 +45,7 @@ def cube_decision(position: Position, cube: CubeInfo | None = None, ply: int = 1
     cube and score ``cube`` (default: money, cube centred): the network's cubeless
     probabilities at ``ply`` (0-2) made cubeful by Janowski's model. ``evaluator``:
     default the shipped one; ``rules``: default the game's standard rules."""
-    from tavli.ai.neural import Analyzer
+    from tavli.ai.analyzer import Analyzer
 
     rules = rules if rules is not None else Rules.for_game(position.game)
     a = (_shipped_analyzer(rules) if evaluator is None else Analyzer(rules, evaluator))

@@ -30,6 +30,7 @@ Compiled code takes the evaluator as one value, :data:`Tables` (:meth:`Evaluator
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
 
 import numpy as np
@@ -39,6 +40,7 @@ from tavli.ai.bearoff import bearoff_outputs, empty_tables, load_tables
 from tavli.ai.encode import encode, is_contact
 from tavli.ai.net import N_OUT, Net, NetError, Scratch, forward, make_scratch
 from tavli.ai.race import race_sanity
+from tavli.ai.shipped import family_net, family_race_net
 from tavli.engine.games import PINNING, RUNNING, find_variant
 
 C_CONTACT, C_RACE, C_BEAROFF = range(3)
@@ -140,8 +142,6 @@ class Evaluator:
     @classmethod
     def shipped(cls, game: int | str) -> Evaluator:
         """The evaluator shipped for ``game``'s family: its networks and the databases."""
-        from tavli.ai.neural import shipped_evaluator
-
         return shipped_evaluator(find_variant(game).code)
 
     @property
@@ -184,6 +184,19 @@ class Evaluator:
 
     def __repr__(self) -> str:
         return f"Evaluator({self.contact!r}, race={self.race!r}, bearoff={self.bearoff})"
+
+
+def shipped_evaluator(game: int | str) -> Evaluator:
+    """The evaluator shipped for ``game``'s family: its trained network, its race network
+    where one ships, and the bear-off databases (:class:`~tavli.ai.evaluator.Evaluator`;
+    built once per family)."""
+    family = find_variant(game).family
+    return _family_evaluator(family)
+
+
+@functools.cache
+def _family_evaluator(family: str) -> Evaluator:
+    return Evaluator(family_net(family), race=family_race_net(family))
 
 
 def as_evaluator(net: Net | Evaluator | None, game: int | str) -> Evaluator:

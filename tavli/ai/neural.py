@@ -1,18 +1,4 @@
-"""The AI players: the neural player at every level, and pubeval.
-
-Levels (name: ply, equity noise):
-
-==============  ====  =====
-beginner        0     0.35
-casual          0     0.15
-intermediate    0     0.06
-advanced        0     0
-expert          1     0      (the default: well under 0.2 s a move)
-worldclass      2     0
-==============  ====  =====
-
-Noise is added to each candidate's equity before choosing, so weak levels make the kind
-of mistakes people make (close moves confused), not random blunders.
+"""The AI players: the neural player at every level (:mod:`tavli.ai.levels`), and pubeval.
 
 What a user interface needs: :class:`LevelPlayer` (the AI at a level: the neural player
 where a trained network ships for the game, else the greedy heuristic), :func:`rank_moves`
@@ -22,16 +8,17 @@ where a trained network ships for the game, else the greedy heuristic), :func:`r
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
-from importlib import resources
+from dataclasses import replace
 
 import numpy as np
 
-from tavli.ai.encode import family_name, family_of
-from tavli.ai.evaluator import Evaluator, as_evaluator
-from tavli.ai.net import Net, NetError, equity
+from tavli.ai.analyzer import Analyzer
+from tavli.ai.evaluator import Evaluator
+from tavli.ai.levels import DEFAULT_LEVEL, level_name, parse_level
+from tavli.ai.net import Net
+from tavli.ai.shipped import engine_name, has_shipped_net
 from tavli.engine.board import Dice, Move, Position
-from tavli.engine.games import HITTING, find_variant
+from tavli.engine.games import HITTING
 from tavli.engine.layout import BAR, OFF
 from tavli.engine.rules import Rules
 from tavli.errors import RuleError
@@ -39,213 +26,10 @@ from tavli.play.cube.scoring import ScoreWeights
 from tavli.play.game import RESIGN_POINTS, Game
 from tavli.play.players import GreedyPlayer, Player
 
-LEVELS: dict[str, tuple[int, float]] = {
-    "beginner": (0, 0.35),
-    "casual": (0, 0.15),
-    "intermediate": (0, 0.06),
-    "advanced": (0, 0.0),
-    "expert": (1, 0.0),
-    "worldclass": (2, 0.0),
-}
-DEFAULT_LEVEL = "expert"
 #: the cube logics of :class:`NeuralPlayer`: Janowski's cubeful model (at the match score
 #: in a match), the old fixed thresholds on the cubeless equity, or the cubeful model as in
 #: money play whatever the score (the last two kept for the benchmarks)
 CUBE_MODES = ("cubeful", "thresholds", "money")
-
-
-def shipped_net(game: int | str) -> Net:
-    """The trained network shipped with the package for ``game``'s family
-    (``tavli/data/<family>.npz``, the variant's :attr:`~tavli.engine.games.Variant.family`;
-    loaded once per family)."""
-    return _family_net(find_variant(game).family)
-
-
-@functools.cache
-def _family_net(family: str) -> Net:
-    name = f"{family}.npz"
-    ref = resources.files("tavli").joinpath("data", name)
-    if not ref.is_file():
-        raise NetError(f"no trained network for {family} is installed ({name})")
-    with resources.as_file(ref) as path:
-        return Net.load(path)
-
-
-def shipped_race_net(game: int | str) -> Net | None:
-    """The race network shipped for ``game``'s family (``tavli/data/<family>-race.npz``),
-    or None when none is installed (loaded once per family)."""
-    return _family_race_net(find_variant(game).family)
-
-
-@functools.cache
-def _family_race_net(family: str) -> Net | None:
-    ref = resources.files("tavli").joinpath("data", f"{family}-race.npz")
-    if not ref.is_file():
-        return None
-    with resources.as_file(ref) as path:
-        return Net.load(path)
-
-
-def shipped_evaluator(game: int | str) -> Evaluator:
-    """The evaluator shipped for ``game``'s family: its trained network, its race network
-    where one ships, and the bear-off databases (:class:`~tavli.ai.evaluator.Evaluator`;
-    built once per family)."""
-    family = find_variant(game).family
-    return _family_evaluator(family)
-
-
-@functools.cache
-def _family_evaluator(family: str) -> Evaluator:
-    return Evaluator(_family_net(family), race=_family_race_net(family))
-
-
-def has_shipped_net(game: int) -> bool:
-    try:
-        shipped_net(game)
-        return True
-    except NetError:
-        return False
-
-
-def parse_level(level: str | int | None) -> tuple[int, float]:
-    if level is None:
-        return LEVELS[DEFAULT_LEVEL]
-    if isinstance(level, int) or (isinstance(level, str) and level.isascii() and level.isdigit()
-                                   and len(level) < 10):
-        ply = int(level)
-        if ply not in (0, 1, 2):
-            raise RuleError(f"ply must be 0, 1 or 2, not {level}")
-        return ply, 0.0
-    key = str(level).strip().lower().replace("-", "").replace("_", "").replace(" ", "")
-    if key not in LEVELS:
-        raise RuleError(f"unknown level {str(level)[:40]!r}: one of {', '.join(LEVELS)} "
-                        "or a ply 0-2")
-    return LEVELS[key]
-
-
-def level_name(level: str | int | None) -> str:
-    """The canonical name of a level (``expert``, ``worldclass``, or a ply ``0``-``2``);
-    RuleError for an unknown one."""
-    parse_level(level)
-    if level is None:
-        return DEFAULT_LEVEL
-    return str(level).strip().lower().replace("-", "").replace("_", "").replace(" ", "")
-
-
-def engine_name(game: int) -> str:
-    """``neural`` when a trained network ships for ``game``, else ``greedy``."""
-    return "neural" if has_shipped_net(game) else "greedy"
-
-
-@dataclass
-class RankedMove:
-    """A move with its outputs (mover's view), equity and the ply it was valued at; at a
-    match score the equity is the normalised match equity and ``mwc`` the match winning
-    chance (:mod:`tavli.play.cube.scoring`)."""
-
-    move: Move
-    outputs: np.ndarray
-    equity: float
-    ply: int
-    mwc: float | None = None
-
-    def to_dict(self) -> dict:
-        """The move, its equity, ply and outputs by name (``tavli hint --json``), and its
-        ``mwc`` at a match score."""
-        o = [round(float(v), 4) for v in self.outputs]
-        doc = {"move": str(self.move), "equity": round(self.equity, 4), "ply": self.ply,
-               "win": o[0], "win_gammon": o[1], "win_backgammon": o[2],
-               "lose_gammon": o[3], "lose_backgammon": o[4],
-               "position": self.move.after.id()}
-        if self.mwc is not None:
-            doc["mwc"] = round(self.mwc, 4)
-        return doc
-
-
-class Analyzer:
-    """Ranks moves with a network, with gnubg-style move filtering between plies."""
-
-    FILTER_1 = (8, 0.16)  # candidates kept for 1-ply: at most 8, within 0.16 of the best
-    FILTER_2 = (3, 0.08)
-
-    def __init__(self, rules: Rules, net: Net | Evaluator | None = None) -> None:
-        from tavli.ai.search import Searcher
-
-        self.rules = rules
-        self.evaluator = as_evaluator(net, rules.game)
-        self.net = self.evaluator.contact
-        if self.net.family != family_of(rules.game):
-            raise NetError(f"the network is for {family_name(self.net.family)}, the game "
-                           f"{rules.game_name}")
-        self.count_bg = bool(rules.backgammons)
-        self.searcher = Searcher(self.evaluator, rules)
-
-    def __repr__(self) -> str:
-        return f"Analyzer({self.rules!r}, {self.evaluator!r})"
-
-    def equity(self, outputs: np.ndarray, score: ScoreWeights | None = None) -> np.ndarray:
-        """Cubeless equity of network outputs, backgammons counted where they score: money
-        equity, or at a match ``score`` the normalised match equity
-        (:class:`~tavli.play.cube.scoring.ScoreWeights`)."""
-        if score is None or score.is_money:
-            return np.asarray(equity(outputs, self.count_bg))
-        y = np.asarray(outputs, dtype=np.float64)
-        gw, bw, gl, bl = score.values
-        e = 2 * y[..., 0] - 1 + gw * y[..., 1] - gl * y[..., 3]
-        if self.count_bg:
-            e = e + bw * y[..., 2] - bl * y[..., 4]
-        return np.asarray(e)
-
-    def rank(self, position: Position, moves: list[Move], ply: int,
-             score: ScoreWeights | None = None) -> list[RankedMove]:
-        """``moves`` ranked best first; the leading ones valued at ``ply``. At a match
-        ``score`` (:class:`~tavli.play.cube.scoring.ScoreWeights` of the side to move) every
-        ply chooses and ranks by match winning chances, and each move has its MWC."""
-        if not moves:
-            return []
-        arr = np.stack([m.after.array for m in moves])
-        mover = position.turn
-        money = score is None or score.is_money
-        gv = None if money else score.kernel_weights(mover)
-        out = self.searcher.outputs(arr, mover, 0)
-        eq = self.equity(out, score)
-        plies = np.zeros(len(moves), dtype=int)
-        for depth, (keep, width) in ((1, self.FILTER_1), (2, self.FILTER_2)):
-            if ply < depth or len(moves) == 1:
-                break
-            cand = [i for i in np.argsort(-eq, kind="stable") if plies[i] == depth - 1]
-            cand = [i for i in cand[:keep] if eq[i] >= eq[cand[0]] - width]
-            o = self.searcher.outputs(arr[cand], mover, depth, gv)
-            out[cand] = o
-            eq[cand] = self.equity(o, score)
-            plies[cand] = depth
-        order = sorted(range(len(moves)), key=lambda i: (-plies[i], -eq[i]))
-        return [RankedMove(moves[i], out[i], float(eq[i]), int(plies[i]),
-                           None if money else score.mwc(float(eq[i]))) for i in order]
-
-    def position_valuer(self, position: Position) -> tuple[str, str]:
-        """The class of ``position`` (``contact``, ``race`` or ``bear-off``:
-        :data:`~tavli.ai.evaluator.CLASSES`) and the valuer that answers for it at 0-ply
-        (``contact net``, ``race net``, a bear-off database:
-        :data:`~tavli.ai.evaluator.VALUERS`)."""
-        from tavli.ai.evaluator import CLASSES, VALUERS, position_class
-
-        flat = np.ascontiguousarray(position.array, dtype=np.int8).reshape(104)
-        cls = int(position_class(flat, self.evaluator.family))
-        used = int(self.evaluator.evaluate([position])[1][0])
-        return CLASSES[cls], VALUERS[used]
-
-    def position_outputs(self, position: Position, ply: int = 0,
-                         score: ScoreWeights | None = None) -> np.ndarray:
-        """Outputs for the side to move in ``position`` (before its roll); at a match
-        ``score`` (the side to move's) the search chooses moves by it."""
-        if ply == 0:
-            return self.evaluator.evaluate([position])[0][0]
-        # the position seen as the after-position of the opponent's turn
-        sw = position.swap_turn()
-        gv = None if score is None or score.is_money else score.kernel_weights(position.turn)
-        o = self.searcher.outputs(sw.array[None], sw.turn, ply, gv)[0]
-        return np.array([1 - o[0], o[3], o[4], o[1], o[2]], dtype=np.float32)
 
 
 class NeuralPlayer(Player):
@@ -361,7 +145,7 @@ class PubevalPlayer(Player):
 
     def choose_move(self, position: Position, dice: Dice, moves, rules: Rules):
         from tavli.ai.encode import is_contact
-        from tavli.ai.selfplay import pubeval_score
+        from tavli.ai.fastplay import pubeval_score
 
         if rules.variant.kernel != HITTING:
             raise RuleError("pubeval plays Portes and backgammon only")
@@ -376,7 +160,7 @@ class PubevalPlayer(Player):
 
 @functools.lru_cache(maxsize=1)
 def _pubeval_weights_cached() -> np.ndarray:
-    from tavli.ai.selfplay import pubeval_weights
+    from tavli.ai.fastplay import pubeval_weights
 
     return pubeval_weights()
 

@@ -29,9 +29,9 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from tavli.ai.fastplay import terminal
 from tavli.ai.net import N_OUT, flip, money_equity
 from tavli.ai.search import ROLLS, _after_value, v0, v1
-from tavli.ai.selfplay import terminal
 from tavli.engine.games.kernel import F_BACKGAMMONS, F_KERNEL
 from tavli.engine.movegen import generate
 

@@ -364,7 +364,7 @@ def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None
     same trials and dice (settings as :func:`rollout`), and return them best first by
     the luck-adjusted equity, for the side that moves. A move that ends the game has its
     outcome exactly (0 trials)."""
-    from tavli.ai.neural import Analyzer
+    from tavli.ai.analyzer import Analyzer
 
     check_settings(games, ply, truncate, seed, jobs, target_se)
     if moves is not None and (not isinstance(moves, int) or moves < 1):
@@ -396,7 +396,7 @@ def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None
 def _game_over(move: Move, rules: Rules) -> np.ndarray | None:
     """The outcome (five outputs, the mover's view) of a move that ends the game, or
     None."""
-    from tavli.ai.selfplay import terminal
+    from tavli.ai.fastplay import terminal
 
     tgt = np.zeros(N_OUT, dtype=np.float32)
     b = np.ascontiguousarray(move.after.array, dtype=np.int8).reshape(104)

@@ -23,8 +23,8 @@ import numpy as np
 from numba import njit
 
 from tavli.ai.evaluator import evaluate
+from tavli.ai.fastplay import terminal
 from tavli.ai.net import LOSE_BG, LOSE_G, N_OUT, WIN, WIN_BG, WIN_G, flip, money_equity
-from tavli.ai.selfplay import terminal
 from tavli.engine.games.kernel import F_BACKGAMMONS, F_KERNEL
 from tavli.engine.movegen import generate
 

@@ -198,7 +198,8 @@ def bench_moves(games: int = 4, seed: int = 1, out=print,
     choice together, on turns with at least two legal moves; mean and max of the wall
     time, and the mean CPU time of this process (what the move costs on an idle core).
     Beside it ``gnubg_nn.best_move`` at the level's ply on the same positions and rolls."""
-    from tavli.ai.neural import LEVELS, NeuralPlayer
+    from tavli.ai.levels import LEVELS
+    from tavli.ai.neural import NeuralPlayer
     from tavli.bench.movegen import gnubg_board
 
     rules = Rules(GAME)

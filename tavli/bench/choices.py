@@ -140,7 +140,7 @@ def bench_choices(game: str = "backgammon", games: int = 100, ply: int = 0,
     default the same), compare both choices at every turn, print the breakdown and return
     it (``{"classes": {...}, "phases": {...}, "all": {...}}``, each group's decisions,
     differing choices and mean differences with their SE under both judges)."""
-    from tavli.ai.neural import Analyzer
+    from tavli.ai.analyzer import Analyzer
     from tavli.bench.strength import GnubgPlayer
     from tavli.play.game import Game
     from tavli.play.players import play_game

@@ -174,7 +174,7 @@ def make_rollouts(ev: Evaluator, rules: Rules, positions: int, trials: int, seed
     """``positions`` race positions from self-play of ``ev`` (seed ``seed``), rolled out
     ``trials`` times each by ``ev`` (:func:`rollouts_of`, ``jobs`` and ``partial`` as
     there)."""
-    from tavli.training.racetrain import sample_starts
+    from tavli.bench.racegames import sample_starts
 
     game = rules.game
     boards = []
@@ -202,8 +202,8 @@ def bench_race(game: str, positions: int = POSITIONS, trials: int = TRIALS, seed
     """Measure (see the module docstring), print and return the figures. The rollouts
     run in ``jobs`` processes; with ``rollouts`` they are saved as they go in
     ``ROLLOUTS.part.npz`` (a run stopped resumes there, removed at the end)."""
-    from tavli.ai.neural import shipped_net, shipped_race_net
-    from tavli.training.racetrain import family_rules, load_race_net, pair_stats, race_match
+    from tavli.ai.shipped import family_rules, load_race_net, shipped_net, shipped_race_net
+    from tavli.bench.racegames import pair_stats, race_match
 
     out = out or sys.stdout
     rules = family_rules(game)
@@ -261,7 +261,7 @@ def bench_race(game: str, positions: int = POSITIONS, trials: int = TRIALS, seed
     print(f"  {'difference':14s} {d['mean']:>+11.4f} ± {d['se']:.4f}  (paired, race - contact)",
           file=out)
     if games > 0:
-        from tavli.training.racetrain import RaceStarts
+        from tavli.bench.racegames import RaceStarts
 
         starts = RaceStarts(family, rolls.boards, rolls.turns)
         res = np.concatenate([race_match(full, plain, starts, rules, seed * 7919 + 1000 * r)

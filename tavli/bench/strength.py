@@ -72,7 +72,7 @@ def _with_race(contact, race_text: str | None, default, rules: Rules):
     """The evaluator of ``contact`` with the race network named by ``race_text`` (a file,
     ``off``, or None for ``default``)."""
     from tavli.ai.evaluator import Evaluator
-    from tavli.training.racetrain import load_race_net
+    from tavli.ai.shipped import load_race_net
 
     if race_text is None:
         race = default
@@ -86,16 +86,11 @@ def _with_race(contact, race_text: str | None, default, rules: Rules):
 
 
 def parse_player(text: str, rules: Rules) -> Spec:
-    from tavli.ai.neural import (
-        NeuralPlayer,
-        PubevalPlayer,
-        parse_level,
-        shipped_net,
-        shipped_race_net,
-    )
-    from tavli.ai.selfplay import NET, PUBEVAL, RANDOM
+    from tavli.ai.fastplay import NET, PUBEVAL, RANDOM
+    from tavli.ai.levels import parse_level
+    from tavli.ai.neural import NeuralPlayer, PubevalPlayer
+    from tavli.ai.shipped import load_contact_net, shipped_net, shipped_race_net
     from tavli.play.players import GreedyPlayer
-    from tavli.training.racetrain import load_contact_net
 
     full = text.strip()
     t, race_text = _race_part(full)
@@ -206,8 +201,8 @@ class Result:
 
 
 def _pair_seq(seed: int, k: int) -> list[int]:
-    """The dice of pair ``k`` (see :func:`~tavli.ai.selfplay.pair_seed_base`)."""
-    from tavli.ai.selfplay import pair_seed_base
+    """The dice of pair ``k`` (see :func:`~tavli.ai.fastplay.pair_seed_base`)."""
+    from tavli.ai.fastplay import pair_seed_base
 
     rng = random.Random((pair_seed_base(seed) + k) % 4294967296)
     return [rng.randint(1, 6) for _ in range(8000)]
@@ -271,7 +266,7 @@ def _play_match_pair(a, b, rules: Rules, seed: int, k: int, target: int
 
 def pair_seed(seed: int, k: int) -> int:
     """The seed of dice pair ``k`` of a run seeded ``seed``."""
-    from tavli.ai.selfplay import pair_seed_base
+    from tavli.ai.fastplay import pair_seed_base
 
     return (pair_seed_base(seed) + k) % 4294967296
 
@@ -395,7 +390,7 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
             header["match"] = match
         mlog = MatchLog(log, header)
     if a.compiled is not None and b.compiled is not None and not match:
-        from tavli.ai.selfplay import compiled_match
+        from tavli.ai.fastplay import compiled_match
 
         res = compiled_match(a.net, a.compiled, b.net, b.compiled, rules, pairs, seed)
         if mlog is not None:

@@ -88,7 +88,7 @@ THREADS = 4
 def ai_job(games: OnlineGames, game_id: str) -> tuple[int, dict[str, Any]] | None:
     """``(seq, job)``: what the AI seat must decide now (for
     :func:`tavli.web.workers.ai_action`), else None (not its turn, or no AI seat)."""
-    from tavli.ai.neural import has_shipped_net
+    from tavli.ai.shipped import has_shipped_net
 
     t = games.table(game_id)
     with t.lock:

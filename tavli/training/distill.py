@@ -34,14 +34,14 @@ from numba import njit
 
 from tavli.ai.encode import encode, family_name
 from tavli.ai.evaluator import Evaluator, as_evaluator
+from tavli.ai.fastplay import MAX_PLIES, _play_roll, new_game, throw
 from tavli.ai.net import N_OUT, Net, equity, read_npz, write_npz
 from tavli.ai.search import _after_value, v1
-from tavli.ai.selfplay import MAX_PLIES, _play_roll, new_game, throw
+from tavli.ai.shipped import training_rules
 from tavli.engine.board import Position
 from tavli.engine.movegen import generate
 from tavli.errors import DistillError, TrainingError
 from tavli.training.fitting import Student, cosine_rate, widen
-from tavli.training.train import training_rules
 
 
 @dataclass

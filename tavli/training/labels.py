@@ -51,10 +51,10 @@ from numba import njit
 
 from tavli.ai.encode import family_name
 from tavli.ai.evaluator import CLASSES, Evaluator, evaluate, position_class
+from tavli.ai.fastplay import MAX_PLIES, new_game, throw
 from tavli.ai.net import N_OUT, money_equity, read_npz, write_npz
 from tavli.ai.playout import RES, Trials, play_trials
 from tavli.ai.search import SEARCH_STATES, _after_value, v1, v2
-from tavli.ai.selfplay import MAX_PLIES, new_game, throw
 from tavli.engine.board import Position
 from tavli.engine.games.kernel import F_BACKGAMMONS, F_KERNEL
 from tavli.engine.movegen import generate
@@ -305,7 +305,7 @@ class Chunk:
 def label_chunk(ev: Evaluator, settings: LabelSettings, c: int, size: int,
                 rules=None, scratch=None) -> Chunk:
     """Chunk ``c`` of a run: ``size`` labelled positions (see the module's text)."""
-    from tavli.training.train import training_rules
+    from tavli.ai.shipped import training_rules
 
     settings.check()
     family = family_name(ev.family)
@@ -339,7 +339,7 @@ _WORKER: dict = {}
 
 
 def _worker_init(ev: Evaluator, settings: LabelSettings, folder: str) -> None:
-    from tavli.training.train import training_rules
+    from tavli.ai.shipped import training_rules
 
     _WORKER.update(ev=ev, settings=settings, folder=Path(folder),
                    rules=training_rules(family_name(ev.family)),

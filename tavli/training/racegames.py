@@ -1,22 +1,11 @@
-"""Compiled play of races: sampling race positions, TD training of a race network, and
-duplicate games from race positions.
+"""Compiled TD training of a race network from race positions.
 
-Every kernel takes the evaluator as one value (:data:`~tavli.ai.evaluator.Tables`) and
-plays the 0-ply choice of it (:func:`tavli.ai.evaluator.evaluate`: the valuer of each
-position's class), so a race network in the tables plays and values the races, and the
-bear-off databases, where the tables carry them, value the bear-offs.
-
-* :func:`sample_races` plays self-play games from the start and records, per game, the
-  position where contact ends (the first race-class one, the side to move with it), or
-  one race-class position of the game chosen at random;
-* :func:`train_race` plays games from race positions to the end and moves the race
-  network's outputs for each position it values toward the value of the next one by the
-  evaluator (TD(0)): the race network itself, the bear-off databases once positions reach
-  them (where a database answers, the game stops: nothing is left to learn), the result
-  at the end;
-* :func:`race_pairs` plays each race position twice with the same dice, seats swapped.
-
-Rollouts of race positions (``tavli bench race``) are :mod:`tavli.ai.rollout`'s.
+:func:`train_race` plays games from race positions to the end and moves the race
+network's outputs for each position it values toward the value of the next one by the
+evaluator (TD(0)): the race network itself, the bear-off databases once positions reach
+them (where a database answers, the game stops: nothing is left to learn), the result at
+the end; :func:`train_race_ply1` toward 1-ply values. The starting positions and the
+duplicate races that check a network are :mod:`tavli.bench.racegames`'.
 """
 
 from __future__ import annotations
@@ -24,73 +13,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tavli.ai.evaluator import C_CONTACT, C_RACE, E_RACE, evaluate, position_class
+from tavli.ai.evaluator import E_RACE, evaluate
+from tavli.ai.fastplay import terminal, throw
 from tavli.ai.net import N_OUT, flip, money_equity, td_update
-from tavli.ai.selfplay import NET, _choose, terminal, throw
+from tavli.bench.racegames import MAX_RACE_PLIES, _copy
 from tavli.engine.games.kernel import F_BACKGAMMONS, F_KERNEL
 from tavli.engine.movegen import generate
-
-MAX_RACE_PLIES = 1000  # a race is never this long; a game that is gets cut off
-PUBEVAL_NONE = np.zeros((2, 122))  # _choose's pubeval weights, unused by NET players
-
-
-@njit(cache=True)
-def _copy(dst, src):
-    for k in range(104):
-        dst[k] = src[k]
-
-
-@njit(cache=True)
-def sample_races(ev, start, flags, n_games, seed, explore, pick_any, s, boards, turns):
-    """Play ``n_games`` self-play games from the board array ``start`` with the 0-ply
-    choice of ``ev`` (a random legal move with probability ``explore``) and record race
-    positions into ``boards`` (int8[M, 104]) and ``turns`` (the side to move): the first
-    race-class position of each game (``pick_any`` false: the game stops there), or one
-    race-class position of the game drawn uniformly (``pick_any`` true). Games that end
-    before a race (or go from contact straight to a bear-off) give none. Returns how many
-    were recorded (at most M)."""
-    np.random.seed(seed)
-    family = flags[F_KERNEL]
-    st, buf, table = s.st, s.buf, s.table
-    sf = st.reshape(104)
-    outp = table.shape[0] - buf.shape[0]
-    got = 0
-    pick = np.zeros(104, dtype=np.int8)
-    player = (NET, ev)
-    for _g in range(n_games):
-        if got >= boards.shape[0]:
-            break
-        st[:, :] = start
-        me = np.random.randint(0, 2)
-        seen = 0
-        pick_turn = 0
-        for _ply in range(4 * MAX_RACE_PLIES):
-            cls = position_class(sf, family)
-            if cls == C_RACE:
-                seen += 1
-                if np.random.random() * seen < 1.0:  # reservoir sampling of one position
-                    _copy(pick, sf)
-                    pick_turn = me
-                if not pick_any:
-                    break
-            elif cls != C_CONTACT and not pick_any:
-                break  # contact ended in a bear-off: no race start here
-            d1, d2 = throw()
-            n = generate(st, me, d1, d2, flags, buf, table)
-            if n > 0:
-                if explore > 0.0 and np.random.random() < explore:
-                    i = table[outp + np.random.randint(0, n)]
-                else:
-                    i = _choose(player, PUBEVAL_NONE, st, me, n, flags, s)
-                _copy(sf, buf[i])
-                if not np.isnan(terminal(sf, me, flags, s.tgt)):
-                    break
-            me = 1 - me
-        if seen > 0:
-            _copy(boards[got], pick)
-            turns[got] = pick_turn
-            got += 1
-    return got
 
 
 @njit(cache=True)
@@ -220,43 +148,3 @@ def train_race_ply1(ev, starts, turns, flags, n_games, alpha, seed, s, stats):
             if not np.isnan(done):
                 break
             me = 1 - me
-
-
-@njit(cache=True)
-def _play_out(a, b, st, me, a_side, flags, s):
-    """Play the board array ``st`` to the end with random dice, ``me`` to move, player
-    ``a`` (``(kind, tables)``) for side ``a_side`` and ``b`` for the other. Returns the
-    points of the side that moved first (0 if cut off)."""
-    sf = st.reshape(104)
-    buf, table = s.buf, s.table
-    root = me
-    for _ply in range(MAX_RACE_PLIES):
-        d1, d2 = throw()
-        n = generate(st, me, d1, d2, flags, buf, table)
-        if n > 0:
-            i = _choose(a if me == a_side else b, PUBEVAL_NONE, st, me, n, flags, s)
-            _copy(sf, buf[i])
-            pts = terminal(sf, me, flags, s.tgt)
-            if not np.isnan(pts):
-                return pts if me == root else -pts
-        me = 1 - me
-    return 0.0
-
-
-@njit(cache=True)
-def race_pairs(a, b, boards, turns, flags, seed, s, results):
-    """Duplicate games from race positions: position ``k`` (``boards[k]``, ``turns[k]``
-    to move) is played twice with the same dice (seeded ``seed + k``), the evaluator ``a``
-    (:data:`~tavli.ai.evaluator.Tables`) first on the side to move, then on the other.
-    ``results[2k]``, ``results[2k + 1]`` get ``a``'s points."""
-    st = s.st
-    pa = (NET, a)
-    pb = (NET, b)
-    for k in range(boards.shape[0]):
-        me = turns[k]
-        for swap in range(2):
-            np.random.seed((seed + k) % 4294967296)
-            _copy(st.reshape(104), boards[k])
-            a_side = me if swap == 0 else 1 - me
-            pts = _play_out(pa, pb, st, me, a_side, flags, s)
-            results[2 * k + swap] = pts if swap == 0 else -pts

@@ -26,18 +26,24 @@ import json
 import math
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from tavli.ai.evaluator import Evaluator
-from tavli.ai.net import Net, read_npz, write_npz
+from tavli.ai.net import Net
 from tavli.ai.race import RACE
-from tavli.engine.games import find_variant
-from tavli.engine.movegen import HASH_SIZE, MAX_STATES
+from tavli.ai.shipped import family_of_net, family_rules
+from tavli.bench.racegames import (
+    RaceStarts,
+    _scratch_for,
+    contact_evaluator,
+    pair_stats,
+    race_match,
+    sample_starts,
+)
 from tavli.engine.rules import Rules
-from tavli.errors import NetError, TrainingError
+from tavli.errors import TrainingError
 
 CHECK_STARTS = 500  # starts kept out of training for the checks
 HIDDEN = 64
@@ -48,113 +54,6 @@ SAMPLE_GAMES = 30_000
 SETTINGS = {"alpha0": ALPHA0, "half_life": HALF_LIFE, "floor": FLOOR, "explore": 0.0,
             "targets": "td", "check_every": 10_000}
 TARGETS = ("td", "ply1")
-
-
-@dataclass
-class RaceStarts:
-    """Race positions of one family: flat boards ``int8[N, 104]`` and the side to move
-    of each (``turns``), with the games they were sampled from."""
-
-    family: str
-    boards: np.ndarray
-    turns: np.ndarray
-    games: int = 0
-    seed: int = 0
-
-    def __len__(self) -> int:
-        return len(self.boards)
-
-    def save(self, path: str | Path) -> None:
-        meta = {"family": self.family, "games": self.games, "seed": self.seed}
-        write_npz(path, boards=self.boards, turns=self.turns,
-                  meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
-
-    @classmethod
-    def load(cls, path: str | Path) -> RaceStarts:
-        """The positions saved in ``path``; :class:`TrainingError` when it cannot be read
-        or holds no race positions of a family."""
-        z = read_npz(path, ("boards", "turns", "meta"), "race starts", "a race starts",
-                     TrainingError)
-        try:
-            meta = json.loads(bytes(z["meta"]).decode())
-            family = find_variant(meta["family"]).family
-            boards = np.ascontiguousarray(z["boards"], dtype=np.int8)
-            turns = np.ascontiguousarray(z["turns"], dtype=np.int64)
-            ok = boards.ndim == 2 and boards.shape[1] == 104 and turns.shape == boards.shape[:1]
-        except (ValueError, KeyError, TypeError, AttributeError):
-            ok = False
-        if not ok or len(boards) == 0 or not np.isin(turns, (0, 1)).all():
-            raise TrainingError(f"{path}: not a race starts file")
-        return cls(family, boards, turns, int(meta.get("games", 0)), int(meta.get("seed", 0)))
-
-    def split(self, n_check: int) -> tuple[RaceStarts, RaceStarts]:
-        """The training part and the last ``n_check`` positions (fewer when the file is
-        small: a tenth at most)."""
-        k = min(n_check, len(self) // 10)
-        cut = len(self) - k
-        return (RaceStarts(self.family, self.boards[:cut], self.turns[:cut]),
-                RaceStarts(self.family, self.boards[cut:], self.turns[cut:]))
-
-
-def family_rules(game: str) -> Rules:
-    """The rules a family's networks are trained and measured under (see
-    :func:`tavli.training.train.training_rules`)."""
-    from tavli.training.train import training_rules
-
-    return training_rules(find_variant(game).family)
-
-
-def contact_evaluator(game: str, net: Net | None = None, race: Net | None = None) -> Evaluator:
-    """An evaluator of ``game``'s family: the contact network ``net`` (default the shipped
-    one) with the race network ``race`` (default none)."""
-    from tavli.ai.neural import shipped_net
-
-    return Evaluator(net if net is not None else shipped_net(game), race=race)
-
-
-def sample_starts(game: str, games: int, seed: int, *, pick_any: bool = False,
-                  explore: float = 0.0, evaluator: Evaluator | None = None) -> RaceStarts:
-    """Race positions from ``games`` self-play games of ``evaluator`` (default: the
-    family's shipped one): where contact ends, or (``pick_any``) one race-class position
-    of each game at random."""
-    from tavli.training.racegames import sample_races
-
-    rules = family_rules(game)
-    ev = evaluator or Evaluator.shipped(rules.game)
-    boards = np.zeros((games, 104), dtype=np.int8)
-    turns = np.zeros(games, dtype=np.int64)
-    start = np.array(rules.variant.start_array())
-    n = sample_races(ev.tables, start, rules.kernel_flags(), games, seed % 2**31, explore,
-                     pick_any, ev.scratch(MAX_STATES, HASH_SIZE), boards, turns)
-    return RaceStarts(rules.variant.family, boards[:n].copy(), turns[:n].copy(), games, seed)
-
-
-def race_match(a: Evaluator, b: Evaluator, starts: RaceStarts, rules: Rules,
-               seed: int) -> np.ndarray:
-    """``a``'s points in duplicate games from each start (two games a start, seats
-    swapped, the same dice)."""
-    from tavli.training.racegames import race_pairs
-
-    res = np.zeros(2 * len(starts))
-    race_pairs(a.tables, b.tables, starts.boards, starts.turns, rules.kernel_flags(),
-               seed % 2**31, _scratch_for(a, b), res)
-    return res
-
-
-def pair_stats(res: np.ndarray) -> tuple[float, float]:
-    """Points per game of duplicate games (``res``: two games a pair, the same dice) and
-    its standard error, taken over the pairs' means (the two games of a pair share their
-    luck, so the games are not independent)."""
-    pairs = res.reshape(-1, 2).mean(axis=1)
-    se = float(pairs.std(ddof=1) / math.sqrt(len(pairs))) if len(pairs) > 1 else 0.0
-    return float(res.mean()), se
-
-
-def _scratch_for(*evs: Evaluator):
-    from tavli.ai.net import make_scratch
-
-    return make_scratch(max(e.n_inputs for e in evs), max(e.hidden for e in evs), MAX_STATES,
-                        HASH_SIZE)
 
 
 def alpha_at(games: int, cfg: dict) -> float:
@@ -284,12 +183,6 @@ def train_race_net(game: str, games: int, run_dir: str | Path | None = None, *,
     return net
 
 
-def family_of_net(net: Net) -> str:
-    from tavli.ai.encode import family_name
-
-    return family_name(net.family)
-
-
 def _check_entry(net: Net, ev: Evaluator, plain: Evaluator, check_part: RaceStarts,
                  rules: Rules, rolls, stats: np.ndarray) -> dict:
     """The figures of a check (see the module docstring)."""
@@ -308,25 +201,3 @@ def _check_entry(net: Net, ev: Evaluator, plain: Evaluator, check_part: RaceStar
     return entry
 
 
-def load_contact_net(path: str | Path, game: int | str) -> Net:
-    """A contact network file (the family's own inputs, not a race network) for ``game``'s
-    family; :class:`NetError` if it is not one."""
-    net = Net.load(path)
-    family = find_variant(game).family
-    if net.encoder == RACE:
-        raise NetError(f"{path} is a race network: name it with +race:FILE after a "
-                       "contact network")
-    if family_of_net(net) != family:
-        raise NetError(f"{path} is a {family_of_net(net)} network, not {family}")
-    return net
-
-
-def load_race_net(path: str | Path, game: int | str) -> Net:
-    """A race network file for ``game``'s family; :class:`NetError` if it is not one."""
-    net = Net.load(path)
-    family = find_variant(game).family
-    if net.encoder != RACE:
-        raise NetError(f"{path} is not a race network (its inputs are not 'race')")
-    if family_of_net(net) != family:
-        raise NetError(f"{path} is a {family_of_net(net)} race network, not {family}")
-    return net

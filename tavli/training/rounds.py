@@ -9,7 +9,7 @@ the contact net, the race net if one is given, the bear-off databases):
    (:func:`~tavli.training.fitting.fit_labels`: validation, early stopping); labels of earlier
    rounds with the same teacher (rounds whose student was not kept) are fitted too;
 3. **measure** the student (with the teacher's race net and databases) against the
-   teacher: duplicate-dice games at 0-ply, compiled (:func:`~tavli.ai.selfplay.
+   teacher: duplicate-dice games at 0-ply, compiled (:func:`~tavli.ai.fastplay.
    compiled_match`), points per game ± one standard error;
 4. **keep** the student as the next teacher only if it is significantly better (its
    points per game at least ``z`` standard errors above 0).
@@ -146,8 +146,8 @@ def _encode(boards: np.ndarray, sides: np.ndarray, net: Net) -> np.ndarray:
 def play_round(run: Run, r: int, jobs: int | None) -> dict:
     """Round ``r`` (1, 2, …) of ``run``: label, fit, measure, keep or not. Returns its
     record (also in ``rounds.json``)."""
-    from tavli.ai.selfplay import NET, compiled_match
-    from tavli.training.train import training_rules
+    from tavli.ai.fastplay import NET, compiled_match
+    from tavli.ai.shipped import training_rules
 
     s, log, folder = run.settings, run.log, run.folder / f"round-{r}"
     if len(run.rounds) < r:

@@ -9,7 +9,7 @@
   for Plakoto and Fevga with half the check's pairs, the random player and the first
   checkpoint of the run for every family), games per second.
 
-Training runs the compiled self-play of :mod:`tavli.ai.selfplay`: both sides play the
+Training runs the compiled self-play of :mod:`tavli.ai.fastplay`: both sides play the
 greedy 0-ply move of the same network and the network moves its output for each position
 toward that of the next (the final result at the end): TD(0), or with ``--lambda`` toward
 the lambda-return (a decaying mix of all later evaluations and the result).
@@ -27,21 +27,15 @@ from pathlib import Path
 import numpy as np
 
 from tavli.ai.encode import ENCODERS, encoder_code, encoder_family, encoder_name, family_name
+from tavli.ai.fastplay import NET, PUBEVAL, RANDOM, compiled_match
 from tavli.ai.net import Net, Scratch
 from tavli.ai.race import RACE
-from tavli.ai.selfplay import NET, PUBEVAL, RANDOM, compiled_match, train_games, train_games_ply1
+from tavli.ai.shipped import training_rules
 from tavli.engine.board import Position
 from tavli.engine.games import HITTING, find_variant
 from tavli.engine.rules import Rules
 from tavli.errors import TrainingError
-
-
-def training_rules(family: str) -> Rules:
-    """The rules a family's network is trained under: its game's ``training_game`` (Portes
-    and backgammon share a network trained under backgammon rules: gammons and backgammons
-    counted, higher die), else that game's defaults."""
-    return Rules.for_game(find_variant(family).training_game or family)
-
+from tavli.training.selfplay import train_games, train_games_ply1
 
 HALF_LIFE = 300_000
 FLOOR = 0.01

@@ -80,7 +80,8 @@ class Commands:
     def hint(self) -> None:
         """The best moves of the roll as the AI ranks them (``tavli hint``'s ranking; in a
         match by match winning chances at the score, each move with its MWC)."""
-        from tavli.ai.neural import DEFAULT_LEVEL, LEVELS, rank_moves
+        from tavli.ai.levels import DEFAULT_LEVEL, LEVELS
+        from tavli.ai.neural import rank_moves
         from tavli.play.cube.scoring import ScoreWeights
 
         g = self.s.game

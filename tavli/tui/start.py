@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def player_choices() -> str:
-    from tavli.ai.neural import DEFAULT_LEVEL, LEVELS
+    from tavli.ai.levels import DEFAULT_LEVEL, LEVELS
 
     return (f"human, random, greedy, neural (level {DEFAULT_LEVEL}), neural:LEVEL or a "
             f"LEVEL: {', '.join(LEVELS)}")
@@ -32,8 +32,9 @@ def player_choices() -> str:
 def make_player(name: str | None, seed: int | None, what: str) -> Player | None:
     """None for a human, else the computer player ``name`` names: ``random``, ``greedy``,
     ``neural`` (the AI at the default level), ``neural:LEVEL`` or a bare level name
-    (see :data:`tavli.ai.neural.LEVELS`; a ply 0-2 too). CliError for another name."""
-    from tavli.ai.neural import DEFAULT_LEVEL, LEVELS, LevelPlayer
+    (see :data:`tavli.ai.levels.LEVELS`; a ply 0-2 too). CliError for another name."""
+    from tavli.ai.levels import DEFAULT_LEVEL, LEVELS
+    from tavli.ai.neural import LevelPlayer
     from tavli.play.players import get_player
 
     key = (name or "human").strip().lower()

@@ -101,7 +101,7 @@ class TavliApi(GameService[Session]):
 
     # players ---------------------------------------------------------------------------
     def engine_name(self, game: int) -> str:
-        from tavli.ai.neural import has_shipped_net
+        from tavli.ai.shipped import has_shipped_net
 
         return "neural" if has_shipped_net(game) else "greedy"
 
@@ -357,7 +357,7 @@ class TavliApi(GameService[Session]):
     def hint_job(self, game_id: str, level: str | None) -> tuple[dict[str, Any],
                                                                    dict[str, Any]]:
         """The answer's head and what a worker needs to rank the moves."""
-        from tavli.ai.neural import parse_level
+        from tavli.ai.levels import parse_level
 
         s = self.session(game_id)
         try:
@@ -385,7 +385,7 @@ class TavliApi(GameService[Session]):
     def cube_hint_job(self, game_id: str, level: str | None) -> dict[str, Any]:
         """What a worker needs for the cube decision due in ``game_id`` at the hint's
         ``level`` (default expert); 409 when none is due."""
-        from tavli.ai.neural import parse_level
+        from tavli.ai.levels import parse_level
 
         s = self.session(game_id)
         try:

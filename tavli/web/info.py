@@ -36,7 +36,7 @@ def registry_info() -> dict[str, Any]:
     numbering, :func:`tavli.web.steps.opposite`), ``rotations`` (``name``, ``display``,
     ``games``), ``levels`` (the AI's, weakest first), ``level_titles`` (each as people
     write it) and ``default_level``."""
-    from tavli.ai.neural import DEFAULT_LEVEL, LEVELS
+    from tavli.ai.levels import DEFAULT_LEVEL, LEVELS
     from tavli.web.steps import opposite
 
     return {

@@ -92,7 +92,7 @@ def _single_game(req: NewGame, src: DiceSource) -> Game:
 
 def new_session(req: NewGame) -> Session:
     """The session of a new game or match as ``req`` asks (422 for what cannot be set up)."""
-    from tavli.ai.neural import parse_level
+    from tavli.ai.levels import parse_level
 
     kind = req.variant
     points = req.points if req.points is not None else (5 if kind in ROTATIONS else 1)
@@ -232,7 +232,7 @@ def continued_session(s: Session, req: ContinueGame) -> Session:
     """A new game or match that goes on from where the imported ``s`` ends, with new
     dice: against the AI (practice: its start was known) or two players. 409 unless
     ``s`` is an imported record that is not over."""
-    from tavli.ai.neural import parse_level
+    from tavli.ai.levels import parse_level
 
     if not s.imported:
         raise ApiError(409, "only an imported record is continued: this game is played "

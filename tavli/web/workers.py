@@ -91,7 +91,7 @@ def warm_dice_games() -> float:
     """:func:`warm`'s part for the dice games: the move generator and the networks at each
     ply. Returns the seconds it took."""
     t = time.perf_counter()
-    from tavli.ai.neural import has_shipped_net
+    from tavli.ai.shipped import has_shipped_net
     from tavli.engine.board import Position
     from tavli.engine.games import game_names
     from tavli.engine.rules import Rules
@@ -133,7 +133,7 @@ def _player(engine: str, level: str):
 
 
 def _analyzer(rules):
-    from tavli.ai.neural import Analyzer
+    from tavli.ai.analyzer import Analyzer
 
     a = _analyzers.get(rules)
     if a is None:
