@@ -26,7 +26,7 @@ import time
 from tavli.online.fairdice import new_client_seed
 from tavli.online.protocol import action_out
 from tavli.online.service import OnlineGames
-from tavli.online.store import open_store
+from tavli.store.factory import open_store
 from tavli.web.newgame import NewGame
 
 

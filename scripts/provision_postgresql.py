@@ -1,6 +1,6 @@
 """Make sure the storage tests have PostgreSQL's server (``make test`` runs this first).
 
-The tests start a throw-away cluster of their own (``tavli/online/pgcluster.py``:
+The tests start a throw-away cluster of their own (``tavli/store/pgcluster.py``:
 initdb into a temporary folder, a Unix socket only), so all they need is the server's
 programs: Debian's ``/usr/lib/postgresql/VERSION/bin`` (or ``$TAVLI_PG_BIN``, or
 ``initdb`` on the PATH). When they are missing, as root where ``apt-get`` exists, it
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from debian_package import provision  # noqa: E402
 
-from tavli.online.pgcluster import ClusterError, find_bindir  # noqa: E402
+from tavli.store.pgcluster import ClusterError, find_bindir  # noqa: E402
 
 
 def found() -> bool:

@@ -58,11 +58,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 @pytest.fixture(scope="session")
 def pg_cluster():
-    """A throw-away PostgreSQL cluster for the session (:mod:`tavli.online.pgcluster`:
+    """A throw-away PostgreSQL cluster for the session (:mod:`tavli.store.pgcluster`:
     initdb into a temporary folder, a Unix socket only, as the ``postgres`` user when the
     tests run as root); stopped and removed at the end. ``make test`` installs Debian's
     postgresql when it is missing (scripts/provision_postgresql.py)."""
-    from tavli.online.pgcluster import PgCluster
+    from tavli.store.pgcluster import PgCluster
 
     cluster = PgCluster()
     cluster.start()

@@ -15,8 +15,8 @@ from test_online_server import _act, _client, _hello, until
 from tavli.errors import AccessDenied, GameOver, WrongState
 from tavli.online.fairdice import new_client_seed, verify_record
 from tavli.online.service import OnlineGames
-from tavli.online.store import open_store
 from tavli.play.record import load_record
+from tavli.store.factory import open_store
 from tavli.web.errors import ApiError
 from tavli.web.newgame import NewGame
 

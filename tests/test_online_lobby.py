@@ -8,7 +8,7 @@ import warnings
 
 from tavli.online.app import SEAT_HEADER, create_online_app
 from tavli.online.service import OnlineGames
-from tavli.online.store import open_store
+from tavli.store.factory import open_store
 from tavli.web.newgame import NewGame
 
 with warnings.catch_warnings():

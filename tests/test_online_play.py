@@ -12,8 +12,8 @@ import pytest
 from tavli.errors import AccessDenied, GameOver, IllegalMove, StaleAction, WrongState
 from tavli.online.fairdice import new_client_seed, verify_record
 from tavli.online.service import OnlineGames
-from tavli.online.store import open_store
 from tavli.play.record import load_record
+from tavli.store.factory import open_store
 from tavli.web.errors import ApiError
 from tavli.web.newgame import NewGame
 

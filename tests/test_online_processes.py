@@ -14,7 +14,7 @@ from websockets.sync.client import connect
 
 from tavli.online.fairdice import new_client_seed, verify_record
 from tavli.online.procs import ServeProcess
-from tavli.online.store import open_store
+from tavli.store.factory import open_store
 
 
 class Seat:

@@ -5,6 +5,7 @@ one-line errors of bad ``--db`` values."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import threading
 import time
@@ -12,17 +13,11 @@ import time
 import pytest
 
 from tavli.errors import StaleAction, StoreError
-from tavli.online import migrations
-from tavli.online.dburl import parse_db_url
-from tavli.online.store import (
-    Action,
-    Notice,
-    Seat,
-    new_game_row,
-    new_token,
-    open_store,
-    token_hash,
-)
+from tavli.store import migrations
+from tavli.store.base import Action, Notice, Seat, new_game_row, new_token, token_hash
+from tavli.store.dburl import parse_db_url
+from tavli.store.factory import open_store
+from tavli.store.online import OnlineStore
 
 
 def _game(store, game_id="g1"):
@@ -195,8 +190,8 @@ def test_a_database_newer_than_this_tavli_is_refused(online_db, monkeypatch):
         pass
     extra = migrations.Migration(migrations.LATEST + 1, "from the future",
                                  ("CREATE TABLE online_future (x INTEGER)",))
-    monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, extra))
-    monkeypatch.setattr(migrations, "LATEST", extra.version)
+    monkeypatch.setattr(OnlineStore, "schema", dataclasses.replace(
+        migrations.ONLINE, migrations=(*migrations.MIGRATIONS, extra)))
     with open_store(online_db):
         pass
     monkeypatch.undo()

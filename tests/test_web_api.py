@@ -491,12 +491,13 @@ def test_restart_resumes_match_and_ai_game(db):
 
 
 def test_every_action_is_saved_at_once(db):
-    from tavli.web.store import Store
+    from tavli.store.factory import open_local
 
     c = TestClient(create_app(db, allowed_hosts=["testserver"]))
     st = new(c, variant="plakoto", opponent="human", seed=2)
     st = post(c, st["id"], "roll")
-    row = Store(db).get(st["id"])
+    with open_local(db) as store:
+        row = store.get(st["id"])
     assert row["status"] == "playing" and row["meta"]["pending"] == st["dice"]
     assert load_record(row["record"]).position.id() == st["position_id"]
 

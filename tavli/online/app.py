@@ -44,7 +44,8 @@ from tavli.online.hub import PRESENCE_BEAT, Conn, Hub, online_error
 from tavli.online.protocol import ProtocolError, error
 from tavli.online.ratelimit import WRITE_BURST, WRITE_RATE, AddressLimit
 from tavli.online.service import OnlineGames
-from tavli.online.store import OnlineStore, open_store
+from tavli.store.factory import open_store
+from tavli.store.online import OnlineStore
 from tavli.web.errors import ApiError, Body, body, install_handlers, translated
 from tavli.web.lang import LangMiddleware, mount_i18n, request_lang
 from tavli.web.limits import BodyLimit

@@ -3,7 +3,7 @@
 
 1. The store: ``--db`` (a SQLite file or ``postgresql://…``), else a temporary SQLite
    file with one server process, and a throw-away PostgreSQL cluster
-   (:mod:`tavli.online.pgcluster`) with two (``--db postgresql`` asks for one too).
+   (:mod:`tavli.store.pgcluster`) with two (``--db postgresql`` asks for one too).
 2. ``--processes`` ``tavli serve`` child processes on free loopback ports.
 3. ``--clients`` client processes (:mod:`tavli.online.benchclient`), each running many
    simulated players (asyncio WebSockets): ``--players`` players in pairs, one game per
@@ -82,7 +82,7 @@ def _store_url(db: str | None, processes: int, tmp: str) -> Any:
         yield str(Path(tmp) / "bench.sqlite3"), "SQLite (a temporary file)"
         return
     if db is None or db in ("postgresql", "postgres"):
-        from tavli.online.pgcluster import ClusterError, PgCluster
+        from tavli.store.pgcluster import ClusterError, PgCluster
 
         try:
             cluster = PgCluster()
@@ -160,7 +160,7 @@ def bench_server(players: int = 1000, processes: int = 1, db: str | None = None,
                  quiet: bool = False) -> dict[str, Any]:
     """Run the benchmark (module docstring) and print its figures; the figures as a dict."""
     from tavli.online.procs import ServeProcess, cpu_seconds
-    from tavli.online.store import open_store
+    from tavli.store.factory import open_store
 
     if players < 2 or players % 2:
         raise CliError(f"--players: an even number, at least 2, not {players}")

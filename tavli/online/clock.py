@@ -142,7 +142,7 @@ class Clock:
 
 
 def connected(seat: Any, beat: float, now: float) -> bool:
-    """Is ``seat`` (a :class:`~tavli.online.store.Seat`) connected to some process?"""
+    """Is ``seat`` (a :class:`~tavli.store.base.Seat`) connected to some process?"""
     seen, left = seat.seen, getattr(seat, "left", None)
     return seen is not None and now - seen < ONLINE_BEATS * beat and \
         (left is None or left < seen)

@@ -40,7 +40,7 @@ from tavli.errors import AccessDenied, StaleAction, StoreError, TavliError
 from tavli.online.clock import PRESENCE_BEAT, absent_for, connected
 from tavli.online.protocol import Bucket, ProtocolError, action_out
 from tavli.online.service import OnlineGames
-from tavli.online.store import Notice, Subscription
+from tavli.store.base import Notice, Subscription
 
 FLAG_GRACE = 0.02  # seconds after a flag's time the hub reads the game (clock rounding)
 
@@ -148,7 +148,7 @@ class Hub:
 
     async def call(self, fn: Any, *args: Any) -> Any:
         """``fn(*args)``: on the event loop when the store's calls are quick
-        (:attr:`tavli.online.store.OnlineStore.inline`: a local SQLite file, where a trip
+        (:attr:`tavli.store.online.OnlineStore.inline`: a local SQLite file, where a trip
         to a thread and back costs more than the work and the threads only fight for
         the GIL), else in the thread pool (a database across a socket)."""
         if self.games.store.inline:

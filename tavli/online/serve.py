@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from tavli.errors import CliError
     from tavli.online.app import create_online_app
     from tavli.online.protocol import MAX_FRAME
-    from tavli.online.store import open_store
+    from tavli.store.factory import open_store
     from tavli.web.security import hostname, is_loopback, served_hosts
     from tavli.web.server import _check_port
 

@@ -14,7 +14,7 @@ replayed or duplicated one), the engine checks it (an illegal move, an action ou
 turn: nothing changes), and it is committed with the game's new record before
 :meth:`act` returns. The record of a finished game reveals the server seed.
 
->>> from tavli.online.store import open_store
+>>> from tavli.store.factory import open_store
 >>> from tavli.web.newgame import NewGame
 >>> games = OnlineGames(open_store(":memory:"))
 >>> new = games.create(NewGame(variant="portes", opponent="human"), name="Ann")
@@ -56,19 +56,12 @@ from tavli.online.clock import (
     read_clock,
 )
 from tavli.online.drawn import board_view
-from tavli.online.store import (
-    Action,
-    GameRow,
-    OnlineStore,
-    Seat,
-    new_game_row,
-    new_token,
-    token_hash,
-)
 from tavli.play.game import Game
 from tavli.play.history import opening_throws
 from tavli.play.match import Match
 from tavli.play.record import record_of
+from tavli.store.base import Action, GameRow, Seat, new_game_row, new_token, token_hash
+from tavli.store.online import OnlineStore
 
 #: games kept in memory (the others replay from the store when asked for): more than a
 #: server's games in play, or it replays them all the time (about 100 KB each)
@@ -450,7 +443,7 @@ class Created:
 
 
 class OnlineGames:
-    """Online games over an :class:`~tavli.online.store.OnlineStore` (usable without a
+    """Online games over an :class:`~tavli.store.online.OnlineStore` (usable without a
     network: the WebSocket server sits on top)."""
 
     def __init__(self, store: OnlineStore, cache: int = CACHE, *,

@@ -1,2 +1,2 @@
-"""The browser app (``tavli play``): a FastAPI server, a SQLite store of games and a page
-that draws the board as SVG. See docs/web.md."""
+"""The browser app (``tavli play``): a FastAPI server over a SQLite store of games
+(:mod:`tavli.store.local`) and a page that draws the board as SVG. See docs/web.md."""

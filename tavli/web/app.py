@@ -2,7 +2,7 @@
 
 The server owns the dice and the rules: the page only shows what the API returns and
 sends the player's choices, each checked by the engine. Every game or match lives in the
-SQLite store (:mod:`tavli.web.store`), written after every action, so an unfinished game
+SQLite store (:mod:`tavli.store.local`), written after every action, so an unfinished game
 survives a restart of the server.
 
 >>> api = TavliApi(":memory:")
@@ -36,6 +36,7 @@ from tavli.errors import (
 )
 from tavli.play.cube.scoring import match_state
 from tavli.play.history import opening_throws
+from tavli.store.factory import open_local
 from tavli.web import cubehint, exchange, listing, shown, workers
 from tavli.web.errors import (
     ApiError,
@@ -66,7 +67,6 @@ from tavli.web.security import LOOPBACK_NAMES, Guard
 from tavli.web.service import GameService
 from tavli.web.sessions import Session, restore, row
 from tavli.web.steps import match_steps
-from tavli.web.store import Store
 from tavli.web.workers import EnginePool, PoolError
 
 STATIC = Path(__file__).with_name("static")
@@ -86,15 +86,16 @@ class MoveBody(Body):
 # --- the API ---------------------------------------------------------------------------------
 
 class TavliApi(GameService[Session]):
-    """Games, matches and their actions, over a :class:`Store` (usable without HTTP):
-    the rules of the app (who may act, what an action does, what the AI and the reviews
-    need); storing is :mod:`tavli.web.sessions`, showing :mod:`tavli.web.shown`."""
+    """Games, matches and their actions, over a :class:`~tavli.store.local.LocalStore`
+    (usable without HTTP): the rules of the app (who may act, what an action does, what
+    the AI and the reviews need); storing is :mod:`tavli.web.sessions`, showing
+    :mod:`tavli.web.shown`."""
 
     def __init__(self, db_path: str | Path, analysis_ply: int = 1, *,
                  pool: EnginePool | None = None, sessions: int = SESSIONS,
                  reviews: int = REVIEWS) -> None:
         super().__init__(sessions)
-        self.store = Store(db_path)
+        self.store = open_local(db_path)
         self.analysis_ply = analysis_ply
         self.pool = pool or workers.default_pool()  # where the engine thinks
         self.reviews = Reviews(self.pool, reviews)
@@ -614,4 +615,4 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
     return app
 
 
-__all__ = ["create_app", "TavliApi", "Store", "ApiError"]
+__all__ = ["create_app", "TavliApi", "ApiError"]

@@ -2,10 +2,12 @@
 
 The server decides what is legal (:class:`tavli.play.dama.game.DamaGame`); the page only offers
 moves from the state's ``legal_moves``. Each game is a row of the table ``dama_games`` in
-the app's SQLite file (the rule set, the players and the list of plies played), written
-after every action, so a game survives a restart of the server.
+the app's SQLite file (the rule set, the players and the list of plies played:
+:meth:`tavli.store.local.LocalStore.save_dama`), written after every action, so a game
+survives a restart of the server.
 
->>> api = DamaApi(Store(":memory:"))
+>>> from tavli.store.factory import open_local
+>>> api = DamaApi(open_local(":memory:"))
 >>> st = api.create(NewDama(rules="russian", opponent="human"))
 >>> st["turn"], len(st["legal_moves"]), st["fen"]
 ('white', 7, 'W:W21-32:B1-12')
@@ -15,7 +17,6 @@ after every action, so a game survives a restart of the server.
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 import time
@@ -27,27 +28,15 @@ from fastapi.concurrency import run_in_threadpool
 from tavli.engine.dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
 from tavli.errors import IllegalMove, ParseError, RuleError, TavliError
 from tavli.play.dama.game import DamaGame, reason_msg
+from tavli.store.local import LocalStore
 from tavli.web import listing, workers
 from tavli.web.errors import ApiError, Body, Side, body, either, engine_error
 from tavli.web.limits import SESSIONS
 from tavli.web.listing import ListQuery
 from tavli.web.service import GameService
-from tavli.web.store import Store
 from tavli.web.workers import EnginePool
 
 SIDES = ("white", "black")
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS dama_games (
-    id       TEXT PRIMARY KEY,
-    rules    TEXT NOT NULL,            -- box, russian or italian
-    huffing  INTEGER NOT NULL,         -- 1: box rules with huffing
-    status   TEXT NOT NULL,            -- playing or over
-    created  REAL NOT NULL,
-    updated  REAL NOT NULL,
-    plies    TEXT NOT NULL,            -- JSON list: "22x13x6" (full landing squares) or "*22"
-    meta     TEXT NOT NULL             -- JSON: players
-);
-"""
 # the backgammon dialog's levels, read as Dama levels
 LEVEL_ALIASES = {"beginner": "1", "casual": "2", "intermediate": "3", "advanced": "4",
                  "expert": "default", "worldclass": "full"}
@@ -96,18 +85,13 @@ class DamaSession:
 
 
 class DamaApi(GameService[DamaSession]):
-    """Dama games over the app's :class:`Store` (its SQLite file, table ``dama_games``)."""
+    """Dama games over the app's store (its SQLite file, table ``dama_games``)."""
 
     noun = "Dama game"
 
-    def __init__(self, store: Store, sessions: int = SESSIONS) -> None:
+    def __init__(self, store: LocalStore, sessions: int = SESSIONS) -> None:
         super().__init__(sessions)
         self.store = store
-        # the store's connection and lock: one file, one writer (":memory:" shares too)
-        self._db = store._db
-        self._dblock = store._lock
-        with self._dblock:
-            self._db.executescript(SCHEMA)
 
     # storage ---------------------------------------------------------------------------
     @staticmethod
@@ -119,38 +103,28 @@ class DamaApi(GameService[DamaSession]):
     def save(self, s: DamaSession) -> None:
         s.version += 1
         g = s.game
-        plies = self.plies(g)
-        row = (s.id, g.rules.name, int(g.rules.huffing), "over" if g.is_over() else "playing",
-               s.created, time.time(), json.dumps(plies), json.dumps(s.meta))
-        with self._dblock:
-            self._db.execute(
-                "INSERT INTO dama_games (id, rules, huffing, status, created, updated, plies, "
-                "meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
-                "status=excluded.status, updated=excluded.updated, plies=excluded.plies, "
-                "meta=excluded.meta", row)
+        self.store.save_dama(s.id, rules=g.rules.name, huffing=g.rules.huffing,
+                             status="over" if g.is_over() else "playing", created=s.created,
+                             plies=self.plies(g), meta=s.meta)
 
     def load(self, game_id: str) -> DamaSession | None:
-        with self._dblock:
-            row = self._db.execute("SELECT * FROM dama_games WHERE id = ?",
-                                   (game_id,)).fetchone()
+        row = self.store.dama(game_id)
         if row is None:
             return None
         g = DamaGame(row["rules"], huffing=bool(row["huffing"]))
-        for ply in json.loads(row["plies"]):
+        for ply in row["plies"]:
             if ply.startswith("*"):
                 g.huff(int(ply[1:]))
             else:
                 g.play(ply)
-        return DamaSession(game_id, g, json.loads(row["meta"]), row["created"])
+        return DamaSession(game_id, g, row["meta"], row["created"])
 
     def list(self, query: ListQuery | None = None) -> dict[str, Any]:
         """A page of the stored Dama games: ``{games, total, limit, offset}``."""
         return listing.page(self.store, query or ListQuery(), listing.DAMA)
 
     def remove(self, game_id: str) -> bool:
-        with self._dblock:
-            cur = self._db.execute("DELETE FROM dama_games WHERE id = ?", (game_id,))
-        return cur.rowcount > 0
+        return self.store.delete_dama(game_id)
 
     # state -----------------------------------------------------------------------------
     def state(self, s: DamaSession) -> dict[str, Any]:
@@ -358,7 +332,7 @@ def rematch(api: DamaApi, game_id: str) -> dict[str, Any]:
     return st
 
 
-def mount_dama(app: FastAPI, store: Store, *, pool: EnginePool | None = None,
+def mount_dama(app: FastAPI, store: LocalStore, *, pool: EnginePool | None = None,
                sessions: int = SESSIONS, ai_deadline: float = workers.AI_DEADLINE) -> DamaApi:
     """Add the ``/api/dama`` routes to ``app``; the games live in ``store``'s file and the
     AI thinks in ``pool`` (default: the process's shared worker pool)."""

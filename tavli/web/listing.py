@@ -1,12 +1,13 @@
 """The lists of stored games, a page at a time: filtered by variant, status and a text in
 the title, newest first, with the number of rows that match (docs/web.md).
 
-Three lists read the app's SQLite file: the backgammon-family games (table ``games``,
-``GET /api/games``), the Dama games (``dama_games``, ``GET /api/dama``) and both together
-(``GET /api/library``, what the page's Games dialog shows).
+Three lists read the app's SQLite file (:meth:`tavli.store.local.LocalStore.page`): the
+backgammon-family games (table ``games``, ``GET /api/games``), the Dama games
+(``dama_games``, ``GET /api/dama``) and both together (``GET /api/library``, what the
+page's Games dialog shows).
 
->>> from tavli.web.store import Store
->>> st = Store(":memory:")
+>>> from tavli.store.factory import open_local
+>>> st = open_local(":memory:")
 >>> for i, v in enumerate(("portes", "fevga", "portes")):
 ...     st.save(f"g{i}", kind="game", variant=v, status="playing", title=f"{v} {i}",
 ...             record={}, meta={})
@@ -24,17 +25,16 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Query
 from fastapi.concurrency import run_in_threadpool
 
+from tavli.store.local import LocalStore
 from tavli.web.info import check_kind
-from tavli.web.store import Store
 
 Status = Literal["playing", "over", "imported"]
 MAX_LIMIT = 200
 MAX_OFFSET = 1_000_000_000
 MAX_TEXT = 100
-# the title of a Dama game, as SQL over its row: "Dama (Russian rules)", "Dama (Box rules,
-# huffing)"
-DAMA_TITLE = ("'Dama (' || upper(substr(rules, 1, 1)) || substr(rules, 2) || ' rules' || "
-              "CASE WHEN huffing THEN ', huffing' ELSE '' END || ')'")
+#: the store's lists (:data:`tavli.store.sql.LISTS`): the backgammon family's, Dama's
+TAVLI = "tavli"
+DAMA = "dama"
 
 
 @dataclass(frozen=True)
@@ -47,39 +47,6 @@ class ListQuery:
     variant: str | None = None
     status: str | None = None
     text: str | None = None
-
-
-@dataclass(frozen=True)
-class Table:
-    """One table as rows of the common list: the columns selected and the SQL that gives
-    a row's variant and title."""
-
-    select: str
-    variant: str
-    title: str
-
-
-TAVLI = Table("SELECT 'tavli' AS app, id, kind, variant, status, title, created, updated, "
-              "meta, NULL AS rules, NULL AS huffing FROM games", "variant", "title")
-DAMA = Table(f"SELECT 'dama' AS app, id, 'game' AS kind, 'dama' AS variant, status, "
-             f"{DAMA_TITLE} AS title, created, updated, meta, rules, huffing FROM dama_games",
-             "'dama'", DAMA_TITLE)
-
-
-def _where(table: Table, q: ListQuery) -> tuple[str, list[Any]]:
-    conds: list[str] = []
-    params: list[Any] = []
-    if q.variant is not None:
-        conds.append(f"{table.variant} = ?")
-        params.append(q.variant)
-    if q.status is not None:
-        conds.append("status = ?")
-        params.append(q.status)
-    if q.text:
-        like = q.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        conds.append(f"{table.title} LIKE ? ESCAPE '\\'")
-        params.append(f"%{like}%")
-    return (" WHERE " + " AND ".join(conds)) if conds else "", params
 
 
 def item(row: dict[str, Any]) -> dict[str, Any]:
@@ -103,21 +70,12 @@ def item(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def page(store: Store, q: ListQuery, *tables: Table) -> dict[str, Any]:
+def page(store: LocalStore, q: ListQuery, *lists: str) -> dict[str, Any]:
     """``{"games": [...], "total": n, "limit", "offset"}``: one page of the rows of
-    ``tables`` that match ``q``, most recently played first."""
-    parts, counts, params, cparams = [], [], [], []
-    for t in tables:
-        where, ps = _where(t, q)
-        parts.append(t.select + where)
-        counts.append(f"(SELECT count(*) FROM ({t.select}){where})")
-        params += ps
-        cparams += ps
-    sql = " UNION ALL ".join(parts) + " ORDER BY updated DESC, id LIMIT ? OFFSET ?"
-    with store._lock:
-        rows = store._db.execute(sql, [*params, q.limit, q.offset]).fetchall()
-        total = store._db.execute("SELECT " + " + ".join(counts), cparams).fetchone()[0]
-    return {"games": [item(dict(r)) for r in rows], "total": total, "limit": q.limit,
+    ``lists`` (:data:`TAVLI`, :data:`DAMA`) that match ``q``, most recently played first."""
+    rows, total = store.page(lists, variant=q.variant, status=q.status, text=q.text,
+                             limit=q.limit, offset=q.offset)
+    return {"games": [item(r) for r in rows], "total": total, "limit": q.limit,
             "offset": q.offset}
 
 
@@ -170,7 +128,7 @@ DamaQuery = Annotated[ListQuery, Depends(dama_query)]
 LibraryQuery = Annotated[ListQuery, Depends(library_query)]
 
 
-def mount_library(app: FastAPI, store: Store) -> None:
+def mount_library(app: FastAPI, store: LocalStore) -> None:
     """``GET /api/library``: the backgammon-family and the Dama games in one list."""
 
     @app.get("/api/library")

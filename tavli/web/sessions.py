@@ -112,7 +112,7 @@ def restore(game_id: str, record: dict[str, Any], meta: dict[str, Any]) -> Sessi
 
 
 def row(s: Session) -> dict[str, Any]:
-    """The store's row of ``s`` (:meth:`tavli.web.store.Store.save`'s arguments), its
+    """The store's row of ``s`` (:meth:`tavli.store.local.LocalStore.save`'s arguments), its
     metadata brought up to date."""
     g = s.game
     s.meta["pending"] = list(g.dice) if g.phase == "move" and g.dice else None

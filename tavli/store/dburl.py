@@ -1,4 +1,4 @@
-"""The ``--db`` value: which database holds the online games, read without touching it.
+"""The ``--db`` value: which database holds the games, read without touching it.
 
 * a file path (``games.sqlite3``, ``~/tavli/online.db``), ``sqlite:PATH`` or
   ``sqlite:///ABSOLUTE/PATH``: SQLite, the default (nothing to set up);

@@ -1,0 +1,156 @@
+"""PostgreSQL under the stores (psycopg 3 and its connection pool; ``pip install
+'tavli[postgresql]'``): for a real deployment, and for several ``tavli serve`` processes
+on one or many machines sharing one database.
+
+What it does its own way (the statements are :mod:`tavli.store.sql`'s):
+
+* An online append is one statement (one round trip, its own transaction): it moves the
+  game's row on from the number before the action's (:data:`~tavli.store.sql.MOVE_ON`: a
+  row another process is moving on is locked until that commits, then read again and no
+  longer matches), inserts the action only if it did, and calls
+  ``pg_notify('tavli_actions', 'GAME SEQ')``: PostgreSQL delivers the notice at commit, to
+  every connection that has run ``LISTEN tavli_actions`` — the listeners of every
+  process (:meth:`PostgresBackend.listen`: a connection of its own and a thread). The
+  unique ``(game_id, seq)`` is the last guard: two processes racing for one number, one
+  wins and the other is refused.
+* The migrations take an advisory lock (:attr:`tavli.store.sql.Dialect.lock`).
+
+A notice can be missed (a listener reconnecting): it says only "look at the log", so a
+reader that keeps the last number it has seen catches up with
+:meth:`~tavli.store.online.OnlineStore.actions` and nothing is lost.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
+
+from tavli.errors import StoreError, one_line
+from tavli.store.base import Backend, Listener, Listening, Subscription, Tx
+from tavli.store.dburl import DbUrl
+from tavli.store.sql import MOVE_ON, POSTGRESQL
+
+CHANNEL = "tavli_actions"
+CONNECT_TIMEOUT = 5   # seconds, unless the URL says otherwise (connect_timeout=...)
+POOL_SIZE = 8
+POOL_WAIT = 10        # seconds a query waits for a connection before it fails
+#: an online append in one statement: MOVE_ON, the action if the game moved on, the notice
+#: (parameters: MOVE_ON's; seq, side, action, result, at; the channel and the notice)
+APPEND = ("WITH g AS (" + MOVE_ON + " RETURNING id), "
+          "a AS (INSERT INTO online_actions (game_id, seq, side, action, result, at) "
+          "SELECT id, ?, ?, ?, ?, ? FROM g RETURNING seq) "
+          "SELECT pg_notify(?, ?) FROM a")
+log = logging.getLogger(__name__)
+
+
+def _driver() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise StoreError("PostgreSQL needs the psycopg driver: pip install "
+                         "'tavli[postgresql]'") from None
+    return psycopg
+
+
+class PostgresBackend(Backend):
+    """A PostgreSQL database (``url``: a libpq URL), through a pool of ``pool_size``
+    connections in autocommit (a transaction is a block of its own)."""
+
+    dialect = POSTGRESQL
+    cannot = "cannot use the PostgreSQL database"
+
+    def __init__(self, url: DbUrl, *, pool_size: int = POOL_SIZE) -> None:
+        psycopg = _driver()
+        from psycopg_pool import ConnectionPool, PoolTimeout
+
+        self.errors = (psycopg.Error,)
+        self.integrity = (psycopg.IntegrityError,)
+        self._lost = (psycopg.OperationalError, PoolTimeout)
+        super().__init__(url.shown)
+        try:
+            info = psycopg.conninfo.conninfo_to_dict(url.target)
+        except psycopg.Error as e:
+            raise StoreError(f"--db: malformed PostgreSQL URL {self.shown}: {one_line(e)}"
+                             ) from None
+        info.setdefault("connect_timeout", CONNECT_TIMEOUT)
+        self.conninfo = psycopg.conninfo.make_conninfo(**info)
+        with self.opening():
+            psycopg.connect(self.conninfo).close()  # reachable, the database there?
+        self._pool = ConnectionPool(self.conninfo, min_size=1, max_size=pool_size,
+                                    open=True, name="tavli-store", timeout=POOL_WAIT,
+                                    kwargs={"autocommit": True})
+
+    @contextmanager
+    def _connection(self, tx: bool) -> Iterator[Tx]:
+        try:
+            with self._pool.connection() as conn:
+                if tx:
+                    with conn.transaction():
+                        yield Tx(conn, self.dialect)
+                else:
+                    yield Tx(conn, self.dialect)
+        except self._lost as e:
+            raise StoreError(f"the PostgreSQL database {self.shown}: {one_line(e)}") from None
+
+    def transaction(self) -> AbstractContextManager[Tx]:
+        return self._connection(True)
+
+    def session(self) -> AbstractContextManager[Tx]:
+        return self._connection(False)
+
+    def append(self, move_on: Sequence[Any], action: Sequence[Any], notice: str) -> bool:
+        with self.session() as tx:
+            return bool(tx.rows(APPEND, (*move_on, *action[1:], CHANNEL, notice)))
+
+    def listen(self, callback: Listener) -> Subscription:
+        return _Listen(self, callback).start()
+
+    def disconnect(self) -> None:
+        self._pool.close()
+
+
+class _Listen(Listening):
+    """``LISTEN tavli_actions`` on a connection of its own, read by a thread."""
+
+    TICK = 0.2  # seconds between looks at the stop flag
+
+    def __init__(self, backend: PostgresBackend, callback: Listener) -> None:
+        psycopg = _driver()
+        super().__init__(backend, callback, "tavli-pg-listen")
+        self.conninfo = backend.conninfo
+        try:
+            self.conn = self._connect()
+        except psycopg.Error as e:
+            raise StoreError(f"cannot listen on {backend.shown}: {one_line(e)}") from None
+
+    def _connect(self) -> Any:
+        conn = _driver().connect(self.conninfo, autocommit=True)
+        conn.execute(f"LISTEN {CHANNEL}")
+        return conn
+
+    def run(self) -> None:
+        psycopg = _driver()
+        while not self.stop.is_set():
+            try:
+                for n in self.conn.notifies(timeout=self.TICK):
+                    game_id, _, seq = n.payload.rpartition(" ")
+                    self.tell(game_id, int(seq))
+                    if self.stop.is_set():
+                        break
+            except psycopg.Error:
+                if self.stop.is_set():
+                    break
+                log.warning("online store listener lost its connection; reconnecting")
+                self.stop.wait(1.0)
+                try:
+                    self.conn = self._connect()
+                except psycopg.Error:
+                    continue
+
+    def hang_up(self) -> None:
+        self.conn.close()
+
+
+__all__ = ["PostgresBackend", "CHANNEL"]
