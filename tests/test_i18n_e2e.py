@@ -110,9 +110,10 @@ def test_language_menu_switches_and_is_remembered(page_in, server):
     page.wait_for_selector("#dlg-new[open]")
     wait_js(page, "document.documentElement.lang === 'de'")
     assert page.locator("#btn-games").inner_text() == "Partien"
-    # the API answers its errors in the chosen language
-    err = page.evaluate("fetch('/api/games/nope', {headers: langHeaders()})"
-                        ".then((r) => r.json())")
+    # the API answers its errors in the chosen language (the header the page's i18n.js
+    # module sends: the module instance of the page, imported again)
+    err = page.evaluate("import('/static/i18n.js').then((m) => fetch('/api/games/nope', "
+                        "{headers: m.langHeaders()})).then((r) => r.json())")
     assert err["error"] == "Dieses Spiel gibt es nicht (vielleicht wurde es gelöscht)"
     assert err["code"] == "not_found" and "detail" not in err
     assert page.errors == []
@@ -249,7 +250,7 @@ def test_dama_and_the_hint_panel_in_a_language(page_in, server, lang, size, phon
     assert i18n.gettext(lang, "dama.pl.ai", level=i18n.gettext(lang, "level.expert")) in panel
     page.click("#dama-board .piece[data-square='22']")                # c3
     page.locator('#dama-board .dest[data-square="18"]').click()        # d4
-    wait_js(page, "window.dama.state().plies >= 2 && document.body.dataset.busy !== '1'")
+    wait_js(page, "window.tavli.dama.state().plies >= 2 && document.body.dataset.busy !== '1'")
     assert page.locator("#dama-history li").first.inner_text().startswith("c3-d4")
     check_screen(page, lang, f"i18n-{lang}-dama-{name}")
     # a Portes game: the hint panel

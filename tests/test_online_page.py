@@ -64,13 +64,13 @@ def _create(page, server, variant, points, listed=False, clock=""):
 
 def _online(page):
     wait_js(page, "!!document.body && document.body.dataset.conn === 'online' && "
-                  "!!window.tavliOnline && !!window.tavliOnline.state()")
+                  "!!window.tavli && !!window.tavli.state()")
 
 
 # one step of the page that should act: the first control offered, clicked by the page's
 # own handlers (a whole legal move from the list, as a player may tap it)
 STEP = """(seq) => {
-  const O = window.tavliOnline.O;
+  const O = window.tavli.O;
   if (!O.raw || O.raw.seq < seq || O.pending !== null || O.animating || O.queue.length) {
     return "busy";
   }
@@ -83,7 +83,7 @@ STEP = """(seq) => {
   return "none";
 }"""
 
-STATE = """() => { const s = window.tavliOnline.state();
+STATE = """() => { const s = window.tavli.state();
   return s && [s.seq, s.status, s.phase, s.turn, s.board.match_over]; }"""
 
 
@@ -96,7 +96,7 @@ def _until(page, expression, arg, timeout=10.0):
         page.wait_for_timeout(10)
 
 
-PAST = "(seq) => !!window.tavliOnline.state() && window.tavliOnline.state().seq > seq"
+PAST = "(seq) => !!window.tavli.state() && window.tavli.state().seq > seq"
 
 
 def _play(pages, watcher, *, reload_at=None, resign_after=None, limit=4000):
@@ -104,7 +104,7 @@ def _play(pages, watcher, *, reload_at=None, resign_after=None, limit=4000):
     its first control. ``reload_at``: an action number at which black's page reloads.
     ``resign_after``: after this many actions of a game, the first page resigns it (the
     lowest value its resign menu offers)."""
-    by_side = {p.evaluate("window.tavliOnline.O.side"): p for p in pages}
+    by_side = {p.evaluate("window.tavli.O.side"): p for p in pages}
     other = {"white": "black", "black": "white"}
     reloaded = False
     stuck = 0
@@ -180,29 +180,29 @@ def test_two_players_and_a_spectator_play_to_the_end(browser, online_server, var
     eve.goto(watch)
     _online(eve)
     for p in (ann, bob):
-        wait_js(p, "window.tavliOnline.state().seats.every((s) => s.seeded)")
-    assert ann.evaluate("window.tavliOnline.O.side") == "white"
-    assert bob.evaluate("window.tavliOnline.O.side") == "black"
-    assert eve.evaluate("window.tavliOnline.O.side") is None
+        wait_js(p, "window.tavli.state().seats.every((s) => s.seeded)")
+    assert ann.evaluate("window.tavli.O.side") == "white"
+    assert bob.evaluate("window.tavli.O.side") == "black"
+    assert eve.evaluate("window.tavli.O.side") is None
     wait_js(ann, "document.querySelector('#presence').textContent.includes('1 spectator')")
     _no_controls(eve)
     # the spectator's act through its own connection is refused, the game unchanged
-    seq = eve.evaluate("window.tavliOnline.state().seq")
-    eve.evaluate("""window.tavliOnline.O.ws.send(JSON.stringify({type: 'act',
-        seq: window.tavliOnline.state().seq + 1, action: {type: 'roll'}}))""")
+    seq = eve.evaluate("window.tavli.state().seq")
+    eve.evaluate("""window.tavli.O.ws.send(JSON.stringify({type: 'act',
+        seq: window.tavli.state().seq + 1, action: {type: 'roll'}}))""")
     wait_js(eve, "document.querySelector('#toast').textContent.includes('spectators')")
-    assert ann.evaluate("window.tavliOnline.state().seq") == seq
+    assert ann.evaluate("window.tavli.state().seq") == seq
 
     ann.set_viewport_size({"width": 1366, "height": 768})
     last = _play([ann, bob], eve, reload_at=12, resign_after=30 if points > 1 else None)
-    wait_js(eve, f"window.tavliOnline.state().seq >= {last}", 20000)
-    assert eve.evaluate("window.tavliOnline.O.animated") > 0  # opponents' moves slid
+    wait_js(eve, f"window.tavli.state().seq >= {last}", 20000)
+    assert eve.evaluate("window.tavli.O.animated") > 0  # opponents' moves slid
     _no_controls(eve)
     ann.screenshot(path=str(ARTIFACTS / f"online-{variant}-over-desk.png"))
     text = _verify(bob)
     assert "match" in text
     _verify(eve)
-    st = ann.evaluate("window.tavliOnline.state()")
+    st = ann.evaluate("window.tavli.state()")
     assert st["status"] == "over"
     if points > 1:
         assert max(st["score"]) >= points
@@ -224,13 +224,13 @@ def test_a_tampered_record_makes_the_verify_say_mismatch(browser, online_server)
     bob.fill("#join-name", "Bob")
     bob.click("#join-go")
     for p in (ann, bob):
-        wait_js(p, "window.tavliOnline.state().seats.every((s) => s.seeded)")
+        wait_js(p, "window.tavli.state().seats.every((s) => s.seeded)")
     # a few turns, then white resigns: the game is over and the seed revealed
     _play_some([ann, bob], 8)
     wait_js(ann, "!document.querySelector('#btn-resign').hidden")
     ann.click("#btn-resign")
     ann.click("#resign-values button >> nth=0")
-    wait_js(ann, "window.tavliOnline.state().status === 'over'")
+    wait_js(ann, "window.tavli.state().status === 'over'")
     _verify(ann)
 
     def tamper(route):
@@ -253,14 +253,14 @@ def test_a_tampered_record_makes_the_verify_say_mismatch(browser, online_server)
 
 
 def _play_some(pages, actions):
-    by_side = {p.evaluate("window.tavliOnline.O.side"): p for p in pages}
-    start = pages[0].evaluate("window.tavliOnline.state().seq")
-    while pages[0].evaluate("window.tavliOnline.state().seq") < start + actions:
+    by_side = {p.evaluate("window.tavli.O.side"): p for p in pages}
+    start = pages[0].evaluate("window.tavli.state().seq")
+    while pages[0].evaluate("window.tavli.state().seq") < start + actions:
         seq, _, _, turn, _ = pages[0].evaluate(STATE)
         if by_side[turn].evaluate(STEP, seq) in ("busy", "none"):
             pages[0].wait_for_timeout(20)
             continue
-        wait_js(pages[0], f"window.tavliOnline.state().seq > {seq}", 10000)
+        wait_js(pages[0], f"window.tavli.state().seq > {seq}", 10000)
 
 
 def test_the_lobby_lists_a_game_and_a_stranger_takes_the_seat(browser, online_server):
@@ -268,15 +268,15 @@ def test_the_lobby_lists_a_game_and_a_stranger_takes_the_seat(browser, online_se
     cat = _page(browser)
     _create(ann, online_server, "plakoto", 1, listed=True)
     _online(ann)
-    gid = ann.evaluate("window.tavliOnline.state().id")
+    gid = ann.evaluate("window.tavli.state().id")
     cat.goto(online_server + "/")
     wait_js(cat, "document.body.dataset.ready === '1'")
     cat.fill("#ng-name", "Cat")
     cat.click(f"#lobby button[data-id='{gid}']")
     cat.wait_for_url("**/online/*")
     _online(cat)
-    wait_js(cat, "window.tavliOnline.O.side === 'black'")
-    wait_js(ann, "window.tavliOnline.state().status === 'playing'")
+    wait_js(cat, "window.tavli.O.side === 'black'")
+    wait_js(ann, "window.tavli.state().status === 'playing'")
     assert "Cat" in ann.inner_text("#players")
     for p in (ann, cat):
         assert p.errors == []
@@ -305,7 +305,7 @@ def test_the_pages_at_phone_and_desk_sizes(browser, online_server, size):
     _play_some([ann, bob], 5)
     for p, who in ((ann, "white"), (bob, "black")):
         # the clock chosen on the start page: 5 minutes each, 12 s a move first
-        assert p.evaluate("window.tavliOnline.state().clock.reserve.white") == 300
+        assert p.evaluate("window.tavli.state().clock.reserve.white") == 300
         clocks = p.locator("#players .clock").all_inner_texts()
         assert len(clocks) == 2 and all(re.fullmatch(r"[45]:\d\d", c) for c in clocks)
         p.screenshot(path=str(ARTIFACTS / f"online-game-{who}-{w}.png"), full_page=True)
@@ -329,14 +329,14 @@ def test_the_rules_button_and_the_last_move_marks_online(browser, online_server)
     assert r.ok, r.text()
     page.goto(f"{online_server}/online/{r.json()['id']}#seat={r.json()['token']}")
     _online(page)
-    marked = ("(() => { const m = window.tavliOnline.state().board.last_moves;"
+    marked = ("(() => { const m = window.tavli.state().board.last_moves;"
               " return !!(m.white && !m.white.pass && m.black && !m.black.pass); })()")
     deadline = time.monotonic() + 20
     while not page.evaluate(marked):  # play the first moves offered until both sides moved
         assert time.monotonic() < deadline, "no move of each side in 20 s"
-        page.evaluate(STEP, page.evaluate("window.tavliOnline.state().seq"))
+        page.evaluate(STEP, page.evaluate("window.tavli.state().seq"))
         page.wait_for_timeout(50)
-    wait_js(page, "!window.tavliOnline.O.animating")
+    wait_js(page, "!window.tavli.O.animating")
     for side in ("white", "black"):
         wait_js(page, f"document.querySelectorAll('.last-move[data-side={side}] .last-to')"
                       ".length > 0", 5000)

@@ -248,14 +248,15 @@ def screens(page, lang, phone, server, online, games):
     each("review")
     # Dama
     page.goto(f"{server}/#/dama/{games['dama']}")
-    wait_js(page, f"!!window.dama.state() && window.dama.state().id === '{games['dama']}'")
+    wait_js(page, "!!window.tavli.dama.state() && "
+                  f"window.tavli.dama.state().id === '{games['dama']}'")
     idle(page)
     each("dama", "#dama-board")
     if phone:
         for _size, vp in (PHONES[0], PHONES[2]):
             page.set_viewport_size(vp)
             tap_beside(page, "#dama-board .piece.can",
-                       "window.dama.D.partial.length ? window.dama.D.partial[0] : null")
+                       "window.tavli.dama.D.partial.length ? window.tavli.dama.D.partial[0] : null")
     if phone and lang == "en":
         drag_a_dama_piece(page, server)
     # tavli serve: the start page (New game and the lobby), then a game in play
@@ -266,7 +267,7 @@ def screens(page, lang, phone, server, online, games):
     on = games["online"]
     page.evaluate(f"localStorage.setItem('tavli.online.seat.{on['id']}', '{on['token']}')")
     page.goto(f"{online}/online/{on['id']}")
-    wait_js(page, "!!window.tavliOnline && !!window.tavliOnline.state() && "
+    wait_js(page, "!!window.tavli && !!window.tavli.state() && "
                   "document.body.dataset.conn === 'online'")
     idle(page)
     each("online", "#board")
@@ -282,7 +283,7 @@ def drag_a_dama_piece(page, server):
     assert r.ok, r.text()
     d = r.json()
     page.goto(f"{server}/#/dama/{d['id']}")
-    wait_js(page, f"!!window.dama.state() && window.dama.state().id === '{d['id']}'")
+    wait_js(page, f"!!window.tavli.dama.state() && window.tavli.dama.state().id === '{d['id']}'")
     idle(page)
     move = d["legal_moves"][0]
     a, b = move["path"][0], move["path"][1]
@@ -296,5 +297,5 @@ def drag_a_dama_piece(page, server):
     page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=4)
     page.mouse.move(x1 + 25, y1, steps=4)  # on the light square beside it
     page.mouse.up()
-    wait_js(page, "window.dama.state().plies === 1 && document.body.dataset.busy === '0'")
-    assert page.evaluate("window.dama.state().last.path") == move["path"]
+    wait_js(page, "window.tavli.dama.state().plies === 1 && document.body.dataset.busy === '0'")
+    assert page.evaluate("window.tavli.dama.state().last.path") == move["path"]

@@ -12,6 +12,7 @@ import urllib.request
 
 import pytest
 from conftest import ARTIFACTS, served, wait_js
+from test_web_modules import graph
 
 from tavli.web import rules
 
@@ -133,6 +134,8 @@ def test_the_service_worker_keeps_the_shell_for_offline_use(browser, tmp_path):
                 return out;
             }""")
             assert "/" in kept and "/static/app.js" in kept and "/manifest.webmanifest" in kept
+            # every module the page imports (offline, one missing would stop them all)
+            assert {f"/static/{m}" for m in graph("play.js")} <= set(kept)
             assert "/rules/plakoto?lang=el" in kept
             assert not [u for u in kept if u.startswith(("/api", "/ws"))], kept
         # the server is gone: the page and the rules page open from the cache
@@ -140,6 +143,8 @@ def test_the_service_worker_keeps_the_shell_for_offline_use(browser, tmp_path):
         assert page.title() == "Tavli"
         assert page.locator("header h1").inner_text() == "Tavli"
         assert page.locator("#btn-new").count() == 1
+        page.wait_for_selector("#dlg-new[open]")   # its modules ran, from the cache
+        assert page.locator("#btn-help").count() == 1
         page.goto(f"{url}/rules/plakoto?lang=el")
         assert "Μάνα" in page.locator("body").inner_text()
         page.screenshot(path=str(ARTIFACTS / "pwa-offline-rules.png"))
@@ -153,7 +158,7 @@ def test_the_rules_of_a_dama_game(browser, server):
     try:
         page = ctx.new_page()
         page.goto(f"{server}/#/dama/{gid}")
-        wait_js(page, "!!window.dama && !!window.dama.state() && "
+        wait_js(page, "!!window.tavli && !!window.tavli.dama.state() && "
                       "document.body.dataset.busy === '0'")
         with page.expect_popup() as info:
             page.click("#dama-panel [data-rules]")

@@ -130,7 +130,7 @@ def test_a_whole_portes_game_by_keyboard(page, server):
     assert not page.is_visible("#dlg-help")
     assert page.evaluate("localStorage.getItem('tavli.motion')") == "1"
     # quick play (the tests' pages start with it: conftest.QUICK): no pauses
-    assert page.is_checked("#opt-quick") and page.evaluate("window.tavliA11y.MOTION.quick")
+    assert page.is_checked("#opt-quick") and page.evaluate("window.tavli.MOTION.quick")
     page.keyboard.press("b")
     assert page.evaluate("document.activeElement.id") == "board"
     # a key pressed at once after a dialog closes, while the focus is still on the closed
@@ -178,7 +178,7 @@ def test_a_whole_portes_game_by_keyboard(page, server):
     assert st["phase"] == "over" and st["finished"], "the game did not end in time"
     assert moves >= 5
     assert saw_marks and saw_played
-    assert page.evaluate("window.tavliA11y.MOTION.slides") == 0   # motion off: no slide
+    assert page.evaluate("window.tavli.MOTION.slides") == 0   # motion off: no slide
     idle(page)
     assert page.is_visible("#btn-rematch")
     shot(page, "keyboard-over")
@@ -228,10 +228,10 @@ def test_reduced_motion_setting(browser, server):
         try:
             ai_moves_first(page, server)
             # quick play is off unless chosen: the AI's move then takes its pauses
-            assert page.evaluate("window.tavliA11y.MOTION.quick") is reduced
+            assert page.evaluate("window.tavli.MOTION.quick") is reduced
             # the default follows the system's prefers-reduced-motion
             assert page.get_attribute("body", "data-reduced-motion") == ("1" if reduced else "0")
-            n = page.evaluate("window.tavliA11y.MOTION.slides")
+            n = page.evaluate("window.tavli.MOTION.slides")
             assert (n == 0) if reduced else (n >= slides), n
         finally:
             ctx.close()
@@ -250,14 +250,14 @@ def test_reduced_motion_setting(browser, server):
         page.keyboard.press("Escape")
         ai_moves_first(page, server)
         assert page.get_attribute("body", "data-reduced-motion") == "1"
-        assert page.evaluate("window.tavliA11y.MOTION.slides") == 0
+        assert page.evaluate("window.tavli.MOTION.slides") == 0
         # the sound: off by default; switched on it plays (WebAudio) and is remembered
         assert page.get_attribute("body", "data-sound") == "0"
         page.keyboard.press("?")
         page.check("#opt-sound")
         page.keyboard.press("Escape")
         assert page.get_attribute("body", "data-sound") == "1"
-        assert page.evaluate("SOUND.played") >= 1
+        assert page.evaluate("window.tavli.SOUND.played") >= 1
         assert page.evaluate("localStorage.getItem('tavli.sound')") == "1"
         # and the CSS: no transition anywhere
         assert page.evaluate("getComputedStyle(document.querySelector('button'))"

@@ -185,11 +185,11 @@ def test_browser_dama_game(page):
     assert pg.locator("#dama-board .dest").count() == 2          # 22-17, 22-18
     pg.click("#dama-board .dest[data-square='18']")
     # the AI replies: white to move again, two plies in the list
-    wait_js(pg, "window.dama.state().plies === 2"
+    wait_js(pg, "window.tavli.dama.state().plies === 2"
                          " && document.body.dataset.busy !== '1'")
     assert pg.locator("#dama-history li").count() == 2
     pg.wait_for_selector("#dama-board .piece[data-square='18'].white")
-    st = pg.evaluate("window.dama.state()")
+    st = pg.evaluate("window.tavli.dama.state()")
     assert st["turn"] == "white" and st["fen"].startswith("W:")
     pg.click("#dama-board .piece[data-square='18']")   # show its destinations
     pg.screenshot(path=str(ARTIFACTS / "dama-board.png"))
@@ -197,12 +197,12 @@ def test_browser_dama_game(page):
     pg.reload()
     pg.wait_for_selector("#dama-board .piece[data-square='18'].white")
     idle(pg)
-    assert pg.evaluate("window.dama.state().plies") == 2
+    assert pg.evaluate("window.tavli.dama.state().plies") == 2
 
 
 def dama_cursor_to(pg, square: int) -> None:
     """Move the Dama board's cursor to `square` with the arrow keys (white at the bottom)."""
-    board = {b["square"]: b for b in pg.evaluate("window.dama.state().board")}
+    board = {b["square"]: b for b in pg.evaluate("window.tavli.dama.state().board")}
     goal = board[square]
     for _ in range(30):
         at = board[int(pg.get_attribute("#dama-board", "data-cursor"))]
@@ -227,7 +227,7 @@ def test_a_dama_move_by_keyboard_only(page):
     pg.keyboard.press("b")
     assert pg.evaluate("document.activeElement.id") == "dama-board"
     # the cursor starts on a piece that may move
-    st = pg.evaluate("window.dama.state()")
+    st = pg.evaluate("window.tavli.dama.state()")
     starts = {m["start"] for m in st["legal_moves"]}
     assert int(pg.get_attribute("#dama-board", "data-cursor")) in starts
     move = next(m for m in st["legal_moves"] if m["path"] == [22, 18])  # c3-d4
@@ -235,18 +235,18 @@ def test_a_dama_move_by_keyboard_only(page):
     assert pg.inner_text("#dama-cursor").startswith("square c3: white man")
     pg.keyboard.press("Escape")                       # nothing picked: nothing happens
     pg.keyboard.press("Enter")
-    assert pg.evaluate("window.dama.D.partial") == [22]
+    assert pg.evaluate("window.tavli.dama.D.partial") == [22]
     assert "Picked up the piece on c3" in pg.inner_text("#dama-cursor")
     pg.keyboard.press("Escape")                       # put back, the cursor on it
-    assert pg.evaluate("window.dama.D.partial") == []
+    assert pg.evaluate("window.tavli.dama.D.partial") == []
     assert pg.get_attribute("#dama-board", "data-cursor") == "22"
     pg.keyboard.press("Space")
     dama_cursor_to(pg, 18)
     assert "press Enter to move here" in pg.inner_text("#dama-cursor")
     pg.screenshot(path=str(ARTIFACTS / "dama-keys-1280.png"))
     pg.keyboard.press("Enter")
-    wait_js(pg, "window.dama.state().plies === 2 && document.body.dataset.busy !== '1'")
-    st = pg.evaluate("window.dama.state()")
+    wait_js(pg, "window.tavli.dama.state().plies === 2 && document.body.dataset.busy !== '1'")
+    st = pg.evaluate("window.tavli.dama.state()")
     assert st["history"][0]["text"] == move["notation"] == "c3-d4"
     log = pg.inner_text("#dama-live")
     assert f"White played {move['full']}." in log and "Black played" in log
@@ -273,20 +273,20 @@ def test_browser_dama_huff_and_capture(page):
     assert pg.is_visible("#dama-huff")
     pg.screenshot(path=str(ARTIFACTS / "dama-huff.png"))
     pg.click("#dama-board .piece.huffable[data-square='18']")
-    wait_js(pg, "window.dama.state().huff.length === 0")
+    wait_js(pg, "window.tavli.dama.state().huff.length === 0")
     idle(pg)
-    assert pg.evaluate("window.dama.state().board[17].piece") is None
+    assert pg.evaluate("window.tavli.dama.state().board[17].piece") is None
     # black moves 15-19, white must/may capture 23x16 by clicking the landing square
     pg.click("#dama-board .piece[data-square='15']")
     pg.click("#dama-board .dest[data-square='19']")
-    wait_js(pg, "window.dama.state().turn === 'white'")
+    wait_js(pg, "window.tavli.dama.state().turn === 'white'")
     idle(pg)
     pg.click("#dama-board .piece[data-square='23']")
     pg.wait_for_selector("#dama-board .dest[data-square='16']")
     pg.click("#dama-board .dest[data-square='16']")
-    wait_js(pg, "window.dama.state().turn === 'black'")
+    wait_js(pg, "window.tavli.dama.state().turn === 'black'")
     idle(pg)
-    st = pg.evaluate("window.dama.state()")
+    st = pg.evaluate("window.tavli.dama.state()")
     assert st["last"]["captures"] == [19] and st["counts"]["black"]["men"] == 11
     assert "captured" in pg.inner_text("#dama-captures")
     assert pg.locator("#dama-history li").count() >= 4
@@ -310,9 +310,9 @@ def test_games_list_shows_dama_games_and_opens_them(page):
     assert pg.locator(f"#games-table tr[data-kind='tavli'][data-id='{tid}']").count() == 1
     pg.screenshot(path=str(ARTIFACTS / "games-list-with-dama.png"))
     row.locator("button.open").click()
-    wait_js(pg, f"window.dama.state() && window.dama.state().id === '{gid}'")
+    wait_js(pg, f"window.tavli.dama.state() && window.tavli.dama.state().id === '{gid}'")
     idle(pg)
-    assert pg.evaluate("window.dama.state().plies") == 1
+    assert pg.evaluate("window.tavli.dama.state().plies") == 1
     assert pg.is_visible("#dama-board") and not pg.is_visible("#board")
     # and back to the backgammon-family game from the same list
     pg.click("#btn-games")

@@ -178,12 +178,15 @@ def test_the_page_keeps_and_sends_its_token(browser, tmp_path):
         ctx.close()
 
 
+# a page's violations of its Content-Security-Policy, in window.__csp
+CSP_LOG = ("window.__csp = []; document.addEventListener('securitypolicyviolation', "
+           "(e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
+
+
 def test_no_csp_violation_in_the_page(page, server):
     """The page runs under its Content-Security-Policy: no inline script or style, nothing
     from elsewhere (a violation would be reported here and on the console)."""
-    page.add_init_script("window.__csp = []; document.addEventListener("
-                         "'securitypolicyviolation', (e) => window.__csp.push("
-                         "e.violatedDirective + ' ' + e.blockedURI));")
+    page.add_init_script(CSP_LOG)
     page.goto(server)
     page.wait_for_selector("#dlg-new[open]")
     page.select_option("#ng-variant", "backgammon")
@@ -194,6 +197,28 @@ def test_no_csp_violation_in_the_page(page, server):
     page.wait_for_selector("#dlg-games[open]")
     page.wait_for_timeout(300)
     assert page.evaluate("window.__csp") == []
+
+
+def test_no_csp_violation_in_the_online_pages(browser, tmp_path):
+    """The online start page and game page run their modules under the same policy."""
+    from conftest import served, wait_js
+
+    from tavli.online.app import create_online_app
+
+    with served(create_online_app(str(tmp_path / "o.sqlite3"))) as url, \
+            page_at(browser, 390, 844) as pg:
+        pg.add_init_script(CSP_LOG)
+        pg.goto(url + "/")
+        wait_js(pg, "document.body.dataset.ready === '1'")
+        assert pg.locator("#ng-variant option").count() > 1   # filled from GET /api/info
+        r = pg.request.post(f"{url}/api/online/games", data=json.dumps(
+            {"game": {"variant": "portes", "points": 1, "opponent": "human"}, "name": "Ann",
+             "side": "white"}), headers={"Content-Type": "application/json"})
+        g = r.json()
+        pg.goto(f"{url}/online/{g['id']}#seat={g['token']}")
+        wait_js(pg, "document.body.dataset.conn === 'online' && !!window.tavli.state()")
+        assert pg.locator("#btn-help").count() == 1       # a11y.js set the board up
+        assert pg.evaluate("window.__csp") == []
 
 
 @pytest.fixture

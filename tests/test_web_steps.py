@@ -365,10 +365,10 @@ def test_an_unregistered_game_is_refused(client):
 
 # --- the page holds no rule and no list of games ---------------------------------------------
 def test_the_page_script_has_no_rule():
-    # tavli play's page and the online pages, with the board code they share
+    # tavli play's page and the online pages, with the board code and helpers they share
     js = "\n".join((STATIC / name).read_text() for name in (
-        "app.js", "board.js", "newgame.js", "online.js", "lobby.js", "fairdice.js", "a11y.js",
-        "keys.js", "sound.js"))
+        "play.js", "app.js", "board.js", "newgame.js", "online.js", "lobby.js", "fairdice.js",
+        "a11y.js", "keys.js", "sound.js", "util.js", "http.js", "copy.js"))
     for banned in ("% 24", "25 - ", "pinned.add", "pinned.delete", "bar += 1", "GAMES",
                    "function opp(", "applyStep", "allHome", "stepOk", "usedDice", "landXY",
                    "portes", "plakoto", "fevga"):

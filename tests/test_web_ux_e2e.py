@@ -99,16 +99,16 @@ def test_dama_over_offers_play_again_not_undo(ctx, server):
         for mv in SHORT_DAMA:
             api(pg, server, "POST", f"/api/dama/{d['id']}/move", {"move": mv})
         pg.goto(f"{server}/#/dama/{d['id']}")
-        wait_js(pg, f"window.dama.state() && window.dama.state().id === '{d['id']}'")
+        wait_js(pg, f"window.tavli.dama.state() && window.tavli.dama.state().id === '{d['id']}'")
         idle(pg)
         assert "White wins" in pg.inner_text("#dama-status")
         assert pg.is_hidden("#dama-undo") and pg.is_visible("#dama-rematch")
         assert fits(pg)
         shot(pg, f"{name}-dama-over-play-again")
     pg.click("#dama-rematch")
-    wait_js(pg, f"window.dama.state().id !== '{d['id']}'")
+    wait_js(pg, f"window.tavli.dama.state().id !== '{d['id']}'")
     idle(pg)
-    st = pg.evaluate("window.dama.state()")
+    st = pg.evaluate("window.tavli.dama.state()")
     assert st["plies"] == 0 and st["rules"] == "russian" and not st["over"]
     assert pg.is_visible("#dama-undo") and pg.is_hidden("#dama-rematch")
     assert f"#/dama/{st['id']}" in pg.url

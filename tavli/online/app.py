@@ -33,7 +33,6 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
 from pydantic import Field
 
 from tavli.engine.layout import SIDE_NAMES
@@ -50,7 +49,7 @@ from tavli.web.errors import ApiError, Body, body, install_handlers, translated
 from tavli.web.lang import LangMiddleware, mount_i18n, request_lang
 from tavli.web.limits import BodyLimit
 from tavli.web.newgame import NewGame
-from tavli.web.pwa import mount_pwa
+from tavli.web.pwa import mount_pwa, mount_static
 from tavli.web.rules import mount_rules
 from tavli.web.security import LOOPBACK_NAMES, Guard
 
@@ -252,7 +251,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
         _game_id(game_id)
         return FileResponse(STATIC / "online.html", headers={"Cache-Control": "no-cache"})
 
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    mount_static(app)   # the pages' files (tavli/web/pwa.py)
 
     @app.get("/api/online/games/{game_id}")
     async def state(game_id: str, request: Request) -> dict[str, Any]:

@@ -25,7 +25,6 @@ from typing import Any, Literal
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from fastapi.staticfiles import StaticFiles
 
 from tavli.engine.games import game_names
 from tavli.engine.layout import SIDE_NAMES
@@ -60,7 +59,7 @@ from tavli.web.newgame import (
     new_session,
     rematch_request,
 )
-from tavli.web.pwa import mount_pwa
+from tavli.web.pwa import mount_pwa, mount_static
 from tavli.web.reviews import ReviewJob, Reviews
 from tavli.web.rules import mount_rules
 from tavli.web.security import LOOPBACK_NAMES, Guard
@@ -504,7 +503,7 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    mount_static(app)   # the pages' files (tavli/web/pwa.py)
 
     # the API
     @app.get("/api/games")

@@ -1,5 +1,6 @@
 """The page as an installable web app: its manifest (``GET /manifest.webmanifest``) and
-service worker (``GET /sw.js``), for ``tavli play`` and ``tavli serve`` alike.
+service worker (``GET /sw.js``), for ``tavli play`` and ``tavli serve`` alike; and the
+pages' static files themselves (``GET /static/...``, :func:`mount_static`).
 
 The icons are ``static/icon-{192,512}.png`` and ``static/icon-maskable-{192,512}.png``
 (drawn by ``scripts/make_icons.py``). The service worker (``static/sw.js``) keeps the static
@@ -18,12 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mimetypes
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 
 from tavli import i18n
 from tavli.web.lang import request_lang
@@ -94,4 +97,12 @@ def mount_pwa(app: FastAPI) -> None:
                         headers={"Cache-Control": "no-cache"})
 
 
-__all__ = ["manifest", "mount_pwa", "shell", "service_worker"]
+def mount_static(app: FastAPI) -> None:
+    """``GET /static/...``: the files of ``static/``, a script as ``text/javascript``
+    whatever the machine's table of types says (the pages' scripts are ES modules, which a
+    browser runs only when they are served as JavaScript)."""
+    mimetypes.add_type("text/javascript", ".js")
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+__all__ = ["manifest", "mount_pwa", "mount_static", "shell", "service_worker"]

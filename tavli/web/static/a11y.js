@@ -1,5 +1,6 @@
 /* Accessibility of the board, shared by tavli play's page (app.js) and the online game page
- * (online.js); loaded after board.js, before keys.js and the page's own script.
+ * (online.js), whose entry modules call setupA11y before setupKeys (keys.js) and their own
+ * set-up.
  *
  * - the settings: reduced motion (checkers jump instead of sliding; default: the system's
  *   prefers-reduced-motion), sound (off by default) and quick play (no pauses before and
@@ -13,8 +14,14 @@
  * - the pip counts and the match score drawn on the board's frame (always in sight);
  * - the "your turn" cue (body[data-your-turn="1"], styled in style.css).
  * Every text by key (i18n.js); the page knows no rule: the words say what the state says.
+ * Exports setupA11y, announce, sayCursor, liveRegions (Dama's board has its own), ownsKey,
+ * openHelp, sideName and labelOf (keys.js's words).
  */
-"use strict";
+import {BARW, BAR_X, COLORS, S, SIDES, TRAYW, TRAY_X, Y_BOT, Y_TOP, boardHooks, fromView, pips}
+  from "./board.js";
+import {t} from "./i18n.js";
+import {playSound} from "./sound.js";
+import {MOTION, button, cap, el} from "./util.js";
 
 const A11Y = {
   lastKeys: null,      // the last turns announced: {side: key}, per game
@@ -47,7 +54,7 @@ function setPref(name, on) {
 // --- announcements -------------------------------------------------------------------------
 /** Say `text` through the live region `id` (a log: a screen reader reads each line added;
  * the last few stay). */
-function announce(text, id = "a11y-live") {
+export function announce(text, id = "a11y-live") {
   const live = document.getElementById(id);
   if (!live || !text) return;
   const line = document.createElement("p");
@@ -57,15 +64,15 @@ function announce(text, id = "a11y-live") {
 }
 
 /** Say what the keyboard's cursor is on (its own region: each text replaces the last). */
-function sayCursor(text) {
+export function sayCursor(text) {
   const region = document.getElementById("a11y-cursor");
   if (region) region.textContent = text;
 }
 
-function sideName(side) { return t(`side.${SIDES[side]}`); }
+export function sideName(side) { return t(`side.${SIDES[side]}`); }
 
-/** The last turn of each side as the state tells it: {side: {key, text}}. tavli play's
- * state has last_moves (each side's), the online page's board its last turn only. */
+/** The last turn of each side as the state tells it (last_moves: tavli play's state and
+ * the online page's board have it): {side: {key, text}}. */
 function lastTurns(st) {
   const out = {};
   const say = (side, dice, move, pass) => (pass
@@ -78,11 +85,6 @@ function lastTurns(st) {
       out[SIDES[side]] = {key: `${st.game_number}:${lm.turn}:${lm.move}`,
                           text: say(side, lm.dice_text, lm.shown, lm.pass)};
     }
-  } else if (typeof O === "object" && O.raw && O.raw.board && O.raw.board.last) {
-    const l = O.raw.board.last;
-    const dice = l.dice.slice().sort((a, b) => b - a).join("-");
-    out[l.side] = {key: `${O.raw.board.game_number}:${dice}:${l.move}:${l.pass}`,
-                   text: say(SIDES.indexOf(l.side), dice, l.move, l.pass)};
   }
   return out;
 }
@@ -100,7 +102,7 @@ function announceMoves(st) {
   A11Y.lastKeys = Object.fromEntries(Object.entries(turns).map(([s, lt]) => [s, lt.key]));
   if (said.length) {
     announce(said.join(" "));
-    if (typeof playSound === "function") playSound("move");
+    playSound("move");
   }
 }
 
@@ -120,14 +122,14 @@ function updateYourTurn() {
     const st = S.state;
     const two = !!st.players && SIDES.every((s) => st.players[s] && st.players[s].type === "human");
     announce(two ? t("a11y.turn_of", {side: cap(t(`side.${st.turn}`))}) : t("a11y.your_turn"));
-    if (typeof playSound === "function") playSound("turn");
+    playSound("turn");
   }
   A11Y.yourTurn = on;
 }
 
 // --- the board's description ------------------------------------------------------------------
 /** The printed number of the viewer's point v (the numbers on the board). */
-function labelOf(v) {
+export function labelOf(v) {
   const st = S.state;
   const side = st && st.numbering && !S.reviewTurn ? SIDES.indexOf(st.numbering) : S.viewer;
   return side === S.viewer ? v : S.sim.opposite[v];
@@ -268,9 +270,7 @@ function fillHelp(d) {
     box.checked = prefOn(name, dflt);
     box.addEventListener("change", () => {
       setPref(name, box.checked);
-      if (name === "sound" && box.checked && typeof playSound === "function") {
-        playSound("turn");
-      }
+      if (name === "sound" && box.checked) playSound("turn");
     });
     const span = document.createElement("span");
     span.textContent = t(key);
@@ -279,17 +279,13 @@ function fillHelp(d) {
   }
   const buttons = document.createElement("div");
   buttons.className = "buttons";
-  const close = document.createElement("button");
-  close.type = "button";
+  const close = button(t("btn.close"), "primary", () => d.close());
   close.id = "help-close";
-  close.className = "primary";
-  close.textContent = t("btn.close");
-  close.addEventListener("click", () => d.close());
   buttons.appendChild(close);
   d.append(h, table, fs, buttons);
 }
 
-function openHelp() {
+export function openHelp() {
   const d = helpDialog();
   if (d.open) return;
   fillHelp(d);
@@ -326,7 +322,7 @@ function keyboardLists() {
  * dialog's, by the selector `owners`) rather than the page's. An element left focused in
  * a dialog that has just closed (the focus moves back to the board a moment later) owns
  * no keys: the page's keys work at once. */
-function ownsKey(el, owners) {
+export function ownsKey(el, owners) {
   if (!el.closest || !el.closest(owners)) return false;
   return !el.closest("dialog:not([open])");
 }
@@ -343,12 +339,12 @@ function srRegion(id, attrs = {}) {
 
 /** A board's two live regions: `${prefix}-live`, a log of what was played, and
  * `${prefix}-cursor`, what the keyboard's cursor is on (each text replaces the last). */
-function liveRegions(prefix) {
+export function liveRegions(prefix) {
   return [srRegion(`${prefix}-live`, {"aria-live": "polite", role: "log"}),
           srRegion(`${prefix}-cursor`, {"aria-live": "polite", "aria-atomic": "true"})];
 }
 
-function setupA11y() {
+export function setupA11y() {
   applyPrefs();
   const board = document.getElementById("board");
   const wrap = document.getElementById("board-wrap");
@@ -361,14 +357,11 @@ function setupA11y() {
   // the help and settings button, in the top bar (placed by style.css)
   const header = document.querySelector("header");
   if (header) {
-    const b = document.createElement("button");
+    const b = button("?", "", openHelp);
     b.id = "btn-help";
-    b.type = "button";
-    b.textContent = "?";
     b.setAttribute("aria-keyshortcuts", "?");
     b.setAttribute("data-i18n-label", "a11y.help.button");
     b.setAttribute("aria-label", t("a11y.help.button"));
-    b.addEventListener("click", openHelp);
     header.appendChild(b);
   }
   boardHooks.push((svg) => {
@@ -385,7 +378,4 @@ function setupA11y() {
     updateYourTurn();
   }).observe(document.body, {attributes: true, attributeFilter: ["data-busy"]});
   keyboardLists();
-  window.tavliA11y = {MOTION, announce, describe: () => describe(S.state), openHelp};
 }
-
-setupA11y();

@@ -1,4 +1,5 @@
-/* Tavli in the browser: draws the board as SVG and talks to the server's API.
+/* Tavli in the browser, tavli play's page around the board: the panel, the flow of play,
+ * hints, reviews and the dialogs; it talks to the server's API (http.js).
  *
  * The page knows no rule: the server throws the dice and sends, with the state, the tree
  * of the turn (state.turn_tree: every step the rules allow next, with the board after it
@@ -7,45 +8,22 @@
  * the tree, draws the boards it was given and sends the chosen steps, which the server
  * checks again. The list of games and levels comes from GET /api/info.
  * The board itself (drawing, the turn tree, moving checkers) is board.js, shared with the
- * online pages; the New game dialog's menus are newgame.js, shared too.
+ * online game page; the New game dialog's menus are newgame.js, shared too.
+ * Exports setupApp (play.js, the page's entry module, calls it), loadGame, openReview,
+ * closeReview and clearGame (the Games dialog's: games.js).
  * No build step, no external resources.
  */
-"use strict";
-
-
-// --- the API ------------------------------------------------------------------------------
-// the access token of a server on the network (tavli play --host): given once in the
-// address (?token=...), kept for this tab, sent with every request
-const TOKEN = (() => {
-  const given = new URLSearchParams(location.search).get("token");
-  if (given) {
-    sessionStorage.setItem("tavli.token", given);
-    history.replaceState(null, "", location.pathname + location.hash);
-  }
-  return sessionStorage.getItem("tavli.token");
-})();
-
-async function api(method, path, body) {
-  const opts = {method, headers: langHeaders()};
-  if (TOKEN) opts.headers["X-Tavli-Token"] = TOKEN;
-  if (body !== undefined) {
-    opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
-  }
-  const r = await fetch(path, opts);
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  if (!r.ok) {
-    // in another language than English: the error's text, and the English detail
-    const text = data && data.error &&
-      (data.detail ? `${data.error} (${data.detail})` : data.error);
-    const err = new Error(text || `${r.status} ${r.statusText}`);
-    err.code = data && data.code;
-    err.status = r.status;
-    throw err;
-  }
-  return data;
-}
+import {ownsKey} from "./a11y.js";
+import {
+  S, SIDES, completeMove, node, nodeSim, oppositeOf, pips, render, renderBoard, setBoardState,
+  setBusy, setupBoard, simOf, simOfText, slide, tree, undo,
+} from "./board.js";
+import {copyText} from "./copy.js";
+import {damaState, leaveDama} from "./dama.js";
+import {TOKEN, api, tokenHeaders} from "./http.js";
+import {loadCatalogue, t, tm} from "./i18n.js";
+import {fillNewGameMenus, gameDisplay, newGameRequest, syncNewDialog} from "./newgame.js";
+import {$, button, cap, el, option, sleep, toast} from "./util.js";
 
 // --- the panel --------------------------------------------------------------------------------
 function playerName(side) {
@@ -194,11 +172,6 @@ function renderPanel() {
   }
 }
 
-function render() {
-  renderBoard();
-  renderPanel();
-}
-
 // --- loading and the flow of play ------------------------------------------------------------
 function viewerOf(st) {
   const p = st.players;
@@ -207,23 +180,16 @@ function viewerOf(st) {
 }
 
 function setState(st) {
-  S.state = st;
-  S.viewer = viewerOf(st);
-  S.sim = simOf(st.position, st.opposite);
-  S.done = [];
-  S.trail = [0];
-  S.groups = [];
-  S.replay = null;
-  S.selected = null;
+  setBoardState(st, viewerOf(st));
   S.hints = null;
   $("#hints").replaceChildren();
   S.cubeHint = null;
   $("#cube-box").replaceChildren();
 }
 
-async function loadGame(id, opts = {}) {
+export async function loadGame(id, opts = {}) {
   S.token += 1;
-  if (window.dama) window.dama.leave();
+  leaveDama();
   closeReview();
   setBusy(true);
   try {
@@ -338,7 +304,7 @@ async function proceed() {
 }
 
 /** Show no game (the one shown was deleted): the board empties, the address forgets it. */
-function clearGame(message) {
+export function clearGame(message) {
   S.token += 1;
   closeReview();
   S.state = null;
@@ -357,12 +323,12 @@ function clearGame(message) {
   if (message) $("#status").textContent = message;
 }
 
-/** A new game or match with the settings of the finished one (the server's rematch). */
-async function rematch() {
+/** Go on to the new game the server makes from this one: POST .../`what` with `body`. */
+async function goOn(what, body) {
   if (!S.state || S.busy) return;
   setBusy(true);
   try {
-    const st = await api("POST", `/api/games/${S.state.id}/rematch`);
+    const st = await api("POST", `/api/games/${S.state.id}/${what}`, body);
     setBusy(false);
     await loadGame(st.id);
   } catch (e) {
@@ -371,6 +337,9 @@ async function rematch() {
     render();
   }
 }
+
+/** A new game or match with the settings of the finished one (the server's rematch). */
+function rematch() { return goOn("rematch"); }
 
 async function action(name, body) {
   if (!S.state || S.busy) return;
@@ -539,49 +508,16 @@ function renderIds(st) {
     name.textContent = label;
     const code = document.createElement("code");
     code.textContent = value;
-    const copy = document.createElement("button");
-    copy.type = "button";
-    copy.textContent = t("btn.copy");
+    const copy = button(t("btn.copy"), "", () => copyText(code, copy));
     copy.setAttribute("aria-label", t("ids.copy", {label}));
-    copy.addEventListener("click", () => copyText(code, copy));
     row.append(name, copy, code);
     box.appendChild(row);
   }
 }
 
-async function copyText(code, button) {
-  try {
-    await navigator.clipboard.writeText(code.textContent);
-  } catch (e) {   // no clipboard API (a plain-HTTP address): select it for Ctrl-C
-    const range = document.createRange();
-    range.selectNodeContents(code);
-    const sel = window.getSelection();
-    sel.removeAllRanges();
-    sel.addRange(range);
-    if (!document.execCommand || !document.execCommand("copy")) {
-      toast(t("toast.ctrl_c"));
-      return;
-    }
-  }
-  button.textContent = t("btn.copied");
-  setTimeout(() => { button.textContent = t("btn.copy"); }, 1500);
-}
-
 /** An imported record goes on as a new game: against the AI, the player taking the
  * side to act now (the server's default). */
-async function continueGame() {
-  if (!S.state || S.busy) return;
-  setBusy(true);
-  try {
-    const st = await api("POST", `/api/games/${S.state.id}/continue`, {});
-    setBusy(false);
-    await loadGame(st.id);
-  } catch (e) {
-    setBusy(false);
-    toast(e.message);
-    render();
-  }
-}
+function continueGame() { return goOn("continue", {}); }
 
 /** The nodes of a path from the root of the turn tree that plays `steps` (in some order
  * the tree has), or null. */
@@ -613,7 +549,7 @@ function previewHint(m, tr) {
 }
 
 // --- review ------------------------------------------------------------------------------------
-async function openReview() {
+export async function openReview() {
   if (!S.state) return;
   setBusy(true);
   $("#status").textContent = t("st.reviewing");
@@ -635,7 +571,7 @@ async function openReview() {
   }
 }
 
-function closeReview() {
+export function closeReview() {
   S.review = null;
   S.reviewTurn = null;
   $("#review").hidden = true;
@@ -806,8 +742,8 @@ function fillMenus(info) {
   // the Games dialog's filter: after "all games", before Dama
   const display = gameDisplay;
   $("#gf-variant").firstElementChild.after(
-    ...info.rotations.map((r) => menuOption(r.name, t("gl.rotation", {name: display(r.name)}))),
-    ...info.games.map((g) => menuOption(g.name, display(g.name))));
+    ...info.rotations.map((r) => option(r.name, t("gl.rotation", {name: display(r.name)}))),
+    ...info.games.map((g) => option(g.name, display(g.name))));
   $("#ng-variant").dispatchEvent(new Event("change"));
 }
 
@@ -861,7 +797,7 @@ async function downloadWithToken(evt) {
   if (!a || !TOKEN) return;
   evt.preventDefault();
   try {
-    const r = await fetch(a.getAttribute("href"), {headers: {"X-Tavli-Token": TOKEN}});
+    const r = await fetch(a.getAttribute("href"), {headers: tokenHeaders()});
     if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
     const url = URL.createObjectURL(await r.blob());
     const tmp = document.createElement("a");
@@ -877,9 +813,11 @@ async function downloadWithToken(evt) {
 }
 
 // --- start ---------------------------------------------------------------------------------------
-function init() {
+/** Set up tavli play's page and open the game of the address (or the last one played, or
+ * the New game dialog). */
+export function setupApp() {
   document.addEventListener("click", downloadWithToken);
-  setupPointer();
+  setupBoard({panel: renderPanel, confirm: confirmMove});
   $("#btn-new").addEventListener("click", openNewDialog);
   $("#import-file").addEventListener("change", importFile);
   $("#form-new").addEventListener("submit", startNewGame);
@@ -924,7 +862,7 @@ function init() {
       if (document.querySelector("dialog[open]")) return;
       const dama = document.body.dataset.mode === "dama";
       const board = dama ? $("#dama-board") : $("#board");
-      const shown = dama ? window.dama && window.dama.state() : S.state;
+      const shown = dama ? damaState() : S.state;
       if (shown && board && board.getClientRects().length) board.focus();
     }, 0);
   }, true);
@@ -932,8 +870,7 @@ function init() {
     const m = location.hash.match(/^#\/game\/([\w-]+)/);
     if (m && (!S.state || S.state.id !== m[1])) loadGame(m[1]);
   });
-  window.tavli = {state: () => S.state, S, clear: clearGame};
-  loadCatalogue(TOKEN ? {"X-Tavli-Token": TOKEN} : {}).then(() => {
+  loadCatalogue(tokenHeaders()).then(() => {
     render();
     return loadInfo();
   }).then(() => {
@@ -947,5 +884,3 @@ function init() {
     }
   });
 }
-
-init();

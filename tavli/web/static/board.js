@@ -1,43 +1,47 @@
 /* The board of Tavli in the browser, shared by tavli play's page (app.js) and the online
- * pages (online.js): geometry, drawing the board as SVG, the turn tree the server sends
+ * game page (online.js): geometry, drawing the board as SVG, the turn tree the server sends
  * (state.turn_tree: every step the rules allow next, with the board after it and the dice
  * left) and picking a move on it by clicking, tapping or dragging checkers, and the
  * animation of a checker sliding.
  *
  * The page knows no rule: it draws the boards the server gave and offers the steps of the
- * tree. Each page defines render() (the board and its own panel) and the state it keeps
- * in S.state (with the fields of docs/web.md: position, opposite, turn_tree, mover, ...).
- * Loaded before the page's own script (classic scripts share their top-level names).
+ * tree. The page keeps its state in S.state (with the fields of docs/web.md: position,
+ * opposite, turn_tree, mover, ...) and gives setupBoard its panel and its way of sending a
+ * whole move: render() draws the board, then the page's panel.
+ * Exports S (the board's state), SIDES, the geometry (PW, TRAYW, BAR_X, ... and slotX,
+ * isTop, trayRect, stackAt, toView, fromView), COLORS, boardHooks (drawn after each
+ * board), the boards (simOf, simOfText, oppositeOf, pips), the turn tree (tree, node,
+ * nodeSim, moverSide, options, canPlayHere, completeMove, clickSlot, undo), drawing and
+ * moving (renderBoard, render, slide, setBusy, setBoardState) and setupBoard, confirmMove.
  */
-"use strict";
+import {$, MOTION, el, svgPoint} from "./util.js";
 
-const SVGNS = "http://www.w3.org/2000/svg";
-const SIDES = ["white", "black"];
+export const SIDES = ["white", "black"];
 
 // --- geometry (SVG user units) ----------------------------------------------------------------
-const PW = 56;              // point width
+export const PW = 56;              // point width
 const CR = 25;              // checker radius
 const FRAME = 18;
 const BAND = 26;            // frame band above and below with the point numbers
-const BARW = 56;
-const TRAYW = 64;
+export const BARW = 56;
+export const TRAYW = 64;
 const HALF = 6 * PW;
 const X0 = FRAME;
-const BAR_X = X0 + HALF;
+export const BAR_X = X0 + HALF;
 const R0 = BAR_X + BARW;
 const R_END = R0 + HALF;
-const TRAY_X = R_END + FRAME;
+export const TRAY_X = R_END + FRAME;
 const W = TRAY_X + TRAYW + FRAME;
-const Y_TOP = BAND;
-const AREA_H = 560;
-const Y_BOT = Y_TOP + AREA_H;
+export const Y_TOP = BAND;
+export const AREA_H = 560;
+export const Y_BOT = Y_TOP + AREA_H;
 const H = Y_BOT + BAND;
 const STACK = 5;            // checkers drawn per point before a count is shown
-const MID_TOP = Y_TOP + STACK * 2 * CR;   // 276
-const MID_BOT = Y_BOT - STACK * 2 * CR;   // 336
+export const MID_TOP = Y_TOP + STACK * 2 * CR;   // 276
+export const MID_BOT = Y_BOT - STACK * 2 * CR;   // 336
 const PH = 232;             // triangle height
 
-const COLORS = {
+export const COLORS = {
   frame: "#4a2c17", frameEdge: "#2e1a0c", felt: "#dcc39a", feltDark: "#cfb288",
   pointA: "#8c2318", pointB: "#2e5339", tray: "#3a2212", bar: "#55331b",
   num: "#efdfbf",
@@ -48,7 +52,7 @@ const COLORS = {
 };
 
 // --- state --------------------------------------------------------------------------------
-const S = {
+export const S = {
   state: null,        // the server's game state
   info: null,         // GET /api/info: the games, matches and levels
   viewer: 0,          // the side whose home is drawn at the bottom right
@@ -69,42 +73,49 @@ const S = {
   token: 0,           // increases whenever another game is loaded
 };
 
-const $ = (sel) => document.querySelector(sel);
-
-// the reduced-motion setting (a11y.js sets it: the player's choice, else the system's):
-// checkers then jump instead of sliding; `slides` counts the slides drawn (for the tests);
-// quick play (a11y.js): no pauses (sleep) before and between the opponent's steps
-const MOTION = {reduced: false, slides: 0, quick: false};
 // functions called after each drawing of the board with (svg, options): a11y.js and
 // keys.js add the keyboard cursor, the board's description and the pip counts
-const boardHooks = [];
+export const boardHooks = [];
 
-function el(tag, attrs, parent) {
-  const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v !== undefined && v !== null) e.setAttribute(k, v);
-  }
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-function cap(s) { return s[0].toUpperCase() + s.slice(1); }
-
-/** A pause of the page's pace (none with the quick-play setting, a11y.js). */
-function sleep(ms) { return new Promise((r) => setTimeout(r, MOTION.quick ? 0 : ms)); }
-
-function setBusy(b) {
+export function setBusy(b) {
   S.busy = b;
   document.body.dataset.busy = b ? "1" : "0";
 }
 
-function toast(text) {
-  const t = $("#toast");
-  t.textContent = text;
-  t.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, 5000);
+/** Show the state `st` (S.state) with `viewer`'s home at the bottom right: its board, no
+ * step of the turn played yet. */
+export function setBoardState(st, viewer) {
+  S.state = st;
+  S.viewer = viewer;
+  S.sim = simOf(st.position, st.opposite);
+  S.done = [];
+  S.trail = [0];
+  S.groups = [];
+  S.replay = null;
+  S.selected = null;
 }
+
+// --- the page around the board (setupBoard) ---------------------------------------------------
+// its panel, drawn after the board, and how it sends the whole move the steps played make
+const PAGE = {panel: () => {}, confirm: () => {}};
+
+/** Set up the board of a page: `panel` draws the page's panel (after the board: render),
+ * `confirm` sends the whole move the steps played make (the Confirm button, Enter and the
+ * keyboard's cursor: keys.js); the board takes clicks, taps and drags. */
+export function setupBoard({panel, confirm}) {
+  PAGE.panel = panel;
+  PAGE.confirm = confirm;
+  setupPointer();
+}
+
+/** Draw the board, then the page's panel. */
+export function render() {
+  renderBoard();
+  PAGE.panel();
+}
+
+/** Send the whole move the steps played make (the page's way: setupBoard). */
+export function confirmMove() { return PAGE.confirm(); }
 
 // --- boards ----------------------------------------------------------------------------------
 /** A board to draw: per side its points (own numbering, [0] unused), bar, off and pinned
@@ -114,14 +125,14 @@ function sideOf(pts, bar, off, pinned) {
 }
 
 /** The board of a JSON position document. */
-function simOf(doc, opposite) {
+export function simOf(doc, opposite) {
   const side = (d) => sideOf([0, ...d.points], d.bar, d.off, d.pinned || []);
   return {opposite, s: [side(doc.white), side(doc.black)]};
 }
 
 /** The board of a node or frame: the board array as hex digits, 26 slots a row (white's,
  * black's, white's pins, black's pins; digits left out at the end are 0). */
-function simOfText(text, opposite) {
+export function simOfText(text, opposite) {
   const at = (i) => (i < text.length ? parseInt(text[i], 16) : 0);
   const side = (r) => {
     const row = Array.from({length: 26}, (_, c) => at(r * 26 + c));
@@ -140,13 +151,13 @@ function lifted(sim, side, p) {
 }
 
 /** The other side's numbering of a game (the state's, else /api/info's). */
-function oppositeOf(game) {
+export function oppositeOf(game) {
   if (S.state && S.state.game === game && S.state.opposite) return S.state.opposite;
   const g = S.info && S.info.games.find((x) => x.name === game);
   return g ? g.opposite : null;
 }
 
-function pips(sim, side) {
+export function pips(sim, side) {
   const me = sim.s[side];
   let n = me.bar * 25;
   for (let p = 1; p <= 24; p++) n += p * me.pts[p];
@@ -154,15 +165,15 @@ function pips(sim, side) {
 }
 
 // --- the turn tree (state.turn_tree, made by the engine) -----------------------------------
-function moverSide() { return S.state ? SIDES.indexOf(S.state.mover) : 0; }
+export function moverSide() { return S.state ? SIDES.indexOf(S.state.mover) : 0; }
 
-function tree() { return S.state && S.state.turn_tree; }
+export function tree() { return S.state && S.state.turn_tree; }
 
-function node(i) { return tree().nodes[i === undefined ? S.trail[S.trail.length - 1] : i]; }
+export function node(i) { return tree().nodes[i === undefined ? S.trail[S.trail.length - 1] : i]; }
 
-function nodeSim(i) { return simOfText(node(i).board, S.state.opposite); }
+export function nodeSim(i) { return simOfText(node(i).board, S.state.opposite); }
 
-function canPlayHere() {
+export function canPlayHere() {
   const st = S.state;
   return st && !S.busy && !S.sliding && !S.review && st.phase === "move" && !st.ai_to_act
     && !st.imported && st.can_act !== false && st.legal_moves.length > 0 && !!tree();
@@ -171,7 +182,7 @@ function canPlayHere() {
 /** Map source -> Map(destination -> {path, node}) of what may be played now: each step
  * of the tree's node, and the same checker going on with the next steps (one
  * destination, reached over several steps). */
-function options() {
+export function options() {
   const out = new Map();
   if (!canPlayHere()) return out;
   const add = (f, t, path, at) => {
@@ -194,7 +205,7 @@ function options() {
   return out;
 }
 
-function completeMove() {
+export function completeMove() {
   if (!tree() || S.done.length === 0) return null;
   const n = node();
   return n.move === undefined ? null : S.state.legal_moves[n.move];
@@ -212,19 +223,19 @@ function diceShown(all, left) {
 
 // --- viewer geometry ------------------------------------------------------------------------
 /** Left x of the column of the viewer's point v (1..24). */
-function slotX(v) {
+export function slotX(v) {
   if (v <= 6) return R0 + (6 - v) * PW;
   if (v <= 12) return X0 + (12 - v) * PW;
   if (v <= 18) return X0 + (v - 13) * PW;
   return R0 + (v - 19) * PW;
 }
-function isTop(v) { return v >= 13; }
+export function isTop(v) { return v >= 13; }
 
 /** The viewer's point of side `side`'s point p. */
-function toView(side, p) {
+export function toView(side, p) {
   return side === S.viewer ? p : S.sim.opposite[p];
 }
-function fromView(side, v) {
+export function fromView(side, v) {
   return side === S.viewer ? v : S.sim.opposite[v];
 }
 
@@ -242,13 +253,13 @@ function barXY(side, i) {
   return side === S.viewer ? [x, MID_TOP - CR - k * 2 * CR + 10] : [x, MID_BOT + CR + k * 2 * CR - 10];
 }
 
-function trayRect(side) {
+export function trayRect(side) {
   return side === S.viewer ? {x: TRAY_X, y: MID_BOT, h: Y_BOT - MID_BOT}
     : {x: TRAY_X, y: Y_TOP, h: MID_TOP - Y_TOP};
 }
 
 /** Stack on the viewer's point v, from the edge inward: [{side, pinned}]. */
-function stackAt(sim, v) {
+export function stackAt(sim, v) {
   const V = S.viewer, O = 1 - V;
   const q = sim.opposite[v];
   const nV = sim.s[V].pts[v], nO = sim.s[O].pts[q];
@@ -535,7 +546,7 @@ function drawHits(svg, opts) {
   }
 }
 
-function renderBoard() {
+export function renderBoard() {
   const svg = $("#board");
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -570,7 +581,7 @@ function renderBoard() {
 
 /** Slide a checker of `side` from its point `from` to `to` (own numbering), then show
  * `after`, the board the server gave for after that step. */
-async function slide(side, from, to, after, ms) {
+export async function slide(side, from, to, after, ms) {
   if (MOTION.reduced) {     // no motion: the checker is at once where it goes
     S.sim = after;
     return;
@@ -630,7 +641,7 @@ async function playPath(path, animate) {
   render();
 }
 
-function clickSlot(p) {
+export function clickSlot(p) {
   if (!canPlayHere()) return;
   const opts = options();
   if (S.selected !== null) {
@@ -661,13 +672,8 @@ function slotFromTarget(target) {
   return Number(raw);
 }
 
-function svgPoint(evt) {
-  const svg = $("#board");
-  const pt = svg.createSVGPoint();
-  pt.x = evt.clientX;
-  pt.y = evt.clientY;
-  return pt.matrixTransform(svg.getScreenCTM().inverse());
-}
+/** The SVG point of a pointer event on the board. */
+function boardPoint(evt) { return svgPoint($("#board"), evt); }
 
 /** The mover's slot under an SVG point (for drops). */
 function slotAt(x, y) {
@@ -729,7 +735,7 @@ function tapSlot(evt) {
     for (const t of opts.get(S.selected).keys()) offered.add(t);
   }
   if (p !== null && offered.has(p)) return p;
-  const near = nearestSlot(svgPoint(evt), offered);
+  const near = nearestSlot(boardPoint(evt), offered);
   return near === null ? p : near;
 }
 
@@ -740,14 +746,14 @@ function setupPointer() {
     if (!canPlayHere()) return;
     const opts = options();
     let p = slotFromTarget(evt.target);
-    if (p === null || !opts.has(p)) p = nearestSlot(svgPoint(evt), opts.keys());
+    if (p === null || !opts.has(p)) p = nearestSlot(boardPoint(evt), opts.keys());
     if (p === null || !opts.has(p)) return;
-    const start = svgPoint(evt);
+    const start = boardPoint(evt);
     drag = {p, start, moved: false, pointerId: evt.pointerId};
   });
   svg.addEventListener("pointermove", (evt) => {
     if (!drag || evt.pointerId !== drag.pointerId) return;
-    const at = svgPoint(evt);
+    const at = boardPoint(evt);
     const dist = Math.hypot(at.x - drag.start.x, at.y - drag.start.y);
     if (!drag.moved && dist < 10) return;
     if (!drag.moved) {
@@ -776,7 +782,7 @@ function setupPointer() {
     if (!d.moved) return;           // a click: handled by the click listener
     S.animating = null;
     S.animEl = null;
-    const at = svgPoint(evt);
+    const at = boardPoint(evt);
     const dests = options().get(d.p);
     let to = slotAt(at.x, at.y);
     if (dests && !dests.has(to)) to = nearestSlot(at, dests.keys());
@@ -799,7 +805,7 @@ function setupPointer() {
 }
 
 /** Take back the steps of the last click or drag: back to the node before them. */
-function undo() {
+export function undo() {
   if (!S.groups.length) return;
   const n = S.groups.pop();
   S.done.splice(S.done.length - n, n);

@@ -8,8 +8,9 @@
  * throws (white's die first), each turn's dice except the first turn's after an opening
  * throw when the record's rules say opening_reroll is off (that turn plays the opening
  * dice), a resignation's unplayed roll, the dice thrown and not played (docs/formats.md).
+ * Exports verifyDice (the online game page's Verify dice button).
  */
-"use strict";
+import {t} from "./i18n.js";
 
 const FAIR_LABEL = new TextEncoder().encode("tavli-dice/1");
 
@@ -84,7 +85,7 @@ function recordDice(record) {
 
 /** Check a record's dice: {rolls, problems} (no problem: every die is the seeds').
  * `expect` (optional): {commitment, seed, side}, what this browser was shown and sent. */
-async function verifyDice(record, expect = {}) {
+export async function verifyDice(record, expect = {}) {
   const proof = record && record.fair_dice;
   if (!proof) return {rolls: 0, problems: [t("fd.no_proof")]};
   if (!proof.server_seed) {

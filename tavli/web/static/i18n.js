@@ -5,23 +5,24 @@
  * The language chosen is kept in localStorage ("tavli.lang") and sent with every request
  * (X-Tavli-Lang), so the API's errors come in it too; without a choice the server follows
  * the browser's Accept-Language. A key missing from the catalogue shows as the key.
+ * Exports I18N (the catalogue), t, tn, tm, gameName, langHeaders and loadCatalogue.
  */
-"use strict";
+import {option} from "./util.js";
 
-const I18N = {lang: "en", languages: {en: "English"}, messages: {}};
+export const I18N = {lang: "en", languages: {en: "English"}, messages: {}};
 
 function fillText(s, params) {
   return s.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m));
 }
 
 /** The message `key`, its {placeholders} filled from `params`. */
-function t(key, params) {
+export function t(key, params) {
   const s = I18N.messages[key];
   return fillText(typeof s === "string" ? s : key, params);
 }
 
 /** The message `key` in its form for the number `n` (the four languages: one, other). */
-function tn(key, n, params) {
+export function tn(key, n, params) {
   const forms = I18N.messages[key];
   const s = Array.isArray(forms) ? forms[n === 1 ? 0 : 1] : key;
   return fillText(s, {n, ...(params || {})});
@@ -29,7 +30,7 @@ function tn(key, n, params) {
 
 /** A message the server sent as {key, params} (a param may be such a message too), in
  * the page's language; a plain string stays as it is. */
-function tm(m) {
+export function tm(m) {
   if (Array.isArray(m)) return m.map(tm).join(", ");   // a list of messages
   if (!m || typeof m !== "object") return m === undefined || m === null ? "" : String(m);
   const params = {};
@@ -41,7 +42,7 @@ function tm(m) {
 
 /** A game's name: the catalogue's (game.NAME), else `fallback` (the registry's name of a
  * game the catalogues do not know yet), else the name itself. */
-function gameName(name, fallback) {
+export function gameName(name, fallback) {
   const key = "game." + name;
   return key in I18N.messages ? t(key) : fallback || name;
 }
@@ -61,11 +62,11 @@ function applyI18n(root) {
 }
 
 /** The header that asks the server for the page's language. */
-function langHeaders() { return {"X-Tavli-Lang": I18N.lang}; }
+export function langHeaders() { return {"X-Tavli-Lang": I18N.lang}; }
 
 /** Load the catalogue of the chosen language (or the browser's), translate the page and
  * fill the language menu; `headers`: what every request carries (the access token). */
-async function loadCatalogue(headers) {
+export async function loadCatalogue(headers) {
   const chosen = localStorage.getItem("tavli.lang");
   try {
     const r = await fetch("/api/i18n" + (chosen ? `?lang=${encodeURIComponent(chosen)}` : ""),
@@ -76,12 +77,8 @@ async function loadCatalogue(headers) {
   applyI18n(document);
   const menu = document.querySelector("#lang");
   if (menu) {
-    menu.replaceChildren(...Object.entries(I18N.languages).map(([code, name]) => {
-      const o = document.createElement("option");
-      o.value = code;
-      o.textContent = name;
-      return o;
-    }));
+    menu.replaceChildren(...Object.entries(I18N.languages).map(([code, name]) =>
+      option(code, name)));
     menu.value = I18N.lang;
     menu.addEventListener("change", () => {
       localStorage.setItem("tavli.lang", menu.value);

@@ -1,5 +1,5 @@
-/* Playing by keyboard, shared by tavli play's page and the online game page; loaded after
- * board.js and a11y.js, before the page's own script.
+/* Playing by keyboard, shared by tavli play's page and the online game page, whose entry
+ * modules call setupKeys after setupA11y (a11y.js) and before their own set-up.
  *
  * The board (#board, focusable) has a cursor over its slots: the arrow keys move it
  * (left/right along a row, wrapping to the other row; up/down between the rows), Enter
@@ -10,8 +10,16 @@
  * C confirm, H hint, N next game / play again; in Dama U and N too), B goes to the board
  * shown (Dama's has its own cursor: dama.js), ? opens the help;
  * letters are read by their place on the keyboard (KeyR), so a Greek layout works too.
+ * Exports setupKeys.
  */
-"use strict";
+import {labelOf, openHelp, ownsKey, sayCursor, sideName} from "./a11y.js";
+import {
+  AREA_H, BARW, BAR_X, MID_BOT, MID_TOP, PW, S, TRAYW, Y_TOP, boardHooks, canPlayHere, clickSlot,
+  completeMove, confirmMove, fromView, isTop, moverSide, options, render, renderBoard, slotX,
+  stackAt, toView, trayRect,
+} from "./board.js";
+import {t} from "./i18n.js";
+import {el} from "./util.js";
 
 // the viewer's slots in the board's two rows, left to right ("bar" and "off" in both)
 const KB_ROWS = [[13, 14, 15, 16, 17, 18, "bar", 19, 20, 21, 22, 23, 24, "off"],
@@ -158,7 +166,7 @@ function pressButton(ids) {
   return false;
 }
 
-function setupKeys() {
+export function setupKeys() {
   const board = document.getElementById("board");
   boardHooks.push((svg) => drawCursor(svg));
   board.addEventListener("focus", () => {
@@ -210,4 +218,3 @@ function setupKeys() {
   });
 }
 
-setupKeys();

@@ -1,26 +1,20 @@
-/* The online start page (/ of `tavli serve`): "Play a friend" — the New game dialog of
- * tavli play (newgame.js: any game of the registry, Tavli matches, the cube; a friend or
- * the AI), the player's name, then the invitation and watch links to copy — and the lobby
- * of listed games waiting for an opponent (GET /api/online/lobby; joining one takes its
- * free seat: POST .../join without a token gives the seat's token).
+/* The online start page (/ of `tavli serve`) and its entry module: "Play a friend" — the
+ * New game dialog of tavli play (newgame.js: any game of the registry, Tavli matches, the
+ * cube; a friend or the AI), the player's name, then the invitation and watch links to
+ * copy — and the lobby of listed games waiting for an opponent (GET /api/online/lobby;
+ * joining one takes its free seat: POST .../join without a token gives the seat's token).
  * Seat tokens are kept in localStorage per game (tavli.online.seat.ID), never put in an
  * address other than the invitation's fragment.
- * Every text is the catalogue's (i18n.js, in the page's language).
+ * Every text is the catalogue's (i18n.js, in the page's language). Exports nothing.
  */
-"use strict";
-
-async function call(method, path, body) {
-  const opts = {method, headers: langHeaders()};
-  if (body !== undefined) {
-    opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
-  }
-  const r = await fetch(path, opts);
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  if (!r.ok) throw new Error((data && data.error) || `${r.status} ${r.statusText}`);
-  return data;
-}
+import {S} from "./board.js";
+import {copyLink} from "./copy.js";
+import {api} from "./http.js";
+import {loadCatalogue, t} from "./i18n.js";
+import {fillNewGameMenus, gameDisplay, newGameRequest, syncNewDialog} from "./newgame.js";
+import {registerServiceWorker} from "./pwa.js";
+import {setupRules} from "./rules.js";
+import {$, button, toast} from "./util.js";
 
 function myName() {
   const n = $("#ng-name").value.trim();
@@ -32,10 +26,8 @@ async function create(evt) {
   evt.preventDefault();
   const name = myName();
   if (!name) { $("#ng-name").focus(); return; }
-  const game = newGameRequest();
-  const side = $("#ng-side").value;
-  if (game.opponent === "ai") game.ai_side = side === "white" ? "black" : "white";
-  const body = {game, name, side};
+  const game = newGameRequest();   // against the AI, it takes the other side than `side`
+  const body = {game, name, side: $("#ng-side").value};
   if ($("#ng-listed").checked && game.opponent === "human") body.listed = true;
   const clock = $("#ng-clock").value;  // "RESERVE:DELAY" in seconds (the server checks them)
   if (clock) {
@@ -43,7 +35,7 @@ async function create(evt) {
     body.clock = {reserve, delay};
   }
   try {
-    const g = await call("POST", "/api/online/games", body);
+    const g = await api("POST", "/api/online/games", body);
     localStorage.setItem(`tavli.online.seat.${g.id}`, g.token);
     if (g.invite) localStorage.setItem(`tavli.online.invite.${g.id}`, g.invite);
     $("#invite-link").value = g.invite || "";
@@ -66,7 +58,7 @@ async function joinListed(id) {
     return;
   }
   try {
-    const r = await call("POST", `/api/online/games/${encodeURIComponent(id)}/join`, {name});
+    const r = await api("POST", `/api/online/games/${encodeURIComponent(id)}/join`, {name});
     localStorage.setItem(`tavli.online.seat.${id}`, r.token);
     location.assign(`/online/${encodeURIComponent(id)}`);
   } catch (e) {
@@ -84,19 +76,15 @@ function gameTitle(g) {
 async function loadLobby() {
   const ul = $("#lobby");
   try {
-    const {games} = await call("GET", "/api/online/lobby");
+    const {games} = await api("GET", "/api/online/lobby");
     ul.replaceChildren(...games.map((g) => {
       const li = document.createElement("li");
       const what = document.createElement("span");
       what.className = "what";
       what.textContent = `${gameTitle(g)} · ${g.host}` +
         (g.clock ? ` · ${t("on.lobby_clock", {min: Math.round(g.clock.reserve / 60)})}` : "");
-      const bt = document.createElement("button");
-      bt.type = "button";
-      bt.className = "primary";
-      bt.textContent = t("on.join");
+      const bt = button(t("on.join"), "primary", () => joinListed(g.id));
       bt.dataset.id = g.id;
-      bt.addEventListener("click", () => joinListed(g.id));
       li.append(what, bt);
       return li;
     }));
@@ -109,17 +97,6 @@ async function loadLobby() {
   } catch (e) {
     toast(t("on.lobby_failed", {error: e.message}));
   }
-}
-
-async function copyLink(input, button) {
-  try {
-    await navigator.clipboard.writeText(input.value);
-    button.textContent = t("btn.copied");
-  } catch (e) {
-    input.select();
-    button.textContent = t("on.select_copy");
-  }
-  setTimeout(() => { button.textContent = t("btn.copy"); }, 1500);
 }
 
 async function init() {
@@ -141,7 +118,7 @@ async function init() {
   $("#copy-invite").addEventListener("click", (e) => copyLink($("#invite-link"), e.target));
   $("#copy-watch").addEventListener("click", (e) => copyLink($("#watch-link"), e.target));
   try {
-    S.info = await call("GET", "/api/info");
+    S.info = await api("GET", "/api/info");
     fillNewGameMenus(S.info);
     $("#ng-opponent").value = "human";
     $("#ng-opponent").dispatchEvent(new Event("change"));
@@ -153,4 +130,6 @@ async function init() {
   setInterval(loadLobby, 15000);
 }
 
+setupRules(() => null);   // no game here: the list of the games' rules
+registerServiceWorker();
 init();

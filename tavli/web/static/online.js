@@ -1,6 +1,6 @@
-/* The online game page (/online/ID, served by `tavli serve`): one WebSocket to the server
- * (docs/server.md, "The WebSocket protocol"), the board of board.js drawing the server's
- * state, and the fair-dice check of fairdice.js.
+/* The online game page (/online/ID, served by `tavli serve`) and its entry module: one
+ * WebSocket to the server (docs/server.md, "The WebSocket protocol"), the board of
+ * board.js drawing the server's state, and the fair-dice check of fairdice.js.
  *
  * The seat token comes once in the address's fragment (#seat=TOKEN, never sent to a
  * server), is kept in localStorage per game id and removed from the address bar; it
@@ -8,8 +8,22 @@
  * page watches: no move controls. The page knows no rule: it offers the state's turn tree
  * (step by step, as tavli play does) and its legal moves, and sends the chosen steps.
  * Every text is the catalogue's (i18n.js, in the page's language).
+ * Exports nothing; sets the page's test surface window.tavli (docs/web.md).
  */
-"use strict";
+import {setupA11y} from "./a11y.js";
+import {
+  S, SIDES, completeMove, render, renderBoard, setBoardState, setBusy, setupBoard, simOfText,
+  slide, undo,
+} from "./board.js";
+import {copyLink} from "./copy.js";
+import {verifyDice} from "./fairdice.js";
+import {api} from "./http.js";
+import {I18N, gameName, loadCatalogue, t, tn} from "./i18n.js";
+import {setupKeys} from "./keys.js";
+import {registerServiceWorker} from "./pwa.js";
+import {setupRules} from "./rules.js";
+import {SOUND} from "./sound.js";
+import {$, MOTION, button, cap, sleep, toast} from "./util.js";
 
 const GAME_ID = decodeURIComponent(location.pathname.split("/").pop());
 const KEY = (what) => `tavli.online.${what}.${GAME_ID}`;
@@ -47,16 +61,6 @@ function newClientSeed() {
   const b = crypto.getRandomValues(new Uint8Array(18));
   return btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_")
     .replace(/=+$/, "");
-}
-
-async function post(path, body) {
-  const r = await fetch(path, {method: "POST",
-                               headers: {...langHeaders(), "Content-Type": "application/json"},
-                               body: JSON.stringify(body)});
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  if (!r.ok) throw new Error((data && data.error) || `${r.status} ${r.statusText}`);
-  return data;
 }
 
 // --- the connection ---------------------------------------------------------------------------
@@ -196,14 +200,7 @@ function seatOf(side, st) {
 }
 
 function setBoard(st) {
-  S.state = boardState(st);
-  S.viewer = O.side === "black" ? 1 : 0;
-  S.sim = simOf(S.state.position, S.state.opposite);
-  S.done = [];
-  S.trail = [0];
-  S.groups = [];
-  S.replay = null;
-  S.selected = null;
+  setBoardState(boardState(st), O.side === "black" ? 1 : 0);
 }
 
 /** Show a state; with `animate`, slide the checkers of the opponent's move first (when the
@@ -287,7 +284,8 @@ async function join(evt) {
   if (!name) return;
   try {
     localStorage.setItem("tavli.online.name", name);
-    await post(`/api/online/games/${encodeURIComponent(GAME_ID)}/join`, {token: SEAT, name});
+    await api("POST", `/api/online/games/${encodeURIComponent(GAME_ID)}/join`,
+              {token: SEAT, name});
     $("#join").hidden = true;
   } catch (e) {
     toast(e.message);
@@ -505,14 +503,7 @@ function renderPanel() {
   if (mv.dataset.seq !== String(st.seq) || mv.dataset.mine !== String(moves.length)) {
     mv.dataset.seq = String(st.seq);
     mv.dataset.mine = String(moves.length);
-    mv.replaceChildren(...moves.map((m) => {
-      const bt = document.createElement("button");
-      bt.type = "button";
-      bt.className = "move";
-      bt.textContent = m.move;
-      bt.addEventListener("click", () => playWhole(m));
-      return bt;
-    }));
+    mv.replaceChildren(...moves.map((m) => button(m.move, "move", () => playWhole(m))));
   }
   // fair dice
   $("#commitment").textContent = st.commitment;
@@ -527,11 +518,6 @@ function renderPanel() {
   $("#invite-link").value = invite || "";
   $("#watch-link").value = `${location.origin}/online/${GAME_ID}`;
   renderPresence();
-}
-
-function render() {
-  renderBoard();
-  renderPanel();
 }
 
 function goRematch(id) {
@@ -557,10 +543,7 @@ async function verify() {
   out.textContent = t("on.fd.checking");
   out.dataset.result = "";
   try {
-    const r = await fetch(`/api/online/games/${encodeURIComponent(GAME_ID)}/record`,
-                          {headers: langHeaders()});
-    const record = await r.json();
-    if (!r.ok) throw new Error(record.error || r.statusText);
+    const record = await api("GET", `/api/online/games/${encodeURIComponent(GAME_ID)}/record`);
     const res = await verifyDice(record, {commitment: localStorage.getItem(KEY("commitment")),
                                           seed: localStorage.getItem(KEY("seed")),
                                           side: O.side});
@@ -578,20 +561,9 @@ async function verify() {
   }
 }
 
-async function copy(input, button) {
-  try {
-    await navigator.clipboard.writeText(input.value);
-    button.textContent = t("btn.copied");
-  } catch (e) {
-    input.select();
-    button.textContent = t("on.select_copy");
-  }
-  setTimeout(() => { button.textContent = t("btn.copy"); }, 1500);
-}
-
 async function init() {
   await loadCatalogue();
-  setupPointer();
+  setupBoard({panel: renderPanel, confirm: confirmMove});
   $("#join").addEventListener("submit", join);
   $("#btn-roll").addEventListener("click", () => act({type: "roll"}));
   $("#btn-double").addEventListener("click", () => act({type: "double"}));
@@ -609,28 +581,31 @@ async function init() {
     O.resigning = true;
     const box = $("#resign-values");
     box.replaceChildren(...(O.raw.board.resign_values || []).map((v) => {
-      const bt = document.createElement("button");
-      bt.type = "button";
-      bt.textContent = v;
+      const bt = button(v, "", () => { O.resigning = false; act({type: "resign", value: v}); });
       bt.dataset.value = v;
-      bt.addEventListener("click", () => { O.resigning = false; act({type: "resign", value: v}); });
       return bt;
     }));
     renderPanel();
   });
   $("#resign-cancel").addEventListener("click", () => { O.resigning = false; renderPanel(); });
   $("#btn-verify").addEventListener("click", verify);
-  $("#copy-invite").addEventListener("click", (e) => copy($("#invite-link"), e.target));
-  $("#copy-watch").addEventListener("click", (e) => copy($("#watch-link"), e.target));
+  $("#copy-invite").addEventListener("click", (e) => copyLink($("#invite-link"), e.target));
+  $("#copy-watch").addEventListener("click", (e) => copyLink($("#watch-link"), e.target));
   document.addEventListener("keydown", (e) => {
     if (e.target.closest && e.target.closest("input, form")) return;
     if (e.key === "Enter" && completeMove()) confirmMove();
     else if (e.key === "Backspace" && S.done.length) { e.preventDefault(); undo(); }
   });
   O.clockTimer = setInterval(() => { if (O.raw && O.raw.clock) renderPlayers(); }, 1000);
-  window.tavliOnline = {O, S, state: () => O.raw};
+  // the page's test and debug surface (docs/web.md): the server's last state and this
+  // page's, the board's, the motion settings and the sound
+  window.tavli = {state: () => O.raw, O, S, MOTION, SOUND};
   render();
   connect();
 }
 
+setupA11y();
+setupKeys();
 init();
+setupRules(() => O.raw);
+registerServiceWorker();

@@ -2,13 +2,13 @@
  * board (GET /rules/{game}, tavli/web/rules.py) with the rule options it was started with,
  * in the page's language; without a game, the list of the games' rules. The page knows
  * no rule: it passes on the state's game, options (state.rules; Dama's rules and huffing)
- * and match. Its functions are kept out of the pages' shared global scope. */
-(() => {
-"use strict";
+ * and match. Exports setupRules, which each page's entry module calls.
+ */
+import {I18N} from "./i18n.js";
 
 /** The address of the rules page of the state `st` (null: no game). */
 function rulesUrl(st) {
-  const q = new URLSearchParams({lang: (typeof I18N !== "undefined" && I18N.lang) || "en"});
+  const q = new URLSearchParams({lang: I18N.lang || "en"});
   if (!st || !st.game) return `/rules?${q}`;
   if (st.game === "dama") {   // Dama: its rule set and huffing
     q.set("rules", st.rules);
@@ -25,17 +25,13 @@ function rulesUrl(st) {
   return `/rules/${encodeURIComponent(st.game)}?${q}`;
 }
 
-/** The state of the game on the board: the app's, its Dama's or the online page's. */
-function shownState() {
-  const app = location.hash.startsWith("#/dama/") ? window.dama
-    : window.tavli || window.tavliOnline;
-  return app && app.state ? app.state() : null;
+/** Make the Rules buttons open the rules of the game `shownState()` gives (the page's
+ * state of the game on the board, or null: the list of the games' rules). */
+export function setupRules(shownState) {
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest && e.target.closest("[data-rules]");
+    if (!button) return;
+    e.preventDefault();
+    window.open(rulesUrl(shownState()), "_blank", "noopener");
+  });
 }
-
-document.addEventListener("click", (e) => {
-  const button = e.target.closest && e.target.closest("[data-rules]");
-  if (!button) return;
-  e.preventDefault();
-  window.open(rulesUrl(shownState()), "_blank", "noopener");
-});
-})();

@@ -1,16 +1,16 @@
 /* The optional sound (off by default; the help dialog's setting, localStorage
  * "tavli.sound"): short tones made with WebAudio, no audio files — a rising pair of notes
  * when it becomes the player's turn, a soft click when a move is played. Shared by tavli
- * play's page and the online game page (a11y.js calls playSound).
+ * play's page and the online game page (a11y.js calls playSound). Exports SOUND (the
+ * audio context and the count of tones played) and playSound.
  */
-"use strict";
 
-const SOUND = {ctx: null, played: 0};
+export const SOUND = {ctx: null, played: 0};
 
 function soundOn() { return document.body.dataset.sound === "1"; }
 
 /** Play the tone of `kind` ("turn" or "move") when the sound is on. */
-function playSound(kind) {
+export function playSound(kind) {
   if (!soundOn()) return;
   const Ctx = window.AudioContext || window.webkitAudioContext;
   if (!Ctx) return;
