@@ -177,7 +177,7 @@ def test_bytes_that_are_not_text_on_stdin_are_bad_lines():
     import sys
 
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}  # strict decoding, as a desktop locale
-    r = subprocess.run([sys.executable, "-m", "tavli.cli", "moves", "--batch"],
+    r = subprocess.run([sys.executable, "-m", "tavli", "moves", "--batch"],
                        input=b"portes start 31\n\xff\nportes start 21\n", capture_output=True,
                        env=env, timeout=120)
     assert r.returncode == 0, r.stderr

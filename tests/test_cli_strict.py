@@ -13,7 +13,6 @@ import pytest
 
 from tavli import Position
 from tavli.cli import main
-from tavli.dama.cli import main as dama_main
 from tavli.engine.board import parse_dice
 from tavli.errors import ParseError
 
@@ -195,10 +194,3 @@ def test_usage_errors_are_one_line(capsys, argv, prog, words):
     msg = one_error_line(capsys.readouterr().err, f"{prog}: error: ")
     assert words in msg
 
-
-def test_dama_stand_alone_usage_errors_are_one_line(capsys):
-    with pytest.raises(SystemExit) as e:
-        dama_main(["perft", "--depth", "x"])
-    assert e.value.code == 2
-    assert "argument --depth" in one_error_line(capsys.readouterr().err,
-                                               "tavli dama perft: error: ")

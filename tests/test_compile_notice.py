@@ -19,7 +19,7 @@ ROOT = Path(__file__).parent.parent
 def _tavli(args, cache_dir, timeout=600):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir),
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.run([sys.executable, "-m", "tavli.cli", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "tavli", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=timeout)
 
 

@@ -7,19 +7,19 @@ import pytest
 
 from tavli.bench.dama import bench_dama
 from tavli.cli import main as tavli_main
-from tavli.dama.cli import MAX_PERFT_DEPTH, add_dama_commands, main
+from tavli.cli.dama import MAX_PERFT_DEPTH, register
 from tavli.tui.dama import play_tui
 
 
 def run(capsys, *argv):
-    assert main(list(argv)) == 0
+    assert tavli_main(["dama", *argv]) == 0
     return capsys.readouterr().out
 
 
 def test_registers_on_a_parser():
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="command")
-    add_dama_commands(sub)
+    register(sub)
     args = p.parse_args(["dama", "moves", "start", "--rules", "italian"])
     assert args.func.__name__ == "cmd_moves" and args.rules == "italian"
 
@@ -36,7 +36,7 @@ def test_moves_show_perft_hint(capsys):
 
 
 def test_bad_input_is_an_error(capsys):
-    assert main(["moves", "X:nonsense"]) == 2
+    assert tavli_main(["dama", "moves", "X:nonsense"]) == 2
     assert "error" in capsys.readouterr().err
 
 

@@ -11,7 +11,8 @@ import pytest
 
 import tavli
 from tavli import cli, errors
-from tavli.dama import cli as dama_cli
+from tavli.cli import dama as dama_cli
+from tavli.cli import positions
 from tavli.errors import CliError, OptionError, TavliError
 from tavli.play.dama.game import DamaGame
 from tavli.play.dama.pdn import write_pdn
@@ -37,12 +38,12 @@ def _bug(_args):
 
 
 def test_a_bug_in_a_command_shows_as_a_traceback(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "cmd_show", _bug)
+    monkeypatch.setattr(positions, "cmd_show", _bug)
     with pytest.raises(ValueError, match="a bug"):
         cli.main(["show", "portes", "start"])
     monkeypatch.setattr(dama_cli, "cmd_show", _bug)
     with pytest.raises(ValueError, match="a bug"):
-        dama_cli.main(["show", "start"])
+        cli.main(["dama", "show", "start"])
 
 
 def test_user_errors_are_one_line_with_status_2(monkeypatch, capsys):
@@ -50,13 +51,13 @@ def test_user_errors_are_one_line_with_status_2(monkeypatch, capsys):
         raise OptionError("--depth: too deep")
 
     monkeypatch.setattr(dama_cli, "cmd_show", refuse)
-    assert dama_cli.main(["show", "start"]) == 2
+    assert cli.main(["dama", "show", "start"]) == 2
     assert capsys.readouterr().err == "tavli: error: --depth: too deep\n"
     assert cli.main(["show", "portes", "nonsense"]) == 2
     assert capsys.readouterr().err.startswith("tavli: error: ")
 
 
-def test_stand_alone_dama_command_handles_a_closed_pipe(monkeypatch):
+def test_dama_command_handles_a_closed_pipe(monkeypatch):
     def closed(_args):
         raise BrokenPipeError
 
@@ -67,7 +68,7 @@ def test_stand_alone_dama_command_handles_a_closed_pipe(monkeypatch):
     with open("/dev/null", "w") as null:
         monkeypatch.setattr("sys.stdout", Out())
         monkeypatch.setattr(dama_cli, "cmd_show", closed)
-        assert dama_cli.main(["show", "start"]) == 0
+        assert cli.main(["dama", "show", "start"]) == 0
 
 
 def test_dama_terminal_reads_huff_squares_as_squares():

@@ -67,7 +67,7 @@ def dynamic_families() -> dict[str, list[str]]:
             "cube.sit.match": ["", ".crawford", ".post"],
             "dama.rn.": ["box", "box_compulsory", "russian", "italian"],
             "tui.doing.": ["opening", "roll", "move", "double"],
-            # the CLI's columns, position classes and valuers (tavli/cli_text.py)
+            # the CLI's columns, position classes and valuers (tavli/cli/text.py)
             "cli.col.": ["win", "wg", "wbg", "lg", "lbg"],
             "cli.cls.": ["contact", "race", "bearoff"],
             "cli.val.": ["contact", "race", "bo1", "bo2"],

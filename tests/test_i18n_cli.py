@@ -11,7 +11,7 @@ import pytest
 
 from tavli import i18n
 from tavli.cli import main
-from tavli.cli_text import cli_lang, error_line
+from tavli.cli.text import cli_lang, error_line
 from tavli.engine.board import Position
 from tavli.errors import IllegalMove
 from tests.test_cube_analysis import missed_double_record

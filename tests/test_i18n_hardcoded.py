@@ -198,12 +198,14 @@ def test_no_hard_coded_english_in_the_terminals():
 
 
 #: the CLI's player-facing commands (docs/cli.md, Languages): what they print is the
-#: catalogue's (tavli/cli_text.py)
-CLI = {ROOT / "tavli" / "cli.py": {"cmd_moves", "cmd_show", "cmd_hint", "_cube_hint",
-                                   "cmd_analyse", "cmd_convert", "cmd_verify"},
-       ROOT / "tavli" / "rollout_cli.py": {"cmd_rollout", "_print_reduction", "ranked_lines",
-                                           "_top_lines", "hint_rollouts",
-                                           "analysis_rollouts"}}
+#: catalogue's (tavli/cli/text.py)
+CLI_DIR = ROOT / "tavli" / "cli"
+CLI = {CLI_DIR / "positions.py": {"cmd_moves", "cmd_show"},
+       CLI_DIR / "hint.py": {"cmd_hint", "_print_ranked", "_cube_hint"},
+       CLI_DIR / "analyse.py": {"cmd_analyse"},
+       CLI_DIR / "records.py": {"cmd_convert", "cmd_verify"},
+       CLI_DIR / "rollout.py": {"cmd_rollout", "_print_reduction", "ranked_lines",
+                                "_top_lines", "hint_rollouts", "analysis_rollouts"}}
 
 
 def test_no_hard_coded_english_in_the_cli_commands():

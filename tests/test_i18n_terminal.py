@@ -13,7 +13,6 @@ import pytest
 
 from tavli import i18n
 from tavli.cli import main
-from tavli.dama import cli as dama_cli
 from tavli.errors import IllegalMove, ParseError
 from tavli.tui.dama import play_tui
 from tavli.tui.words import answer, error_text
@@ -108,19 +107,19 @@ def test_dama_ai_huffs_captures_and_declines_in_german():
 
 def test_dama_play_takes_lang_and_the_environment(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("resign\n"))
-    assert dama_cli.main(["play", "--black", "human", "--lang", "el"]) == 0
+    assert main(["dama", "play", "--black", "human", "--lang", "el"]) == 0
     out = capsys.readouterr().out
     assert "Ντάμα, κανόνες: του κουτιού, με φύσημα." in out
     assert "Τέλος παιχνιδιού: 0-1 (παραίτηση)." in out and english(out) == []
     monkeypatch.setenv("LANG", "it_IT.UTF-8")
     monkeypatch.setattr("sys.stdin", io.StringIO("resign\n"))
-    assert dama_cli.main(["play", "--black", "human", "--rules", "italian"]) == 0
+    assert main(["dama", "play", "--black", "human", "--rules", "italian"]) == 0
     out = capsys.readouterr().out
     assert "Dama, regole: italiane. Bianco: giocatore, Nero: giocatore." in out
     assert "Partita finita: 0-1 (" in out
     # English without a language; --lang wins over the environment
     monkeypatch.setattr("sys.stdin", io.StringIO("resign\n"))
-    assert dama_cli.main(["play", "--black", "human", "--lang", "en"]) == 0
+    assert main(["dama", "play", "--black", "human", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "Game over: 0-1 (resignation)." in out and "White to move" in out
 

@@ -40,7 +40,7 @@ def test_malformed_match_rules_raise_record_error(rules):
 
 def test_batch_rejects_stdin_position_and_goes_on(capsys, monkeypatch):
     # docs/cli.md: "POSITION cannot be `-` in batch mode" and one JSON line per input
-    # line, processing continues after a bad line. tavli/cli.py _read_position() read the
+    # line, processing continues after a bad line. the CLI's _read_position() read the
     # rest of stdin for "-", so the following lines were swallowed.
     lines = "portes start 31\nportes - 31\nfevga start 66\nplakoto start 11\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(lines))

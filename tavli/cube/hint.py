@@ -5,13 +5,25 @@ the options, or from the match state an XGID or a ``PositionID:MatchID`` carries
 
 from __future__ import annotations
 
-from tavli.cube.cli import parse_score
+import re
+
 from tavli.errors import CliError, OptionError
 from tavli.play.cube.info import CubeInfo, Owner
 from tavli.play.cube.scoring import ScoreWeights
 
 OWNERS = {"centre": Owner.CENTRED, "center": Owner.CENTRED, "centred": Owner.CENTRED,
           "me": Owner.ME, "opp": Owner.OPPONENT, "opponent": Owner.OPPONENT}
+
+
+def parse_score(text: str, length: int) -> tuple[int, int]:
+    """``A-B`` (points won by me and by the opponent in a ``length``-point match)."""
+    m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
+    if not m:
+        raise CliError(f"a score is written A-B (points won), e.g. 2-4, not {text!r}")
+    a, b = int(m.group(1)), int(m.group(2))
+    if a >= length or b >= length:
+        raise CliError(f"score {a}-{b} is not before a game of a {length}-point match")
+    return a, b
 
 
 def cube_info_from_options(rules, match: int | None, score: str | None, cube: int | None,
@@ -79,7 +91,7 @@ def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool,
     from tavli import i18n
 
     if i18n.current() != i18n.DEFAULT:
-        from tavli.cli_text import _, cube_lines, rollout_how
+        from tavli.cli.text import _, cube_lines, rollout_how
 
         line = None if r is None else _(
             "cli.cube.rollout", trials=r.trials, how=rollout_how(r),

@@ -1,4 +1,5 @@
-"""Command-line options of ``tavli play`` (kept apart so ``tavli --help`` stays light).
+"""``tavli play``: a game or match in the browser app (:mod:`tavli.web.server`) or, with
+``--tui``, in the terminal (:mod:`tavli.tui`).
 
 Options that a saved file fixes (--game, --points, --rule) default to None so that
 ``--resume`` can tell them apart from the defaults.
@@ -8,13 +9,15 @@ from __future__ import annotations
 
 import argparse
 
-from tavli.argtypes import seed_arg
+from tavli.cli.args import LANGS, add_rule_option, seed_arg
 
 
-def add_play_arguments(p: argparse.ArgumentParser, rule_help: str) -> None:
+def register(sub) -> None:
+    """The ``play`` subcommand's parser."""
+    p = sub.add_parser("play", help="play a game or match (--tui: in the terminal)")
     p.add_argument("--tui", action="store_true",
                    help="play in the terminal instead of the browser")
-    p.add_argument("--lang", default=None, choices=("en", "el", "it", "de"),
+    p.add_argument("--lang", default=None, choices=LANGS,
                    help="terminal: the language of its texts (default: from LC_ALL, "
                         "LC_MESSAGES or LANG, else English)")
     p.add_argument("--host", default=None,
@@ -48,4 +51,15 @@ def add_play_arguments(p: argparse.ArgumentParser, rule_help: str) -> None:
     p.add_argument("--resume", metavar="FILE", default=None,
                    help="resume a saved game/match from FILE (and keep saving to it "
                         "unless --save names another file)")
-    p.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
+    add_rule_option(p)
+    p.set_defaults(func=cmd_play)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    if getattr(args, "tui", False):
+        from tavli import tui
+
+        return tui.run(args)
+    from tavli.web.server import run
+
+    return run(args)

@@ -1,5 +1,6 @@
 """``tavli rollout``, ``tavli hint --rollout`` and ``tavli analyse --rollout``: the command
-line of :mod:`tavli.ai.rollout` (its arguments, text and JSON output)."""
+line of :mod:`tavli.ai.rollout` (its arguments, text and JSON output). :mod:`tavli.cli.hint`
+and :mod:`tavli.cli.analyse` import their rollouts from here."""
 
 from __future__ import annotations
 
@@ -9,46 +10,35 @@ import math
 import sys
 from typing import Any
 
-from tavli.argtypes import at_least, seed_arg
+from tavli.cli.args import (
+    add_lang_option,
+    add_rule_option,
+    at_least,
+    games_help,
+    positive_float,
+    seed_arg,
+)
+from tavli.cli.common import read_position, rules_for
 from tavli.errors import CliError
 
 #: the indent of the rollouts under a decision of ``tavli analyse``
 INDENT = "      "
 
 
-def positive_float(text: str) -> float:
-    """An argparse type for a number above 0.
-
-    >>> positive_float("0.01")
-    0.01
-    >>> positive_float("0")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: a number above 0 is needed, got '0'
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"a number above 0 is needed, got {text!r}")
-    return value
-
-
-def add_rollout_command(sub, rule_help: str, games_help: str) -> None:
+def register(sub) -> None:
     """The ``rollout`` subcommand's parser."""
-    from tavli.engine.games import game_names
-
     r = sub.add_parser("rollout", help="value a position (or a roll's moves) by rollouts",
                        description="Monte Carlo play-outs of a position with the AI: the "
                                    "side to move before its roll, or with --dice the best "
                                    "moves of that roll, ranked.")
-    r.add_argument("game", help="|".join(game_names()))
+    r.add_argument("game", help=games_help())
     r.add_argument("position", help="position ID, gnubg ID, 'start' or '-'")
     r.add_argument("--dice", "-d", help="roll out the moves of this roll, e.g. 31")
     r.add_argument("--moves", type=at_least(1), default=5,
                    help="with --dice: the best N moves by 0-ply (default 5)")
-    r.add_argument("--games", type=at_least(1), default=1296, help=games_help)
+    r.add_argument("--games", type=at_least(1), default=1296,
+                   help="trials (default 1296; a multiple of 1296 stratifies the first two "
+                        "rolls)")
     r.add_argument("--ply", type=at_least(0, 1), default=0,
                    help="the ply the moves are chosen at in the trials: 0 (default) or 1")
     r.add_argument("--truncate", type=at_least(1), default=None, metavar="T",
@@ -63,9 +53,7 @@ def add_rollout_command(sub, rule_help: str, games_help: str) -> None:
     r.add_argument("--evaluator", default="neural", metavar="EV",
                    help="neural (the shipped evaluator, default) or net:FILE")
     r.add_argument("--json", action="store_true", help="print one JSON object")
-    r.add_argument("--rule", action="append", metavar="NAME=VALUE", help=rule_help)
-    from tavli.cli import add_lang_option
-
+    add_rule_option(r)
     add_lang_option(r)
     r.set_defaults(func=cmd_rollout)
 
@@ -83,14 +71,14 @@ def evaluator_arg(text: str, game: str | int):
 
 
 def _head(pos, what: str) -> str:
-    from tavli.cli_text import _, game_word
+    from tavli.cli.text import _, game_word
 
     return _("cli.ro.head", game=game_word(pos.game_name), id=pos.id(), what=what)
 
 
 def _words() -> dict:
     """:func:`tavli.ai.rollout.format_result`'s words in the command's language."""
-    from tavli.cli_text import _
+    from tavli.cli.text import _
 
     return {"equity": _("cli.col.equity"), "adjusted": _("cli.ro.adjusted"),
             "plain": _("cli.ro.plain"),
@@ -100,12 +88,11 @@ def _words() -> dict:
 def cmd_rollout(args: argparse.Namespace) -> int:
     from tavli import i18n
     from tavli.ai.rollout import format_result, rollout, rollout_moves
-    from tavli.cli import _read_position, _rules
-    from tavli.cli_text import _, no_move, rollout_how, side_word
+    from tavli.cli.text import _, no_move, rollout_how, side_word
     from tavli.engine.board import parse_dice
 
-    rules = _rules(args.game, args.rule)
-    pos = _read_position(args.game, args.position)
+    rules = rules_for(args.game, args.rule)
+    pos = read_position(args.game, args.position)
     if pos.game != rules.game:
         raise CliError(f"the position is {pos.game_name}'s, not {rules.game_name}'s")
     ev = evaluator_arg(args.evaluator, rules.game)
@@ -148,7 +135,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
 
 
 def _print_reduction(r) -> None:
-    from tavli.cli_text import _
+    from tavli.cli.text import _
 
     if r.settings.get("luck", True) and r.equity_se > 0 and r.trials > 1:
         print(_("cli.ro.reduction", plain=f"{r.plain_equity_se:.4f}",
@@ -159,7 +146,7 @@ def _print_reduction(r) -> None:
 def ranked_lines(results, count_bg: bool, played: str | None = None) -> list[str]:
     """Rolled-out moves best first: equity ± SE (luck-adjusted), the plain equity ± SE, the
     probabilities, the trials; ``played``: the position ID after the move played, marked."""
-    from tavli.cli_text import _, columns
+    from tavli.cli.text import _, columns
 
     cols = [(label, k, max(5, len(label))) for label, k in columns(count_bg)]
     trials = _("cli.col.trials")
@@ -194,7 +181,7 @@ def _top_lines(key: str, results, rules, trials: int, played: str | None = None)
     """The head ``key`` (a plural message: how many, the trials, the settings) and the
     ranked table of ``results``."""
     from tavli import i18n
-    from tavli.cli_text import rollout_how
+    from tavli.cli.text import rollout_how
 
     return [i18n.ngettext(i18n.current(), key, len(results), trials=trials,
                           how=rollout_how(results[0]))] + ranked_lines(
@@ -239,7 +226,7 @@ def analysis_rollouts(obj, entries, turns: list[dict], trials: int) -> dict[tupl
     results' :meth:`~tavli.ai.rollout.RolloutResult.to_dict` with ``played``) and
     ``confirmed`` (:func:`confirms`). Returns the text lines of each, by (game, turn)."""
     from tavli.ai.analysis import TurnAnalysis, games_of
-    from tavli.cli_text import _
+    from tavli.cli.text import _
 
     games = games_of(obj)
     moves = [e for e in entries if isinstance(e, TurnAnalysis)]

@@ -31,7 +31,6 @@ from tavli.errors import CliError, TavliError, kind_key, one_line
 ENV = "TAVLI_LANG"
 
 
-
 def cli_lang(chosen: str | None, env: Mapping[str, str] | None = None) -> str:
     """The CLI's language: ``chosen`` (``--lang``), else ``$TAVLI_LANG``, else English.
     A ``TAVLI_LANG`` that is none of ours is a :class:`~tavli.errors.CliError`."""

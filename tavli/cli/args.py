@@ -1,5 +1,8 @@
-"""Argument types shared by the command-line parsers (argparse ``type=`` callables), and
-their parser class, which reports a bad command line in one line.
+"""What the command groups' parsers share: the parser class, which reports a bad command
+line in one line; the argument types (argparse ``type=`` callables); and the options
+several commands declare alike (``--lang``, ``--rule``, a ``GAME`` argument).
+
+The bottom of :mod:`tavli.cli`: it imports nothing of the package.
 
 >>> seed_arg("42")
 42
@@ -76,3 +79,49 @@ def at_least(low: int, high: int | None = None) -> Callable[[str], int]:
 
 seed_arg = at_least(0, MAX_SEED)
 """A random seed: a whole number in ``0..2**32 - 1`` (what every generator takes)."""
+
+
+def positive_float(text: str) -> float:
+    """An argparse type for a number above 0.
+
+    >>> positive_float("0.01")
+    0.01
+    >>> positive_float("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a number above 0 is needed, got '0'
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"a number above 0 is needed, got {text!r}")
+    return value
+
+
+#: the CLI's languages (tavli.i18n.LANGUAGES; written out so that --help imports nothing)
+LANGS = ("en", "el", "it", "de")
+
+RULE_HELP = "set a rule option, e.g. --rule must_play_higher=true (repeatable)"
+
+
+def add_lang_option(parser: argparse.ArgumentParser, shown: str | None = None) -> None:
+    """``--lang en|el|it|de``, the language of the command's texts (default
+    ``$TAVLI_LANG``, else English; :mod:`tavli.cli.text`). On ``tavli`` itself and on the
+    commands that print player-facing text; given twice, the later one counts."""
+    parser.add_argument("--lang", dest="cli_lang", choices=LANGS, default=argparse.SUPPRESS,
+                        help=shown or "the language of the output: en (default), el, it, "
+                                      "de; also $TAVLI_LANG")
+
+
+def add_rule_option(parser: argparse.ArgumentParser) -> None:
+    """``--rule NAME=VALUE``, repeatable: a rule option of the game."""
+    parser.add_argument("--rule", action="append", metavar="NAME=VALUE", help=RULE_HELP)
+
+
+def games_help(tail: str = "") -> str:
+    """The help of a ``GAME`` argument: the games' names, then ``tail``."""
+    from tavli.engine.games import game_names
+
+    return "|".join(game_names()) + tail

@@ -1,25 +1,36 @@
 """``tavli met``: the match equity table, or one score's MWC, take and cash points and
-gammon values (docs/cli.md)."""
+gammon values (docs/cli.md). The tables (:mod:`tavli.cube`) load inside the command."""
 
 from __future__ import annotations
 
-import re
+import argparse
+from typing import TYPE_CHECKING
 
 from tavli.errors import CliError
-from tavli.play.cube.met import MET, computed_met, published_met
-from tavli.play.cube.prices import cash_point, gammon_values, take_point
-from tavli.play.cube.tavli_met import Starter, TavliEquity
+
+if TYPE_CHECKING:
+    from tavli.play.cube.met import MET
 
 
-def parse_score(text: str, length: int) -> tuple[int, int]:
-    """``A-B`` (points won by me and by the opponent in a ``length``-point match)."""
-    m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
-    if not m:
-        raise CliError(f"a score is written A-B (points won), e.g. 2-4, not {text!r}")
-    a, b = int(m.group(1)), int(m.group(2))
-    if a >= length or b >= length:
-        raise CliError(f"score {a}-{b} is not before a game of a {length}-point match")
-    return a, b
+def register(sub) -> None:
+    """The ``met`` subcommand's parser."""
+    mt = sub.add_parser("met", help="match equity: the table, or one score's take and cash "
+                                     "points and gammon values",
+                        description="The match equity table of backgammon matches (computed "
+                                    "by tavli, or the published Kazaross-XG2), or one score's "
+                                    "entry; --tavli: a Tavli match's equity.")
+    mt.add_argument("--length", type=int, metavar="N",
+                    help="the match length (1..25; the table: default 15)")
+    mt.add_argument("--score", metavar="A-B",
+                    help="points won by me and by the opponent: show that score's entry")
+    which = mt.add_mutually_exclusive_group()
+    which.add_argument("--published", action="store_true",
+                       help="the published Kazaross-XG2 table")
+    which.add_argument("--computed", action="store_true",
+                       help="the table tavli computes (the default)")
+    mt.add_argument("--tavli", action="store_true",
+                    help="a Tavli match (Portes, Plakoto, Fevga; no cube): default 5 points")
+    mt.set_defaults(func=cmd_met)
 
 
 def table_text(met: MET, length: int) -> list[str]:
@@ -38,6 +49,8 @@ def table_text(met: MET, length: int) -> list[str]:
 
 def entry_text(met: MET, length: int, score: tuple[int, int]) -> list[str]:
     """One score: MWC, take and cash points (initial double and redoubles), gammon values."""
+    from tavli.play.cube.prices import cash_point, gammon_values, take_point
+
     a, b = length - score[0], length - score[1]
     crawford = 1 in (a, b) and max(a, b) > 1
     lines = [f"{met.name}", f"score {score[0]}-{score[1]} in a {length}-point match: "
@@ -65,6 +78,8 @@ def entry_text(met: MET, length: int, score: tuple[int, int]) -> list[str]:
 
 def tavli_text(length: int, score: tuple[int, int]) -> list[str]:
     """A Tavli match's MWC at the score, for each next game and starter."""
+    from tavli.play.cube.tavli_met import Starter, TavliEquity
+
     eq = TavliEquity(length)
     lines = [f"Tavli match to {length}, score {score[0]}-{score[1]}: my MWC (%)",
              "next game   I start  opponent  opening throw"]
@@ -74,7 +89,10 @@ def tavli_text(length: int, score: tuple[int, int]) -> list[str]:
     return lines
 
 
-def cmd_met(args) -> int:
+def cmd_met(args: argparse.Namespace) -> int:
+    from tavli.cube.hint import parse_score
+    from tavli.play.cube.met import computed_met, published_met
+
     if args.length is not None and not 1 <= args.length <= 25:
         raise CliError(f"--length must be 1..25, got {args.length}")
     if args.tavli:

@@ -1,7 +1,6 @@
-"""The ``tavli dama ...`` commands and ``tavli bench dama``.
+"""The ``tavli dama ...`` commands (Dama, draughts: :mod:`tavli.dama`).
 
-:func:`add_dama_commands` registers ``dama`` on the main parser's subparsers; the
-commands also run stand-alone: ``python -m tavli.dama.cli moves start --rules russian``.
+:func:`register` adds ``dama`` and its subcommands to the main parser's subparsers.
 
 * ``dama moves FEN|start [--rules R] [--algebraic]`` — the legal moves
 * ``dama show FEN|start [--rules R]`` — draw the position
@@ -12,17 +11,17 @@ commands also run stand-alone: ``python -m tavli.dama.cli moves start --rules ru
 * ``dama pdn FILE`` — replay a PDN file, print each game's result and final position
 * ``dama match [--rules R] [--games N] [--level L] [--depth D] [--seed S]`` — the AI
   against plain minimax (material only)
-* ``dama bench`` — same as ``tavli bench dama``
+* ``dama bench`` — perft speed against pydraughts' (``tavli bench dama`` with its
+  defaults)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 
-from tavli.argtypes import Parser, at_least, seed_arg
+from tavli.cli.args import LANGS, at_least, seed_arg
 from tavli.errors import OptionError, RecordError
 
 RULES_HELP = "rule set: box (default), russian, italian"
@@ -121,61 +120,71 @@ def cmd_match(args) -> int:
     return 0
 
 
-def bench_dama(positions: int = 8, depth: int = 3, start_depth: int = 9, seed: int = 1,
-               print_fn=print):
-    """``tavli bench dama``: perft nodes/s, ours and pydraughts', and the ratio."""
-    from tavli.bench.dama import bench_dama as run
-
-    return run(positions=positions, depth=depth, start_depth=start_depth, seed=seed,
-               print_fn=print_fn)
-
-
 def cmd_bench(args) -> int:
+    from tavli.bench.dama import bench_dama
+
     bench_dama(args.positions, args.depth, args.start_depth, args.seed)
     return 0
 
 
-def add_dama_commands(subparsers) -> argparse.ArgumentParser:
-    """Register ``dama`` and its subcommands on ``subparsers`` (from
+def _position_args(p: argparse.ArgumentParser, fen_default: str | None = None) -> None:
+    """The position (a FEN; optional with ``fen_default``) and the rule set a Dama
+    subcommand reads."""
+    p.add_argument("fen", nargs="?" if fen_default else None, default=fen_default,
+                   help="a PDN FEN such as W:W21-32:B1-12, or 'start'")
+    p.add_argument("--rules", default="box", help=RULES_HELP)
+    p.add_argument("--no-huffing", dest="huffing", action="store_false", default=None,
+                   help="box rules: compulsory capture instead of huffing")
+
+
+def register(sub) -> None:
+    """Register ``dama`` and its subcommands on ``sub`` (from
     ``parser.add_subparsers()``); each sets ``func`` to a function of ``args``."""
-    d = subparsers.add_parser("dama", help="Dama (draughts): moves, play, AI, PDN, bench")
-    sub = d.add_subparsers(dest="dama_command", metavar="DAMA_COMMAND")
+    d = sub.add_parser("dama", help="Dama (draughts): moves, play, AI, PDN, bench")
+    dsub = d.add_subparsers(dest="dama_command", metavar="DAMA_COMMAND")
     d.set_defaults(func=lambda args: (d.print_help(), 2)[1])
+    _register_positions(dsub)
+    _register_games(dsub)
+    p = dsub.add_parser("bench", help="perft speed, and the ratio against pydraughts")
+    p.add_argument("--positions", type=at_least(1), default=8, help="positions per rule set")
+    p.add_argument("--depth", type=at_least(1), default=3, help="perft depth on those positions")
+    p.add_argument("--start-depth", type=at_least(1), default=9,
+                   help="perft depth from the start")
+    p.add_argument("--seed", type=seed_arg, default=1)
+    p.set_defaults(func=cmd_bench)
 
-    def common(p, fen=True, fen_default=None):
-        if fen:
-            p.add_argument("fen", nargs="?" if fen_default else None, default=fen_default,
-                           help="a PDN FEN such as W:W21-32:B1-12, or 'start'")
-        p.add_argument("--rules", default="box", help=RULES_HELP)
-        p.add_argument("--no-huffing", dest="huffing", action="store_false", default=None,
-                       help="box rules: compulsory capture instead of huffing")
 
+def _register_positions(sub) -> None:
+    """``dama moves``, ``show``, ``perft`` and ``hint``: one position's."""
     p = sub.add_parser("moves", help="list the legal moves")
-    common(p)
+    _position_args(p)
     p.add_argument("--algebraic", action="store_true", help="c3-d4 instead of 22-18")
     p.set_defaults(func=cmd_moves)
 
     p = sub.add_parser("show", help="draw a position")
-    common(p)
+    _position_args(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("perft", help="perft counts from a position")
-    common(p, fen_default="start")
+    _position_args(p, fen_default="start")
     p.add_argument("--depth", type=at_least(1), default=6,
                    help=f"deepest perft, 1 to {MAX_PERFT_DEPTH}")
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("hint", help="the AI's move for a position")
-    common(p)
+    _position_args(p)
     p.add_argument("--level", default="default", help="1-4, default, full, depth:N, time:S")
     p.set_defaults(func=cmd_hint)
 
+
+def _register_games(sub) -> None:
+    """``dama play``, ``pdn`` and ``match``: whole games."""
     p = sub.add_parser("play", help="play in the terminal")
-    common(p, fen_default="start")
+    _position_args(p, fen_default="start")
     p.add_argument("--level", default="default", help="AI level (as for hint)")
     p.add_argument("--white", choices=["human", "ai"], default="human")
     p.add_argument("--black", choices=["human", "ai"], default="ai")
-    p.add_argument("--lang", default=None, choices=("en", "el", "it", "de"),
+    p.add_argument("--lang", default=None, choices=LANGS,
                    help="the language of the game's texts (default: from LC_ALL, "
                         "LC_MESSAGES or LANG, else English); commands are typed in English")
     p.set_defaults(func=cmd_play)
@@ -193,33 +202,3 @@ def add_dama_commands(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=seed_arg, default=1)
     p.add_argument("--verbose", action="store_true")
     p.set_defaults(func=cmd_match)
-
-    p = sub.add_parser("bench", help="perft speed, and the ratio against pydraughts")
-    add_bench_arguments(p)
-    p.set_defaults(func=cmd_bench)
-    return d
-
-
-def add_bench_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--positions", type=at_least(1), default=8, help="positions per rule set")
-    p.add_argument("--depth", type=at_least(1), default=3, help="perft depth on those positions")
-    p.add_argument("--start-depth", type=at_least(1), default=9, help="perft depth from the start")
-    p.add_argument("--seed", type=seed_arg, default=1)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = Parser(prog="tavli")
-    sub = parser.add_subparsers(dest="command")
-    add_dama_commands(sub)
-    args = parser.parse_args(["dama", *(sys.argv[1:] if argv is None else argv)])
-    if argv is None:  # a real command line: a first run compiles for a while, say so
-        from tavli.engine.numba_cache import announce_compile
-
-        announce_compile()
-    from tavli.cli import run_command
-
-    return run_command(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,232 @@
+"""``tavli bench``: the benchmarks that print figures and ratios (the move generator, the
+AI's strength and speed, the race and cube benchmarks, Dama, the web app, the online
+server). The benchmarks themselves live with what they measure (:mod:`tavli.bench.movegen`,
+:mod:`tavli.bench.ai`, :mod:`tavli.bench.strength`, ...), loaded inside the commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tavli.cli.args import add_rule_option, at_least, even_games, seed_arg
+from tavli.errors import CliError
+
+
+def register(sub) -> None:
+    """The ``bench`` subcommand's parser: one ``WHAT`` and the options of every benchmark."""
+    b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
+    b.add_argument("what", choices=["movegen", "strength", "race", "cube", "choices", "dama", "web",
+                                    "server", "eval", "rollout", "moves"])
+    _play_options(b)
+    _service_options(b)
+    _ply_options(b)
+    b.set_defaults(func=cmd_bench, parser=b)
+
+
+def _play_options(b: argparse.ArgumentParser) -> None:
+    """The players and games of ``strength``, ``race``, ``eval``, ``rollout``, ``moves``."""
+    b.add_argument("players", nargs="*",
+                   help="strength: two players, e.g. neural pubeval, neural:worldclass "
+                        "neural:0, greedy random, gnubg[:PLY], net:FILE")
+    b.add_argument("--positions", type=at_least(4), default=None,
+                   help="movegen: positions (default 12,000); eval: positions per round "
+                        "(default 10,000); race: race positions (default 500); cube: "
+                        "positions (default 1,000)")
+    b.add_argument("--game", default="backgammon", help="strength, race: the game")
+    b.add_argument("--games", type=at_least(1), default=None,
+                   help="strength: games (matches with --match), an even number (each dice "
+                        "sequence is played twice; default 10,000); rollout: trials per "
+                        "position (default 1296); moves: games per level (default 4); race: "
+                        "duplicate games from the positions, race net against contact net, "
+                        "even (default 10,000)")
+    b.add_argument("--trials", type=at_least(2), default=1296,
+                   help="race: play-outs per position (default 1,296)")
+    b.add_argument("--rollouts", metavar="FILE",
+                   help="race: the positions and rollouts, read if the file exists, else "
+                        "made and saved there")
+    b.add_argument("--race", metavar="FILE", help="race: the race network (default the "
+                                                   "shipped one)")
+    b.add_argument("--net", metavar="FILE", help="race: the contact network (default the "
+                                                  "shipped one)")
+    b.add_argument("--seed", type=seed_arg, default=1)
+    b.add_argument("--cube", action="store_true",
+                   help="strength: money play with the cube (Jacoby on); players "
+                        "neural[:LEVEL] (cubeful cube) and neural-thresholds[:LEVEL] "
+                        "(the old fixed thresholds)")
+    b.add_argument("--match", type=at_least(1, 25), default=None, metavar="N",
+                   help="strength: play N-point matches with the cube and the Crawford rule "
+                        "(--games counts matches, default 2,000); neural-money[:LEVEL] "
+                        "decides the cube as in money play whatever the score")
+    add_rule_option(b)
+    b.add_argument("--log", metavar="FILE",
+                   help="strength: append each dice pair's result to FILE and resume from "
+                        "it (for long runs: search levels, gnubg, greedy)")
+    b.add_argument("--jobs", type=at_least(1), default=1,
+                   help="strength: processes for games played through Python; race: "
+                        "processes for the rollouts")
+
+
+def _service_options(b: argparse.ArgumentParser) -> None:
+    """The clients and processes of ``web`` and ``server``."""
+    b.add_argument("--clients", type=at_least(2), default=10,
+                   help="web: clients (one reviews, the others make plain requests)")
+    b.add_argument("--requests", type=at_least(1), default=None,
+                   help="web: plain requests per client in the reference phase (default "
+                        "30)")
+    b.add_argument("--db", default=None,
+                   help="server: the online store (default a temporary SQLite file with "
+                        "one process, a throw-away PostgreSQL cluster with two or with "
+                        "--db postgresql; or a file, postgresql://...)")
+    b.add_argument("--players", dest="n_players", type=at_least(2, 20_000), default=1000,
+                   metavar="N",
+                   help="server: simulated players, in pairs (default 1,000; at most 20,000)")
+    b.add_argument("--processes", type=int, choices=[1, 2], default=1,
+                   help="server: tavli serve processes sharing the store (default 1)")
+    b.add_argument("--seconds", type=float, default=60.0,
+                   help="server: seconds of play, after the set-up (default 60)")
+    b.add_argument("--think", default="1-3", metavar="LOW-HIGH",
+                   help="server: seconds a player waits before each roll and move, "
+                        "uniform (default 1-3: a quick human)")
+    b.add_argument("--client-processes", type=at_least(1), default=1, metavar="K",
+                   help="server: processes running the simulated players (default 1)")
+    b.add_argument("--profile", metavar="FILE",
+                   help="server: run the first server under cProfile, statistics to FILE")
+
+
+def _ply_options(b: argparse.ArgumentParser) -> None:
+    """The plies of ``web``, ``cube`` and ``choices``; ``web``'s match."""
+    b.add_argument("--ply", type=int, choices=[0, 1, 2], default=None,
+                   help="web: review ply (default 2); cube: the ply of our cube decisions "
+                        "(default 0)")
+    b.add_argument("--gnubg-ply", type=int, choices=[0, 1, 2], default=None,
+                   help="cube: the ply of gnubg-nn's cube decisions (default 0); choices: "
+                        "gnubg's ply (default --ply)")
+    b.add_argument("--judge-ply", type=int, choices=[0, 1, 2], default=2,
+                   help="choices: the ply both judges value the two choices at (default 2)")
+    b.add_argument("--points", type=at_least(1), default=3,
+                   help="web: length of the match reviewed (greedy against random)")
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    run = BENCHES.get(args.what)
+    if run is None:
+        raise CliError(f"unknown benchmark {args.what!r}")
+    return run(args)
+
+
+def _no_players(args: argparse.Namespace, usage: str) -> None:
+    if args.players:
+        raise CliError(f"usage: tavli bench {usage}")
+
+
+def _even_games(args: argparse.Namespace, games: int) -> int:
+    """``games`` (``--games`` or the benchmark's default): an even number, else the
+    parser's one-line usage error."""
+    try:
+        even_games(str(games))
+    except argparse.ArgumentTypeError as e:
+        args.parser.error(f"argument --games: {e}")
+    return games
+
+
+def _bench_ai(args: argparse.Namespace) -> int:
+    from tavli.bench import ai as bench
+
+    if args.what == "eval":
+        bench.bench_eval(positions=args.positions or 10000, seed=args.seed)
+    elif args.what == "rollout":
+        bench.bench_rollout(games=args.games or 1296, seed=args.seed)
+    else:
+        bench.bench_moves(games=args.games or 4, seed=args.seed)
+    return 0
+
+
+def _bench_movegen(args: argparse.Namespace) -> int:
+    from tavli.bench.movegen import bench_movegen
+
+    bench_movegen(n_positions=args.positions or 12000, seed=args.seed)
+    return 0
+
+
+def _bench_race(args: argparse.Namespace) -> int:
+    from tavli.bench.race import POSITIONS, bench_race
+
+    _no_players(args, "race [--game G] [--positions N] [--trials N] [--rollouts FILE] "
+                      "[--race FILE] [--net FILE] [--games N] [--jobs J]")
+    games = _even_games(args, 10000 if args.games is None else args.games)
+    bench_race(args.game, positions=args.positions or POSITIONS, trials=args.trials,
+               seed=args.seed, rollouts=args.rollouts, race=args.race, net=args.net,
+               games=games, progress=sys.stderr, jobs=args.jobs)
+    return 0
+
+
+def _bench_strength(args: argparse.Namespace) -> int:
+    from tavli.bench.strength import bench_strength
+
+    if len(args.players) != 2:
+        raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
+                       "[--games N] [--cube | --match N]")
+    if args.cube and args.match:
+        raise CliError("--cube (money play) and --match N (match play) exclude each other")
+    games = _even_games(args, (2000 if args.match else 10000) if args.games is None
+                        else args.games)
+    bench_strength(args.players[0], args.players[1], game=args.game, games=games,
+                   seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
+                   progress=sys.stderr if args.log else None, cube=args.cube,
+                   match=args.match or 0)
+    return 0
+
+
+def _bench_cube(args: argparse.Namespace) -> int:
+    from tavli.bench.cube import bench_cube
+
+    _no_players(args, "cube [--positions N] [--ply P] [--gnubg-ply P] [--seed S]")
+    bench_cube(positions=args.positions or 1000, ply=args.ply or 0,
+               gnubg_ply=args.gnubg_ply or 0, seed=args.seed)
+    return 0
+
+
+def _bench_choices(args: argparse.Namespace) -> int:
+    from tavli.bench.choices import bench_choices
+
+    _no_players(args, "choices [--game G] [--games N] [--ply P] [--gnubg-ply P] "
+                      "[--judge-ply P] [--seed S]")
+    bench_choices(args.game, games=args.games or 100, ply=args.ply or 0,
+                  gnubg_ply=args.gnubg_ply, judge_ply=args.judge_ply, seed=args.seed,
+                  progress=sys.stderr)
+    return 0
+
+
+def _bench_dama(args: argparse.Namespace) -> int:
+    from tavli.bench.dama import bench_dama
+
+    bench_dama(seed=args.seed)
+    return 0
+
+
+def _bench_server(args: argparse.Namespace) -> int:
+    from tavli.online.bench import bench_server, parse_think
+
+    res = bench_server(players=args.n_players, processes=args.processes, db=args.db,
+                       seconds=args.seconds, think=parse_think(args.think),
+                       clients=args.client_processes, seed=args.seed,
+                       profile=args.profile)
+    bad = (res["lost"] + res["mismatched"] + res["not_received"] + res["duplicated"]
+           + res["out_of_order"] + res["log_gaps"])
+    return 1 if bad or res["errors"] or res["tracebacks"] else 0
+
+
+def _bench_web(args: argparse.Namespace) -> int:
+    from tavli.web.bench import bench_web
+
+    res = bench_web(clients=args.clients, requests=args.requests or 30,
+                    ply=2 if args.ply is None else args.ply,
+                    points=args.points, seed=args.seed)
+    return 1 if res["errors"] else 0
+
+
+#: the benchmark of each ``WHAT``
+BENCHES = {"eval": _bench_ai, "rollout": _bench_ai, "moves": _bench_ai,
+           "movegen": _bench_movegen, "race": _bench_race, "strength": _bench_strength,
+           "cube": _bench_cube, "choices": _bench_choices, "dama": _bench_dama,
+           "server": _bench_server, "web": _bench_web}
