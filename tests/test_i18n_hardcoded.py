@@ -29,7 +29,7 @@ from tavli.i18n_compile import parse_po
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "tavli" / "web" / "static"
-TERMINALS = sorted((ROOT / "tavli" / "tui").glob("*.py")) + [ROOT / "tavli" / "dama" / "tui.py"]
+TERMINALS = sorted((ROOT / "tavli" / "tui").glob("*.py"))  # Dama's terminal is tui/dama.py
 #: what the terminals show or ask with (the first argument is the text)
 SHOWN = {"print_fn", "input_fn", "say", "error", "ask", "Text", "append", "print", "input"}
 

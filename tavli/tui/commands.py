@@ -4,17 +4,14 @@ quit, and the cube's double, take, drop and beaver."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tavli.engine.dice import dice_text
 from tavli.errors import TavliError
 from tavli.tui.board import side_label
-from tavli.tui.screen import Quit
+from tavli.tui.context import SessionState
+from tavli.tui.screen import Quit, Screen
 from tavli.tui.words import _, answer, error_text, points
 from tavli.tui.words import side as side_name
-
-if TYPE_CHECKING:
-    from tavli.tui.session import TerminalSession
 
 HINTS_SHOWN = 5
 
@@ -25,9 +22,9 @@ class Resigned(Exception):
 class Commands:
     """The commands of a :class:`TerminalSession`, for its human players."""
 
-    def __init__(self, session: TerminalSession) -> None:
+    def __init__(self, session: SessionState, screen: Screen) -> None:
         self.s = session
-        self.screen = session.screen
+        self.screen = screen
 
     def handle(self, line: str) -> bool:
         """Run a command that works at any prompt; True when ``line`` was one."""

@@ -12,12 +12,12 @@ from tavli import i18n
 from tavli.engine.dice import dice_text
 from tavli.engine.games import ROTATIONS
 from tavli.tui.board import BOARD_W, CHECKER, BoardView, move_marks
+from tavli.tui.context import SessionState
 from tavli.tui.words import _
 from tavli.tui.words import side as side_name
 
 if TYPE_CHECKING:
     from tavli.engine.board import Move, Position
-    from tavli.tui.session import TerminalSession
 
 PANEL_W = 2 + 28                        # the text beside the board
 
@@ -30,7 +30,7 @@ class Screen:
     """The console of a :class:`TerminalSession`: it writes messages and the board of the
     session's game, and reads the lines typed."""
 
-    def __init__(self, console: Console, session: TerminalSession) -> None:
+    def __init__(self, console: Console, session: SessionState) -> None:
         self.console = console
         self.s = session
         self.view = BoardView(console)

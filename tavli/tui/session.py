@@ -51,8 +51,8 @@ class TerminalSession:
         self.seed = seed
         self.last_move: Move | None = None
         self.screen = Screen(console, self)
-        self.commands = Commands(self)
-        self.turns = Turns(self)
+        self.commands = Commands(self, self.screen)
+        self.turns = Turns(self, self.screen, self.commands)
 
     # state -------------------------------------------------------------------------------
     @property

@@ -8,14 +8,15 @@ from typing import TYPE_CHECKING
 from tavli.engine.dice import dice_text
 from tavli.errors import TavliError
 from tavli.tui.board import side_label, translate
-from tavli.tui.screen import Quit
+from tavli.tui.commands import Commands
+from tavli.tui.context import SessionState
+from tavli.tui.screen import Quit, Screen
 from tavli.tui.words import _, error_text
 from tavli.tui.words import side as side_name
 
 if TYPE_CHECKING:
     from tavli.engine.board import Move
     from tavli.play.players import Player
-    from tavli.tui.session import TerminalSession
 
 MOVES_SHOWN = 12
 CONFIRM = ("", "y", "yes", "ok", "confirm", "play")
@@ -24,10 +25,10 @@ CONFIRM = ("", "y", "yes", "ok", "confirm", "play")
 class Turns:
     """The turns of a :class:`TerminalSession`'s players."""
 
-    def __init__(self, session: TerminalSession) -> None:
+    def __init__(self, session: SessionState, screen: Screen, commands: Commands) -> None:
         self.s = session
-        self.screen = session.screen
-        self.commands = session.commands
+        self.screen = screen
+        self.commands = commands
 
     def human_roll(self) -> None:
         """The human to act rolls (Enter), or doubles first where he may."""

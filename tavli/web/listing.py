@@ -85,7 +85,7 @@ def _query(limit: int, offset: int, variant: str | None, status: str | None,
            q: str | None, *others: str) -> ListQuery:
     """The query; ``variant`` must be a game or rotation of the registry (or one of
     ``others``)."""
-    from tavli.web.app import ApiError
+    from tavli.web.errors import ApiError
 
     text = (q or "").strip() or None
     if text is not None and not text.isprintable():
