@@ -24,6 +24,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/python scripts/provision_gnubg.py
 	$(BIN)/python scripts/provision_postgresql.py
 	$(BIN)/ruff check tavli tests scripts
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not serial"
 	$(BIN)/python -m pytest -q -m serial
 

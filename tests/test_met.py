@@ -1,4 +1,4 @@
-"""Match equity tables, prices, CubeInfo and the Tavli match equity (tavli.cube)."""
+"""Match equity tables, prices, CubeInfo and the Tavli match equity (tavli.play.cube)."""
 
 from __future__ import annotations
 

@@ -94,7 +94,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
             pos, dice, rules, extra[0] if extra else args.level), whole=True)
     if args.game is None or args.position is None:
         raise CliError("usage: tavli hint GAME POSITION [--dice 31] [--level L] (or --batch)")
-    from tavli.cube.hint import id_match_state
+    from tavli.cli.cubehint import id_match_state
 
     rules = rules_for(args.game, args.rule)
     text = position_text(args.position)
@@ -164,7 +164,7 @@ def _score_options_given(args: argparse.Namespace) -> bool:
 def _hint_score(args: argparse.Namespace, pos, rules, state):
     """How the outcomes count for a move hint: from the options, else from the match
     state of an XGID or Match ID, else money play."""
-    from tavli.cube.hint import cube_info_from_id, score_from_options
+    from tavli.cli.cubehint import cube_info_from_id, score_from_options
     from tavli.errors import OptionError
     from tavli.play.cube.scoring import ScoreWeights
 
@@ -179,7 +179,7 @@ def _hint_score(args: argparse.Namespace, pos, rules, state):
 
 def _cube_hint(args: argparse.Namespace, pos, rules, state=None) -> int:
     from tavli.ai.levels import parse_level
-    from tavli.cube.hint import cube_hint, cube_info_from_id, cube_info_from_options
+    from tavli.cli.cubehint import cube_hint, cube_info_from_id, cube_info_from_options
 
     if state is not None and rules.cube and not _score_options_given(args):
         ci = cube_info_from_id(state, rules, pos.turn)

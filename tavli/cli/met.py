@@ -1,5 +1,5 @@
 """``tavli met``: the match equity table, or one score's MWC, take and cash points and
-gammon values (docs/cli.md). The tables (:mod:`tavli.cube`) load inside the command."""
+gammon values (docs/cli.md). The tables (:mod:`tavli.play.cube`) load inside the command."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def tavli_text(length: int, score: tuple[int, int]) -> list[str]:
 
 
 def cmd_met(args: argparse.Namespace) -> int:
-    from tavli.cube.hint import parse_score
+    from tavli.cli.cubehint import parse_score
     from tavli.play.cube.met import computed_met, published_met
 
     if args.length is not None and not 1 <= args.length <= 25:

@@ -64,7 +64,7 @@ class ServeProcess:
         """Start it and wait until it accepts connections."""
         cmd = [sys.executable]
         if self.profile:
-            cmd += ["-m", "tavli.online.profiling", self.profile]
+            cmd += ["-m", "tavli.cli.profiled", self.profile]
         else:
             cmd += ["-c", _MAIN]
         cmd += ["serve", "--port", str(self.port), "--db", self.db]

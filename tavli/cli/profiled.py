@@ -2,7 +2,7 @@
 its thread pool, which :mod:`cProfile` alone does not see), the statistics of all the
 threads merged into one file when it ends (``tavli bench server --profile FILE``)::
 
-    python -m tavli.online.profiling FILE serve --port 8766 ...
+    python -m tavli.cli.profiled FILE serve --port 8766 ...
 """
 
 from __future__ import annotations

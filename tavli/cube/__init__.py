@@ -1,1 +1,0 @@
-"""The cube and match equity: pure Python, light to import (no NumPy)."""
