@@ -40,8 +40,10 @@ from tavli.engine.games import VARIANTS, Variant, find_variant
 from tavli.engine.rules import Rules
 from tavli.errors import (
     AccessDenied,
+    ApiError,
     BearoffError,
     CliError,
+    ClockError,
     DiceProofError,
     DistillError,
     GameOver,
@@ -50,8 +52,12 @@ from tavli.errors import (
     NetError,
     OptionError,
     ParseError,
+    ProtocolError,
     RecordError,
+    RecordShapeError,
     RuleError,
+    RulesError,
+    ServeError,
     StaleAction,
     StoreError,
     TavliError,
@@ -109,7 +115,8 @@ __all__ = [
     "TavliError", "ParseError", "IllegalMove", "InvalidPosition", "RuleError", "GameOver",
     "WrongState", "RecordError", "OptionError", "CliError", "NetError", "DistillError",
     "TrainingError", "BearoffError", "StoreError", "AccessDenied", "StaleAction",
-    "DiceProofError",
+    "DiceProofError", "RecordShapeError", "RulesError", "ClockError", "ProtocolError",
+    "ServeError", "ApiError",
 ]
 
 

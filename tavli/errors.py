@@ -13,6 +13,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class TavliError(Exception):
     """Base class of every error raised by tavli on bad input or misuse."""
@@ -94,6 +96,50 @@ class StaleAction(TavliError):
 class DiceProofError(TavliError, ValueError):
     """A fair-dice proof (seeds, commitment) that cannot be read or used, or a client seed
     of the wrong form."""
+
+
+class RecordShapeError(TavliError, ValueError):
+    """An uploaded record that is not the engine's record format, or is too large to
+    replay (the web app checks its shape before replaying it)."""
+
+
+class RulesError(TavliError):
+    """A rules page asked for a game or an option that does not exist."""
+
+
+class ClockError(TavliError):
+    """A clock or abandonment setting out of range (answered 422)."""
+
+
+class ProtocolError(TavliError):
+    """A client message that breaks the online protocol, answered as ``{"type": "error",
+    "error": message, "code": code}``."""
+
+    def __init__(self, message: str, code: str = "invalid") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class ServeError(TavliError):
+    """A ``tavli serve`` child did not start (its last output in the message)."""
+
+
+class ApiError(TavliError):
+    """An error the web API answers as ``{"error": message, "code": code}`` with HTTP
+    ``status``; ``key`` and ``params`` name the catalogue's message for other languages
+    (:func:`tavli.web.errors.translated`)."""
+
+    def __init__(self, status: int, message: str, code: str = "error", *,
+                 key: str | None = None, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.code = code
+        self.key = key              # the catalogue's message, when there is one
+        self.params = params or {}
+
+    def __repr__(self) -> str:
+        return f"ApiError({self.status}, {self.message!r}, {self.code!r})"
 
 
 MAX_MESSAGE = 300

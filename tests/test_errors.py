@@ -28,6 +28,26 @@ def test_every_error_class_of_errors_py_is_a_tavli_error_and_exported():
         assert getattr(tavli, c.__name__) is c and c.__name__ in tavli.__all__
 
 
+def test_no_error_of_the_tavli_family_is_defined_outside_errors_py():
+    """Every user-facing error is a TavliError, and every TavliError lives in errors.py."""
+    import ast
+    from pathlib import Path
+
+    family = {c.__name__ for _, c in inspect.getmembers(errors, inspect.isclass)
+              if issubclass(c, TavliError)}
+    root = Path(tavli.__file__).parent
+    found = []
+    for path in root.rglob("*.py"):
+        if path.name == "errors.py" and path.parent == root:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = {getattr(b, "id", getattr(b, "attr", "")) for b in node.bases}
+                if bases & family:
+                    found.append(f"{path.relative_to(root)}: {node.name}")
+    assert found == []
+
+
 def test_cli_error_lives_in_errors_and_keeps_its_old_import_path():
     assert issubclass(CliError, TavliError)
     assert cli.CliError is CliError  # `from tavli.cli import CliError` (the web server)

@@ -35,7 +35,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from tavli.errors import TavliError
+from tavli.errors import ClockError
 
 SIDES = ("white", "black")
 MAX_RESERVE = 7 * 86400.0   # seconds: a week
@@ -46,8 +46,6 @@ PRESENCE_BEAT = 5.0         # seconds between a process's presence writes and re
 ONLINE_BEATS = 2.5          # a seat seen within this many presence beats is connected
 
 
-class ClockError(TavliError):
-    """A clock or abandonment setting out of range (answered 422)."""
 
 
 def _seconds(value: Any, what: str, low: float, high: float, *, zero: bool) -> float:
@@ -68,7 +66,7 @@ def read_clock(value: Any) -> dict[str, float] | None:
     >>> read_clock({"reserve": 0})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tavli.online.clock.ClockError: clock.reserve must be more than 0 and at most 604800 ...
+    tavli.errors.ClockError: clock.reserve must be more than 0 and at most 604800 ...
     """
     if value is None:
         return None

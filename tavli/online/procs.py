@@ -17,13 +17,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tavli.errors import TavliError
+from tavli.errors import ServeError
 
 _MAIN = "import sys; from tavli.cli import main; sys.exit(main())"
 
 
-class ServeError(TavliError):
-    """A ``tavli serve`` child did not start (its last output in the message)."""
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -12,7 +12,7 @@ and code); the connection stays usable and the game unchanged.
 >>> read_message('{"type": "act", "seq": "3"}')
 Traceback (most recent call last):
 ...
-tavli.online.protocol.ProtocolError: act: seq must be a whole number (the action's number)
+tavli.errors.ProtocolError: act: seq must be a whole number (the action's number)
 >>> b = Bucket(rate=1, burst=2, now=0.0)
 >>> [b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)]
 [True, True, False, True]
@@ -24,7 +24,7 @@ import json
 import time
 from typing import Any
 
-from tavli.errors import TavliError
+from tavli.errors import ProtocolError
 
 MAX_MESSAGE = 4096       # bytes of a client's message (the app refuses larger ones)
 MAX_FRAME = 64 * 1024    # bytes of a frame the server reads at all (larger: connection closed)
@@ -38,13 +38,6 @@ RESYNC_MAX = 200         # actions sent to a client that resyncs (further behind
 TYPES = {"hello": {"token", "seq"}, "act": {"seq", "action"}, "ping": {"data"}}
 
 
-class ProtocolError(TavliError):
-    """A client message that breaks the protocol, answered as ``{"type": "error",
-    "error": message, "code": code}``."""
-
-    def __init__(self, message: str, code: str = "invalid") -> None:
-        super().__init__(message)
-        self.code = code
 
 
 def read_message(text: str | bytes | None) -> dict[str, Any]:

@@ -10,7 +10,7 @@ an HTTP status: an :class:`ApiError` raised anywhere, or an engine error
 >>> parse_body(b'{"side": "white"', Side, False)
 Traceback (most recent call last):
 ...
-tavli.web.errors.ApiError: malformed JSON: Expecting ',' delimiter: line 1 column 17 (char 16)
+tavli.errors.ApiError: malformed JSON: Expecting ',' delimiter: line 1 column 17 (char 16)
 """
 
 from __future__ import annotations
@@ -25,28 +25,13 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tavli import i18n
-from tavli.errors import GameOver, IllegalMove, TavliError, WrongState, kind_key
+from tavli.errors import ApiError, GameOver, IllegalMove, TavliError, WrongState, kind_key
 from tavli.web.lang import request_lang
 
 
-class ApiError(TavliError):
-    """An error answered as ``{"error": message, "code": code}`` with HTTP ``status``."""
-
-    def __init__(self, status: int, message: str, code: str = "error", *,
-                 key: str | None = None, params: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.code = code
-        self.key = key              # the catalogue's message, when there is one
-        self.params = params or {}
-
-    def body(self, lang: str = i18n.DEFAULT) -> dict[str, Any]:
-        """The answer's body in ``lang`` (:func:`translated`)."""
-        return translated(self.message, self.code, lang, self.key, self.params)
-
-    def __repr__(self) -> str:
-        return f"ApiError({self.status}, {self.message!r}, {self.code!r})"
+def api_body(e: ApiError, lang: str = i18n.DEFAULT) -> dict[str, Any]:
+    """The answer's body of ``e`` in ``lang`` (:func:`translated`)."""
+    return translated(e.message, e.code, lang, e.key, e.params)
 
 
 def translated(message: str, code: str, lang: str, key: str | None = None,
@@ -174,7 +159,7 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(TavliError)
     async def _tavli_error(request: Request, exc: TavliError) -> JSONResponse:
         e = engine_error(exc)
-        return JSONResponse(e.body(request_lang(request)), status_code=e.status)
+        return JSONResponse(api_body(e, request_lang(request)), status_code=e.status)
 
     @app.exception_handler(RequestValidationError)
     async def _query_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -183,19 +168,20 @@ def install_handlers(app: FastAPI) -> None:
         fields = ", ".join(dict.fromkeys(".".join(str(x) for x in e.get("loc", ())
                                                   if x not in ("query", "path"))
                                          for e in exc.errors()))[:120] or "?"
-        return JSONResponse(ApiError(422, f"invalid request: {where}", "invalid",
-                                     key="err.fields", params={"fields": fields})
-                            .body(request_lang(request)), status_code=422)
+        e = ApiError(422, f"invalid request: {where}", "invalid", key="err.fields",
+                     params={"fields": fields})
+        return JSONResponse(api_body(e, request_lang(request)), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 404:
-            return JSONResponse(ApiError(404, "not found", "http", key="err.not_found")
-                                .body(request_lang(request)), status_code=404)
+            e = ApiError(404, "not found", "http", key="err.not_found")
+            return JSONResponse(api_body(e, request_lang(request)), status_code=404)
         # a body that grew past the limit while it was read (limits.TooLarge)
         code = "too_large" if exc.status_code == 413 else "http"
         return answer(request, exc.status_code, str(exc.detail), code)
 
 
-__all__ = ["ApiError", "translated", "engine_error", "Body", "Side", "either", "parse_body",
+__all__ = ["ApiError", "api_body", "translated", "engine_error", "Body", "Side", "either",
+           "parse_body",
            "validation_text", "bad_fields", "body", "install_handlers"]

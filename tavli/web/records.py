@@ -10,7 +10,7 @@ as text, a rule option of the wrong type) or a record too large to replay in goo
 ...               "games": [{"events": []}]})
 Traceback (most recent call last):
 ...
-tavli.web.records.RecordShapeError: match.target: Field required; match.variant: Field required
+tavli.errors.RecordShapeError: match.target: Field required; match.variant: Field required
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tavli.engine.rules import OPTIONS
+from tavli.errors import RecordShapeError
 
 MAX_GAMES = 100       # a match to 25 points has at most 49 games (and a few draws)
 MAX_EVENTS = 1_000    # events of one game (a long Fevga game has a few hundred)
@@ -28,8 +29,6 @@ MAX_TOTAL = 5_000     # events of all games (replaying one takes about a millise
 Side = Literal["white", "black"]
 
 
-class RecordShapeError(ValueError):
-    """The record is not the engine's record format, or is too large."""
 
 
 def rule_option_errors(options: dict[str, Any]) -> list[str]:

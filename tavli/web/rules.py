@@ -37,7 +37,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from tavli import i18n
 from tavli.engine.games import ROTATIONS, find_variant, game_names
 from tavli.engine.rules import OPTIONS, Rules
-from tavli.errors import RuleError, TavliError
+from tavli.errors import RuleError, RulesError, TavliError
 from tavli.web.errors import ApiError
 from tavli.web.lang import request_lang
 
@@ -68,8 +68,6 @@ NOT_OPTIONS = {"lang", "match", "points", "token"}
 CURRENT = ' aria-current="page"'
 
 
-class RulesError(TavliError):
-    """A rules page asked for a game or an option that does not exist."""
 
 
 @cache
