@@ -357,7 +357,7 @@ def test_round_command_needs_a_run_folder(capsys):
 
 
 def test_fitting_runs_blas_on_one_thread():
-    from tavli.ai.blas import _openblas, blas_threads
+    from tavli.training.blas import _openblas, blas_threads
 
     libs = _openblas()
     assert libs  # NumPy's wheels bring OpenBLAS

@@ -211,9 +211,9 @@ def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Pa
     epoch the mean absolute equity error on it is printed to ``log``. Settings out of
     range raise :class:`~tavli.errors.TrainingError`, labels of another family or too few
     of them :class:`DistillError`."""
-    from tavli.ai.blas import blas_threads
+    from tavli.training.blas import blas_threads
 
-    with blas_threads(1):  # batches too small for threads (tavli.ai.blas)
+    with blas_threads(1):  # batches too small for threads (tavli.training.blas)
         return _fit(init, data, hidden, epochs, out, lr, batch, seed, log)
 
 

@@ -42,9 +42,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tavli.ai.blas import blas_threads
 from tavli.ai.net import N_OUT, Net, equity, read_npz, write_npz
 from tavli.errors import TrainingError
+from tavli.training.blas import blas_threads
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
@@ -205,7 +205,7 @@ def fit_labels(init: Net, X: np.ndarray, T: np.ndarray, groups: np.ndarray,
     returns at once when it had finished). Stops after ``settings.epochs`` or when
     ``settings.patience`` epochs in a row bring no better validation error; returns the
     best epoch's student (:class:`FitResult`)."""
-    with blas_threads(1):  # batches too small for threads (tavli.ai.blas)
+    with blas_threads(1):  # batches too small for threads (tavli.training.blas)
         return _fit_labels(init, X, T, groups, folder, settings, count_bg, meta, log)
 
 
