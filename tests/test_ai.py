@@ -11,6 +11,7 @@ import pytest
 
 from tavli import Position
 from tavli.ai.analyzer import Analyzer
+from tavli.ai.context import EvalContext
 from tavli.ai.encode import N_FEVGA, N_PLAKOTO, N_PORTES, encode_position, n_inputs
 from tavli.ai.fastplay import NET, RANDOM, compiled_match, terminal
 from tavli.ai.levels import parse_level
@@ -390,9 +391,9 @@ def test_train_initial_step_size_is_kept(tmp_path):
 
 
 def test_levels():
-    assert parse_level(None) == (1, 0.0)
-    assert parse_level("worldclass") == (2, 0.0) and parse_level("2") == (2, 0.0)
-    assert parse_level("beginner")[1] > 0
+    assert parse_level(None) == EvalContext(plies=1)
+    assert parse_level("worldclass") == EvalContext(plies=2) == parse_level("2")
+    assert parse_level("beginner").noise > 0 and parse_level("beginner").plies == 0
     with pytest.raises(RuleError):
         parse_level("godlike")
 
@@ -402,7 +403,7 @@ def test_search_returns_a_legal_move_and_hint_is_ordered(ply):
     pos = Position.start("backgammon")
     rules = Rules.for_game("backgammon")
     moves = pos.legal_moves("31", rules)
-    ranked = Analyzer(rules).rank(pos, moves, ply)
+    ranked = Analyzer(rules).rank(pos, moves, EvalContext(plies=ply))
     assert {r.move.after for r in ranked} == {m.after for m in moves}
     deepest = [r for r in ranked if r.ply == max(x.ply for x in ranked)]
     eq = [r.equity for r in deepest]

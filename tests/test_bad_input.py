@@ -36,7 +36,7 @@ def test_superscript_digits_are_not_numbers():
     with pytest.raises(RuleError) as e:
         parse_level("1" * 5000)
     assert len(str(e.value)) < 200  # the message does not echo the whole input
-    assert parse_level("2") == (2, 0.0)
+    assert parse_level("2").plies == 2 and parse_level("2").noise == 0.0
 
 
 def test_moves_of_more_than_four_steps_are_refused_at_once():

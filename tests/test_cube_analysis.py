@@ -13,6 +13,7 @@ import pytest
 from tavli import Position
 from tavli.ai.analysis import analyse, format_analysis, ply_note, result_of, review_ply
 from tavli.ai.analyzer import Analyzer
+from tavli.ai.context import EvalContext
 from tavli.ai.luck import LUCK_RATINGS, RollValues, luck_rating
 from tavli.cli import main
 from tavli.engine.dice import ScriptedDice
@@ -121,7 +122,8 @@ def test_luck_values_average_to_the_one_ply_value_and_stay_bounded():
     an = Analyzer(rules)
     pos = Position.start("backgammon")
     mean = RollValues.of(an, pos, None).mean()[0]
-    assert mean == pytest.approx(float(an.equity(an.position_outputs(pos, 1))), abs=1e-4)
+    one_ply = an.position_outputs(pos, EvalContext(plies=1))
+    assert mean == pytest.approx(float(an.equity(one_ply)), abs=1e-4)
     g = Game("backgammon", seed=7)
     play_game(g, (GreedyPlayer(), GreedyPlayer()))
     res = analyse(g, ply=0)

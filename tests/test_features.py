@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tavli import Position
+from tavli.ai.context import EvalContext
 from tavli.ai.encode import (
     ENCODERS,
     PORTES2,
@@ -232,7 +233,8 @@ def test_a_portes2_net_trains_saves_loads_and_plays(tmp_path, capsys):
     assert np.allclose(back.evaluate(pos), net.evaluate(pos))
     res = compiled_match(back, NET, None, RANDOM, rules, 3, 1)
     assert res.shape == (6,)
-    ranked = Analyzer(rules, back).rank(pos[0], pos[0].legal_moves((3, 1), rules), 1)
+    moves = pos[0].legal_moves((3, 1), rules)
+    ranked = Analyzer(rules, back).rank(pos[0], moves, EvalContext(plies=1))
     assert ranked and ranked[0].equity >= ranked[-1].equity
     assert main(["bench", "strength", f"net:{path}", "random", "--games", "4"]) == 0
     assert "4 games" in capsys.readouterr().out

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tavli.ai.analyzer import Analyzer
+from tavli.ai.context import EvalContext
 from tavli.ai.neural import NeuralPlayer
 from tavli.engine.board import Position
 from tavli.engine.rules import Rules
@@ -167,7 +168,8 @@ PORTES_GAMMONISH, PORTES_SAFE = "8/2*(2) 7/1*(2)", "21/9(2)"
 def _top(game, pos_id, dice, score=None) -> str:
     rules = Rules.for_game(game)
     pos = Position.from_id(pos_id)
-    return str(Analyzer(rules).rank(pos, pos.legal_moves(dice, rules), 0, score)[0].move)
+    moves = pos.legal_moves(dice, rules)
+    return str(Analyzer(rules).rank(pos, moves, EvalContext(score=score))[0].move)
 
 
 def test_the_ai_plays_safe_when_a_gammon_is_worth_nothing_backgammon():

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavli.ai.analyzer import Analyzer
+from tavli.ai.context import EvalContext
 from tavli.ai.cubeanalysis import ERRORS, CubeAnalysis, CubeMoment, TurnCube, judge, walk
 from tavli.ai.luck import RollValues, luck_mark, luck_rating, opening_luck
 from tavli.ai.marks import MARKS, mark
@@ -68,7 +69,7 @@ def review_ply(levels: dict[str, Any], base: int = -1) -> int:
 
     if not levels:
         return base
-    ai = max(parse_level(level)[0] for level in levels.values())
+    ai = max(parse_level(level).plies for level in levels.values())
     return max(base, min(ai + 1, MAX_PLY))
 
 
@@ -87,7 +88,7 @@ def ply_note(ply: int, levels: dict[str, Any]) -> str:
 
     if not levels:
         return ""
-    plies = {who: parse_level(level)[0] for who, level in levels.items()}
+    plies = {who: parse_level(level).plies for who, level in levels.items()}
     who = max(plies, key=lambda k: (plies[k], k))
     ai = plies[who]
     name = f"{who} ({levels[who]}, {ai}-ply)"
@@ -110,7 +111,7 @@ def ply_note_msg(ply: int, levels: dict[str, Any]) -> dict[str, Any] | None:
 
     if not levels:
         return None
-    plies = {who: parse_level(level)[0] for who, level in levels.items()}
+    plies = {who: parse_level(level).plies for who, level in levels.items()}
     who = max(plies, key=lambda k: (plies[k], k))
     ai = plies[who]
     level = str(levels[who])
@@ -329,8 +330,8 @@ def _analyse_cube(ctx: _Context, an: Analyzer, gi: int, m: CubeMoment, slot: int
     key = (gi, m.position.id(), m.cube, ply)
     d = ctx.decisions.get(key)
     if d is None:
-        d = ctx.decisions[key] = decide_from(an.position_outputs(m.position, ply),
-                                             m.position, m.cube, ply)
+        probs = an.position_outputs(m.position, EvalContext(plies=ply))
+        d = ctx.decisions[key] = decide_from(probs, m.position, m.cube, ply)
     verdict, loss, loss_mwc, counted = judge(d, m.kind, m.action)
     return CubeAnalysis(gi, m.slot + 1, m.side, m.kind, m.action, d.action, verdict, loss,
                         counted, d.nd, d.dt, d.dp, m.cube.cube,
@@ -355,15 +356,16 @@ def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
     mover) the moves are valued by the normalised match equity (match winning chances)."""
     rules = an.rules
     side = pos.turn
-    o0 = an.position_outputs(pos, 0)
+    o0 = an.position_outputs(pos)
     cls, valuer = an.position_valuer(pos)
     white_win = float(o0[0] if side == 0 else 1 - o0[0])
     luck, luck_value = _luck(an, pos, dice, cube)
     moves = pos.legal_moves(dice, rules)
     gv = None if score is None or score.is_money else score.kernel_weights(side)
-    ranked0 = an.rank(pos, moves, 0, score) if moves else []
+    how = EvalContext(plies=ply, score=score)
+    ranked0 = an.rank(pos, moves, how.at_plies(0)) if moves else []
     if len(moves) >= 2:
-        ranked = an.rank(pos, moves, ply, score)
+        ranked = an.rank(pos, moves, how)
         best = ranked[0]
         mine = next(r for r in ranked if r.move.after == chosen.after)
         if mine.ply != best.ply:
@@ -376,7 +378,7 @@ def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
         top = tuple(r.move.after.id() for r in ranked[:TOP])
     else:
         eq_best = eq_played = float(ranked0[0].equity) if moves else -float(
-            an.equity(an.position_outputs(pos.swap_turn(), 0), score and score.flip()))
+            an.equity(an.position_outputs(pos.swap_turn()), score and score.flip()))
         loss = 0.0
         top = ()
         best_text = str(chosen) if chosen is not None else ""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tavli.ai.context import MONEY_0PLY, EvalContext
 from tavli.ai.encode import family_name, family_of
 from tavli.ai.evaluator import CLASSES, VALUERS, Evaluator, as_evaluator, position_class
 from tavli.ai.net import Net, NetError, equity
@@ -48,9 +49,6 @@ class RankedMove:
 class Analyzer:
     """Ranks moves with a network, with gnubg-style move filtering between plies."""
 
-    FILTER_1 = (8, 0.16)  # candidates kept for 1-ply: at most 8, within 0.16 of the best
-    FILTER_2 = (3, 0.08)
-
     def __init__(self, rules: Rules, net: Net | Evaluator | None = None) -> None:
         self.rules = rules
         self.evaluator = as_evaluator(net, rules.game)
@@ -77,22 +75,24 @@ class Analyzer:
             e = e + bw * y[..., 2] - bl * y[..., 4]
         return np.asarray(e)
 
-    def rank(self, position: Position, moves: list[Move], ply: int,
-             score: ScoreWeights | None = None) -> list[RankedMove]:
-        """``moves`` ranked best first; the leading ones valued at ``ply``. At a match
-        ``score`` (:class:`~tavli.play.cube.scoring.ScoreWeights` of the side to move) every
-        ply chooses and ranks by match winning chances, and each move has its MWC."""
+    def rank(self, position: Position, moves: list[Move],
+             ctx: EvalContext = MONEY_0PLY) -> list[RankedMove]:
+        """``moves`` ranked best first; the leading ones (``ctx``'s move filters) valued at
+        ``ctx.plies``. At a match score (``ctx.score``: the side to move's
+        :class:`~tavli.play.cube.scoring.ScoreWeights`) every ply chooses and ranks by
+        match winning chances, and each move has its MWC. The noise is the player's."""
         if not moves:
             return []
+        score = ctx.score
         arr = np.stack([m.after.array for m in moves])
         mover = position.turn
-        money = score is None or score.is_money
+        money = ctx.is_money
         gv = None if money else score.kernel_weights(mover)
         out = self.searcher.outputs(arr, mover, 0)
         eq = self.equity(out, score)
         plies = np.zeros(len(moves), dtype=int)
-        for depth, (keep, width) in ((1, self.FILTER_1), (2, self.FILTER_2)):
-            if ply < depth or len(moves) == 1:
+        for depth, keep, width in ctx.filters():
+            if len(moves) == 1:
                 break
             cand = [i for i in np.argsort(-eq, kind="stable") if plies[i] == depth - 1]
             cand = [i for i in cand[:keep] if eq[i] >= eq[cand[0]] - width]
@@ -114,10 +114,12 @@ class Analyzer:
         used = int(self.evaluator.evaluate([position])[1][0])
         return CLASSES[cls], VALUERS[used]
 
-    def position_outputs(self, position: Position, ply: int = 0,
-                         score: ScoreWeights | None = None) -> np.ndarray:
-        """Outputs for the side to move in ``position`` (before its roll); at a match
-        ``score`` (the side to move's) the search chooses moves by it."""
+    def position_outputs(self, position: Position,
+                         ctx: EvalContext = MONEY_0PLY) -> np.ndarray:
+        """Outputs for the side to move in ``position`` (before its roll), searched
+        ``ctx.plies`` deep; at a match score (``ctx.score``, the side to move's) the search
+        chooses moves by it."""
+        ply, score = ctx.plies, ctx.score
         if ply == 0:
             return self.evaluator.evaluate([position])[0][0]
         # the position seen as the after-position of the opponent's turn

@@ -15,6 +15,7 @@ import functools
 
 import numpy as np
 
+from tavli.ai.context import EvalContext
 from tavli.ai.encode import family_of
 from tavli.ai.evaluator import CLASSES, Evaluator, position_class
 from tavli.engine.board import Position
@@ -49,7 +50,7 @@ def cube_decision(position: Position, cube: CubeInfo | None = None, ply: int = 1
 
     rules = rules if rules is not None else Rules.for_game(position.game)
     a = (_shipped_analyzer(rules) if evaluator is None else Analyzer(rules, evaluator))
-    probs = a.position_outputs(position, ply)
+    probs = a.position_outputs(position, EvalContext(plies=ply))
     return decide_from(probs, position, cube if cube is not None else CubeInfo(), ply)
 
 

@@ -15,18 +15,26 @@ of mistakes people make (close moves confused), not random blunders.
 
 from __future__ import annotations
 
+from tavli.ai.context import EvalContext
 from tavli.errors import RuleError
 
-LEVELS: dict[str, tuple[int, float]] = {
-    "beginner": (0, 0.35),
-    "casual": (0, 0.15),
-    "intermediate": (0, 0.06),
-    "advanced": (0, 0.0),
-    "expert": (1, 0.0),
-    "worldclass": (2, 0.0),
+#: each level is a way to evaluate (:class:`~tavli.ai.context.EvalContext`)
+LEVELS: dict[str, EvalContext] = {
+    "beginner": EvalContext(plies=0, noise=0.35),
+    "casual": EvalContext(plies=0, noise=0.15),
+    "intermediate": EvalContext(plies=0, noise=0.06),
+    "advanced": EvalContext(plies=0),
+    "expert": EvalContext(plies=1),
+    "worldclass": EvalContext(plies=2),
 }
 DEFAULT_LEVEL = "expert"
-def parse_level(level: str | int | None) -> tuple[int, float]:
+def parse_level(level: str | int | None) -> EvalContext:
+    """The context of a level: its name (any case, ``-``/``_``/spaces ignored), a ply
+    ``0``-``2`` (no noise), or None for the default; RuleError for anything else.
+
+    >>> parse_level("World-class") == LEVELS["worldclass"], parse_level("1").plies
+    (True, 1)
+    """
     if level is None:
         return LEVELS[DEFAULT_LEVEL]
     if isinstance(level, int) or (isinstance(level, str) and level.isascii() and level.isdigit()
@@ -34,7 +42,7 @@ def parse_level(level: str | int | None) -> tuple[int, float]:
         ply = int(level)
         if ply not in (0, 1, 2):
             raise RuleError(f"ply must be 0, 1 or 2, not {level}")
-        return ply, 0.0
+        return EvalContext(plies=ply)
     key = str(level).strip().lower().replace("-", "").replace("_", "").replace(" ", "")
     if key not in LEVELS:
         raise RuleError(f"unknown level {str(level)[:40]!r}: one of {', '.join(LEVELS)} "

@@ -44,12 +44,22 @@ class NeuralPlayer(Player):
             raise RuleError(f"unknown cube logic {cube!r}: expected one of "
                             f"{', '.join(CUBE_MODES)}")
         self.cube = cube
-        self.ply, self.noise = parse_level(level)
+        self.context = parse_level(level)
         self.level = level if level is not None else DEFAULT_LEVEL
         self.name = f"neural:{self.level}"
         self._net = net
         self._analyzers: dict[tuple, Analyzer] = {}
         self.rng = np.random.default_rng(seed)
+
+    @property
+    def ply(self) -> int:
+        """The level's search depth."""
+        return self.context.plies
+
+    @property
+    def noise(self) -> float:
+        """The level's noise on the equities it chooses by."""
+        return self.context.noise
 
     def analyzer(self, rules: Rules) -> Analyzer:
         """The analyzer it plays ``rules`` with (one per rule set, kept)."""
@@ -67,7 +77,7 @@ class NeuralPlayer(Player):
             return None
         if len(moves) == 1:
             return moves[0]
-        ranked = self.analyzer(rules).rank(position, list(moves), self.ply, score)
+        ranked = self.analyzer(rules).rank(position, list(moves), self.context.at_score(score))
         if self.noise <= 0:
             return ranked[0].move
         eq = np.array([r.equity for r in ranked]) + self.rng.normal(0, self.noise, len(ranked))
@@ -101,7 +111,8 @@ class NeuralPlayer(Player):
         a = self.analyzer(game.rules)
         ply = min(self.ply, self.CUBE_MAX_PLY)
         score = _search_score(ci) if ply else None  # the search's own move choices
-        d = decide_from(a.position_outputs(game.position, ply, score), game.position, ci, ply)
+        ctx = self.context.at_plies(ply).at_score(score)
+        d = decide_from(a.position_outputs(game.position, ctx), game.position, ci, ply)
         if game.phase == "double":
             if d.beaver and game.rules.beavers and not getattr(game, "match_play", False):
                 return "beaver"
@@ -112,7 +123,7 @@ class NeuralPlayer(Player):
         """The old cube logic: fixed thresholds on the cubeless 0-ply equity."""
         a = self.analyzer(game.rules)
         o = a.position_outputs(game.position if game.phase == "roll"
-                               else game.position.swap_turn(), 0)
+                               else game.position.swap_turn())
         e = float(a.equity(o))
         if game.phase == "double":  # o is for the taker (he moves next)
             return "take" if e >= -0.5 else "drop"
@@ -208,7 +219,7 @@ def rank_moves(rules: Rules, position: Position, moves: list[Move],
     if not moves:
         return engine_name(rules.game), []
     if has_shipped_net(rules.game):
-        ranked = _analyzer(rules).rank(position, list(moves), parse_level(level)[0], score)
+        ranked = _analyzer(rules).rank(position, list(moves), parse_level(level).at_score(score))
         return "neural", [(r.move, r.equity) for r in ranked]
     scores = GreedyPlayer().evaluate([m.after for m in moves], position.turn, rules)
     order = sorted(range(len(moves)), key=lambda i: -float(scores[i]))
@@ -226,7 +237,7 @@ def accepts_resignation(game: Game, side: int, value: str) -> bool:
     values = game.resign_values()
     pos = game.position if game.position.turn == side else game.position.swap_turn()
     if has_shipped_net(game.rules.game):
-        o = _analyzer(game.rules).position_outputs(pos, 0)  # the resigner's view
+        o = _analyzer(game.rules).position_outputs(pos)  # the resigner's view, 0-ply
         gammons = "gammon" in values
         bgs = "backgammon" in values
         worth = (1 - 2 * float(o[0]) + (float(o[3]) - float(o[1])) * gammons

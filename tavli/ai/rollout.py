@@ -34,6 +34,7 @@ from typing import TextIO
 
 import numpy as np
 
+from tavli.ai.context import EvalContext
 from tavli.ai.net import N_OUT, equity
 from tavli.engine.board import Dice, Move, Position
 from tavli.engine.rules import Rules
@@ -372,7 +373,7 @@ def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None
     ev, rules = _setup(position, evaluator, rules)
     if candidates is None:
         legal = position.legal_moves(dice, rules)
-        ranked = Analyzer(rules, ev).rank(position, legal, 0)
+        ranked = Analyzer(rules, ev).rank(position, legal, EvalContext())
         candidates = [r.move for r in ranked[:moves]]
     settings = _settings(ply, truncate, seed, luck)
     results = []

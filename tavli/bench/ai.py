@@ -213,7 +213,7 @@ def bench_moves(games: int = 4, seed: int = 1, out=print,
     out(head)
     figs: dict = {"games": games, "seed": seed, "levels": {}}
     for level in levels or tuple(LEVELS):
-        ply = LEVELS[level][0]
+        ply = LEVELS[level].plies
         player = NeuralPlayer(level, seed=seed)
         start = Position.start(GAME)
         player.choose_move(start, (3, 1), start.legal_moves((3, 1), rules), rules)  # warm

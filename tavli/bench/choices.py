@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tavli.ai.context import EvalContext
 from tavli.bench.gnubg_ref import NOTE, load, version
 from tavli.engine.rules import Rules
 from tavli.errors import OptionError
@@ -119,7 +120,7 @@ class _Recorder(Player):
             return None
         if len({m.after.id() for m in moves}) < 2:
             return moves[0]
-        mine = self.analyzer.rank(position, list(moves), self.ply)[0].move
+        mine = self.analyzer.rank(position, list(moves), EvalContext(plies=self.ply))[0].move
         theirs = self.gnubg.choose_move(position, dice, moves, rules)
         same = mine.after.id() == theirs.after.id()
         if same:

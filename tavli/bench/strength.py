@@ -116,12 +116,12 @@ def parse_player(text: str, rules: Rules) -> Spec:
         return Spec(full, NET, net=ev, player=NeuralPlayer(0, net=ev))
     if key.split(":")[0] in CUBE_PLAYERS:
         level = t.split(":", 1)[1] if ":" in t else None
-        ply, noise = parse_level(level)
+        ctx = parse_level(level)
         ev = _with_race(shipped_net(rules.game), race_text, shipped_race_net(rules.game), rules)
         cube = CUBE_PLAYERS[key.split(":")[0]]
         player = NeuralPlayer(level, net=ev, seed=0, cube=cube)
         # the compiled matches play without the cube: with it, games run in Python
-        compiled = NET if ply == 0 and noise == 0 and not rules.cube else None
+        compiled = NET if ctx.plies == 0 and ctx.noise == 0 and not rules.cube else None
         return Spec(full, compiled, net=ev, player=player)
     raise RuleError(f"unknown player {text[:60]!r}: neural[:LEVEL], neural-thresholds[:LEVEL], "
                     "neural-money[:LEVEL], net:FILE (either with +race:FILE or +race:off), "

@@ -46,7 +46,7 @@ def _review_ply(args: argparse.Namespace) -> tuple[int, dict[str, str]]:
     if args.ply is not None:
         return args.ply, levels
     if args.level is not None or not levels:
-        return parse_level(args.level)[0], levels
+        return parse_level(args.level).plies, levels
     return review_ply(levels), levels
 
 

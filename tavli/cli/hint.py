@@ -68,12 +68,12 @@ def _hint_ranked(pos, dice, rules, level, score=None) -> tuple[list, str, str]:
     from tavli.ai.analyzer import Analyzer
     from tavli.ai.levels import parse_level
 
-    ply, _noise = parse_level(level)
+    how = parse_level(level).at_score(score)
     check_not_over(pos, rules)
     moves = pos.legal_moves(dice, rules)
     an = Analyzer(rules)
     cls, valuer = an.position_valuer(pos)
-    return an.rank(pos, moves, ply, score), cls, valuer
+    return an.rank(pos, moves, how), cls, valuer
 
 
 def _hint(pos, dice, rules, level) -> dict[str, Any]:
@@ -187,7 +187,7 @@ def _cube_hint(args: argparse.Namespace, pos, rules, state=None) -> int:
         ci = cube_info_from_options(rules, args.match, args.score, args.cube, args.owner,
                                     args.crawford)
     check_not_over(pos, rules)
-    ply = min(parse_level(args.level)[0], 2)
+    ply = min(parse_level(args.level).plies, 2)
     for line in cube_hint(pos, rules, ci, ply, args.json, rollout=args.rollout):
         print(line)
     return 0

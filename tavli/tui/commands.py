@@ -95,7 +95,7 @@ class Commands:
         number = {str(m): k for k, m in enumerate(moves, 1)}
         match = engine == "neural" and not score.is_money
         if engine == "neural":
-            ply = LEVELS[DEFAULT_LEVEL][0]
+            ply = LEVELS[DEFAULT_LEVEL].plies
             what = (_("tui.hint.match", context=score.context) if match
                     else _("tui.hint.cubeless"))
             say(_("tui.hint.neural", dice=dice_text(g.dice), ply=ply, what=what), "bold")

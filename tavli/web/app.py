@@ -361,7 +361,7 @@ class TavliApi(GameService[Session]):
 
         s = self.session(game_id)
         try:
-            ply = parse_level(level)[0]
+            ply = parse_level(level).plies
         except RuleError as e:
             raise ApiError(422, f"level: {e}", "invalid", key="err.level") from None
         with s.lock:
@@ -389,7 +389,7 @@ class TavliApi(GameService[Session]):
 
         s = self.session(game_id)
         try:
-            ply = parse_level(level)[0]
+            ply = parse_level(level).plies
         except RuleError as e:
             raise ApiError(422, f"level: {e}", "invalid", key="err.level") from None
         with s.lock:

@@ -91,6 +91,7 @@ def warm_dice_games() -> float:
     """:func:`warm`'s part for the dice games: the move generator and the networks at each
     ply. Returns the seconds it took."""
     t = time.perf_counter()
+    from tavli.ai.context import EvalContext
     from tavli.ai.shipped import has_shipped_net
     from tavli.engine.board import Position
     from tavli.engine.games import game_names
@@ -102,8 +103,8 @@ def warm_dice_games() -> float:
         moves = pos.legal_moves((6, 5), rules)
         if has_shipped_net(rules.game):
             an = _analyzer(rules)
-            an.rank(pos, moves[:2], 2)
-            an.position_outputs(pos, 1)
+            an.rank(pos, moves[:2], EvalContext(plies=2))
+            an.position_outputs(pos, EvalContext(plies=1))
     return time.perf_counter() - t
 
 
@@ -219,6 +220,7 @@ def hint_moves(job: dict[str, Any]) -> dict[str, Any]:
     ``job["match"]``, by match winning chances, each move with its ``mwc``, and the
     answer's ``score`` says how the outcomes count), or (``engine`` greedy) by the greedy
     player's score at 0-ply."""
+    from tavli.ai.context import EvalContext
     from tavli.engine.board import Position
     from tavli.engine.rules import Rules
     from tavli.play.cube.scoring import weights_from_state
@@ -231,7 +233,7 @@ def hint_moves(job: dict[str, Any]) -> dict[str, Any]:
         if job["engine"] == "neural":
             an = _analyzer(rules)
             score = weights_from_state(job.get("match"), pos.turn)
-            ranked = an.rank(pos, list(moves), job["ply"], score)
+            ranked = an.rank(pos, list(moves), EvalContext(plies=job["ply"], score=score))
             cls, valuer = an.position_valuer(pos)
             out = {"ply": job["ply"], "class": cls, "evaluator": valuer,
                    "moves": [{**r.to_dict(), "steps": _steps(r.move)} for r in ranked]}

@@ -1,0 +1,79 @@
+"""How to evaluate: one value for the settings that travel together (gnubg's
+``evalcontext``), instead of loose integers through every signature.
+
+An :class:`EvalContext` says how deep the search looks (``plies``), which candidates each
+deeper ply keeps (``move_filter``: gnubg's move filters), how much noise a weak level adds
+to the equities it chooses by (``noise``), and the match context the equities are for
+(``score``: :class:`~tavli.play.cube.scoring.ScoreWeights` of the side to move; None or a
+money score is money play). The levels are contexts (:mod:`tavli.ai.levels`).
+
+>>> ctx = EvalContext(plies=2)
+>>> ctx.filters()
+((1, 8, 0.16), (2, 3, 0.08))
+>>> EvalContext(plies=1).at_score(None) == EvalContext(plies=1)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from tavli.errors import RuleError
+
+if TYPE_CHECKING:
+    from tavli.play.cube.scoring import ScoreWeights
+
+#: the deepest search the AI has
+MAX_PLIES = 2
+
+
+@dataclass(frozen=True)
+class MoveFilter:
+    """The candidates a deeper ply re-values: at most ``keep`` of the previous ply's best,
+    each within ``width`` (equity) of the best (gnubg's move filter)."""
+
+    keep: int
+    width: float
+
+
+#: gnubg's "normal" filters: 8 within 0.16 go on to 1-ply, 3 within 0.08 to 2-ply
+DEFAULT_FILTERS = (MoveFilter(8, 0.16), MoveFilter(3, 0.08))
+
+
+@dataclass(frozen=True)
+class EvalContext:
+    """How to evaluate a position or rank the moves of a roll (see the module docstring)."""
+
+    plies: int = 0
+    noise: float = 0.0
+    move_filter: tuple[MoveFilter, ...] = DEFAULT_FILTERS
+    score: ScoreWeights | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.plies, int) or not 0 <= self.plies <= MAX_PLIES:
+            raise RuleError(f"ply must be 0, 1 or 2, not {self.plies}")
+        if len(self.move_filter) < self.plies:
+            raise RuleError("a move filter is needed for every ply searched")
+
+    @property
+    def is_money(self) -> bool:
+        """Equities for money play (no match score, or a money one)."""
+        return self.score is None or self.score.is_money
+
+    def filters(self) -> tuple[tuple[int, int, float], ...]:
+        """``(ply, keep, width)`` for each ply past 0 that this context searches."""
+        return tuple((d + 1, f.keep, f.width)
+                     for d, f in enumerate(self.move_filter[:self.plies]))
+
+    def at_plies(self, plies: int) -> EvalContext:
+        """The same context searching ``plies`` deep."""
+        return self if plies == self.plies else replace(self, plies=plies)
+
+    def at_score(self, score: ScoreWeights | None) -> EvalContext:
+        """The same context for equities at the match ``score`` (None: money play)."""
+        return self if score is self.score else replace(self, score=score)
+
+
+#: 0-ply, money play: what a quick look at a position uses
+MONEY_0PLY = EvalContext()
