@@ -23,8 +23,9 @@ from pathlib import Path
 from tavli.web.workers import EnginePool
 
 ROOT = Path(__file__).resolve().parent.parent  # the tavli package
-KERNELS = (("movegen", ROOT / "__pycache__"), ("steptree", ROOT / "__pycache__"),
-           ("search", ROOT / "ai" / "__pycache__"), ("ai", ROOT / "dama" / "__pycache__"))
+KERNELS = (("movegen", ROOT / "engine" / "__pycache__"),
+           ("steptree", ROOT / "engine" / "__pycache__"),
+           ("search", ROOT / "ai" / "__pycache__"), ("dama", ROOT / "ai" / "__pycache__"))
 COMPILING = "tavli: first run: compiling the engine, about 30 s, once (the page works meanwhile)"
 
 
