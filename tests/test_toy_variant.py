@@ -1,7 +1,9 @@
-"""A fifth game is contained: a variant registered here, in the tests only, plays through
+"""A sixth game is contained: a variant registered here, in the tests only, plays through
 ``Game``, the records, ``tavli moves`` and compiled self-play without any change to the
 package. The toy is Nackgammon: backgammon from a different start (two checkers more on
-the 23-point, one fewer on the 13 and the 6), played by the same rule set."""
+the 23-point, one fewer on the 13 and the 6), played by the same rule set. It brings a
+rule option of its own too (``nack_start``: its start, or backgammon's), declared in the
+variant alone (docs/design.md, "Where a change goes", the worked example)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,9 @@ from tavli.engine.games import (
     register_variant,
     unregister_variant,
 )
+from tavli.engine.options import OPTIONS, Option
+from tavli.engine.rules import option_games
+from tavli.errors import RuleError
 from tavli.play.game import Game
 from tavli.play.players import GreedyPlayer, play_game
 from tavli.play.record import game_record, load_record
@@ -33,6 +38,15 @@ class Nackgammon(Backgammon):
     summary = "backgammon from a start with two back checkers more"
 
     start = {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
+    declares = (Option("nack_start", bool, False,
+                       "Nackgammon: start with two back checkers more (off: backgammon's "
+                       "start)."),)
+    options = {**Backgammon.options, "nack_start": True}
+
+    def start_array(self, options=None):
+        if options is None or options.get("nack_start", True):
+            return super().start_array()
+        return find_variant("backgammon").start_array()
 
 
 @pytest.fixture
@@ -42,7 +56,7 @@ def nack():
         yield v
     finally:
         unregister_variant("nackgammon")
-    assert "nackgammon" not in [x.name for x in VARIANTS]
+    assert "nackgammon" not in [x.name for x in VARIANTS] and "nack_start" not in OPTIONS
 
 
 def test_it_is_found_by_name_alias_and_code(nack):
@@ -61,6 +75,32 @@ def test_a_whole_game_and_its_record(nack):
     assert g.start_position == Position.start("nackgammon", g.start_position.turn)
     back = load_record(json.loads(json.dumps(game_record(g))))
     assert back.position == g.position and back.outcome == g.outcome
+
+
+def test_its_own_rule_option_lives_in_its_variant_alone(nack, monkeypatch):
+    assert OPTIONS["nack_start"].doc.startswith("Nackgammon")
+    assert Rules("nackgammon").nack_start is True and option_games("nack_start") == (
+        "nackgammon",)
+    plain = Rules.for_game("nackgammon", ["nack_start=false"])
+    assert plain.nack_start is False and plain.to_dict()["nack_start"] is False
+    assert repr(plain) == "Rules('nackgammon', nack_start=False)"
+    assert Rules.from_dict(plain.to_dict()) == plain and plain != Rules("nackgammon")
+    with pytest.raises(RuleError, match="applies to nackgammon only"):
+        Rules.for_game("backgammon", ["nack_start=true"])
+    with pytest.raises(RuleError, match="takes true or false"):
+        Rules.for_game("nackgammon", {"nack_start": "maybe"})
+    g = Game(plain, seed=2)      # the option chooses the start; the record keeps it
+    assert g.start_position.array.tolist() == Position.start("backgammon").array.tolist()
+    play_game(g, (GreedyPlayer(), GreedyPlayer()))
+    back = load_record(json.loads(json.dumps(game_record(g))))
+    assert back.rules == plain and back.start_position == g.start_position
+    assert back.position == g.position
+    from tavli.cli import main
+
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["moves", "nackgammon", "start", "--dice", "31", "--rule",
+                 "nack_start=false", "--json"]) == 0
 
 
 def test_tavli_moves_lists_its_moves(nack, monkeypatch):

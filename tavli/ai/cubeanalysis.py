@@ -94,7 +94,7 @@ def walk(game: Game, score: tuple[int, int] | None = None, target: int | None = 
     turns: list[TurnCube] = []
     moments: list[CubeMoment] = []
     pos = game.start_position
-    start = Position.start(game.rules.game).array
+    start = Position.start(game.rules).array
     value, owner = 1, None
     decided = False   # the side on roll has doubled (and been taken): no second decision
     opening = False   # the next turn plays the opening throw

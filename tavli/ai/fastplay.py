@@ -263,7 +263,7 @@ def compiled_match(net_a, kind_a: int, net_b, kind_b: int, rules, pairs: int, se
         scratch = make_scratch(n_in, hidden, MAX_STATES, HASH_SIZE)
     res = np.zeros(2 * pairs)
     play_games((kind_a, a.tables), (kind_b, b.tables), pubeval_weights(),
-               np.array(Position.start(rules.game).array), rules.kernel_flags(), pairs,
+               np.array(Position.start(rules).array), rules.kernel_flags(), pairs,
                pair_seed_base(seed), scratch, res)
     return res
 

@@ -45,7 +45,7 @@ def sample_positions(game: str | int, n: int, seed: int = 1,
     dice = np.zeros((n, 2), dtype=np.int8)
     k = 0
     while k < n:
-        a = np.array(Position.start(rules.game).array)
+        a = np.array(Position.start(rules).array)
         me = 0
         while k < n:
             d1, d2 = (int(x) for x in rng.integers(1, 7, 2))

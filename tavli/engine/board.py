@@ -109,8 +109,12 @@ class Position:
 
     # --- construction -------------------------------------------------------------------
     @classmethod
-    def start(cls, game: str | int | Variant, turn: int = 0) -> Position:
-        """The starting position of ``game`` with ``turn`` to move."""
+    def start(cls, game: str | int | Variant | Rules, turn: int = 0) -> Position:
+        """The starting position of ``game`` (or of the game of ``Rules``, whose options
+        may choose the start) with ``turn`` to move."""
+        if isinstance(game, Rules):
+            return cls(game.game, game.variant.start_array(game.options()), turn,
+                       validate=False)
         v = find_variant(game)
         return cls(v.code, v.start_array(), turn, validate=False)
 

@@ -14,85 +14,17 @@ tavli.errors.RuleError: rule option 'prime_rule' applies to fevga only, not port
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from tavli.engine.games import Variant, find_variant
+from tavli.engine.games import VARIANTS, Variant, find_variant
+from tavli.engine.options import OPTIONS, Option
 from tavli.errors import RuleError
 
 
-@dataclass(frozen=True)
-class Option:
-    """A rule option: its name, type, documentation and the value it has in a game that
-    does not use it (``neutral``). Which games use it, and their defaults, the games say
-    (``Variant.options``)."""
-
-    name: str
-    kind: type
-    neutral: Any
-    doc: str
-    choices: tuple[str, ...] = ()
-
-    @property
-    def games(self) -> tuple[str, ...]:
-        """The registered games that have this option."""
-        from tavli.engine.games import VARIANTS
-
-        return tuple(v.name for v in VARIANTS if self.name in v.options)
-
-
-OPTIONS: dict[str, Option] = {
-    o.name: o
-    for o in (
-        Option(
-            "must_play_higher", bool, False,
-            "When only one die of a non-double can be played, the higher one must be "
-            "played if it can be. Off in Portes and Plakoto (free choice, German seed).",
-        ),
-        Option(
-            "opening_reroll", bool, True,
-            "After the opening throw (one die each, higher starts) the starter throws both "
-            "dice for his first turn (Tavli custom). Off: the two opening dice are the "
-            "first move (international backgammon).",
-        ),
-        Option(
-            "backgammons", bool, False,
-            "3 points when the loser has borne off none and still has a checker on the bar "
-            "or in the winner's home board.",
-        ),
-        Option(
-            "starting_quarter_rule", str, "off",
-            "Fevga: no turn may end holding all six points of the player's own starting "
-            "quarter ('own'), of the opponent's ('opponent'), or no such rule ('off').",
-            ("own", "opponent", "off"),
-        ),
-        Option(
-            "prime_rule", str, "off",
-            "Fevga six-prime with every opposing checker directly behind it: the holder "
-            "must free the opponent next turn if he can ('must_open'), may never end a "
-            "turn so ('forbid'), or no rule ('off').",
-            ("must_open", "forbid", "off"),
-        ),
-        Option(
-            "cube", bool, False,
-            "Backgammon: play with the doubling cube.",
-        ),
-        Option(
-            "crawford", bool, False,
-            "Backgammon match play: no doubling in the game after a player first reaches "
-            "match point minus one.",
-        ),
-        Option(
-            "jacoby", bool, False,
-            "Backgammon money play: gammons and backgammons count only after a double.",
-        ),
-        Option(
-            "beavers", bool, False,
-            "Backgammon money play: a player who is doubled may redouble at once, keeping "
-            "the cube.",
-        ),
-    )
-}
+def option_games(name: str) -> tuple[str, ...]:
+    """The registered games that have the rule option ``name``."""
+    return tuple(v.name for v in VARIANTS if name in v.options)
 
 
 def option_applies(name: str, game: str | int | Variant) -> bool:
@@ -149,6 +81,9 @@ class Rules:
     crawford: bool = None  # type: ignore[assignment]
     jacoby: bool = None  # type: ignore[assignment]
     beavers: bool = None  # type: ignore[assignment]
+    #: the values of options a variant declares itself (``Variant.declares``), as sorted
+    #: ``(name, value)`` pairs; read them as attributes (``rules.nack_doubles``)
+    extra: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def for_game(
@@ -165,18 +100,34 @@ class Rules:
         v = find_variant(self.game)  # a code or, as in Rules("backgammon"), a name
         object.__setattr__(self, "game", v.code)
         object.__setattr__(self, "_variant", v)
+        given = dict(self.extra)
+        extra = {}
         for name, opt in OPTIONS.items():
-            value = getattr(self, name)
+            declared = name not in _FIELDS
+            value = given.pop(name, None) if declared else getattr(self, name)
             if value is None:
                 value = v.options.get(name, opt.neutral)
-                object.__setattr__(self, name, value)
             if name not in v.options:
                 if value != opt.neutral:
                     raise RuleError(f"rule option {name!r} applies to "
-                                    f"{', '.join(opt.games)} only, not {v.name}")
+                                    f"{', '.join(option_games(name))} only, not {v.name}")
             elif not isinstance(value, opt.kind) or (opt.choices and value not in
                                                      opt.choices):
-                object.__setattr__(self, name, _convert(opt, value))
+                value = _convert(opt, value)
+            if not declared:
+                object.__setattr__(self, name, value)
+            elif name in v.options:
+                extra[name] = value
+        if given:
+            raise RuleError(f"unknown rule option {next(iter(given))!r}")
+        object.__setattr__(self, "extra", tuple(sorted(extra.items())))
+
+    def __getattr__(self, name: str) -> Any:
+        """The value of an option the game's variant declares itself."""
+        for key, value in self.__dict__.get("extra", ()):
+            if key == name:
+                return value
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:
         changed = "".join(f", {name}={value!r}" for name, value in self.options().items()
@@ -211,10 +162,12 @@ class Rules:
                     f"unknown rule option {name!r}; known: {', '.join(sorted(OPTIONS))}"
                 )
             if name not in self.variant.options:
-                raise RuleError(f"rule option {name!r} applies to {', '.join(opt.games)} "
-                                f"only, not {self.game_name}")
+                raise RuleError(f"rule option {name!r} applies to "
+                                f"{', '.join(option_games(name))} only, not {self.game_name}")
             changes[name] = _convert(opt, value)
-        return replace(self, **changes)
+        extra = {**dict(self.extra), **{k: v for k, v in changes.items() if k not in _FIELDS}}
+        fields = {k: v for k, v in changes.items() if k in _FIELDS}
+        return replace(self, **fields, extra=tuple(sorted(extra.items())))
 
     def options(self) -> dict[str, Any]:
         """The options that apply to this game, by name (what records store)."""
@@ -248,4 +201,8 @@ class Rules:
         return flags
 
 
-__all__ = ["Rules", "OPTIONS", "Option", "option_applies"]
+#: the options every Rules holds as its own fields (the others live in ``Rules.extra``)
+_FIELDS = frozenset(f.name for f in fields(Rules)) - {"game", "extra"}
+
+
+__all__ = ["Rules", "OPTIONS", "Option", "option_applies", "option_games"]

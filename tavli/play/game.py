@@ -125,7 +125,7 @@ class Game:
             self.start_position = position
             first = position.turn
         else:
-            self.start_position = Position.start(self.rules.game, first or 0)
+            self.start_position = Position.start(self.rules, first or 0)
         self._start_first = first
         #: set by a match once its next game has begun: this game's end then stands
         self.sealed = False

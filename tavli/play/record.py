@@ -42,7 +42,7 @@ def _game_doc(g: Game) -> dict[str, Any]:
         "position": g.position.id(),
         "result": g.outcome.to_dict() if g.outcome else None,
     }
-    if g.start_position != Position.start(g.rules.game, g.start_position.turn):
+    if g.start_position != Position.start(g.rules, g.start_position.turn):
         doc["start"] = g.start_position.id()
     if g.pending_dice is not None:
         doc["pending_dice"] = list(g.pending_dice)  # thrown, not yet played

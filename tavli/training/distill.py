@@ -186,7 +186,7 @@ def label(teacher: Net | Evaluator, games: int, seed: int, keep: int = 6, every:
             np.zeros((limit, N_OUT), dtype=np.float32))
     ev = as_evaluator(teacher, rules.game)
     scratch = ev.scratch(LABEL_STATES, 2 * LABEL_STATES)
-    start = np.array(Position.start(rules.game).array)
+    start = np.array(Position.start(rules).array)
     common = (ev.tables, start, rules.kernel_flags(), games, seed % 2**32)
     if keep == 0:
         n, played = _label_played(*common, every, scratch, data)

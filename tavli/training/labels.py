@@ -314,7 +314,7 @@ def label_chunk(ev: Evaluator, settings: LabelSettings, c: int, size: int,
                 np.zeros((size, N_OUT), np.float32), np.zeros((size, N_OUT), np.float32),
                 np.zeros(size, np.int8), np.zeros(size, np.int32))
     s = scratch if scratch is not None else ev.scratch(SEARCH_STATES, 2 * SEARCH_STATES)
-    start = np.array(Position.start(rules.game).array, dtype=np.int8)
+    start = np.array(Position.start(rules).array, dtype=np.int8)
     games = label_rows(ev.tables, start, rules.kernel_flags(), settings.config(),
                        chunk_seed(settings.seed, c), s, rows)
     return Chunk(*rows[:5], rows.games, int(games), c, family)

@@ -75,7 +75,7 @@ def warm_server() -> float:
 
     for name in game_names():
         rules = Rules.for_game(name)
-        start = Position.start(rules.game)
+        start = Position.start(rules)
         turn_tree(start, (6, 5), start.legal_moves((6, 5), rules))
     for rules in ("box", "russian", "italian"):
         DamaGame(rules).legal_moves()

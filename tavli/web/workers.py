@@ -99,7 +99,7 @@ def warm_dice_games() -> float:
 
     for name in game_names():
         rules = Rules.for_game(name)
-        pos = Position.start(rules.game)
+        pos = Position.start(rules)
         moves = pos.legal_moves((6, 5), rules)
         if has_shipped_net(rules.game):
             an = _analyzer(rules)

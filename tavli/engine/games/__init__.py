@@ -24,10 +24,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from tavli.engine.options import Option, declare, withdraw
 
 if TYPE_CHECKING:
     from numpy import ndarray
+
 else:
     ndarray = Any  # NumPy is not loaded here: at run time the hints read Any
 
@@ -74,6 +78,9 @@ class Variant:
     hit_mark: ClassVar[str] = "*"
     #: its rule options and their defaults (see :mod:`tavli.engine.rules` for what each means)
     options: ClassVar[dict[str, Any]] = {}
+    #: rule options of its own, beyond the shared ones of :mod:`tavli.engine.options`
+    #: (registered with the variant; list them in ``options`` too, with their defaults)
+    declares: ClassVar[tuple[Option, ...]] = ()
     #: the game whose default rules train this game's network (itself when empty)
     training_game: ClassVar[str] = ""
     #: one line for menus and ``--help``
@@ -85,9 +92,10 @@ class Variant:
     start: ClassVar[dict[int, int]] = {}
 
     # --- hooks ----------------------------------------------------------------------------
-    def start_array(self) -> ndarray:
+    def start_array(self, options: Mapping[str, Any] | None = None) -> ndarray:
         """The start position as a board array (``int8[4, 26]``, :mod:`tavli.engine.layout`):
-        :attr:`start` for both sides."""
+        :attr:`start` for both sides. ``options``: the game's rule options by name, for a
+        variant whose start depends on one (None: its defaults)."""
         import numpy as np
 
         a = np.zeros((4, 26), dtype=np.int8)
@@ -272,6 +280,7 @@ def register_variant(variant: Variant) -> Variant:
                          f"range ({', '.join(taken) or variant.code})")
     if variant.kernel not in (HITTING, PINNING, RUNNING):
         raise ValueError(f"{variant.name}: unknown kernel {variant.kernel}")
+    declare(variant.declares, variant.name)
     VARIANTS.append(variant)
     _BY_CODE[variant.code] = variant
     for k in keys:
@@ -283,6 +292,7 @@ def unregister_variant(name: str) -> None:
     """Remove a variant added by :func:`register_variant` (tests of toy variants)."""
     v = find_variant(name)
     VARIANTS.remove(v)
+    withdraw(v.declares)
     del _BY_CODE[v.code]
     for k in [v.name, *v.aliases]:
         _BY_NAME.pop(k.lower(), None)
