@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tavli.ai.context import MONEY_0PLY, EvalContext
-from tavli.ai.encode import family_name, family_of
+from tavli.ai.encode import family_name
 from tavli.ai.evaluator import CLASSES, VALUERS, Evaluator, as_evaluator, position_class
 from tavli.ai.net import Net, NetError, equity
 from tavli.ai.search import Searcher
@@ -51,9 +51,9 @@ class Analyzer:
 
     def __init__(self, rules: Rules, net: Net | Evaluator | None = None) -> None:
         self.rules = rules
-        self.evaluator = as_evaluator(net, rules.game)
+        self.evaluator = as_evaluator(net, rules.variant)
         self.net = self.evaluator.contact
-        if self.net.family != family_of(rules.game):
+        if self.net.family != rules.variant.kernel:
             raise NetError(f"the network is for {family_name(self.net.family)}, the game "
                            f"{rules.game_name}")
         self.count_bg = bool(rules.backgammons)

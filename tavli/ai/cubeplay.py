@@ -16,7 +16,6 @@ import functools
 import numpy as np
 
 from tavli.ai.context import EvalContext
-from tavli.ai.encode import family_of
 from tavli.ai.evaluator import CLASSES, Evaluator, position_class
 from tavli.engine.board import Position
 from tavli.engine.rules import Rules
@@ -28,7 +27,7 @@ def position_efficiency(position: Position) -> tuple[str, float]:
     """The class of ``position`` ("contact", "race", "bear-off") and its cube efficiency
     (:func:`tavli.play.cube.cubeful.efficiency`, with the pips of the side to move)."""
     b = np.ascontiguousarray(position.array, dtype=np.int8).reshape(-1)
-    cls = CLASSES[int(position_class(b, family_of(position.game)))]
+    cls = CLASSES[int(position_class(b, position.variant.kernel))]
     return cls, efficiency(cls, position.pip_count(position.turn))
 
 

@@ -451,7 +451,7 @@ def encode_position(position) -> np.ndarray:
     >>> encode_position(Position.start("portes")).shape
     (214,)
     """
-    fam = family_of(position.game)
+    fam = position.variant.kernel
     x = np.zeros(n_inputs(fam), dtype=np.float32)
     encode(np.ascontiguousarray(position.array).reshape(104), position.turn, fam, x)
     return x

@@ -41,7 +41,7 @@ from tavli.ai.encode import encode, is_contact
 from tavli.ai.net import N_OUT, Net, NetError, Scratch, forward, make_scratch
 from tavli.ai.race import race_sanity
 from tavli.ai.shipped import family_net, family_race_net
-from tavli.engine.games import PINNING, RUNNING, find_variant
+from tavli.engine.games import PINNING, RUNNING, Variant, find_variant
 
 C_CONTACT, C_RACE, C_BEAROFF = range(3)
 CLASSES = ("contact", "race", "bear-off")
@@ -142,7 +142,7 @@ class Evaluator:
     @classmethod
     def shipped(cls, game: int | str) -> Evaluator:
         """The evaluator shipped for ``game``'s family: its networks and the databases."""
-        return shipped_evaluator(find_variant(game).code)
+        return shipped_evaluator(game)
 
     @property
     def tables(self) -> Tables:
@@ -186,7 +186,7 @@ class Evaluator:
         return f"Evaluator({self.contact!r}, race={self.race!r}, bearoff={self.bearoff})"
 
 
-def shipped_evaluator(game: int | str) -> Evaluator:
+def shipped_evaluator(game: int | str | Variant) -> Evaluator:
     """The evaluator shipped for ``game``'s family: its trained network, its race network
     where one ships, and the bear-off databases (:class:`~tavli.ai.evaluator.Evaluator`;
     built once per family)."""
@@ -199,11 +199,11 @@ def _family_evaluator(family: str) -> Evaluator:
     return Evaluator(family_net(family), race=family_race_net(family))
 
 
-def as_evaluator(net: Net | Evaluator | None, game: int | str) -> Evaluator:
+def as_evaluator(net: Net | Evaluator | None, game: int | str | Variant) -> Evaluator:
     """``net`` as an evaluator: a network alone values contact and race positions, with
     the bear-off databases; None is the shipped evaluator of ``game``."""
     if net is None:
-        return Evaluator.shipped(game)
+        return shipped_evaluator(game)
     if isinstance(net, Evaluator):
         return net
     return Evaluator(net)

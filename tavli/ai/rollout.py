@@ -310,7 +310,7 @@ def _flip_rows(res: np.ndarray) -> np.ndarray:
 
 
 def _setup(position: Position, evaluator, rules: Rules | None):
-    from tavli.ai.encode import family_name, family_of
+    from tavli.ai.encode import family_name
     from tavli.ai.evaluator import as_evaluator
     from tavli.ai.net import NetError
     from tavli.play.game import Outcome, base_result
@@ -322,8 +322,8 @@ def _setup(position: Position, evaluator, rules: Rules | None):
     result = base_result(position, rules)
     if result is not None:
         raise GameOver(f"the game is over: {Outcome(*result)}")
-    ev = as_evaluator(evaluator, rules.game)
-    if ev.family != family_of(rules.game):
+    ev = as_evaluator(evaluator, rules.variant)
+    if ev.family != rules.variant.kernel:
         raise NetError(f"the network is for {family_name(ev.family)}, the game "
                        f"{rules.game_name}")
     return ev, rules

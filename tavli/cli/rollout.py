@@ -8,7 +8,7 @@ import argparse
 import json
 import math
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tavli.cli.args import (
     add_lang_option,
@@ -20,6 +20,9 @@ from tavli.cli.args import (
 )
 from tavli.cli.common import read_position, rules_for
 from tavli.errors import CliError
+
+if TYPE_CHECKING:
+    from tavli.engine.games import Variant
 
 #: the indent of the rollouts under a decision of ``tavli analyse``
 INDENT = "      "
@@ -58,7 +61,7 @@ def register(sub) -> None:
     r.set_defaults(func=cmd_rollout)
 
 
-def evaluator_arg(text: str, game: str | int):
+def evaluator_arg(text: str, game: Variant):
     """The evaluator named on the command line: ``neural`` or ``net:FILE``."""
     from tavli.ai.evaluator import Evaluator
     from tavli.ai.net import Net
@@ -95,7 +98,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     pos = read_position(args.game, args.position)
     if pos.game != rules.game:
         raise CliError(f"the position is {pos.game_name}'s, not {rules.game_name}'s")
-    ev = evaluator_arg(args.evaluator, rules.game)
+    ev = evaluator_arg(args.evaluator, rules.variant)
     kw: dict[str, Any] = dict(evaluator=ev, games=args.games, ply=args.ply,
                               truncate=args.truncate, seed=args.seed, jobs=args.jobs,
                               rules=rules, target_se=args.target_se, luck=not args.no_luck,
