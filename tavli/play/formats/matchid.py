@@ -1,17 +1,8 @@
 """gnubg's Match ID: the state of a match around a position, in 12 base64 characters.
 
-The Match ID packs 67 bits, least-significant bit first, into 9 bytes (the last 5 bits
-zero) and writes them in standard base64 without padding. Fields in order (width):
-cube value as log2 (4), cube owner (2: 0, 1 or 3 for the middle), player on roll (1),
-Crawford game (1), game state (3: 0 no game, 1 playing, 2 over, 3 resigned, 4 dropped),
-player to decide (1: differs from the player on roll while a double is offered),
-double offered (1), resignation offered (2: 0 none, 1 single, 2 gammon, 3 backgammon),
-die 1 (3), die 2 (3) (0 when not rolled; written higher first, as gnubg
-does), match length (15; 0 for money play), score of
-player 0 (15), score of player 1 (15).
-
-gnubg's player 0 (O) is tavli's black, player 1 (X) tavli's white: a Match ID's side to
-move, cube owner and scores are translated accordingly.
+The Match ID of a game or a match (:func:`state_of` reads its :class:`MatchState`);
+the 67 bits and their codec are :mod:`tavli.engine.matchid`'s. gnubg's player 0 (O) is
+tavli's black, player 1 (X) tavli's white.
 
 >>> from tavli.play.game import Game
 >>> g = Game("backgammon", seed=1, first=0)

@@ -1,23 +1,7 @@
 """eXtreme Gammon's position ID (XGID): a position with its cube, score and dice.
 
-``XGID=BOARD:CUBE:OWNER:TURN:DICE:SCORE1:SCORE2:FLAGS:LENGTH:MAXCUBE``
-
-BOARD
-    26 characters seen by player 1 (the "bottom" player; tavli's **white**): character 0
-    is black's bar, characters 1..24 white's points 1..24, character 25 white's bar.
-    ``-`` is an empty point, ``A``..``O`` 1..15 white checkers, ``a``..``o`` black ones.
-CUBE
-    log2 of the cube value. OWNER: 0 in the middle, 1 white, -1 black.
-TURN
-    1 white on roll, -1 black. DICE: ``00`` to roll (or double), ``D`` a double is
-    offered, ``B`` a beaver, ``R`` a raccoon, else the two dice thrown (``52``).
-SCORE1, SCORE2
-    white's and black's score. FLAGS: in a match 1 for the Crawford game; in money play
-    1 for the Jacoby rule plus 2 for beavers. LENGTH: the match length, 0 for money.
-MAXCUBE
-    log2 of the highest cube allowed (10 writes a 1024 limit).
-
-A side's borne-off checkers are what remains of 15.
+Positions, games and matches written and read as XGIDs; the text's fields and their
+codec are :mod:`tavli.engine.xgid`'s.
 
 >>> from tavli.engine.board import Position
 >>> xgid(Position.start("backgammon"), MatchState(dice=(5, 2), jacoby=True))
