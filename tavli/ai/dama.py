@@ -37,6 +37,7 @@ from numba import njit
 from tavli.engine.dama import movegen as mg
 from tavli.engine.dama.board import Position, _move_from_row, _with_text, shown
 from tavli.engine.dama.rules import DamaRules
+from tavli.engine.dama.sets import DEFAULT_RULE_SET
 from tavli.errors import GameOver, RuleError
 
 INF = 1_000_000
@@ -447,7 +448,7 @@ class SearchResult:
 class Searcher:
     """Holds the transposition table and buffers; :meth:`search` picks a move."""
 
-    def __init__(self, rules: DamaRules | str = "box", tt_bits: int = TT_BITS,
+    def __init__(self, rules: DamaRules | str = DEFAULT_RULE_SET, tt_bits: int = TT_BITS,
                  material_only: bool = False, plain: bool = False) -> None:
         self.rules = DamaRules.for_name(rules)
         size = 1 << tt_bits
@@ -550,7 +551,7 @@ class AIPlayer:
     """The AI at a level; :meth:`choose` returns the move to play (with ``huff`` set when
     it huffs first)."""
 
-    def __init__(self, rules="box", level: str | int | None = "default",
+    def __init__(self, rules=DEFAULT_RULE_SET, level: str | int | None = "default",
                  budget: float | None = None) -> None:
         self.rules = DamaRules.for_name(rules)
         parse_level(level)  # a bad level is an error now, not at the first move
@@ -569,7 +570,7 @@ class MinimaxPlayer:
     :attr:`~tavli.engine.dama.rules.DamaRules.king_value`), no pruning, no quiescence; a win
     scores higher the sooner it comes; ties between the best moves broken at random."""
 
-    def __init__(self, rules="box", depth: int = 4, seed: int | None = None) -> None:
+    def __init__(self, rules=DEFAULT_RULE_SET, depth: int = 4, seed: int | None = None) -> None:
         self.rules = DamaRules.for_name(rules)
         if not (isinstance(depth, int) and 1 <= depth <= MAX_DEPTH):
             raise RuleError(f"the minimax player's depth must be from 1 to {MAX_DEPTH}, "
@@ -630,7 +631,7 @@ def random_opening(rules, plies: int, rng) -> list[str]:
     return out
 
 
-def match(rules="box", games: int = 100, level: str = "full", opponent_depth: int = 4,
+def match(rules=DEFAULT_RULE_SET, games: int = 100, level: str = "full", opponent_depth: int = 4,
           seed: int = 1, opening_plies: tuple[int, int] = (2, 4), verbose: bool = False,
           ) -> dict:
     """The AI at ``level`` against :class:`MinimaxPlayer` (depth ``opponent_depth``):

@@ -63,8 +63,8 @@ def perft_pydraughts(board, depth: int) -> int:
 def _py_board(pos: Position):
     import draughts
 
-    variant = pos.rules.name
-    return draughts.Board(variant, pos.fen(algebraic=variant == "russian", ranges=False))
+    algebraic = pos.rules.notation == "algebraic"
+    return draughts.Board(pos.rules.name, pos.fen(algebraic=algebraic, ranges=False))
 
 
 def bench_dama(positions: int = 8, depth: int = 3, start_depth: int = 9, seed: int = 1,

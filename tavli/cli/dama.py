@@ -22,6 +22,7 @@ import json
 import time
 
 from tavli.cli.args import LANGS, at_least, seed_arg
+from tavli.engine.dama.sets import DEFAULT_RULE_SET
 from tavli.errors import OptionError, RecordError
 
 RULES_HELP = "rule set: box (default), russian, italian"
@@ -132,7 +133,7 @@ def _position_args(p: argparse.ArgumentParser, fen_default: str | None = None) -
     subcommand reads."""
     p.add_argument("fen", nargs="?" if fen_default else None, default=fen_default,
                    help="a PDN FEN such as W:W21-32:B1-12, or 'start'")
-    p.add_argument("--rules", default="box", help=RULES_HELP)
+    p.add_argument("--rules", default=DEFAULT_RULE_SET, help=RULES_HELP)
     p.add_argument("--no-huffing", dest="huffing", action="store_false", default=None,
                    help="box rules: compulsory capture instead of huffing")
 
@@ -194,7 +195,7 @@ def _register_games(sub) -> None:
     p.set_defaults(func=cmd_pdn)
 
     p = sub.add_parser("match", help="the AI against plain depth-N minimax")
-    p.add_argument("--rules", default="box", help=RULES_HELP)
+    p.add_argument("--rules", default=DEFAULT_RULE_SET, help=RULES_HELP)
     p.add_argument("--games", type=at_least(1), default=100)
     p.add_argument("--level", default="full")
     p.add_argument("--depth", type=at_least(1), default=4,

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from tavli import i18n
 from tavli.ai.dama import AIPlayer, static_eval
+from tavli.engine.dama.sets import DEFAULT_RULE_SET
 from tavli.errors import TavliError
 from tavli.play.dama.game import DamaGame, colour_msg, reason_msg
 from tavli.play.dama.pdn import write_pdn
@@ -37,9 +38,7 @@ def colour(c: int) -> str:
 
 def rules_name(game: DamaGame) -> str:
     """The rule set as the players name it (``dama.rn.*``)."""
-    r = game.rules
-    key = "dama.rn." + ("box_compulsory" if r.name == "box" and not r.huffing else r.name)
-    return _(key)
+    return _(game.rules.title_key)
 
 
 def player_name(kind: str, level: str) -> str:
@@ -76,7 +75,7 @@ def _save(game: DamaGame, path: str, print_fn: Callable[..., None]) -> None:
     print_fn(_("dama.tui.saved", path=path))
 
 
-def play_tui(rules: str = "box", huffing: bool | None = None, level: str = "default",
+def play_tui(rules: str = DEFAULT_RULE_SET, huffing: bool | None = None, level: str = "default",
              white: str = "human", black: str = "ai", start: str | None = None,
              input_fn: Callable[[str], str] = input, print_fn: Callable[..., None] = print,
              lang: str | None = None) -> DamaGame:

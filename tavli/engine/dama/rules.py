@@ -21,11 +21,13 @@ import numpy as np
 
 from tavli.engine.dama import movegen as mg
 from tavli.engine.dama import squares
+from tavli.engine.dama.sets import ALIASES, RULE_SETS
 from tavli.errors import RuleError
 
-RULE_SETS = ("box", "russian", "italian")
-ALIASES = {"default": "box", "dama": "box", "shashki": "russian", "ru": "russian",
-           "it": "italian", "fid": "italian", "damaitaliana": "italian"}
+#: PDN's GameType of each rule set (numeric notation; ``PDN_ALGEBRAIC`` for algebraic)
+PDN_GAMETYPE = {"russian": "25,W,8,8,A0,0", "italian": "22,W,8,8,N2,1", "box": "25,W,8,8,N2,0"}
+PDN_ALGEBRAIC = "25,W,8,8,A0,0"
+PDN_NUMERIC = "25,W,8,8,N2,0"
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,28 @@ class DamaRules:
         return cls(key, False)
 
     # -- properties -------------------------------------------------------------------
+    @property
+    def has_huffing(self) -> bool:
+        """The rule set offers the huffing option (the box rules; the others always
+        compel a capture)."""
+        return self.name == "box"
+
+    @property
+    def title_key(self) -> str:
+        """The catalogue key of its name as players say it (``dama.rn.*``; the box rules
+        without huffing are their own entry)."""
+        return "dama.rn." + ("box_compulsory" if self.has_huffing and not self.huffing
+                             else self.name)
+
+    def pdn_gametype(self, algebraic: bool) -> str:
+        """PDN's GameType tag for a game of these rules written in ``algebraic`` or numeric
+        notation."""
+        if self.notation == "algebraic" and not algebraic:
+            return PDN_NUMERIC
+        if self.notation == "numeric" and algebraic and self.name != "italian":
+            return PDN_ALGEBRAIC
+        return PDN_GAMETYPE[self.name]
+
     @property
     def italian_board(self) -> bool:
         """The mirrored board (dark square in each player's right-hand corner)."""

@@ -38,6 +38,7 @@ from typing import Any
 
 from tavli.engine.dama.board import BLACK, WHITE, DamaMove, Position, parse_square
 from tavli.engine.dama.rules import DamaRules
+from tavli.engine.dama.sets import DEFAULT_RULE_SET
 from tavli.errors import GameOver, IllegalMove, WrongState
 from tavli.i18n import msg
 
@@ -59,7 +60,7 @@ class DamaGame:
     """A game under one rule set, from the start or from ``start`` (a :class:`Position`
     or a FEN)."""
 
-    def __init__(self, rules: str | DamaRules = "box", huffing: bool | None = None,
+    def __init__(self, rules: str | DamaRules = DEFAULT_RULE_SET, huffing: bool | None = None,
                  start: Position | str | None = None) -> None:
         self.rules = DamaRules.for_name(rules, huffing)
         if start is None:

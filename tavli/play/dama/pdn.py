@@ -49,13 +49,12 @@ from tavli.engine.dama.rules import DamaRules
 from tavli.errors import OptionError, ParseError, RecordError, TavliError
 from tavli.play.dama.game import DamaGame
 
-GAMETYPE = {"russian": "25,W,8,8,A0,0", "italian": "22,W,8,8,N2,1", "box": "25,W,8,8,N2,0"}
 SEVEN = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 
 def _algebraic(rules: DamaRules, notation: str | None) -> bool:
     if notation is None:
-        return rules.name == "russian"
+        return rules.notation == "algebraic"
     if notation not in ("algebraic", "numeric"):
         raise OptionError(f"notation must be 'algebraic' or 'numeric', not {notation!r}")
     return notation == "algebraic"
@@ -72,14 +71,9 @@ def write_pdn(game: DamaGame, tags: dict[str, str] | None = None,
     t["Result"] = game.result
     t.update(tags or {})
     t["Result"] = game.result if "Result" not in (tags or {}) else t["Result"]
-    gt = GAMETYPE[rules.name]
-    if rules.name == "box" and alg:
-        gt = "25,W,8,8,A0,0"
-    elif rules.name == "russian" and not alg:
-        gt = "25,W,8,8,N2,0"
-    t["GameType"] = gt
-    if rules.name == "box":
-        t["Rules"] = "box"
+    t["GameType"] = rules.pdn_gametype(alg)
+    if rules.has_huffing:
+        t["Rules"] = rules.name
         t["Huffing"] = "yes" if rules.huffing else "no"
     t["FEN"] = game.start.fen(algebraic=alg)
     lines = [f'[{k} "{v}"]' for k, v in t.items()]
@@ -159,7 +153,7 @@ def _rules_from_tags(tags: dict[str, str]) -> DamaRules:
     name = tags.get("Rules", "").strip().lower()
     if name:
         huff = tags.get("Huffing", "yes").strip().lower() not in ("no", "0", "false", "off")
-        return DamaRules.for_name(name, huff if name == "box" else None)
+        return DamaRules.for_name(name, huff)
     gt = tags.get("GameType", "25").split(",")[0].strip()
     if gt == "22":
         return DamaRules.for_name("italian")
