@@ -276,7 +276,7 @@ def test_cache_check(tmp_path, monkeypatch):
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     assert cache_is_cold()
-    for name in ("movegen.generate-1", "steptree.search-1", "search.v2-3", "ai._search-9"):
+    for name in ("movegen.generate-1", "steptree.search-1", "search.v2-3", "dama._search-9"):
         d = tmp_path / "x" / "tavli"
         d.mkdir(parents=True, exist_ok=True)
         (d / f"{name}.py311.nbi").write_bytes(b"")
