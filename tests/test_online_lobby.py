@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import warnings
 
-from tavli.online.app import SEAT_HEADER, create_online_app
+from tavli.online.app import create_online_app
+from tavli.online.routes import SEAT_HEADER
 from tavli.online.service import OnlineGames
 from tavli.store.factory import open_store
 from tavli.web.newgame import NewGame

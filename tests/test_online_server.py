@@ -13,9 +13,10 @@ import warnings
 import anyio
 import pytest
 
-from tavli.online.app import SEAT_HEADER, create_online_app
+from tavli.online.app import create_online_app
 from tavli.online.fairdice import new_client_seed, verify_record
 from tavli.online.protocol import BURST, MAX_MESSAGE
+from tavli.online.routes import SEAT_HEADER
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -1,0 +1,164 @@
+"""The online server's HTTP routes, one ``mount_*`` per domain over an
+:class:`~tavli.online.context.OnlineContext` (docs/server.md, "HTTP API"):
+
+* :func:`mount_seats`: ``POST /api/online/games`` (a new game, its creator's seat and the
+  invitation's links), ``POST /api/online/games/{id}/join`` (the invited seat taken, or a
+  listed game's free seat);
+* :func:`mount_lobby`: ``GET /api/online/lobby`` (the listed games with a free seat) and
+  ``GET /api/info`` (the games, rotations and levels the start page offers);
+* :func:`mount_pages`: ``GET /`` (the start page), ``GET /online/{id}`` (the game page)
+  and the pages' static files (tavli/web/static: the board code shared with tavli play);
+* :func:`mount_reads`: ``GET /api/online/games/{id}`` (the state, as a seat or a
+  spectator sees it) and ``GET …/record`` (the record with its fair-dice proof).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse
+from pydantic import Field
+
+from tavli.errors import AccessDenied, StaleAction, WrongState
+from tavli.online.context import OnlineContext, check_game_id
+from tavli.web.errors import ApiError, Body, body
+from tavli.web.newgame import NewGame
+from tavli.web.pwa import mount_static
+
+SEAT_HEADER = "x-tavli-seat"
+STATIC = Path(__file__).parent.parent / "web" / "static"
+
+
+class CreateBody(Body):
+    game: NewGame
+    name: str = Field(min_length=1, max_length=40)
+    side: Literal["white", "black"] = "white"
+    clock: dict[str, Any] | None = None      # {"reserve": S, "delay": S} (checked later)
+    abandon_after: float | None = None       # absent: the server's default; null: never
+    listed: bool = False
+
+
+class JoinBody(Body):
+    token: str | None = Field(None, min_length=1, max_length=200)
+    name: str = Field(min_length=1, max_length=40)
+
+
+def links(request: Request, game_id: str, token: str | None) -> dict[str, Any]:
+    """The game's links: the spectators' (``watch``) and the invited seat's (``invite``:
+    the token in the fragment, which browsers never send to a server)."""
+    base = str(request.base_url).rstrip("/")
+    return {"watch": f"{base}/online/{game_id}",
+            "invite": None if token is None else f"{base}/online/{game_id}#seat={token}"}
+
+
+def join_seat(ctx: OnlineContext, game_id: str, req: JoinBody) -> dict[str, Any]:
+    """Take a seat of ``game_id`` (in a thread of the pool): the invited seat by its
+    token, or, without one, a listed game's free seat (the answer has its new token)."""
+    games = ctx.games
+    games.refresh(game_id)
+    token = req.token
+    if token is None:  # from the lobby: a listed game's free seat, a new token
+        _, token = games.claim(game_id, req.name)
+    seat = games.seat(game_id, token)
+    for _ in range(5):  # another action may take the number first
+        seq = games.view(game_id)["seq"]
+        try:
+            games.act(game_id, token, seq + 1, {"type": "join", "name": req.name})
+            break
+        except StaleAction:
+            continue
+        except AccessDenied:
+            if req.token is None:  # another claim replaced this one's token
+                raise WrongState("the seat has been taken") from None
+            raise
+    else:
+        raise ApiError(503, "the game is too busy to join now: try again", "busy")
+    out = {"side": seat.side, "state": games.view_for(game_id, seat.side)}
+    if req.token is None:
+        out["token"] = token
+    return out
+
+
+def mount_seats(app: FastAPI, ctx: OnlineContext) -> None:
+    """``POST /api/online/games`` (create) and ``POST /api/online/games/{id}/join``."""
+    games, hub = ctx.games, ctx.hub
+
+    @app.post("/api/online/games", status_code=201)
+    async def create(request: Request) -> dict[str, Any]:
+        req = await body(request, CreateBody, required=True)
+        abandon = req.abandon_after if "abandon_after" in req.model_fields_set else "default"
+        new = await hub.call(lambda: games.create(
+            req.game, req.name, req.side, clock=req.clock, abandon_after=abandon,
+            listed=req.listed))
+        view = await hub.call(games.view_for, new.game_id, new.side)
+        return {"id": new.game_id, "side": new.side, "token": new.token,
+                "invite_side": new.invite_side, "invite_token": new.invite_token,
+                **links(request, new.game_id, new.invite_token),
+                "commitment": new.commitment, "state": view}
+
+    @app.post("/api/online/games/{game_id}/join")
+    async def join(game_id: str, request: Request) -> dict[str, Any]:
+        req = await body(request, JoinBody, required=True)
+        check_game_id(game_id)
+        out = await hub.call(join_seat, ctx, game_id, req)
+        await hub.push(game_id)
+        return out
+
+
+def mount_lobby(app: FastAPI, ctx: OnlineContext) -> None:
+    """``GET /api/online/lobby`` and ``GET /api/info``."""
+    games, hub = ctx.games, ctx.hub
+
+    @app.get("/api/online/lobby")
+    async def lobby() -> dict[str, Any]:
+        return {"games": await hub.call(games.lobby)}
+
+    @app.get("/api/info")
+    async def info() -> dict[str, Any]:
+        from tavli.web.info import registry_info
+
+        return registry_info()
+
+
+def mount_pages(app: FastAPI, ctx: OnlineContext) -> None:
+    """``GET /`` (the start page: Play a friend, the lobby), ``GET /online/{id}`` (the game
+    page) and the pages' files (:func:`tavli.web.pwa.mount_static`)."""
+
+    @app.get("/", include_in_schema=False)
+    async def start_page() -> FileResponse:
+        return FileResponse(STATIC / "lobby.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/online/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        check_game_id(game_id)
+        return FileResponse(STATIC / "online.html", headers={"Cache-Control": "no-cache"})
+
+    mount_static(app)   # the pages' files (tavli/web/pwa.py)
+
+
+def mount_reads(app: FastAPI, ctx: OnlineContext) -> None:
+    """``GET /api/online/games/{id}`` (the state; ``X-Tavli-Seat: TOKEN`` names the seat
+    asking, else a spectator's view) and ``GET /api/online/games/{id}/record``."""
+    games, hub = ctx.games, ctx.hub
+
+    @app.get("/api/online/games/{game_id}")
+    async def state(game_id: str, request: Request) -> dict[str, Any]:
+        check_game_id(game_id)
+        token = request.headers.get(SEAT_HEADER)
+
+        def do() -> dict[str, Any]:
+            games.refresh(game_id)
+            side = games.seat(game_id, token).side if token is not None else None
+            return {"side": side, "state": games.view_for(game_id, side)}
+
+        return await hub.call(do)
+
+    @app.get("/api/online/games/{game_id}/record")
+    async def record(game_id: str) -> dict[str, Any]:
+        return await hub.call(games.record, check_game_id(game_id))
+
+
+__all__ = ["mount_seats", "mount_lobby", "mount_pages", "mount_reads", "SEAT_HEADER",
+           "CreateBody", "JoinBody", "links", "join_seat"]

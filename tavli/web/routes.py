@@ -1,0 +1,190 @@
+"""The browser app's routes (docs/web.md, "The HTTP API"), one ``mount_*`` per domain over
+a :class:`~tavli.web.context.WebContext`; :func:`tavli.web.app.create_app` calls them in
+this order (FastAPI matches routes in the order they were added):
+
+* :func:`mount_pages`: ``GET /`` (the page) and the pages' static files;
+* :func:`mount_games`: ``/api/games`` (the list, a new game) and ``/api/games/{id}``
+  (one game read, deleted);
+* :func:`mount_play`: a game's actions, ``POST /api/games/{id}/``\\ ``roll``, ``double``,
+  ``take``, ``drop``, ``rematch``, ``ai``, ``next``, ``move``;
+* :func:`mount_analysis`: ``GET …/hint`` (the moves ranked), ``GET …/cube-hint``;
+* :func:`mount_review`: ``POST …/continue`` (an imported record played on) and
+  ``GET …/review`` (a game's review, 202 while it is being made);
+* :func:`mount_records`: ``GET …/record`` (export) and ``POST /api/records`` (import);
+* :func:`mount_info`: ``GET /api/info``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+
+from tavli.engine.games import game_names
+from tavli.web import cubehint, exchange, listing, workers
+from tavli.web.api import MoveBody
+from tavli.web.context import WebContext
+from tavli.web.errors import ApiError, Body, Side, body
+from tavli.web.info import registry_info
+from tavli.web.newgame import ContinueGame, NewGame
+from tavli.web.pwa import mount_static
+
+STATIC = Path(__file__).with_name("static")
+REVIEW_WAIT = 1.0  # seconds a review request waits for the review before answering 202
+
+
+def mount_pages(app: FastAPI, ctx: WebContext) -> None:
+    """``GET /`` (the page, tavli/web/static/index.html) and the pages' files
+    (:func:`tavli.web.pwa.mount_static`)."""
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    mount_static(app)   # the pages' files (tavli/web/pwa.py)
+
+
+def mount_games(app: FastAPI, ctx: WebContext) -> None:
+    """``GET``, ``POST /api/games`` (the stored games' list, a new game or match);
+    ``GET``, ``DELETE /api/games/{id}``."""
+    api, call = ctx.api, ctx.call
+
+    @app.get("/api/games")
+    async def list_games(query: listing.TavliQuery) -> dict[str, Any]:
+        return await call(api.list, query)
+
+    @app.post("/api/games", status_code=201)
+    async def new_game(request: Request) -> dict[str, Any]:
+        return await call(api.create, await body(request, NewGame))
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str) -> dict[str, Any]:
+        return await call(api.get, game_id)
+
+    @app.delete("/api/games/{game_id}", status_code=204)
+    async def delete_game(game_id: str) -> Response:
+        await call(api.delete, game_id)
+        return Response(status_code=204)
+
+
+def mount_play(app: FastAPI, ctx: WebContext) -> None:
+    """A game's actions: ``POST /api/games/{id}/roll``, ``double``, ``take``, ``drop``
+    (``{"side": …}``), ``rematch``, ``ai`` (thought out in the worker processes),
+    ``next`` (a match's next game), ``move``."""
+    api, call = ctx.api, ctx.call
+
+    for name in ("roll", "double", "take", "drop"):
+        def make(fn: Callable[..., Any]) -> Callable[..., Any]:
+            async def endpoint(game_id: str, request: Request) -> dict[str, Any]:
+                return await call(fn, game_id, await body(request, Side))
+            return endpoint
+
+        app.post(f"/api/games/{{game_id}}/{name}", name=name)(make(getattr(api, name)))
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(game_id: str, request: Request) -> dict[str, Any]:
+        await body(request, Body)   # no fields: only a malformed body is refused
+        return await call(api.rematch, game_id)
+
+    @app.post("/api/games/{game_id}/ai")
+    async def ai(game_id: str, request: Request) -> dict[str, Any]:
+        return await api.think(game_id, await body(request, Side), ctx.pool,
+                               workers.ai_action, ctx.ai_deadline, quick=workers.quick_action)
+
+    @app.post("/api/games/{game_id}/next")
+    async def next_game(game_id: str, request: Request) -> dict[str, Any]:
+        return await call(api.next_game, game_id, await body(request, Side))
+
+    @app.post("/api/games/{game_id}/move")
+    async def move(game_id: str, request: Request) -> dict[str, Any]:
+        return await call(api.move, game_id, await body(request, MoveBody, required=True))
+
+
+def mount_analysis(app: FastAPI, ctx: WebContext) -> None:
+    """``GET /api/games/{id}/hint`` (the legal moves ranked) and ``GET …/cube-hint`` (the
+    cube decision due), each thought out in the worker processes."""
+    api, call, pool = ctx.api, ctx.call, ctx.pool
+
+    @app.get("/api/games/{game_id}/hint")
+    async def hint(game_id: str, level: str | None = None) -> dict[str, Any]:
+        out, job = await call(api.hint_job, game_id, level)
+        return {**out, **await pool.run(workers.hint_moves, job, timeout=ctx.ai_deadline)}
+
+    @app.get("/api/games/{game_id}/cube-hint")
+    async def cube_hint(game_id: str, level: str | None = None) -> dict[str, Any]:
+        job = await call(api.cube_hint_job, game_id, level)
+        return await pool.run(cubehint.cube_hint, job, timeout=ctx.ai_deadline)
+
+
+def mount_review(app: FastAPI, ctx: WebContext) -> None:
+    """``POST /api/games/{id}/continue`` (a new game going on from an imported, review-only
+    record) and ``GET /api/games/{id}/review`` (the review, made in the background)."""
+    api, call = ctx.api, ctx.call
+
+    @app.post("/api/games/{game_id}/continue", status_code=201)
+    async def continue_game(game_id: str, request: Request) -> dict[str, Any]:
+        return await call(api.continue_game, game_id, await body(request, ContinueGame))
+
+    @app.get("/api/games/{game_id}/review")
+    async def review(game_id: str, ply: str | None = None) -> Response:
+        """The review when it is made (200), else its progress (202: ask again)."""
+        if ply is not None and ply not in ("0", "1", "2"):
+            raise ApiError(422, "ply must be 0, 1 or 2", "invalid", key="err.ply")
+        job = await call(api.review_job, game_id, None if ply is None else int(ply))
+        for _ in range(int(REVIEW_WAIT / 0.05)):
+            if job.finished.is_set():
+                break
+            await asyncio.sleep(0.05)
+        if not job.finished.is_set():
+            return JSONResponse(job.progress(), status_code=202, headers={"Retry-After": "1"})
+        if job.error is not None:
+            raise ApiError(*job.error)
+        return Response(job.body, media_type="application/json")
+
+
+def mount_records(app: FastAPI, ctx: WebContext) -> None:
+    """``GET /api/games/{id}/record`` (a tavli record, a gnubg .mat or .sgf file; a
+    download with ``download=true``) and ``POST /api/records`` (a record or file
+    imported: a review-only game)."""
+    api, call = ctx.api, ctx.call
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str, download: bool = False,
+                     format: Literal["json", "mat", "sgf"] = "json") -> Response:
+        headers = {"Content-Disposition": f'attachment; filename="tavli-{game_id}.{format}"'} \
+            if download else {}
+        if format == "json":
+            return JSONResponse(await call(api.export, game_id), headers=headers)
+        text = await call(api.export_text, game_id, format)
+        return PlainTextResponse(text, media_type=exchange.MEDIA[format], headers=headers)
+
+    @app.post("/api/records", status_code=201)
+    async def import_record(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+
+        def read() -> dict[str, Any]:  # a record can be large: not on the event loop
+            try:
+                data = json.loads(raw)
+            except (ValueError, RecursionError) as e:  # also huge numbers, deep nesting
+                raise ApiError(400, f"malformed JSON: {e}", "malformed_json") from None
+            return api.import_record(data)
+
+        return await call(read)
+
+
+def mount_info(app: FastAPI, ctx: WebContext) -> None:
+    """``GET /api/info``: the games, rotations and levels, and each game's engine."""
+    api = ctx.api
+
+    @app.get("/api/info")
+    async def info() -> dict[str, Any]:
+        return {**registry_info(), "engines": {n: api.engine_name(n) for n in game_names()}}
+
+
+__all__ = ["mount_pages", "mount_games", "mount_play", "mount_analysis", "mount_review",
+           "mount_records", "mount_info", "REVIEW_WAIT"]
