@@ -183,6 +183,10 @@ def test_two_players_and_a_spectator_play_to_the_end(browser, online_server, var
         wait_js(p, "window.tavli.state().seats.every((s) => s.seeded)")
     assert ann.evaluate("window.tavli.O.side") == "white"
     assert bob.evaluate("window.tavli.O.side") == "black"
+    if points > 1:  # the match score on the board's frame, as the local app draws it
+        frame = ann.evaluate("[...document.querySelectorAll('text.score')]"
+                             ".map((e) => e.textContent)")
+        assert frame == ["0/3", "0/3"], frame
     assert eve.evaluate("window.tavli.O.side") is None
     wait_js(ann, "document.querySelector('#presence').textContent.includes('1 spectator')")
     _no_controls(eve)

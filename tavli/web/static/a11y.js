@@ -155,9 +155,15 @@ function sideWords(sim, side) {
   return t("a11y.side", {side: cap(sideName(side)), list: parts.join(", ") || t("a11y.none")});
 }
 
+// a side's points in the match: the local app's state names the sides ({white, black}), the
+// online state lists them ([white, black])
+function sidePoints(st, side) {
+  return Array.isArray(st.score) ? st.score[side] : st.score[SIDES[side]];
+}
+
 function scoreWords(st) {
   if (!st || !st.score || !st.target) return "";
-  return t("a11y.score", {white: st.score.white, black: st.score.black, target: st.target});
+  return t("a11y.score", {white: sidePoints(st, 0), black: sidePoints(st, 1), target: st.target});
 }
 
 function describe(st) {
@@ -195,7 +201,7 @@ function drawFrameTexts(svg, st) {
     text(TRAY_X + TRAYW / 2, y, String(n), `pip-count ${SIDES[side]}`,
          t("a11y.pips_of", {side: sideName(side), n}));
     if (st && st.target && st.score && !S.reviewTurn) {
-      const pts = st.score[SIDES[side]];
+      const pts = sidePoints(st, side);
       text(BAR_X + BARW / 2, y, `${pts}/${st.target}`, `score ${SIDES[side]}`,
            t("a11y.score_of", {side: sideName(side), n: pts, target: st.target}));
     }
