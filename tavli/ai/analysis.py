@@ -291,6 +291,7 @@ def analyse_turns(obj: Game | Match, ply: int = 1, start: int = 0,
     also has the cube decisions after it (a double passed ends a game)."""
     out: list[Entry] = []
     ctx = _Context()
+    how = EvalContext(plies=ply)  # how every decision of the record is valued
     games = games_of(obj)
     total = turn_count(obj)
     end = total if stop is None else min(stop, total)
@@ -309,14 +310,15 @@ def analyse_turns(obj: Game | Match, ply: int = 1, start: int = 0,
         for m in moments:
             slot = k + m.slot
             if start <= slot < end or slot == end == total:
-                c = _analyse_cube(ctx, an, gi, m, slot, ply)
+                c = _analyse_cube(ctx, an, gi, m, slot, how)
                 if c.counted:  # a clear "no double" is neither listed nor counted
                     out.append(c)
         for number, (pos, dice, chosen) in enumerate(game.turns, 1):
             k += 1
             if start < k <= end:
-                t = _analyse_turn(an, gi, number, pos, dice, chosen, ply, cubes[number - 1],
-                                  weights[number - 1] if weights else None)
+                score = weights[number - 1] if weights else None
+                t = _analyse_turn(an, gi, number, pos, dice, chosen, how.at_score(score),
+                                  cubes[number - 1])
                 t.slot = k - 1
                 out.append(t)
     out.sort(key=lambda e: (e.slot, e.game, isinstance(e, TurnAnalysis)))
@@ -324,13 +326,14 @@ def analyse_turns(obj: Game | Match, ply: int = 1, start: int = 0,
 
 
 def _analyse_cube(ctx: _Context, an: Analyzer, gi: int, m: CubeMoment, slot: int,
-                  ply: int) -> CubeAnalysis:
+                  how: EvalContext) -> CubeAnalysis:
     from tavli.ai.cubeplay import decide_from
 
+    ply = how.plies
     key = (gi, m.position.id(), m.cube, ply)
     d = ctx.decisions.get(key)
     if d is None:
-        probs = an.position_outputs(m.position, EvalContext(plies=ply))
+        probs = an.position_outputs(m.position, how.at_score(None))
         d = ctx.decisions[key] = decide_from(probs, m.position, m.cube, ply)
     verdict, loss, loss_mwc, counted = judge(d, m.kind, m.action)
     return CubeAnalysis(gi, m.slot + 1, m.side, m.kind, m.action, d.action, verdict, loss,
@@ -351,18 +354,19 @@ def _luck(an: Analyzer, pos, dice, cube: TurnCube) -> tuple[float, float]:
 
 
 def _analyse_turn(an: Analyzer, gi: int, number: int, pos, dice, chosen,
-                  ply: int, cube: TurnCube, score=None) -> TurnAnalysis:
-    """One turn; at a match ``score`` (:class:`~tavli.play.cube.scoring.ScoreWeights` of the
-    mover) the moves are valued by the normalised match equity (match winning chances)."""
+                  how: EvalContext, cube: TurnCube) -> TurnAnalysis:
+    """One turn, valued as ``how`` says; at a match score (``how.score``:
+    :class:`~tavli.play.cube.scoring.ScoreWeights` of the mover) the moves are valued by the
+    normalised match equity (match winning chances)."""
     rules = an.rules
+    score = how.score
     side = pos.turn
     o0 = an.position_outputs(pos)
     cls, valuer = an.position_valuer(pos)
     white_win = float(o0[0] if side == 0 else 1 - o0[0])
     luck, luck_value = _luck(an, pos, dice, cube)
     moves = pos.legal_moves(dice, rules)
-    gv = None if score is None or score.is_money else score.kernel_weights(side)
-    how = EvalContext(plies=ply, score=score)
+    gv = None if how.is_money else score.kernel_weights(side)
     ranked0 = an.rank(pos, moves, how.at_plies(0)) if moves else []
     if len(moves) >= 2:
         ranked = an.rank(pos, moves, how)
