@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavli.ai.analyzer import Analyzer
-from tavli.ai.context import EvalContext
+from tavli.ai.context import MAX_PLIES, EvalContext
 from tavli.ai.cubeanalysis import ERRORS, CubeAnalysis, CubeMoment, TurnCube, judge, walk
 from tavli.ai.luck import RollValues, luck_mark, luck_rating, opening_luck
 from tavli.ai.marks import MARKS, mark
@@ -41,7 +41,7 @@ RATINGS = ((2.0, "Supernatural"), (5.0, "World class"), (8.0, "Expert"),
            (12.0, "Advanced"), (18.0, "Intermediate"), (26.0, "Casual player"),
            (35.0, "Beginner"), (float("inf"), "Awful!"))
 #: the deepest ply an analysis searches
-MAX_PLY = 2
+MAX_PLY = MAX_PLIES
 #: how many of its best moves an analysis keeps for rollouts (TurnAnalysis.top)
 TOP = 3
 
@@ -333,7 +333,8 @@ def _analyse_cube(ctx: _Context, an: Analyzer, gi: int, m: CubeMoment, slot: int
     key = (gi, m.position.id(), m.cube, ply)
     d = ctx.decisions.get(key)
     if d is None:
-        probs = an.position_outputs(m.position, how.at_score(None))
+        # cubeless outputs (money); the cube model adds the score
+        probs = an.position_outputs(m.position, how)
         d = ctx.decisions[key] = decide_from(probs, m.position, m.cube, ply)
     verdict, loss, loss_mwc, counted = judge(d, m.kind, m.action)
     return CubeAnalysis(gi, m.slot + 1, m.side, m.kind, m.action, d.action, verdict, loss,

@@ -13,6 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from tavli.ai.analyzer import Analyzer
+from tavli.ai.context import MAX_PLIES
 from tavli.ai.evaluator import Evaluator
 from tavli.ai.levels import DEFAULT_LEVEL, level_name, parse_level
 from tavli.ai.net import Net
@@ -36,7 +37,7 @@ class NeuralPlayer(Player):
     """Plays by the shipped (or a given) network at a level (see the module docstring)."""
 
     #: the deepest ply a cube decision searches (see docs/ai.md, Cubeful equity)
-    CUBE_MAX_PLY = 2
+    CUBE_MAX_PLY = MAX_PLIES
 
     def __init__(self, level: str | int | None = None, net: Net | Evaluator | None = None,
                  seed: int | None = None, cube: str = "cubeful") -> None:

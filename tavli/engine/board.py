@@ -247,8 +247,6 @@ class Position:
 
     # --- moves --------------------------------------------------------------------------
     def _rules(self, rules: Rules | None) -> Rules:
-        from tavli.engine.rules import Rules
-
         if rules is None:
             return _default_rules(self.game)
         if not isinstance(rules, Rules):
@@ -353,8 +351,6 @@ _DEFAULT_RULES: dict[int, Rules] = {}
 def _default_rules(game: int) -> Rules:
     r = _DEFAULT_RULES.get(game)
     if r is None:
-        from tavli.engine.rules import Rules
-
         r = _DEFAULT_RULES[game] = Rules.for_game(game)
     return r
 

@@ -82,7 +82,7 @@ class Rules:
     jacoby: bool = None  # type: ignore[assignment]
     beavers: bool = None  # type: ignore[assignment]
     #: the values of options a variant declares itself (``Variant.declares``), as sorted
-    #: ``(name, value)`` pairs; read them as attributes (``rules.nack_doubles``)
+    #: ``(name, value)`` pairs; read them as attributes (``rules.nack_start``)
     extra: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
