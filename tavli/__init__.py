@@ -4,8 +4,10 @@ backgammon.
 Everything the docs use is a name of this package:
 
 * positions and moves: :class:`Position`, :class:`Move`, :func:`parse_dice`;
-* the games: :class:`Variant` (one per game: :data:`VARIANTS`, :func:`find_variant`) and
-  the :class:`Rules` a game is played by;
+* the games: :class:`Variant` (one per game with dice: :data:`VARIANTS`,
+  :func:`find_variant`) and the :class:`Rules` a game is played by; every game and rule set,
+  Dama's too, in one registry (:func:`find_game`, :func:`games`), the rules of any game by
+  name (:func:`rules_for`) and a new game of any kind (:func:`new_game`);
 * play: :class:`Game` (one game, its :class:`Outcome`) and :class:`Match`;
 * records: :func:`game_record`, :func:`match_record`, :func:`load_record` (from a dict or
   JSON text), :func:`save_record` and :func:`load_record_file` (files);
@@ -36,7 +38,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from tavli.engine.games import VARIANTS, Variant, find_variant
+from tavli.engine.games import VARIANTS, Variant, find_game, find_variant, games
 from tavli.engine.rules import Rules
 from tavli.errors import (
     AccessDenied,
@@ -97,6 +99,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     **{n: ("tavli.ai.neural", n)
        for n in ("NeuralPlayer", "LevelPlayer", "PubevalPlayer", "rank_moves")},
     "Analyzer": ("tavli.ai.analyzer", "Analyzer"),
+    "rules_for": ("tavli.engine.catalog", "rules_for"),
+    "new_game": ("tavli.play.catalog", "new_game"),
     "Net": ("tavli.ai.net", "Net"),
     "Evaluator": ("tavli.ai.evaluator", "Evaluator"),
     "cube_decision": ("tavli.ai.cubeplay", "cube_decision"),
@@ -106,7 +110,8 @@ _LAZY: dict[str, tuple[str, str]] = {
 
 __all__ = [
     "Position", "Move", "parse_dice",
-    "Variant", "VARIANTS", "find_variant", "Rules",
+    "Variant", "VARIANTS", "find_variant", "find_game", "games", "rules_for", "new_game",
+    "Rules",
     "Game", "Outcome", "Match",
     "game_record", "match_record", "load_record", "save_record", "load_record_file",
     "Player", "RandomPlayer", "GreedyPlayer", "play_game",

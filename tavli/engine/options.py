@@ -8,8 +8,11 @@ rule option of one game touches that game's variant only.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from tavli.errors import RuleError
 
 
 @dataclass(frozen=True)
@@ -96,3 +99,43 @@ def withdraw(options: tuple[Option, ...]) -> None:
     """Remove options a variant declared (when it is unregistered)."""
     for o in options:
         OPTIONS.pop(o.name, None)
+
+
+_TRUE = {"1", "true", "yes", "on", "y"}
+_FALSE = {"0", "false", "no", "off", "n"}
+
+
+def convert(opt: Option, value: Any) -> Any:
+    """``value`` as option ``opt`` takes it (``"on"`` → True, a choice in lower case);
+    RuleError for a value it does not take."""
+    if opt.kind is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        raise RuleError(f"rule option {opt.name!r} takes true or false, not {value!r}")
+    if not isinstance(value, str) or value.strip().lower() not in opt.choices:
+        raise RuleError(
+            f"rule option {opt.name!r} takes one of {', '.join(opt.choices)}, not {value!r}"
+        )
+    return value.strip().lower()
+
+
+def option_pairs(options: Mapping[str, Any] | Iterable[str]) -> dict[str, Any]:
+    """Options by name from a mapping or from ``NAME=VALUE`` strings (the command line's
+    form); RuleError for a malformed item or a name no game declares."""
+    if isinstance(options, Mapping):
+        pairs = dict(options)
+    else:
+        pairs = {}
+        for item in options:
+            if not isinstance(item, str) or "=" not in item:
+                raise RuleError(f"rule option must be written NAME=VALUE, got {item!r}")
+            name, value = item.split("=", 1)
+            pairs[name.strip()] = value
+    for name in pairs:
+        if name not in OPTIONS:
+            raise RuleError(
+                f"unknown rule option {name!r}; known: {', '.join(sorted(OPTIONS))}"
+            )
+    return pairs

@@ -17,14 +17,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from tavli.engine.games import VARIANTS, Variant, find_variant
-from tavli.engine.options import OPTIONS, Option
+from tavli.engine.games import ALL, Variant, find_variant, lookup
+from tavli.engine.options import OPTIONS, Option, convert, option_pairs
 from tavli.errors import RuleError
 
 
 def option_games(name: str) -> tuple[str, ...]:
-    """The registered games that have the rule option ``name``."""
-    return tuple(v.name for v in VARIANTS if name in v.options)
+    """The registered games and rule sets that have the rule option ``name``."""
+    return tuple(v.name for v in ALL if name in v.options)
 
 
 def option_applies(name: str, game: str | int | Variant) -> bool:
@@ -33,25 +33,8 @@ def option_applies(name: str, game: str | int | Variant) -> bool:
     >>> option_applies("prime_rule", "narde"), option_applies("prime_rule", "portes")
     (True, False)
     """
-    return name in OPTIONS and name in find_variant(game).options
-
-
-_TRUE = {"1", "true", "yes", "on", "y"}
-_FALSE = {"0", "false", "no", "off", "n"}
-
-
-def _convert(opt: Option, value: Any) -> Any:
-    if opt.kind is bool:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            return value.strip().lower() in _TRUE
-        raise RuleError(f"rule option {opt.name!r} takes true or false, not {value!r}")
-    if not isinstance(value, str) or value.strip().lower() not in opt.choices:
-        raise RuleError(
-            f"rule option {opt.name!r} takes one of {', '.join(opt.choices)}, not {value!r}"
-        )
-    return value.strip().lower()
+    v = game if isinstance(game, Variant) else lookup(game)
+    return name in OPTIONS and v is not None and name in v.options
 
 
 @dataclass(frozen=True, repr=False)
@@ -113,7 +96,7 @@ class Rules:
                                     f"{', '.join(option_games(name))} only, not {v.name}")
             elif not isinstance(value, opt.kind) or (opt.choices and value not in
                                                      opt.choices):
-                value = _convert(opt, value)
+                value = convert(opt, value)
             if not declared:
                 object.__setattr__(self, name, value)
             elif name in v.options:
@@ -146,25 +129,13 @@ class Rules:
 
     def with_options(self, options: Mapping[str, Any] | Iterable[str]) -> Rules:
         """A copy with options changed; unknown names, values or games raise RuleError."""
-        if not isinstance(options, Mapping):
-            pairs = {}
-            for item in options:
-                if not isinstance(item, str) or "=" not in item:
-                    raise RuleError(f"rule option must be written NAME=VALUE, got {item!r}")
-                name, value = item.split("=", 1)
-                pairs[name.strip()] = value
-            options = pairs
         changes = {}
-        for name, value in options.items():
-            opt = OPTIONS.get(name)
-            if opt is None:
-                raise RuleError(
-                    f"unknown rule option {name!r}; known: {', '.join(sorted(OPTIONS))}"
-                )
+        for name, value in option_pairs(options).items():
+            opt = OPTIONS[name]
             if name not in self.variant.options:
                 raise RuleError(f"rule option {name!r} applies to "
                                 f"{', '.join(option_games(name))} only, not {self.game_name}")
-            changes[name] = _convert(opt, value)
+            changes[name] = convert(opt, value)
         extra = {**dict(self.extra), **{k: v for k, v in changes.items() if k not in _FIELDS}}
         fields = {k: v for k, v in changes.items() if k in _FIELDS}
         return replace(self, **fields, extra=tuple(sorted(extra.items())))

@@ -141,7 +141,7 @@ def dama_options(query: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]
     if huffing is not None and huffing.lower() not in ("true", "false"):
         raise RulesError(f"huffing takes true or false, not {huffing[:20]!r}")
     try:
-        r = DamaRules.for_name(query.get("rules", "box"),
+        r = DamaRules.for_name(query.get("rules"),
                                None if huffing is None else huffing.lower() == "true")
     except RuleError as e:
         raise RulesError(str(e)) from None

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tavli.engine.dama.sets import RULE_SETS
 from tavli.web.workers import EnginePool
 
 ROOT = Path(__file__).resolve().parent.parent  # the tavli package
@@ -77,7 +78,7 @@ def warm_server() -> float:
         rules = Rules.for_game(name)
         start = Position.start(rules)
         turn_tree(start, (6, 5), start.legal_moves((6, 5), rules))
-    for rules in ("box", "russian", "italian"):
+    for rules in RULE_SETS:
         DamaGame(rules).legal_moves()
     return time.perf_counter() - t
 

@@ -30,6 +30,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from tavli.engine.dama.sets import RULE_SETS
+
 DAMA_BUDGET = 3.0     # seconds one Dama AI move may think, whatever its level
 AI_DEADLINE = 60.0    # seconds the server waits for an AI move or a hint
 PART_DEADLINE = 300.0  # seconds for one part of a review
@@ -114,7 +116,7 @@ def warm_dama() -> float:
     from tavli.ai.dama import Searcher
     from tavli.play.dama.game import DamaGame
 
-    for rules in ("box", "russian", "italian"):
+    for rules in RULE_SETS:
         # a throwaway search: the first one's speed (loading the kernels) would mislead
         # the time estimate of the searches kept for real moves
         g = DamaGame(rules)

@@ -1,4 +1,4 @@
-"""Dama rule sets: ``box`` (the game box's text, default), ``russian`` and ``italian``.
+"""Dama's rules: a rule set (a variant of :mod:`tavli.engine.games.dama`) and its options.
 
 >>> DamaRules.for_name("box")
 DamaRules(name='box', huffing=True)
@@ -6,6 +6,8 @@ DamaRules(name='box', huffing=True)
 True
 >>> DamaRules.for_name("box", huffing=False).compulsory
 True
+>>> DamaRules.for_game("dama", ["huffing=off"]).to_dict()
+{'game': 'box', 'huffing': False}
 >>> DamaRules.for_name("checkers")
 Traceback (most recent call last):
 ...
@@ -14,25 +16,40 @@ tavli.errors.RuleError: unknown Dama rule set 'checkers' (choose box, russian, i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
 from tavli.engine.dama import movegen as mg
 from tavli.engine.dama import squares
-from tavli.engine.dama.sets import ALIASES, RULE_SETS
+from tavli.engine.dama.sets import RULE_SETS
+from tavli.engine.games import lookup
+from tavli.engine.games.dama import DamaVariant
+from tavli.engine.options import OPTIONS, convert, option_pairs
 from tavli.errors import RuleError
 
-#: PDN's GameType of each rule set (numeric notation; ``PDN_ALGEBRAIC`` for algebraic)
-PDN_GAMETYPE = {"russian": "25,W,8,8,A0,0", "italian": "22,W,8,8,N2,1", "box": "25,W,8,8,N2,0"}
+#: PDN's GameType tags for a game written in the other notation than its rule set's
 PDN_ALGEBRAIC = "25,W,8,8,A0,0"
 PDN_NUMERIC = "25,W,8,8,N2,0"
 
 
+def dama_variant(name: str | DamaVariant | None) -> DamaVariant:
+    """The Dama rule set called ``name`` (any of its names; None: the box rules)."""
+    if isinstance(name, DamaVariant):
+        return name
+    v = lookup(str(name or RULE_SETS[0]).strip().replace("_", "").replace("-", ""))
+    if not isinstance(v, DamaVariant):
+        raise RuleError(f"unknown Dama rule set {name!r} (choose {', '.join(RULE_SETS)})")
+    return v
+
+
 @dataclass(frozen=True)
 class DamaRules:
-    """One rule set and its option.
+    """A rule set (:class:`~tavli.engine.games.dama.DamaVariant`, named by ``name``) and
+    its option: ``huffing`` (the box rules only; the others always compel a capture).
 
     * ``box`` — the box text: men move and capture forward only, flying kings, captures
       chain and may turn; a man crowned during a capture goes on capturing as a king;
@@ -44,51 +61,87 @@ class DamaRules:
     * ``italian`` — FID rules: mirrored board, kings move one square, men capture
       forward only and cannot capture kings, compulsory capture with the priority
       rules.
+
+    Every fact of a rule set is an attribute of its variant (``rules.variant``); the
+    properties below read them.
     """
 
-    name: str = "box"
+    name: str = RULE_SETS[0]
     huffing: bool = field(default=True)
 
     def __post_init__(self) -> None:
-        if self.name not in RULE_SETS:
-            raise RuleError(f"unknown Dama rule set {self.name!r} "
-                            f"(choose {', '.join(RULE_SETS)})")
-        if self.name != "box" and self.huffing:
-            object.__setattr__(self, "huffing", False)
+        v = dama_variant(self.name)
+        object.__setattr__(self, "name", v.name)
+        object.__setattr__(self, "_variant", v)
+        if "huffing" not in v.options:
+            object.__setattr__(self, "huffing", OPTIONS["huffing"].neutral)
 
     def __repr__(self) -> str:
-        if self.name == "box":
-            return f"DamaRules(name='box', huffing={self.huffing})"
+        if self.has_huffing:
+            return f"DamaRules(name={self.name!r}, huffing={self.huffing})"
         return f"DamaRules(name={self.name!r})"
 
     @classmethod
-    def for_name(cls, name: str | DamaRules | None = None, huffing: bool | None = None,
-                 ) -> DamaRules:
-        """The rule set called ``name`` (``box``, ``russian``, ``italian`` or an alias)."""
+    def for_name(cls, name: str | DamaRules | DamaVariant | None = None,
+                 huffing: bool | None = None) -> DamaRules:
+        """The rule set called ``name`` (``box``, ``russian``, ``italian`` or an alias),
+        with its default options unless ``huffing`` is given."""
         if isinstance(name, DamaRules):
-            if huffing is None or name.name != "box":
-                return name
-            return cls("box", huffing)
-        key = (name or "box").strip().lower().replace("-", "").replace("_", "")
-        key = ALIASES.get(key, key)
-        if key not in RULE_SETS:
-            raise RuleError(f"unknown Dama rule set {name!r} (choose {', '.join(RULE_SETS)})")
-        if key == "box":
-            return cls("box", True if huffing is None else bool(huffing))
-        return cls(key, False)
+            return name if huffing is None else name.with_options({"huffing": huffing})
+        v = dama_variant(name)
+        if huffing is None or "huffing" not in v.options:
+            return cls.for_game(v)
+        return cls.for_game(v, {"huffing": huffing})
 
-    # -- properties -------------------------------------------------------------------
+    @classmethod
+    def for_game(cls, game: str | DamaVariant,
+                 options: Mapping[str, Any] | Iterable[str] | None = None) -> DamaRules:
+        """The rule set ``game``'s defaults, then ``options`` (a mapping, or ``NAME=VALUE``
+        strings as on the command line), as :meth:`tavli.engine.rules.Rules.for_game`."""
+        v = dama_variant(game)
+        base = cls(v.name, v.options.get("huffing", OPTIONS["huffing"].neutral))
+        return base.with_options(options) if options else base
+
+    def with_options(self, options: Mapping[str, Any] | Iterable[str]) -> DamaRules:
+        """A copy with options changed; unknown names or values raise RuleError."""
+        changes = dict(self.options())
+        for name, value in option_pairs(options).items():
+            if name not in self.variant.options:
+                raise RuleError(f"rule option {name!r} does not apply to Dama's "
+                                f"{self.name} rules")
+            changes[name] = convert(OPTIONS[name], value)
+        return DamaRules(self.name, **changes)
+
+    # -- the game interface (as :class:`tavli.engine.rules.Rules`) -----------------------
+    @property
+    def variant(self) -> DamaVariant:
+        """The rule set these rules are."""
+        return self.__dict__["_variant"]
+
+    @property
+    def game_name(self) -> str:
+        return self.name
+
+    def options(self) -> dict[str, Any]:
+        """The options that apply to this rule set, by name (what records store)."""
+        return {name: getattr(self, name) for name in self.variant.options}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rule set's name and its options (what records and the web API hold)."""
+        return {"game": self.name, **self.options()}
+
+    # -- properties: the variant's facts ------------------------------------------------
     @property
     def has_huffing(self) -> bool:
         """The rule set offers the huffing option (the box rules; the others always
         compel a capture)."""
-        return self.name == "box"
+        return "huffing" in self.variant.options
 
     @property
     def title_key(self) -> str:
         """The catalogue key of its name as players say it (``dama.rn.*``; the box rules
         without huffing are their own entry)."""
-        return "dama.rn." + ("box_compulsory" if self.has_huffing and not self.huffing
+        return "dama.rn." + (f"{self.name}_compulsory" if self.has_huffing and not self.huffing
                              else self.name)
 
     def pdn_gametype(self, algebraic: bool) -> str:
@@ -96,46 +149,46 @@ class DamaRules:
         notation."""
         if self.notation == "algebraic" and not algebraic:
             return PDN_NUMERIC
-        if self.notation == "numeric" and algebraic and self.name != "italian":
+        if self.notation == "numeric" and algebraic and not self.italian_board:
             return PDN_ALGEBRAIC
-        return PDN_GAMETYPE[self.name]
+        return self.variant.pdn_gametype
 
     @property
     def italian_board(self) -> bool:
         """The mirrored board (dark square in each player's right-hand corner)."""
-        return self.name == "italian"
+        return self.variant.italian_board
 
     @property
     def compulsory(self) -> bool:
-        return self.name != "box" or not self.huffing
+        return not self.huffing
 
     @property
     def flying_kings(self) -> bool:
-        return self.name != "italian"
+        return self.variant.flying_kings
 
     @property
     def men_capture_backwards(self) -> bool:
-        return self.name == "russian"
+        return self.variant.men_capture_backwards
 
     @property
     def men_capture_kings(self) -> bool:
-        return self.name != "italian"
+        return self.variant.men_capture_kings
 
     @property
     def promotion_continues(self) -> bool:
         """A man crowned in the middle of a capture goes on capturing as a king."""
-        return self.name != "italian"
+        return self.variant.promotion_continues
 
     @property
     def draw_plies(self) -> int:
         """Plies (half-moves) without a capture or a man's move that end the game drawn:
         30 (15 moves each) for ``box`` and ``russian``, 80 (40 each) for ``italian``."""
-        return 80 if self.name == "italian" else 30
+        return self.variant.draw_plies
 
     @property
     def king_value(self) -> int:
         """A king's worth in men ×100 (the AI's material scale)."""
-        return 250 if self.name == "italian" else 300
+        return self.variant.king_value
 
     @cached_property
     def flags(self) -> np.ndarray:
@@ -146,8 +199,8 @@ class DamaRules:
         f[mg.F_MAN_TAKES_KING] = self.men_capture_kings
         f[mg.F_PROMO_CONT] = self.promotion_continues
         f[mg.F_COMPULSORY] = self.compulsory
-        f[mg.F_ITALIAN] = self.name == "italian"
-        f[mg.F_HUFFING] = self.name == "box" and self.huffing
+        f[mg.F_ITALIAN] = self.variant.capture_priority
+        f[mg.F_HUFFING] = self.huffing
         return f
 
     @cached_property
@@ -159,7 +212,7 @@ class DamaRules:
         """The notation this rule set's players write moves in (:data:`NOTATIONS`):
         ``"algebraic"`` (Russian draughts: ``c3-d4``, ``c3:e5``, ``c3:e5:g3``) or
         ``"numeric"`` (Italian and the box rules: squares 1-32, ``22-18``, ``22x13``)."""
-        return NOTATIONS[self.name][0]
+        return self.variant.notation
 
     def move_text(self, move, full: bool | None = None) -> str:
         """``move`` (a :class:`~tavli.engine.dama.board.DamaMove`) in the players' notation of
@@ -170,7 +223,7 @@ class DamaRules:
         if full is None:
             full = len(move.captures) > 1 or (bool(move.text) and
                                               move.text.split()[-1] != move.notation(self))
-        text = NOTATIONS[self.name][1](move, self, full)
+        text = NOTATIONS[self.notation](move, self, full)
         if move.huff is not None:
             text = f"*{self.square_text(move.huff)} {text}"
         return text
@@ -181,8 +234,8 @@ class DamaRules:
 
     @property
     def option_text(self) -> str:
-        if self.name == "box":
-            return "box" if self.huffing else "box (huffing=False)"
+        if self.has_huffing and not self.huffing:
+            return f"{self.name} (huffing=False)"
         return self.name
 
 
@@ -204,9 +257,8 @@ def algebraic_notation(move, rules: DamaRules, full: bool) -> str:
     return ":".join(name(s) for s in (move.start, *(move.path or (move.end,))))
 
 
-#: each rule set's notation: its name and the function that writes a move in it
-NOTATIONS = {"box": ("numeric", numeric_notation), "russian": ("algebraic", algebraic_notation),
-             "italian": ("numeric", numeric_notation)}
+#: the function that writes a move in each notation (``DamaVariant.notation``)
+NOTATIONS = {"numeric": numeric_notation, "algebraic": algebraic_notation}
 
 
 _GEO: dict[bool, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}

@@ -1,11 +1,9 @@
-"""Dama's rule sets by name (no NumPy: the command line's help reads them).
+"""Dama's rule sets by name (no NumPy: the command line's help reads them): the
+registry's variants of the game ``dama`` (:mod:`tavli.engine.games.dama`)."""
 
-:class:`tavli.engine.dama.rules.DamaRules` is each set's definition; everything that
-needs a name, a default or an alias asks here.
-"""
+from tavli.engine.games import games
 
-RULE_SETS = ("box", "russian", "italian")
+#: the rule sets' names, the default (the game box's rules) first
+RULE_SETS = tuple(v.name for v in games()["dama"])
 #: the rule set of the game box, played when none is named
-DEFAULT_RULE_SET = "box"
-ALIASES = {"default": "box", "dama": "box", "shashki": "russian", "ru": "russian",
-           "it": "italian", "fid": "italian", "damaitaliana": "italian"}
+DEFAULT_RULE_SET = RULE_SETS[0]

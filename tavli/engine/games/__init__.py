@@ -1,4 +1,6 @@
-"""The games: one :class:`Variant` per game, in one registry.
+"""The games: one :class:`Variant` per game with dice, and Dama's rule sets
+(:mod:`.dama`), in one registry (:mod:`.base`: :func:`find_game` finds any of them,
+:func:`find_variant` a game with dice).
 
 Every fact about a game lives in its variant: its names, its code in position IDs, the
 compiled rule set (*kernel*) its checker play uses, its network family, its start
@@ -27,7 +29,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tavli.engine.options import Option, declare, withdraw
+from tavli.engine.games.base import (
+    ALL,
+    HITTING,
+    KERNEL_NAMES,
+    PINNING,
+    RUNNING,
+    VARIANTS,
+    BaseVariant,
+    all_variants,
+    find_game,
+    games,
+    lookup,
+    register_variant,
+    unknown,
+    unregister_variant,
+)
+from tavli.engine.games.dama import DAMA_VARIANTS
 
 if TYPE_CHECKING:
     from numpy import ndarray
@@ -35,24 +53,12 @@ if TYPE_CHECKING:
 else:
     ndarray = Any  # NumPy is not loaded here: at run time the hints read Any
 
-# The compiled rule sets (what ``Rules.kernel_flags()[0]`` says to compiled code): a
-# variant names the one its checker play follows.
-HITTING = 0   # blots are hit and re-enter from the bar (Portes, backgammon)
-PINNING = 1   # a lone checker is pinned; the mother checker (Plakoto)
-RUNNING = 2   # both sides run the same way, one checker holds a point (Fevga)
-KERNEL_NAMES = ("hitting", "pinning", "running")
 
-
-class Variant:
+class Variant(BaseVariant):
     """A game of the backgammon family: class attributes say what it is, the methods do
     what differs. One instance per game is registered (:func:`register_variant`)."""
 
-    #: the name everything uses (records, IDs' JSON, the command line, the web API)
-    name: ClassVar[str]
-    #: how players call it
-    display: ClassVar[str]
-    #: other names that find it (``tapa`` for Plakoto)
-    aliases: ClassVar[tuple[str, ...]] = ()
+    dice = True
     #: its number in the tavli position ID (0..127) and in ``Position.game``
     code: ClassVar[int]
     #: the compiled rule set of its checker play: HITTING, PINNING or RUNNING
@@ -76,17 +82,8 @@ class Variant:
     gnubg_ids: ClassVar[bool] = False
     #: the mark of a hit (``*``) or a pin (``^``) in move notation
     hit_mark: ClassVar[str] = "*"
-    #: its rule options and their defaults (see :mod:`tavli.engine.rules` for what each means)
-    options: ClassVar[dict[str, Any]] = {}
-    #: rule options of its own, beyond the shared ones of :mod:`tavli.engine.options`
-    #: (registered with the variant; list them in ``options`` too, with their defaults)
-    declares: ClassVar[tuple[Option, ...]] = ()
     #: the game whose default rules train this game's network (itself when empty)
     training_game: ClassVar[str] = ""
-    #: one line for menus and ``--help``
-    summary: ClassVar[str] = ""
-    #: what a player should know when looking at the board (shown beside it), if anything
-    note: ClassVar[str] = ""
 
     #: the start: each side's checkers per point, in its own numbering (the same for both)
     start: ClassVar[dict[int, int]] = {}
@@ -139,12 +136,10 @@ class Variant:
         """Is ``side``'s mother checker pinned (the game ends at the turn's end)?"""
         return False
 
-    # --- plumbing -------------------------------------------------------------------------
-    def __repr__(self) -> str:
-        return f"<Variant {self.name}>"
-
-    def __reduce__(self) -> tuple[Any, ...]:  # pickles by name: one instance per game
-        return (find_variant, (self.name,))
+    @property
+    def game(self) -> str:  # type: ignore[override]
+        """A game with dice is a game of its own (not a rule set of another)."""
+        return self.name
 
 
 class Portes(Variant):
@@ -264,42 +259,11 @@ class Fevga(Variant):
         return None
 
 
-# --- the registry ----------------------------------------------------------------------------
-
-_BY_NAME: dict[str, Variant] = {}
-_BY_CODE: dict[int, Variant] = {}
-VARIANTS: list[Variant] = []
-
-
-def register_variant(variant: Variant) -> Variant:
-    """Add ``variant`` to the registry (its name, aliases and code must be new)."""
-    keys = [variant.name, *variant.aliases]
-    taken = [k for k in keys if k.lower() in _BY_NAME]
-    if taken or variant.code in _BY_CODE or not 0 <= variant.code < 128:
-        raise ValueError(f"cannot register {variant.name}: name or code taken or out of "
-                         f"range ({', '.join(taken) or variant.code})")
-    if variant.kernel not in (HITTING, PINNING, RUNNING):
-        raise ValueError(f"{variant.name}: unknown kernel {variant.kernel}")
-    declare(variant.declares, variant.name)
-    VARIANTS.append(variant)
-    _BY_CODE[variant.code] = variant
-    for k in keys:
-        _BY_NAME[k.lower()] = variant
-    return variant
-
-
-def unregister_variant(name: str) -> None:
-    """Remove a variant added by :func:`register_variant` (tests of toy variants)."""
-    v = find_variant(name)
-    VARIANTS.remove(v)
-    withdraw(v.declares)
-    del _BY_CODE[v.code]
-    for k in [v.name, *v.aliases]:
-        _BY_NAME.pop(k.lower(), None)
+# --- the registry (:mod:`tavli.engine.games.base`) -------------------------------------------
 
 
 def find_variant(name: str | int | Variant) -> Variant:
-    """The variant called ``name`` (or an alias, any case), or with that code.
+    """The game with dice called ``name`` (or an alias, any case), or with that code.
 
     >>> find_variant(2).name
     'fevga'
@@ -308,30 +272,27 @@ def find_variant(name: str | int | Variant) -> Variant:
     ...
     tavli.errors.ParseError: unknown game 'chess': expected one of portes, plakoto, fevga, \
 backgammon (or the aliases tapa, narde, moultezim, bg)
+    >>> find_variant("shashki")
+    Traceback (most recent call last):
+    ...
+    tavli.errors.ParseError: russian is a rule set of dama, not a game with dice
     """
-    if type(name) is int:  # a position's code: the common case, first
-        v = _BY_CODE.get(name)
-        if v is not None:
-            return v
-    from tavli.errors import ParseError
-
     if isinstance(name, Variant):
         return name
+    v = lookup(name)
+    if v is not None and v.dice:
+        return v  # type: ignore[return-value]
+    from tavli.errors import ParseError
+
     if isinstance(name, int) and not isinstance(name, bool):
-        v = _BY_CODE.get(name)
-        if v is None:
-            raise ParseError(f"unknown game code {name}")
-        return v
-    v = _BY_NAME.get(str(name).strip().lower())
-    if v is None:
-        aliases = [a for x in VARIANTS for a in x.aliases]
-        raise ParseError(f"unknown game {str(name)[:40]!r}: expected one of "
-                         f"{', '.join(game_names())} (or the aliases {', '.join(aliases)})")
-    return v
+        raise ParseError(f"unknown game code {name}")
+    if v is not None:
+        raise ParseError(f"{v.name} is a rule set of {v.game}, not a game with dice")
+    raise ParseError(unknown(name, VARIANTS))
 
 
 def game_names() -> list[str]:
-    """The names of the registered games, in registration order."""
+    """The names of the registered games with dice, in registration order."""
     return [v.name for v in VARIANTS]
 
 
@@ -357,9 +318,9 @@ def match_kinds() -> list[str]:
     return game_names() + list(ROTATIONS)
 
 
-for _v in (Portes(), Plakoto(), Fevga(), Backgammon()):
+for _v in (Portes(), Plakoto(), Fevga(), Backgammon(), *DAMA_VARIANTS):
     register_variant(_v)
 
-__all__ = ["Variant", "VARIANTS", "find_variant", "register_variant", "unregister_variant",
-           "game_names", "rotation", "match_kinds", "ROTATIONS", "HITTING", "PINNING",
+__all__ = ["BaseVariant", "Variant", "VARIANTS", "ALL", "find_variant", "find_game", "lookup",
+           "all_variants", "games", "register_variant", "unregister_variant", "game_names", "rotation", "match_kinds", "ROTATIONS", "HITTING", "PINNING",
            "RUNNING", "KERNEL_NAMES"]
