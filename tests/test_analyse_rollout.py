@@ -14,6 +14,7 @@ import sys
 
 import pytest
 
+from tavli.ai.context import RolloutContext
 from tavli.ai.neural import NeuralPlayer
 from tavli.ai.rollout import rollout_moves
 from tavli.cli import main
@@ -96,7 +97,8 @@ def test_the_json_has_rollouts_of_each_flagged_decision(capsys, monkeypatch, rec
                              > 2 * math.hypot(best["equity_se"], mine["equity_se"]))
         # the played move's figures: rollout_moves of that move alone, same seed
         pos, dice, chosen = game.turns[t["turn"] - 1]
-        alone = rollout_moves(pos, None, candidates=[chosen], games=36, rules=game.rules)[0]
+        alone = rollout_moves(pos, None, None, RolloutContext(games=36), rules=game.rules,
+                              candidates=[chosen])[0]
         assert (alone.equity, alone.equity_se) == pytest.approx(
             (mine["equity"], mine["equity_se"]), abs=1e-6)
     # these moves lose 0.14 to 0.53: the rollouts (race and bear-off, tiny SEs) agree

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import tavli
+from tavli.ai.context import EvalContext, RolloutContext
 from tavli.ai.playout import _roll_index, trial_seed
 from tavli.ai.rollout import rollout, rollout_moves
 from tavli.ai.search import ROLLS
@@ -49,11 +50,11 @@ def test_trials_have_seeds_of_their_own():
 
 
 def test_a_rollout_replays_for_its_seed_and_whatever_the_processes():
-    kw = dict(games=108, truncate=3, seed=7)
-    one = rollout(OPENING, **kw)
-    again = rollout(OPENING, **kw)
-    two = rollout(OPENING, jobs=2, **kw)
-    other = rollout(OPENING, **dict(kw, seed=8))
+    ctx = RolloutContext(games=108, truncate=3, seed=7)
+    one = rollout(OPENING, ctx)
+    again = rollout(OPENING, ctx)
+    two = rollout(OPENING, ctx, jobs=2)
+    other = rollout(OPENING, ctx.with_seed(8))
     for r in (again, two):
         assert r.trials == one.trials == 108
         assert np.array_equal(r.outputs, one.outputs) and r.equity == one.equity
@@ -63,15 +64,15 @@ def test_a_rollout_replays_for_its_seed_and_whatever_the_processes():
 
 
 def test_the_standard_error_shrinks_as_one_over_root_n():
-    small = rollout(RACE, games=180, luck=False)
-    big = rollout(RACE, games=720, luck=False)
+    small = rollout(RACE, RolloutContext(games=180, luck=False))
+    big = rollout(RACE, RolloutContext(games=720, luck=False))
     ratio = small.plain_equity_se / big.plain_equity_se
     assert 1.6 < ratio < 2.5, ratio
     assert small.equity_se == small.plain_equity_se  # nothing adjusted without luck
 
 
 def test_the_luck_adjustment_shrinks_the_error_on_the_opening():
-    r = rollout(OPENING, games=72, truncate=6)
+    r = rollout(OPENING, RolloutContext(games=72, truncate=6))
     assert r.equity_se < 0.5 * r.plain_equity_se, r
     # both estimate the same value
     assert abs(r.equity - r.plain_equity) < 3 * r.plain_equity_se
@@ -95,7 +96,7 @@ def exact_p_win(me: int, opp: int) -> float:
 def test_a_race_of_one_checker_each_agrees_with_the_exact_value(me, opp):
     pos = Position.from_points(BG, {me: 1}, {opp: 1}, 0)
     exact = exact_p_win(me, opp)
-    r = rollout(pos, games=1296, seed=3)
+    r = rollout(pos, RolloutContext(games=1296, seed=3))
     for p, se in ((r.outputs[0], r.se[0]), (r.plain_outputs[0], r.plain_se[0])):
         assert abs(p - exact) < 3 * se + 1e-5, (p, se, exact)
     assert abs(r.equity - (2 * exact - 1)) < 3 * r.equity_se + 2e-5
@@ -104,21 +105,26 @@ def test_a_race_of_one_checker_each_agrees_with_the_exact_value(me, opp):
 
 
 def test_target_se_stops_early_and_moves_are_ranked():
-    r = rollout(RACE, games=720, target_se=0.5, luck=False)
+    r = rollout(RACE, RolloutContext(games=720, target_se=0.5, luck=False))
     assert r.trials == 72  # checked from the second batch of 36 on
-    ranked = rollout_moves(BEAROFF, (6, 5), moves=None, games=36)
+    ranked = rollout_moves(BEAROFF, (6, 5), None, RolloutContext(games=36))
     assert [r.equity for r in ranked] == sorted((r.equity for r in ranked), reverse=True)
     assert {str(r.move) for r in ranked} == {str(m) for m in BEAROFF.legal_moves((6, 5))}
     winner = rollout_moves(Position.from_points(BG, {2: 1, 1: 1}, {6: 3}, 0), (2, 1),
-                           games=36)
+                           ctx=RolloutContext(games=36))
     assert winner[0].trials == 0 and winner[0].equity == 1.0  # ends the game: exact
 
 
 def test_the_api_refuses_bad_settings():
-    for kw in (dict(games=0), dict(ply=2), dict(jobs=0), dict(target_se=0.0),
-               dict(truncate=0), dict(seed=-1)):
+    for kw in (dict(games=0), dict(target_se=0.0), dict(truncate=0), dict(seed=-1)):
         with pytest.raises(OptionError):
-            rollout(RACE, **kw)
+            RolloutContext(**kw)
+    with pytest.raises(OptionError, match="ply 0 or 1"):
+        RolloutContext.at_ply(2)
+    with pytest.raises(OptionError, match="ply 0 or 1"):
+        RolloutContext(play=EvalContext(plies=2))
+    with pytest.raises(OptionError, match="jobs"):
+        rollout(RACE, jobs=0)
     with pytest.raises(GameOver, match="over"):
         rollout(OVER)
     with pytest.raises(OptionError):

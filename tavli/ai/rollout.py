@@ -19,7 +19,7 @@ same figures whatever ``jobs`` (processes) plays it.
 
 >>> from tavli.engine.board import Position
 >>> pos = Position.from_points("backgammon", {1: 1}, {1: 1, 2: 1}, 1)
->>> r = rollout(pos, games=36, luck=False)
+>>> r = rollout(pos, RolloutContext(games=36, luck=False))
 >>> r.trials, float(r.outputs[0])  # black to roll bears both checkers off with any roll
 (36, 1.0)
 """
@@ -34,7 +34,7 @@ from typing import TextIO
 
 import numpy as np
 
-from tavli.ai.context import EvalContext
+from tavli.ai.context import EvalContext, RolloutContext
 from tavli.ai.net import N_OUT, equity
 from tavli.engine.board import Dice, Move, Position
 from tavli.engine.rules import Rules
@@ -95,21 +95,10 @@ class RolloutResult:
                 f"{self.plain_equity_se:.4f})")
 
 
-def check_settings(games: int, ply: int, truncate: int | None, seed: int, jobs: int,
-                   target_se: float | None) -> None:
-    """Refuse settings out of range (:class:`~tavli.errors.OptionError`)."""
-    if not isinstance(games, int) or games < 1:
-        raise OptionError(f"games must be a whole number of at least 1, not {games!r}")
-    if ply not in (0, 1):
-        raise OptionError(f"a rollout plays at ply 0 or 1, not {ply!r}")
-    if truncate is not None and (not isinstance(truncate, int) or truncate < 1):
-        raise OptionError(f"truncate must be at least 1 turn (or none), not {truncate!r}")
-    if not isinstance(seed, int) or not 0 <= seed < 2**32:
-        raise OptionError(f"seed must be a whole number from 0 to 4294967295, not {seed!r}")
+def check_jobs(jobs: int) -> None:
+    """Refuse a number of processes that is not a whole number of at least 1."""
     if not isinstance(jobs, int) or jobs < 1:
         raise OptionError(f"jobs must be at least 1, not {jobs!r}")
-    if target_se is not None and not target_se > 0:
-        raise OptionError(f"the target standard error must be above 0, not {target_se!r}")
 
 
 class Runner:
@@ -119,6 +108,7 @@ class Runner:
     def __init__(self, evaluator, rules: Rules, jobs: int = 1) -> None:
         from tavli.ai.search import SEARCH_STATES
 
+        check_jobs(jobs)
         self.evaluator = evaluator
         self.rules = rules
         self.flags = rules.kernel_flags()
@@ -161,22 +151,23 @@ class Runner:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def run(self, position: Position, games: int, ply: int, truncate: int | None,
-            seed: int, luck: bool = True, target_se: float | None = None,
-            progress: TextIO | None = None, label: str = "") -> tuple[np.ndarray, float]:
+    def run(self, position: Position, ctx: RolloutContext, progress: TextIO | None = None,
+            label: str = "") -> tuple[np.ndarray, float]:
         """The result rows of the trials of ``position`` (its side to move, before the
-        roll; :mod:`tavli.ai.playout`) and the seconds taken. With ``target_se`` it stops
-        after the first run of 36 trials whose equity's standard error is below it."""
+        roll; :mod:`tavli.ai.playout`) rolled out as ``ctx`` says, and the seconds taken.
+        With ``ctx.target_se`` it stops after the first run of 36 trials whose equity's
+        standard error is below it."""
         from tavli.ai.playout import Trials
 
+        games, luck, target_se = ctx.games, ctx.luck, ctx.target_se
         root = np.ascontiguousarray(position.array, dtype=np.int8).reshape(104)
         side = int(position.turn)
         strat2 = int(games % 1296 == 0)
         starts = list(range(0, games, CHUNK))
 
         def cfg(first: int) -> Trials:
-            return Trials(seed, first, min(CHUNK, games - first), ply, truncate or 0,
-                          strat2, int(luck))
+            return Trials(ctx.seed, first, min(CHUNK, games - first), ctx.ply,
+                          ctx.truncate or 0, strat2, int(luck))
 
         meter = _Progress(progress, games, self.count_bg, label)
         rows: list[np.ndarray] = []
@@ -329,45 +320,35 @@ def _setup(position: Position, evaluator, rules: Rules | None):
     return ev, rules
 
 
-def _settings(ply: int, truncate: int | None, seed: int, luck: bool) -> dict:
-    return {"ply": ply, "truncate": truncate, "seed": seed, "luck": luck}
-
-
-def rollout(position: Position, evaluator=None, games: int = 1296, ply: int = 0,
-            truncate: int | None = None, seed: int = 1, jobs: int = 1, *,
-            rules: Rules | None = None, target_se: float | None = None, luck: bool = True,
+def rollout(position: Position, ctx: RolloutContext = RolloutContext(), evaluator=None, *,
+            jobs: int = 1, rules: Rules | None = None,
             progress: TextIO | None = None) -> RolloutResult:
-    """Roll out ``position`` for its side to move, before the roll: ``games`` trials
-    (fewer with ``target_se``: it stops once the equity's standard error is below it),
-    moves chosen at ``ply`` (0 or 1) by ``evaluator`` (a
-    :class:`~tavli.ai.evaluator.Evaluator` or network; the shipped one by default),
-    each trial cut after ``truncate`` turns if given, dice from ``seed``, played in
-    ``jobs`` processes. ``luck``: luck-adjusted figures too (the trials cost about 20
-    times more at 0-ply, and the standard error falls several times). ``progress``: a
-    stream for a progress line (stderr)."""
-    check_settings(games, ply, truncate, seed, jobs, target_se)
+    """Roll out ``position`` for its side to move, before the roll, as ``ctx`` says
+    (:class:`~tavli.ai.context.RolloutContext`: the trials, their ply, truncation, seed,
+    luck adjustment — with it the trials cost about 20 times more at 0-ply and the
+    standard error falls several times — and the standard error to stop at), moves chosen
+    by ``evaluator`` (a :class:`~tavli.ai.evaluator.Evaluator` or network; the shipped one
+    by default), played in ``jobs`` processes. ``progress``: a stream for a progress line
+    (stderr)."""
+    check_jobs(jobs)
     ev, rules = _setup(position, evaluator, rules)
     with Runner(ev, rules, jobs) as runner:
-        res, secs = runner.run(position, games, ply, truncate, seed, luck, target_se,
-                               progress)
-    return summarize(res, bool(rules.backgammons), luck, secs,
-                     _settings(ply, truncate, seed, luck))
+        res, secs = runner.run(position, ctx, progress)
+    return summarize(res, bool(rules.backgammons), ctx.luck, secs, ctx.settings())
 
 
 def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None = 5,
-                  evaluator=None, games: int = 1296, ply: int = 0,
-                  truncate: int | None = None, seed: int = 1, jobs: int = 1, *,
+                  ctx: RolloutContext = RolloutContext(), evaluator=None, *, jobs: int = 1,
                   rules: Rules | None = None, candidates: list[Move] | None = None,
-                  target_se: float | None = None, luck: bool = True,
                   progress: TextIO | None = None) -> list[RolloutResult]:
     """Roll out the after-positions of moves of ``dice`` in ``position`` (the best
     ``moves`` by 0-ply, all of them with None; or the given ``candidates``), each with the
-    same trials and dice (settings as :func:`rollout`), and return them best first by
-    the luck-adjusted equity, for the side that moves. A move that ends the game has its
-    outcome exactly (0 trials)."""
+    same trials and dice (``ctx`` and the rest as :func:`rollout`), and return them best
+    first by the luck-adjusted equity, for the side that moves. A move that ends the game
+    has its outcome exactly (0 trials)."""
     from tavli.ai.analyzer import Analyzer
 
-    check_settings(games, ply, truncate, seed, jobs, target_se)
+    check_jobs(jobs)
     if moves is not None and (not isinstance(moves, int) or moves < 1):
         raise OptionError(f"moves must be at least 1 (or all), not {moves!r}")
     ev, rules = _setup(position, evaluator, rules)
@@ -375,7 +356,7 @@ def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None
         legal = position.legal_moves(dice, rules)
         ranked = Analyzer(rules, ev).rank(position, legal, EvalContext())
         candidates = [r.move for r in ranked[:moves]]
-    settings = _settings(ply, truncate, seed, luck)
+    settings = ctx.settings()
     results = []
     with Runner(ev, rules, jobs) as runner:
         for i, m in enumerate(candidates, 1):
@@ -386,10 +367,9 @@ def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None
                 results.append(RolloutResult(0, end, zero, e, 0.0, end, zero, e, 0.0,
                                              settings=settings, move=m))
                 continue
-            res, secs = runner.run(m.after, games, ply, truncate, seed, luck, target_se,
-                                   progress, f"move {i}/{len(candidates)} {m}")
-            results.append(summarize(_flip_rows(res), bool(rules.backgammons), luck, secs,
-                                     settings, m))
+            res, secs = runner.run(m.after, ctx, progress, f"move {i}/{len(candidates)} {m}")
+            results.append(summarize(_flip_rows(res), bool(rules.backgammons), ctx.luck,
+                                     secs, settings, m))
     results.sort(key=lambda r: -r.equity)
     return results
 
@@ -444,5 +424,5 @@ def describe(r: RolloutResult) -> str:
 
 
 __all__ = ["RolloutResult", "rollout", "rollout_moves", "Runner", "summarize",
-           "format_result", "describe", "check_settings"]
+           "format_result", "describe", "check_jobs"]
 

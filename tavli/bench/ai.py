@@ -135,6 +135,7 @@ def bench_rollout(games: int = 1296, seed: int = 1, out=print) -> dict:
     equities and their standard errors."""
     from tavli.ai.evaluator import Evaluator
     from tavli.ai.net import equity
+    from tavli.ai.context import RolloutContext
     from tavli.ai.rollout import Runner, summarize
     from tavli.bench.movegen import gnubg_board
 
@@ -155,12 +156,12 @@ def bench_rollout(games: int = 1296, seed: int = 1, out=print) -> dict:
         f"{'equity ± SE':>16}")
     figs: dict = {"games": games, "seed": seed, "positions": {}}
     with Runner(ev, rules) as runner:
-        runner.run(bench_positions()[-1][1], 1, 0, None, seed)  # compiled code loaded
+        runner.run(bench_positions()[-1][1], RolloutContext(games=1, seed=seed))  # compiled
         for name, pos in bench_positions():
             f: dict = {}
             for luck in (False, True):
                 c0 = time.process_time()
-                res, secs = runner.run(pos, games, 0, None, seed, luck)
+                res, secs = runner.run(pos, RolloutContext(games=games, seed=seed, luck=luck))
                 r = summarize(res, count_bg, luck, secs)
                 f["adjusted" if luck else "plain"] = _figures(
                     games, secs, time.process_time() - c0, r.equity, r.equity_se)

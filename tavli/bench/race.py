@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tavli.ai.context import RolloutContext
 from tavli.ai.evaluator import E_RACE, Evaluator
 from tavli.ai.net import N_OUT, Net, equity, read_npz, write_npz
 from tavli.ai.race import RACE
@@ -134,11 +135,11 @@ def rollouts_of(ev: Evaluator, rules: Rules, boards: np.ndarray, turns: np.ndarr
         return Rollouts(rules.variant.family, boards, turns, means[:k], ses[:k],
                         outputs[:k], trials, seed, player)
 
+    plain = RolloutContext(games=trials, luck=False)  # each position's own seed below
     with Runner(ev, rules, jobs) as runner:
         for k in range(k0, n):
             pos = Position(rules.game, boards[k].reshape(4, 26), int(turns[k]), validate=False)
-            res, _ = runner.run(pos, trials, 0, None, (seed * 100_000 + k) % 2**32,
-                                luck=False)
+            res, _ = runner.run(pos, plain.with_seed((seed * 100_000 + k) % 2**32))
             r = summarize(res, count_bg, False)
             means[k], ses[k], outputs[k] = r.plain_equity, r.plain_equity_se, r.plain_outputs
             if (k + 1) % 10 == 0:

@@ -76,10 +76,11 @@ def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool,
     else:
         import sys
 
+        from tavli.ai.context import RolloutContext
         from tavli.ai.rollout import describe
         from tavli.ai.rollout import rollout as roll_out
 
-        r = roll_out(pos, games=rollout, rules=rules, progress=sys.stderr)
+        r = roll_out(pos, RolloutContext(games=rollout), rules=rules, progress=sys.stderr)
         from dataclasses import replace
 
         d = replace(decide_from(r.outputs, pos, ci, ply=0), source="rollout")

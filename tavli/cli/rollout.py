@@ -90,6 +90,7 @@ def _words() -> dict:
 
 def cmd_rollout(args: argparse.Namespace) -> int:
     from tavli import i18n
+    from tavli.ai.context import RolloutContext
     from tavli.ai.rollout import format_result, rollout, rollout_moves
     from tavli.cli.text import _, no_move, rollout_how, side_word
     from tavli.engine.board import parse_dice
@@ -99,14 +100,14 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     if pos.game != rules.game:
         raise CliError(f"the position is {pos.game_name}'s, not {rules.game_name}'s")
     ev = evaluator_arg(args.evaluator, rules.variant)
-    kw: dict[str, Any] = dict(evaluator=ev, games=args.games, ply=args.ply,
-                              truncate=args.truncate, seed=args.seed, jobs=args.jobs,
-                              rules=rules, target_se=args.target_se, luck=not args.no_luck,
-                              progress=sys.stderr)
+    ctx = RolloutContext.at_ply(args.ply, games=args.games, truncate=args.truncate,
+                                seed=args.seed, luck=not args.no_luck,
+                                target_se=args.target_se)
+    kw: dict[str, Any] = dict(evaluator=ev, jobs=args.jobs, rules=rules, progress=sys.stderr)
     count_bg = bool(rules.backgammons)
     side = side_word(pos.turn)
     if args.dice is None:
-        r = rollout(pos, **kw)
+        r = rollout(pos, ctx, **kw)
         if args.json:
             print(json.dumps({"game": pos.game_name, "position": pos.id(), **r.to_dict()}))
             return 0
@@ -118,7 +119,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
         _print_reduction(r)
         return 0
     dice = parse_dice(args.dice)
-    results = rollout_moves(pos, dice, args.moves, **kw)
+    results = rollout_moves(pos, dice, args.moves, ctx, **kw)
     if args.json:
         print(json.dumps({"game": pos.game_name, "position": pos.id(), "dice": list(dice),
                           "moves": [r.to_dict() for r in results]}))
@@ -174,10 +175,11 @@ def roll_moves(pos, moves, rules, trials: int) -> list:
     """``moves`` of one roll in ``pos`` rolled out as ``hint --rollout`` and ``analyse
     --rollout`` do: ``trials`` each, 0-ply, luck-adjusted, seed 1, progress on stderr;
     best first (:func:`tavli.ai.rollout.rollout_moves`)."""
+    from tavli.ai.context import RolloutContext
     from tavli.ai.rollout import rollout_moves
 
-    return rollout_moves(pos, None, candidates=list(moves), games=trials, rules=rules,
-                         progress=sys.stderr)
+    return rollout_moves(pos, None, None, RolloutContext(games=trials), rules=rules,
+                         candidates=list(moves), progress=sys.stderr)
 
 
 def _top_lines(key: str, results, rules, trials: int, played: str | None = None) -> list[str]:
