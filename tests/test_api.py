@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import tavli
+from tavli.ai.context import MONEY_0PLY
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTED = ("Game", "Match", "play_game", "game_record", "match_record", "load_record",
@@ -88,7 +89,8 @@ def _examples() -> dict[str, object]:
         "Analyzer": tavli.Analyzer(tavli.Rules("plakoto")),
         "Net": tavli.Net.random(0, hidden=4, seed=1),
         "Evaluator": tavli.Evaluator(tavli.Net.random(0, hidden=4, seed=1), bearoff=False),
-        "CubeDecision": tavli.cube_decision(tavli.Position.start("backgammon"), ply=0),
+        "CubeDecision": tavli.cube_decision(tavli.Position.start("backgammon"),
+                                            ctx=MONEY_0PLY),
         "CubeInfo": tavli.CubeInfo(cube=2, owner=tavli.Owner.ME, length=7, away=(3, 5)),
         "Owner": tavli.Owner.OPPONENT,
     }

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from tavli.ai.context import MONEY_0PLY
 from tavli.play.cube.cubeful import (
     DOUBLE_PASS,
     DOUBLE_TAKE,
@@ -95,7 +96,7 @@ def test_cube_decision_api_and_ai_answers_a_double():
     from tavli import Game, Position, Rules, cube_decision
     from tavli.ai.neural import NeuralPlayer
 
-    d = cube_decision(Position.start("backgammon"), ply=0)
+    d = cube_decision(Position.start("backgammon"), ctx=MONEY_0PLY)
     assert d.action == NO_DOUBLE_TAKE and not d.double
     g = Game(Rules("backgammon"), seed=1, first=0)
     g.double()

@@ -9,6 +9,7 @@ from test_formats import random_play, summary
 from test_web_api import assert_error, new, post
 
 from tavli import cube_decision
+from tavli.ai.context import MONEY_0PLY, ONE_PLY
 from tavli.engine.board import Position
 from tavli.play.cube.info import CubeInfo, Owner
 from tavli.play.formats import dumps, loads
@@ -64,7 +65,7 @@ def test_cube_hint_before_the_roll_and_on_a_double(client):
     assert h["role"] == "double" and h["side"] == h["doubler"] == "white"
     assert h["ply"] == 0 and h["situation"] == "Money play, cube centred"
     assert [r["name"] for r in h["rows"]] == ["No double", "Double, take", "Double, pass"]
-    d = cube_decision(Position.from_id(st["position_id"]), CubeInfo(), ply=0)
+    d = cube_decision(Position.from_id(st["position_id"]), CubeInfo(), MONEY_0PLY)
     rows_agree(h, d)
     in_english(h)
     assert h["action"] in ACTIONS and h["advice"].startswith("Roll: no double")
@@ -96,7 +97,7 @@ def test_cube_hint_before_the_roll_and_on_a_double(client):
     assert h["rows"][0]["name"] == "No redouble" and "cube 2 owned by the doubler" in \
         h["situation"]
     d = cube_decision(Position.from_id(st["position_id"]), CubeInfo(cube=2, owner=Owner.ME),
-                      ply=0)
+                      MONEY_0PLY)
     rows_agree(h, d)
     in_english(h)
 
@@ -115,7 +116,7 @@ def test_cube_hint_errors(client):
     # the default level (expert) thinks at 1-ply, as the move hint does
     h = hint(client, st["id"])
     assert h["ply"] == 1
-    rows_agree(h, cube_decision(Position.from_id(st["position_id"]), CubeInfo(), ply=1))
+    rows_agree(h, cube_decision(Position.from_id(st["position_id"]), CubeInfo(), ONE_PLY))
 
 
 def test_cube_hint_in_a_match_reads_the_score(client):
@@ -132,7 +133,7 @@ def test_cube_hint_in_a_match_reads_the_score(client):
     assert all(0 < r["mwc"] < 1 for r in h["rows"]) and set(h["mwc"]) == {
         "no_double", "double_take", "double_pass"}
     ci = CubeInfo(length=5, away=(5, 5))
-    rows_agree(h, cube_decision(Position.from_id(st["position_id"]), ci, ply=0))
+    rows_agree(h, cube_decision(Position.from_id(st["position_id"]), ci, MONEY_0PLY))
 
 
 # --- the position's IDs -------------------------------------------------------------------

@@ -88,6 +88,8 @@ class EvalContext:
 
 #: 0-ply, money play: what a quick look at a position uses
 MONEY_0PLY = EvalContext()
+#: 1-ply, money play: the cube decision's default depth
+ONE_PLY = EvalContext(plies=1)
 
 
 @dataclass(frozen=True)
@@ -142,3 +144,7 @@ class RolloutContext:
     def with_seed(self, seed: int) -> RolloutContext:
         """The same rollout with the dice of ``seed``."""
         return replace(self, seed=seed)
+
+
+#: 1296 trials played out at 0-ply, luck-adjusted, seed 1 (``tavli rollout``'s defaults)
+DEFAULT_ROLLOUT = RolloutContext()

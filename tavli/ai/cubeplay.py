@@ -4,7 +4,8 @@ position's class.
 
 >>> from tavli import Position
 >>> from tavli.play.cube.info import CubeInfo
->>> d = cube_decision(Position.start("backgammon"), CubeInfo(), ply=0)
+>>> from tavli.ai.context import MONEY_0PLY
+>>> d = cube_decision(Position.start("backgammon"), CubeInfo(), MONEY_0PLY)
 >>> d.action
 'No double, take'
 """
@@ -15,7 +16,7 @@ import functools
 
 import numpy as np
 
-from tavli.ai.context import EvalContext
+from tavli.ai.context import ONE_PLY, EvalContext
 from tavli.ai.evaluator import CLASSES, Evaluator, position_class
 from tavli.engine.board import Position
 from tavli.engine.rules import Rules
@@ -38,19 +39,20 @@ def _shipped_analyzer(rules: Rules):
     return Analyzer(rules)
 
 
-def cube_decision(position: Position, cube: CubeInfo | None = None, ply: int = 1,
-                  evaluator: Evaluator | None = None, rules: Rules | None = None,
-                  ) -> CubeDecision:
+def cube_decision(position: Position, cube: CubeInfo | None = None,
+                  ctx: EvalContext = ONE_PLY, evaluator: Evaluator | None = None,
+                  rules: Rules | None = None) -> CubeDecision:
     """The cube decision of the side to move in ``position`` (before its roll) with the
     cube and score ``cube`` (default: money, cube centred): the network's cubeless
-    probabilities at ``ply`` (0-2) made cubeful by Janowski's model. ``evaluator``:
-    default the shipped one; ``rules``: default the game's standard rules."""
+    probabilities searched as ``ctx`` says (0-2 plies; default 1) made cubeful by
+    Janowski's model. ``evaluator``: default the shipped one; ``rules``: default the
+    game's standard rules."""
     from tavli.ai.analyzer import Analyzer
 
     rules = rules if rules is not None else Rules.for_game(position.game)
     a = (_shipped_analyzer(rules) if evaluator is None else Analyzer(rules, evaluator))
-    probs = a.position_outputs(position, EvalContext(plies=ply))
-    return decide_from(probs, position, cube if cube is not None else CubeInfo(), ply)
+    probs = a.position_outputs(position, ctx)
+    return decide_from(probs, position, cube if cube is not None else CubeInfo(), ctx.plies)
 
 
 def decide_from(probs, position: Position, cube: CubeInfo, ply: int = 0) -> CubeDecision:

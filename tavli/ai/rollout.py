@@ -34,7 +34,7 @@ from typing import TextIO
 
 import numpy as np
 
-from tavli.ai.context import EvalContext, RolloutContext
+from tavli.ai.context import DEFAULT_ROLLOUT, EvalContext, RolloutContext
 from tavli.ai.net import N_OUT, equity
 from tavli.engine.board import Dice, Move, Position
 from tavli.engine.rules import Rules
@@ -320,7 +320,7 @@ def _setup(position: Position, evaluator, rules: Rules | None):
     return ev, rules
 
 
-def rollout(position: Position, ctx: RolloutContext = RolloutContext(), evaluator=None, *,
+def rollout(position: Position, ctx: RolloutContext = DEFAULT_ROLLOUT, evaluator=None, *,
             jobs: int = 1, rules: Rules | None = None,
             progress: TextIO | None = None) -> RolloutResult:
     """Roll out ``position`` for its side to move, before the roll, as ``ctx`` says
@@ -338,7 +338,7 @@ def rollout(position: Position, ctx: RolloutContext = RolloutContext(), evaluato
 
 
 def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None = 5,
-                  ctx: RolloutContext = RolloutContext(), evaluator=None, *, jobs: int = 1,
+                  ctx: RolloutContext = DEFAULT_ROLLOUT, evaluator=None, *, jobs: int = 1,
                   rules: Rules | None = None, candidates: list[Move] | None = None,
                   progress: TextIO | None = None) -> list[RolloutResult]:
     """Roll out the after-positions of moves of ``dice`` in ``position`` (the best

@@ -133,9 +133,9 @@ def bench_rollout(games: int = 1296, seed: int = 1, out=print) -> dict:
     luck-adjusted (``games`` trials each, in this process), gnubg's 0-ply player from
     Python (:func:`tavli.bench.gnubg_ref.playout`, the same number of trials), with the
     equities and their standard errors."""
+    from tavli.ai.context import RolloutContext
     from tavli.ai.evaluator import Evaluator
     from tavli.ai.net import equity
-    from tavli.ai.context import RolloutContext
     from tavli.ai.rollout import Runner, summarize
     from tavli.bench.movegen import gnubg_board
 

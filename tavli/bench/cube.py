@@ -178,9 +178,10 @@ def gnubg_cube(g: ModuleType, case: Case, ply: int = 0,
 def our_cube(case: Case, ply: int = 0):
     """Our decision in ``case``: the :class:`~tavli.play.cube.cubeful.CubeDecision` and its
     :class:`Verdict`."""
+    from tavli.ai.context import EvalContext
     from tavli.ai.cubeplay import cube_decision
 
-    d = cube_decision(case.position, case.cube, ply=ply)
+    d = cube_decision(case.position, case.cube, EvalContext(plies=ply))
     return d, Verdict(action_class(d.double, d.take), d.nd, d.dt, d.dp)
 
 

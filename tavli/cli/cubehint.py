@@ -68,11 +68,12 @@ def cube_hint(pos, rules, ci: CubeInfo, ply: int, as_json: bool,
     root, as at any ply), with the rollout's figures."""
     import json
 
+    from tavli.ai.context import EvalContext
     from tavli.ai.cubeplay import cube_decision, decide_from
 
     r = None
     if rollout is None:
-        d = cube_decision(pos, ci, ply=ply, rules=rules)
+        d = cube_decision(pos, ci, EvalContext(plies=ply), rules=rules)
     else:
         import sys
 

@@ -17,7 +17,7 @@ DamaRules(name='box', huffing=False)
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Union
+from typing import Any
 
 from tavli.engine.dama.rules import DamaRules
 from tavli.engine.games import BaseVariant, find_game
@@ -25,7 +25,7 @@ from tavli.engine.rules import Rules
 from tavli.errors import RuleError
 
 #: the rules of some game: with dice, or Dama's
-AnyRules = Union[Rules, DamaRules]
+AnyRules = Rules | DamaRules
 
 
 def rules_for(game: str | BaseVariant,

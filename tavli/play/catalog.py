@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 from tavli.engine.catalog import AnyRules
 from tavli.engine.dama.rules import DamaRules
@@ -15,7 +15,7 @@ from tavli.play.dama.game import DamaGame
 from tavli.play.game import Game
 
 #: a game of any kind: with dice, or Dama
-AnyGame = Union[Game, DamaGame]
+AnyGame = Game | DamaGame
 
 
 def new_game(rules: AnyRules, **settings: Any) -> AnyGame:

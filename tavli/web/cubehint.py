@@ -132,6 +132,7 @@ def cube_hint(job: dict[str, Any]) -> dict[str, Any]:
     the three cubeful equities (and MWCs in a match) from the doubler's view, the
     cubeless probabilities (also as one line, ``cubeless_text``), gnubg's text (``lines``)
     and what to do (``advice``)."""
+    from tavli.ai.context import EvalContext
     from tavli.ai.cubeplay import cube_decision
     from tavli.engine.board import Position
     from tavli.engine.rules import Rules
@@ -146,7 +147,8 @@ def cube_hint(job: dict[str, Any]) -> dict[str, Any]:
                   cube_used=c["cube_used"])
     with _lock:
         rules = Rules.from_dict(job["rules"])
-        d = cube_decision(Position.from_id(job["position"]), ci, ply=job["ply"], rules=rules)
+        d = cube_decision(Position.from_id(job["position"]), ci,
+                          EvalContext(plies=job["ply"]), rules=rules)
     role = job["role"]
     word = "redouble" if ci.owner == Owner.ME else "double"
     names = (f"No {word}", f"{word.capitalize()}, take", f"{word.capitalize()}, pass")

@@ -322,5 +322,6 @@ for _v in (Portes(), Plakoto(), Fevga(), Backgammon(), *DAMA_VARIANTS):
     register_variant(_v)
 
 __all__ = ["BaseVariant", "Variant", "VARIANTS", "ALL", "find_variant", "find_game", "lookup",
-           "all_variants", "games", "register_variant", "unregister_variant", "game_names", "rotation", "match_kinds", "ROTATIONS", "HITTING", "PINNING",
-           "RUNNING", "KERNEL_NAMES"]
+           "all_variants", "games", "register_variant", "unregister_variant", "game_names",
+           "rotation", "match_kinds", "ROTATIONS", "HITTING", "PINNING", "RUNNING",
+           "KERNEL_NAMES", "unknown"]
