@@ -92,16 +92,24 @@ def record_of(obj: Recorded) -> dict[str, Any]:
     return game_record(obj) if isinstance(obj, Game) else dama_record(obj)
 
 
-def check_size(events: list[int]) -> None:
+def check_size(events: list[int], what: str = "events") -> None:
     """Refuse, before anything is replayed, games whose numbers of ``events`` (one count a
-    game) pass the import limits (:data:`MAX_GAMES`, :data:`MAX_EVENTS`, :data:`MAX_TOTAL`)."""
+    game; ``what`` names them in the message) pass the import limits (:data:`MAX_GAMES`,
+    :data:`MAX_EVENTS`, :data:`MAX_TOTAL`).
+
+    >>> check_size([400, 700, 4000], "plies")
+    Traceback (most recent call last):
+    ...
+    tavli.errors.RecordError: game 3: too many plies: 4,000 (at most 1,000)
+    """
     if len(events) > MAX_GAMES:
         raise RecordError(f"too many games: {len(events):,} (at most {MAX_GAMES})")
     for i, n in enumerate(events, 1):
         if n > MAX_EVENTS:
-            raise RecordError(f"game {i}: too many events: {n:,} (at most {MAX_EVENTS:,})")
+            raise RecordError(f"game {i}: too many {what}: {n:,} (at most {MAX_EVENTS:,})")
     if sum(events) > MAX_TOTAL:
-        raise RecordError(f"too many events: {sum(events):,} (at most {MAX_TOTAL:,})")
+        raise RecordError(f"too many {what}: {sum(events):,} (at most {MAX_TOTAL:,} in all, "
+                          f"{MAX_EVENTS:,} a game)")
 
 
 def dice_only(obj: Recorded, use: str) -> Game | Match:
@@ -225,7 +233,7 @@ def load_record(data: dict[str, Any] | str, *, drawn: list[int] | None = None
     games = data.get("games")
     if not isinstance(games, list) or not games:
         raise RecordError("the record has no games")
-    if any(_is_dama_doc(g) for g in games):
+    if any(is_dama_doc(g) for g in games):
         return _load_dama(data, games)
     feed: list[int] = []
     dice = _FeedDice(feed, drawn)
@@ -265,7 +273,7 @@ def load_record(data: dict[str, Any] | str, *, drawn: list[int] | None = None
         raise RecordError(f"the record does not replay: {e}") from None
 
 
-def _is_dama_doc(doc: Any) -> bool:
+def is_dama_doc(doc: Any) -> bool:
     """Is ``doc`` (one game of a record) a Dama game's (``"rules": {"game": "dama", ...}``)?"""
     return (isinstance(doc, dict) and isinstance(doc.get("rules"), dict)
             and doc["rules"].get("game") == "dama")
@@ -278,7 +286,7 @@ def _load_dama(data: dict[str, Any], games: list[Any]) -> DamaGame | list[DamaGa
     if data.get("match") is not None:
         raise RecordError("a record of Dama games has no match (\"match\": null)")
     for i, gd in enumerate(games, 1):
-        if not _is_dama_doc(gd):
+        if not is_dama_doc(gd):
             raise RecordError(f"game {i}: a record holds Dama games or dice games, not both")
     check_size([len(gd["events"]) if isinstance(gd.get("events"), list) else 0
                 for gd in games])

@@ -34,7 +34,7 @@ def loads(text: str) -> DamaGame | list[DamaGame]:
         parsed = parse_pdn_games(text)
         if not parsed:
             raise RecordError("no game in the PDN text")
-        check_size([len(pg.plies) for pg in parsed])
+        check_size([len(pg.plies) for pg in parsed], "plies")
         games = replay_pdn_games(parsed)
     except RecordError:
         raise
