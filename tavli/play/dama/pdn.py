@@ -51,6 +51,8 @@ from tavli.errors import OptionError, ParseError, RecordError, TavliError
 from tavli.play.dama.game import DamaGame
 
 SEVEN = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+#: the tags :func:`write_pdn` makes from the game itself (a caller's are left out)
+DERIVED_TAGS = ("GameType", "Rules", "Huffing", "FEN")
 
 
 def _algebraic(rules: DamaRules, notation: str | None) -> bool:
@@ -63,14 +65,15 @@ def _algebraic(rules: DamaRules, notation: str | None) -> bool:
 
 def write_pdn(game: DamaGame, tags: dict[str, str] | None = None,
               notation: str | None = None) -> str:
-    """The game as PDN text (tags, then the moves and the result). ``notation``:
-    ``"algebraic"`` or ``"numeric"``; default algebraic for ``russian``, numeric
-    otherwise."""
+    """The game as PDN text (tags, then the moves and the result). ``tags`` add to or
+    replace the seven standard ones (not :data:`DERIVED_TAGS`, which follow the game);
+    ``notation``: ``"algebraic"`` or ``"numeric"``; default algebraic for ``russian``,
+    numeric otherwise."""
     rules = game.rules
     alg = _algebraic(rules, notation)
     t: dict[str, str] = {k: "?" for k in SEVEN}
     t["Result"] = game.result
-    t.update(tags or {})
+    t.update({k: v for k, v in (tags or {}).items() if k not in DERIVED_TAGS})
     t["Result"] = game.result if "Result" not in (tags or {}) else t["Result"]
     t["GameType"] = rules.pdn_gametype(alg)
     if rules.has_huffing:

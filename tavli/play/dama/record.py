@@ -37,11 +37,10 @@ from tavli.engine.dama.board import Position
 from tavli.engine.dama.rules import DamaRules
 from tavli.errors import RecordError, TavliError
 from tavli.play.dama.game import REASON_KEYS, DamaGame
+from tavli.play.dama.pdn import DERIVED_TAGS
 
 GAME = "dama"
 SIDES = ("white", "black")  # the record's names of WHITE (0) and BLACK (1)
-#: PDN tags the writer makes from the game itself (not kept in a record)
-DERIVED_TAGS = ("GameType", "FEN", "Rules", "Huffing")
 
 
 def rules_doc(rules: DamaRules) -> dict[str, Any]:
