@@ -142,7 +142,8 @@ def test_a_bad_record_is_one_error_and_nothing_loaded(record, message):
 
 def test_a_record_is_bounded_before_its_replay():
     ply = {"side": "white", "move": "22-18"}
-    with pytest.raises(RecordError, match=f"game 1: too many events: 1,001 .at most {MAX_EVENTS:,}"):
+    with pytest.raises(RecordError, match=f"game 1: too many events: 1,001 .at most "
+                                          f"{MAX_EVENTS:,}"):
         load_record(_record([ply] * (MAX_EVENTS + 1)))  # illegal from ply 2: not replayed
     many = {**_record([]), "games": [{"rules": {"game": "dama"}}] * (MAX_GAMES + 1)}
     with pytest.raises(RecordError, match="too many games"):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-
 from typing import Any
 
 from tavli.cli.args import add_lang_option
@@ -15,7 +14,7 @@ from tavli.play.formats import FORMATS
 
 
 def register(sub) -> None:
-    """The ``convert`` and ``verify`` subcommands' parsers."""
+    """The ``convert``, ``replay`` and ``verify`` subcommands' parsers."""
     cv = sub.add_parser("convert", help="convert a game or match file (.json, .mat, .sgf, "
                         ".pdn)",
                         description="Read a game or match (a tavli record .json, a gnubg/"

@@ -13,10 +13,10 @@ replay every move through the engine: a damaged or illegal file raises one-line
 (a Dama game as ``.mat``, a Portes game as ``.pdn``) is refused the same way.
 
 >>> from tavli.play.dama.game import DamaGame
->>> dumps(DamaGame("russian"), "sgf")
+>>> dumps(DamaGame("russian"), "sgf")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-tavli.errors.RecordError: .sgf files hold backgammon games only (as gnubg plays them), not Dama: save it as PDN (.pdn) or a tavli record (.json)
+tavli.errors.RecordError: .sgf files hold backgammon games only (...), not Dama: save it as PDN ...
 """
 
 from __future__ import annotations
