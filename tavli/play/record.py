@@ -28,15 +28,16 @@ from tavli.play.game import Game
 from tavli.play.history import Opening
 from tavli.play.match import Match
 
+# Dama's modules (tavli.play.dama) are imported where a Dama game is met: its board loads
+# Numba, which a dice record never needs.
 if TYPE_CHECKING:
     from tavli.play.dama.game import DamaGame
 
     #: what a record holds: a dice game or match, a Dama game, or several Dama games (a
     #: PDN file's)
     Recorded = Game | Match | DamaGame | list[DamaGame]
-
-# Dama's modules (tavli.play.dama) are imported where a Dama game is met: its board loads
-# Numba, which a dice record never needs.
+else:  # the same at run time (typing.get_type_hints), without naming Dama's class
+    Recorded = Game | Match | Any
 
 FORMAT = "tavli-record"
 VERSION = 1
