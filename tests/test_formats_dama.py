@@ -220,6 +220,10 @@ def test_a_damaged_or_too_large_pdn_is_one_error(text, message):
     assert message in str(e.value) and "\n" not in str(e.value)
 
 
+def test_a_byte_order_mark_is_skipped():
+    assert loads('\ufeff[Rules "italian"]\n\n1. 22-18 *\n', "pdn").rules.name == "italian"
+
+
 def test_nested_variations_are_read_in_linear_time():
     text = "[Event \"x\"]\n\n1. 22-18 " + "(" * 100_000 + ")" * 100_000 + " 11-15 *\n"
     t = time.perf_counter()

@@ -31,7 +31,7 @@ def loads(text: str) -> DamaGame | list[DamaGame]:
     before the replay), an illegal move or a damaged file raise one
     :class:`RecordError` line, and nothing is read."""
     try:
-        parsed = parse_pdn_games(text)
+        parsed = parse_pdn_games(text.removeprefix("\ufeff"))  # a byte order mark first
         if not parsed:
             raise RecordError("no game in the PDN text")
         check_size([len(pg.plies) for pg in parsed], "plies")
