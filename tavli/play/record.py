@@ -88,6 +88,7 @@ def dama_record(games: DamaGame | list[DamaGame]) -> dict[str, Any]:
 
 
 def record_of(obj: Recorded) -> dict[str, Any]:
+    """The record of a game, a match, a Dama game or a list of Dama games."""
     if isinstance(obj, Match):
         return match_record(obj)
     return game_record(obj) if isinstance(obj, Game) else dama_record(obj)
