@@ -203,7 +203,7 @@ CLI_DIR = ROOT / "tavli" / "cli"
 CLI = {CLI_DIR / "positions.py": {"cmd_moves", "cmd_show"},
        CLI_DIR / "hint.py": {"cmd_hint", "_print_ranked", "_cube_hint"},
        CLI_DIR / "analyse.py": {"cmd_analyse"},
-       CLI_DIR / "records.py": {"cmd_convert", "cmd_verify"},
+       CLI_DIR / "records.py": {"cmd_convert", "_what", "cmd_replay", "_game_line", "cmd_verify"},
        CLI_DIR / "rollout.py": {"cmd_rollout", "_print_reduction", "ranked_lines",
                                 "_top_lines", "hint_rollouts", "analysis_rollouts"}}
 

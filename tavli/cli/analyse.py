@@ -54,10 +54,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from tavli import i18n
     from tavli.ai import analysis
     from tavli.ai.analysis import format_analysis, ply_note
-    from tavli.play.record import load
+    from tavli.play.record import dice_only, load
 
     ply, levels = _review_ply(args)
-    obj = load(args.record)
+    obj = dice_only(load(args.record), "tavli analyse")
     entries = analysis.analyse_turns(obj, ply)
     result = analysis.summarise(entries, ply, analysis.result_of(obj), ply_note(ply, levels))
     rolled: dict = {}

@@ -1,5 +1,6 @@
 """JSON game and match records: rules, options, seed, every roll and action. A record
-loads and replays to the same final state (checked on load).
+loads and replays to the same final state (checked on load). A record holds Dama games
+too, each replayed ply by ply (their object: :mod:`tavli.play.dama.record`).
 
 >>> from tavli.play.game import Game
 >>> g = Game("fevga", seed=5)
@@ -16,7 +17,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tavli.engine.board import Position
 from tavli.engine.dice import ScriptedDice, dice_text
@@ -27,8 +28,24 @@ from tavli.play.game import Game
 from tavli.play.history import Opening
 from tavli.play.match import Match
 
+# Dama's modules (tavli.play.dama) are imported where a Dama game is met: its board loads
+# Numba, which a dice record never needs.
+if TYPE_CHECKING:
+    from tavli.play.dama.game import DamaGame
+
+    #: what a record holds: a dice game or match, a Dama game, or several Dama games (a
+    #: PDN file's)
+    Recorded = Game | Match | DamaGame | list[DamaGame]
+else:  # the same at run time (typing.get_type_hints), without naming Dama's class
+    Recorded = Game | Match | Any
+
 FORMAT = "tavli-record"
 VERSION = 1
+
+# The largest record an import replays (the web app's uploads, PDN files, Dama records):
+MAX_GAMES = 100       # a match to 25 points has at most 49 games (and a few draws)
+MAX_EVENTS = 1_000    # events of one game (a long Fevga game has a few hundred)
+MAX_TOTAL = 5_000     # events of all games (replaying one takes about a millisecond)
 
 
 def _game_doc(g: Game) -> dict[str, Any]:
@@ -61,8 +78,49 @@ def match_record(m: Match) -> dict[str, Any]:
             "games": [_game_doc(g) for g in m.games]}
 
 
-def record_of(obj: Game | Match) -> dict[str, Any]:
-    return match_record(obj) if isinstance(obj, Match) else game_record(obj)
+def dama_record(games: DamaGame | list[DamaGame]) -> dict[str, Any]:
+    """The record of one Dama game, or of several played apart (``match`` null)."""
+    from tavli.play.dama.record import game_doc
+
+    games = list(games) if isinstance(games, list) else [games]
+    return {"format": FORMAT, "version": VERSION, "seed": None, "match": None,
+            "games": [game_doc(g) for g in games]}
+
+
+def record_of(obj: Recorded) -> dict[str, Any]:
+    """The record of a game, a match, a Dama game or a list of Dama games."""
+    if isinstance(obj, Match):
+        return match_record(obj)
+    return game_record(obj) if isinstance(obj, Game) else dama_record(obj)
+
+
+def check_size(events: list[int], what: str = "events") -> None:
+    """Refuse, before anything is replayed, games whose numbers of ``events`` (one count a
+    game; ``what`` names them in the message) pass the import limits (:data:`MAX_GAMES`,
+    :data:`MAX_EVENTS`, :data:`MAX_TOTAL`).
+
+    >>> check_size([400, 700, 4000], "plies")
+    Traceback (most recent call last):
+    ...
+    tavli.errors.RecordError: game 3: too many plies: 4,000 (at most 1,000)
+    """
+    if len(events) > MAX_GAMES:
+        raise RecordError(f"too many games: {len(events):,} (at most {MAX_GAMES})")
+    for i, n in enumerate(events, 1):
+        if n > MAX_EVENTS:
+            raise RecordError(f"game {i}: too many {what}: {n:,} (at most {MAX_EVENTS:,})")
+    if sum(events) > MAX_TOTAL:
+        raise RecordError(f"too many {what}: {sum(events):,} (at most {MAX_TOTAL:,} in all, "
+                          f"{MAX_EVENTS:,} a game)")
+
+
+def dice_only(obj: Recorded, use: str) -> Game | Match:
+    """``obj`` when it is a dice game or match; a Dama record raises :class:`RecordError`
+    saying that ``use`` (e.g. ``tavli analyse``) takes the dice games only."""
+    if isinstance(obj, Game | Match):
+        return obj
+    raise RecordError(f"a Dama record: {use} takes Portes, Plakoto, Fevga and backgammon "
+                      "games only")
 
 
 def _roll_text(dice: list) -> str:
@@ -158,8 +216,9 @@ def _check(g: Game, doc: dict[str, Any], where: str) -> None:
 
 
 def load_record(data: dict[str, Any] | str, *, drawn: list[int] | None = None
-                ) -> Game | Match:
-    """Replay a record (a dict, or JSON text) and return the game or match it ends in.
+                ) -> Recorded:
+    """Replay a record (a dict, or JSON text) and return the game or match it ends in
+    (Dama: the game, or the list of its games when it holds several).
     ``drawn``, when given, receives every die the replay throws, in the order thrown
     (the fair-dice check, :mod:`tavli.online.fairdice`, compares them with the seeds').
 
@@ -176,6 +235,8 @@ def load_record(data: dict[str, Any] | str, *, drawn: list[int] | None = None
     games = data.get("games")
     if not isinstance(games, list) or not games:
         raise RecordError("the record has no games")
+    if any(is_dama_doc(g) for g in games):
+        return _load_dama(data, games)
     feed: list[int] = []
     dice = _FeedDice(feed, drawn)
     try:
@@ -212,6 +273,27 @@ def load_record(data: dict[str, Any] | str, *, drawn: list[int] | None = None
         raise
     except TavliError as e:
         raise RecordError(f"the record does not replay: {e}") from None
+
+
+def is_dama_doc(doc: Any) -> bool:
+    """Is ``doc`` (one game of a record) a Dama game's (``"rules": {"game": "dama", ...}``)?"""
+    return (isinstance(doc, dict) and isinstance(doc.get("rules"), dict)
+            and doc["rules"].get("game") == "dama")
+
+
+def _load_dama(data: dict[str, Any], games: list[Any]) -> DamaGame | list[DamaGame]:
+    """The Dama game(s) of a record, after its size is checked."""
+    from tavli.play.dama.record import replay_game_doc
+
+    if data.get("match") is not None:
+        raise RecordError("a record of Dama games has no match (\"match\": null)")
+    for i, gd in enumerate(games, 1):
+        if not is_dama_doc(gd):
+            raise RecordError(f"game {i}: a record holds Dama games or dice games, not both")
+    check_size([len(gd["events"]) if isinstance(gd.get("events"), list) else 0
+                for gd in games])
+    out = [replay_game_doc(gd, f"game {i}") for i, gd in enumerate(games, 1)]
+    return out[0] if len(out) == 1 else out
 
 
 def _replay_game_doc(g: Game, gd: Any, feed: list[int], where: str) -> None:
@@ -255,7 +337,7 @@ class _FeedDice(ScriptedDice):
         return d
 
 
-def save(obj: Game | Match | dict[str, Any], path: str | os.PathLike[str]) -> None:
+def save(obj: Recorded | dict[str, Any], path: str | os.PathLike[str]) -> None:
     """Write a record atomically: the old file stays intact until the new one is complete.
     A symbolic link is followed (the file it names is updated) and an existing file keeps
     its permissions; a new one gets the usual ones (0666 less the umask)."""
@@ -279,7 +361,7 @@ def save(obj: Game | Match | dict[str, Any], path: str | os.PathLike[str]) -> No
         raise
 
 
-def load(path: str | os.PathLike[str]) -> Game | Match:
+def load(path: str | os.PathLike[str]) -> Recorded:
     """Read and replay a record file."""
     try:
         text = Path(path).read_text(encoding="utf-8")

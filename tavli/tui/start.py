@@ -108,7 +108,7 @@ def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
 
 def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[str, Any]]:
     from tavli.play.match import Match
-    from tavli.play.record import load_record
+    from tavli.play.record import dice_only, load_record
 
     path = Path(args.resume)
     given = [o for o, v in (("--game", args.game), ("--points", args.points),
@@ -118,7 +118,7 @@ def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[st
                        "file keeps its own game, points and rules")
     try:
         text = path.read_text(encoding="utf-8")
-        obj = load_record(text)
+        obj = dice_only(load_record(text), "--resume")
     except OSError as e:
         raise CliError(f"cannot resume from {path}: {e.strerror or e}") from None
     except UnicodeDecodeError:

@@ -21,10 +21,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from tavli.engine.rules import OPTIONS
 from tavli.errors import RecordShapeError
-
-MAX_GAMES = 100       # a match to 25 points has at most 49 games (and a few draws)
-MAX_EVENTS = 1_000    # events of one game (a long Fevga game has a few hundred)
-MAX_TOTAL = 5_000     # events of all games (replaying one takes about a millisecond)
+from tavli.play.record import (  # every import's limits
+    MAX_EVENTS,
+    MAX_GAMES,
+    MAX_TOTAL,
+    is_dama_doc,
+)
 
 Side = Literal["white", "black"]
 
@@ -118,6 +120,9 @@ def check_record(data: Any) -> None:
     if not isinstance(data, dict):
         raise RecordShapeError("a record must be a JSON object")
     games = data.get("games")
+    if isinstance(games, list) and any(is_dama_doc(g) for g in games):
+        raise RecordShapeError("a record of Dama games: the app imports records of the dice "
+                               "games only (tavli convert reads it)")
     if isinstance(games, list):
         if len(games) > MAX_GAMES:
             raise RecordShapeError(f"too many games: {len(games):,} (at most {MAX_GAMES})")

@@ -43,6 +43,7 @@ True
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from tavli.engine.dama.board import Position, shown, square_at
 from tavli.engine.dama.rules import DamaRules
@@ -50,6 +51,8 @@ from tavli.errors import OptionError, ParseError, RecordError, TavliError
 from tavli.play.dama.game import DamaGame
 
 SEVEN = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+#: the tags :func:`write_pdn` makes from the game itself (a caller's are left out)
+DERIVED_TAGS = ("GameType", "Rules", "Huffing", "FEN")
 
 
 def _algebraic(rules: DamaRules, notation: str | None) -> bool:
@@ -62,14 +65,15 @@ def _algebraic(rules: DamaRules, notation: str | None) -> bool:
 
 def write_pdn(game: DamaGame, tags: dict[str, str] | None = None,
               notation: str | None = None) -> str:
-    """The game as PDN text (tags, then the moves and the result). ``notation``:
-    ``"algebraic"`` or ``"numeric"``; default algebraic for ``russian``, numeric
-    otherwise."""
+    """The game as PDN text (tags, then the moves and the result). ``tags`` add to or
+    replace the seven standard ones (not :data:`DERIVED_TAGS`, which follow the game);
+    ``notation``: ``"algebraic"`` or ``"numeric"``; default algebraic for ``russian``,
+    numeric otherwise."""
     rules = game.rules
     alg = _algebraic(rules, notation)
     t: dict[str, str] = {k: "?" for k in SEVEN}
     t["Result"] = game.result
-    t.update(tags or {})
+    t.update({k: v for k, v in (tags or {}).items() if k not in DERIVED_TAGS})
     t["Result"] = game.result if "Result" not in (tags or {}) else t["Result"]
     t["GameType"] = rules.pdn_gametype(alg)
     if rules.has_huffing:
@@ -153,7 +157,10 @@ def _rules_from_tags(tags: dict[str, str]) -> DamaRules:
     name = tags.get("Rules", "").strip().lower()
     if name:
         huff = tags.get("Huffing", "yes").strip().lower() not in ("no", "0", "false", "off")
-        return DamaRules.for_name(name, huff)
+        try:
+            return DamaRules.for_name(name, huff)
+        except TavliError as e:
+            raise RecordError(f"Rules tag: {e}") from None
     gt = tags.get("GameType", "25").split(",")[0].strip()
     if gt == "22":
         return DamaRules.for_name("italian")
@@ -216,6 +223,21 @@ def read_pdn_games(text: str) -> list[DamaGame]:
     """Every game of a PDN text, each replayed into a :class:`DamaGame` (tags kept in
     ``game.tags``). Comments (except ``{huff N}``), variations, NAGs and move numbers
     are skipped; an illegal move raises :class:`~tavli.errors.RecordError`."""
+    return replay_pdn_games(parse_pdn_games(text))
+
+
+@dataclass
+class PdnGame:
+    """One game of a PDN text as read, not replayed yet: its tags and its plies, each a
+    move's text or ``*N`` (a huff of square N, as the file numbers it)."""
+
+    tags: dict[str, str]
+    plies: list[str]
+
+
+def parse_pdn_games(text: str) -> list[PdnGame]:
+    """The games of a PDN text, tags and plies read but nothing replayed (a caller can
+    count the plies first: :mod:`tavli.play.formats.pdn`)."""
     out = []
     for gtext in split_games(text):
         tags: dict[str, str] = {}
@@ -228,48 +250,89 @@ def read_pdn_games(text: str) -> list[DamaGame]:
                 body.append(line)
         if not tags and not "".join(body).strip():
             continue
-        rules = _rules_from_tags(tags)
-        conv = _numbering(tags, rules)
-        start = None
-        if tags.get("FEN"):
-            try:
-                start = Position.from_fen(_renumber_fen(tags["FEN"], conv), rules)
-            except TavliError as e:
-                raise RecordError(f"bad FEN tag {shown(tags['FEN'], 60)}: {e}") from e
-        game = DamaGame(rules, start=start)
-        game.tags = tags  # type: ignore[attr-defined]
-        moves = " ".join(body)
-        moves = re.sub(r"\{\s*huff\s+([a-h][1-8]|[0-9]+)\s*\}", r" *\1 ", moves, flags=re.I)
-        moves = re.sub(r"\{[^}]*\}", " ", moves)
-        while True:
-            new = re.sub(r"\([^()]*\)", " ", moves)
-            if new == moves:
-                break
-            moves = new
-        moves = re.sub(r"\$[0-9]+", " ", moves)
-        pending_huff = None
-        for tok in moves.split():
-            tok = tok.rstrip("!?")
-            if tok in _RESULTS:
-                break
-            tok = re.sub(r"^[0-9]+\.(\.\.)?", "", tok)
-            if not tok or tok.startswith(";"):
-                continue
-            if tok.startswith("*") and len(tok) > 1:
-                pending_huff = tok[1:]
-                continue
-            what = tok
-            try:
-                if pending_huff is not None:
-                    what = f"huff {pending_huff} before {tok}"
-                    game.huff(_square(pending_huff, rules, conv))
-                    pending_huff = None
-                    what = tok
-                game.play(_renumber(tok, conv))
-            except TavliError as e:
-                raise RecordError(f"move {len(game.moves) + 1} ({_clip(what, 40)}): {e}") from e
-        out.append(game)
+        out.append(PdnGame(tags, _plies(" ".join(body))))
     return out
+
+
+def _plies(moves: str) -> list[str]:
+    """The plies of a game's move text, up to its result."""
+    moves = re.sub(r"\{\s*huff\s+([a-h][1-8]|[0-9]+)\s*\}", r" *\1 ", moves, flags=re.I)
+    moves = re.sub(r"\{[^}]*\}", " ", moves)
+    moves = _without_variations(moves)
+    moves = re.sub(r"\$[0-9]+", " ", moves)
+    plies = []
+    for tok in moves.split():
+        tok = tok.rstrip("!?")
+        if tok in _RESULTS:
+            break
+        tok = re.sub(r"^[0-9]+\.(\.\.)?", "", tok)
+        if tok and not tok.startswith(";") and tok != "*":
+            plies.append(tok)
+    return plies
+
+
+def _without_variations(moves: str) -> str:
+    """The move text without its variations (``(...)``, nested too), in one pass; a
+    variation left open raises :class:`~tavli.errors.RecordError`."""
+    out, depth = [], 0
+    for part in re.split(r"([()])", moves):
+        if part == "(":
+            depth += 1
+        elif part == ")" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(part)
+        else:
+            continue
+        out.append(" ")
+    if depth:
+        raise RecordError("a variation '(' is not closed")
+    return "".join(out)
+
+
+def replay_pdn_games(games: list[PdnGame]) -> list[DamaGame]:
+    """The games read by :func:`parse_pdn_games`, every ply replayed; an error names the
+    game when there are several."""
+    out = []
+    for i, pg in enumerate(games, 1):
+        try:
+            out.append(replay_pdn_game(pg))
+        except RecordError as e:
+            if len(games) == 1:
+                raise
+            raise RecordError(f"game {i}: {e}") from e
+    return out
+
+
+def replay_pdn_game(pg: PdnGame) -> DamaGame:
+    """One game read by :func:`parse_pdn_games`, replayed into a :class:`DamaGame`."""
+    tags = pg.tags
+    rules = _rules_from_tags(tags)
+    conv = _numbering(tags, rules)
+    start = None
+    if tags.get("FEN"):
+        try:
+            start = Position.from_fen(_renumber_fen(tags["FEN"], conv), rules)
+        except TavliError as e:
+            raise RecordError(f"bad FEN tag {shown(tags['FEN'], 60)}: {e}") from e
+    game = DamaGame(rules, start=start)
+    game.tags = tags  # type: ignore[attr-defined]
+    pending_huff = None
+    for tok in pg.plies:
+        if tok.startswith("*"):
+            pending_huff = tok[1:]
+            continue
+        what = tok
+        try:
+            if pending_huff is not None:
+                what = f"huff {pending_huff} before {tok}"
+                game.huff(_square(pending_huff, rules, conv))
+                pending_huff = None
+                what = tok
+            game.play(_renumber(tok, conv))
+        except TavliError as e:
+            raise RecordError(f"move {len(game.moves) + 1} ({_clip(what, 40)}): {e}") from e
+    return game
 
 
 def _square(text: str, rules: DamaRules, conv) -> int:

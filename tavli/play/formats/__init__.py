@@ -3,12 +3,20 @@
 - :mod:`tavli.play.formats.matchid`: gnubg's Match ID (beside its Position ID);
 - :mod:`tavli.play.formats.xgid`: eXtreme Gammon's XGID;
 - :mod:`tavli.play.formats.mat`: gnubg/Jellyfish ``.mat`` match files;
-- :mod:`tavli.play.formats.sgf`: gnubg's ``.sgf`` match files.
+- :mod:`tavli.play.formats.sgf`: gnubg's ``.sgf`` match files;
+- :mod:`tavli.play.formats.pdn`: PDN files of Dama games.
 
 :func:`read` and :func:`write` choose the format by the file's extension (``.json`` is the
-tavli record of :mod:`tavli.play.record`) or by ``fmt``. Imports replay every move through the
-engine: a damaged or illegal file raises one-line :class:`~tavli.errors.RecordError` and
-nothing is imported.
+tavli record of :mod:`tavli.play.record`, which holds every game) or by ``fmt``. Imports
+replay every move through the engine: a damaged or illegal file raises one-line
+:class:`~tavli.errors.RecordError` and nothing is imported. A game a format cannot hold
+(a Dama game as ``.mat``, a Portes game as ``.pdn``) is refused the same way.
+
+>>> from tavli.play.dama.game import DamaGame
+>>> dumps(DamaGame("russian"), "sgf")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+tavli.errors.RecordError: .sgf files hold backgammon games only (...), not Dama: save it as PDN ...
 """
 
 from __future__ import annotations
@@ -20,10 +28,9 @@ from typing import TYPE_CHECKING
 from tavli.errors import RecordError
 
 if TYPE_CHECKING:
-    from tavli.play.game import Game
-    from tavli.play.match import Match
+    from tavli.play.record import Recorded
 
-FORMATS = ("json", "mat", "sgf")
+FORMATS = ("json", "mat", "sgf", "pdn")
 
 
 def format_of(path: str | os.PathLike[str], fmt: str | None = None) -> str:
@@ -36,31 +43,42 @@ def format_of(path: str | os.PathLike[str], fmt: str | None = None) -> str:
     return f
 
 
-def loads(text: str, fmt: str) -> Game | Match:
-    """Read a game or match from text in ``fmt`` (json, mat or sgf)."""
-    from tavli.play.formats import mat, sgf
-
+def loads(text: str, fmt: str) -> Recorded:
+    """Read a game or match from text in ``fmt`` (json, mat, sgf or pdn; a PDN text of
+    several games gives the list of them)."""
     if fmt == "json":
         from tavli.play.record import load_record
 
         return load_record(text)
-    return {"mat": mat.loads, "sgf": sgf.loads}[format_of("", fmt)](text)
+    f = format_of("", fmt)
+    if f == "pdn":  # its module loads Dama's board (and Numba): only for a PDN file
+        from tavli.play.formats import pdn
 
-
-def dumps(obj: Game | Match, fmt: str) -> str:
-    """The text of a game or match in ``fmt`` (json, mat or sgf)."""
+        return pdn.loads(text)
     from tavli.play.formats import mat, sgf
 
+    return {"mat": mat.loads, "sgf": sgf.loads}[f](text)
+
+
+def dumps(obj: Recorded, fmt: str) -> str:
+    """The text of a game or match in ``fmt`` (json, mat, sgf or pdn)."""
     if fmt == "json":
         import json
 
         from tavli.play.record import record_of
 
         return json.dumps(record_of(obj), indent=1) + "\n"
-    return {"mat": mat.dumps, "sgf": sgf.dumps}[format_of("", fmt)](obj)
+    f = format_of("", fmt)
+    if f == "pdn":
+        from tavli.play.formats import pdn
+
+        return pdn.dumps(obj)
+    from tavli.play.formats import mat, sgf
+
+    return {"mat": mat.dumps, "sgf": sgf.dumps}[f](obj)
 
 
-def read(path: str | os.PathLike[str], fmt: str | None = None) -> Game | Match:
+def read(path: str | os.PathLike[str], fmt: str | None = None) -> Recorded:
     """Read a game or match file (format by extension unless ``fmt`` is given)."""
     f = format_of(path, fmt)
     try:
@@ -77,7 +95,7 @@ def read(path: str | os.PathLike[str], fmt: str | None = None) -> Game | Match:
     return loads(text, f)
 
 
-def write(obj: Game | Match, path: str | os.PathLike[str], fmt: str | None = None) -> None:
+def write(obj: Recorded, path: str | os.PathLike[str], fmt: str | None = None) -> None:
     """Write a game or match file (format by extension unless ``fmt`` is given); the
     old file stays intact until the new one is complete."""
     f = format_of(path, fmt)
@@ -98,7 +116,7 @@ def write(obj: Game | Match, path: str | os.PathLike[str], fmt: str | None = Non
 
 
 def convert(src: str | os.PathLike[str], dst: str | os.PathLike[str],
-            src_format: str | None = None, dst_format: str | None = None) -> Game | Match:
+            src_format: str | None = None, dst_format: str | None = None) -> Recorded:
     """Read ``src`` and write it to ``dst``; returns the game or match."""
     obj = read(src, src_format)
     write(obj, dst, dst_format)

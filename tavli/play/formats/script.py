@@ -56,8 +56,11 @@ class MatchScript:
 def backgammon_games(obj: Game | Match, fmt: str) -> tuple[int, list[Game]]:
     """The match length (0 for a single money game) and the games, checked to be
     backgammon: gnubg's formats hold no Portes, Plakoto or Fevga."""
-    games = obj.games if isinstance(obj, Match) else [obj]
+    games = obj.games if isinstance(obj, Match) else obj if isinstance(obj, list) else [obj]
     for g in games:
+        if not isinstance(g, Game):  # a Dama game (tavli.play.dama)
+            raise RecordError(f"{fmt} files hold backgammon games only (as gnubg plays them), "
+                              "not Dama: save it as PDN (.pdn) or a tavli record (.json)")
         if g.rules.game_name != "backgammon":
             raise RecordError(f"{fmt} files hold backgammon games only (as gnubg plays them), "
                               f"not {g.rules.game_name}: save it as a tavli record (.json)")
