@@ -120,8 +120,34 @@ def add_rule_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule", action="append", metavar="NAME=VALUE", help=RULE_HELP)
 
 
-def games_help(tail: str = "") -> str:
-    """The help of a ``GAME`` argument: the games' names, then ``tail``."""
+#: Dama's rule sets as games: each name a command line may give, and the rule set it is
+#: (:data:`tavli.engine.dama.sets.RULE_SETS`); the first three are the games' own names
+DAMA_GAMES = {"dama": "box", "russian": "russian", "italian": "italian",
+              "box": "box", "shashki": "russian"}
+
+
+def dama_rule_set(game: str | None) -> str | None:
+    """The Dama rule set a ``GAME`` names (``dama``/``box``, ``russian``/``shashki``,
+    ``italian``), or None for another name (a dice game's, or none).
+
+    The one place the command line tells Dama's names from the dice games' (the terminal
+    is handed what it finds): when the registry lists Dama's rule sets, this becomes a
+    look-up there (``find_game``).
+
+    >>> dama_rule_set("Dama"), dama_rule_set("shashki"), dama_rule_set("portes")
+    ('box', 'russian', None)
+    """
+    if game is None:
+        return None
+    return DAMA_GAMES.get(game.strip().lower())
+
+
+def games_help(tail: str = "", dama: bool = False) -> str:
+    """The help of a ``GAME`` argument: the games' names (with ``dama``, Dama's rule sets
+    too), then ``tail``."""
     from tavli.engine.games import game_names
 
-    return "|".join(game_names()) + tail
+    names = list(game_names())
+    if dama:
+        names += [n for n in list(DAMA_GAMES)[:3] if n not in names]
+    return "|".join(names) + tail

@@ -15,8 +15,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from tavli.cli.args import EXIT_USAGE
-from tavli.errors import CliError, GameOver, ParseError, TavliError, one_line
+from tavli.cli.args import EXIT_USAGE, dama_rule_set
+from tavli.errors import CliError, GameOver, ParseError, RuleError, TavliError, one_line
 
 
 def rules_for(game: str, options: list[str] | None):
@@ -24,6 +24,43 @@ def rules_for(game: str, options: list[str] | None):
     from tavli.engine.rules import Rules
 
     return Rules.for_game(game, options or [])
+
+
+#: the rule options Dama's games have: the box rules' huffing (the others compel a capture)
+DAMA_OPTIONS = {"huffing": "box"}
+_TRUE, _FALSE = {"1", "true", "yes", "on", "y"}, {"0", "false", "no", "off", "n"}
+
+
+def dama_rules_for(game: str, options: list[str] | None):
+    """The :class:`~tavli.engine.dama.rules.DamaRules` of the Dama game ``game`` names
+    (:func:`~tavli.cli.args.dama_rule_set`) with the ``--rule`` options: ``huffing=false``
+    makes the box rules' capture compulsory."""
+    from tavli.engine.dama.rules import DamaRules
+
+    rule_set = dama_rule_set(game)
+    if rule_set is None:
+        raise RuleError(f"{game!r} is not one of Dama's games")
+    huffing = None
+    for item in options or []:
+        name, eq, value = (part.strip().lower() for part in item.partition("="))
+        if name not in DAMA_OPTIONS:
+            raise RuleError(f"unknown rule option {name!r} for Dama (its option: huffing)"
+                            if eq else f"a rule option is NAME=VALUE, got {item!r}")
+        if value not in _TRUE | _FALSE:
+            raise RuleError(f"rule option {name!r} takes true or false, not {value!r}")
+        huffing = value in _TRUE
+        if huffing and rule_set != DAMA_OPTIONS[name]:
+            raise RuleError(f"rule option {name!r} applies to dama only, not {game}")
+    return DamaRules.for_name(rule_set, huffing)
+
+
+def dama_position(text: str, rules):
+    """The Dama position a ``POSITION`` argument names: a PDN FEN, or ``start``."""
+    from tavli.engine.dama.board import Position
+
+    if text in ("start", "startpos", ""):
+        return Position.start(rules)
+    return Position.from_fen(text, rules)
 
 
 def position_text(text: str) -> str:
@@ -62,7 +99,8 @@ def game_and_position(game: str | None, text: str | None, usage: str
     from tavli.engine.games import find_variant
 
     try:
-        named = game is not None and bool(find_variant(game))
+        named = game is not None and (dama_rule_set(game) is not None
+                                      or bool(find_variant(game)))
     except ParseError:
         named = False
     if text is None and game is not None and not named:
