@@ -43,9 +43,10 @@ def dama_rules_for(game: str, options: list[str] | None):
     huffing = None
     for item in options or []:
         name, eq, value = (part.strip().lower() for part in item.partition("="))
+        if not eq:
+            raise RuleError(f"rule option must be written NAME=VALUE, got {item!r}")
         if name not in DAMA_OPTIONS:
-            raise RuleError(f"unknown rule option {name!r} for Dama (its option: huffing)"
-                            if eq else f"a rule option is NAME=VALUE, got {item!r}")
+            raise RuleError(f"unknown rule option {name!r}; known: {', '.join(DAMA_OPTIONS)}")
         if value not in _TRUE | _FALSE:
             raise RuleError(f"rule option {name!r} takes true or false, not {value!r}")
         huffing = value in _TRUE
