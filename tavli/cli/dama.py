@@ -209,16 +209,17 @@ def _old_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-huffing", action="store_true")
     for flag in ("--algebraic", "--verbose"):
         p.add_argument(flag, action="store_true")
-    for option in ("--depth", "--level", "--white", "--black", "--games", "--seed",
-                   "--positions", "--start-depth"):
+    for option in ("--depth", "--level", "--games", "--seed", "--positions", "--start-depth"):
         p.add_argument(option)
+    for side in ("--white", "--black"):
+        p.add_argument(side, choices=("human", "ai"))
     p.add_argument("--lang", choices=LANGS)
     return p
 
 
 def _player(kind: str | None, level: str | None, default: str) -> str:
-    kind = kind or default
-    return "human" if kind == "human" else f"neural:{level or 'default'}"
+    """An old ``--white``/``--black`` (``human`` or ``ai``, at ``--level``) as a player."""
+    return "human" if (kind or default) == "human" else f"neural:{level or 'default'}"
 
 
 def _new_command(old: argparse.Namespace) -> list[str]:
