@@ -166,7 +166,7 @@ def run_command(args: argparse.Namespace) -> int:
     lang = i18n.DEFAULT
     try:
         lang = cli_lang(getattr(args, "cli_lang", None))
-        if hasattr(args, "lang") and args.lang is None:  # play --tui, dama play: else LANG
+        if hasattr(args, "lang") and args.lang is None:  # play --tui: else LANG
             args.lang = explicit_lang(getattr(args, "cli_lang", None))
         with i18n.using(lang):
             return int(args.func(args) or 0)

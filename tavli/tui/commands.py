@@ -18,7 +18,7 @@ class Resigned(Exception):
 
 
 class Commands:
-    """The commands of a :class:`TerminalSession`, for its human players."""
+    """The commands of a :class:`~tavli.tui.dice.DiceSession`, for its human players."""
 
     def __init__(self, session: SessionState, screen: Screen) -> None:
         self.s = session
