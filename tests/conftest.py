@@ -45,8 +45,9 @@ def pytest_configure(config):
 @pytest.fixture
 def dama_terminal(monkeypatch, capsys):
     """``dama_terminal(lines, *options, game="dama")`` plays ``tavli play --tui --game GAME
-    OPTIONS`` (``game=None``: no ``--game``) with ``lines`` typed and returns (the game played, everything shown, the
-    prompts too). The environment's language is unset: English unless ``--lang``."""
+    OPTIONS`` (``game=None``: no ``--game``) with ``lines`` typed and returns (the game
+    played, everything shown, the prompts too). The environment's language is unset:
+    English unless ``--lang``."""
     from tavli.cli import main
     from tavli.tui.dama import DamaSession
 

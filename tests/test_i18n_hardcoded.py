@@ -12,9 +12,10 @@ translated (data-i18n, data-i18n-label, data-i18n-placeholder) or is code. ``ALL
 lists the texts that are the same in every language.
 
 The terminal's modules (``tavli play --tui``, Dama's too: tavli/tui/*.py, Dama's part
-tavli/tui/dama.py) are read with :mod:`ast`: a string literal with a word in it (a plain string or the text
-of an f-string, also in ``+`` and ``x if c else y``) given to what shows or asks something
-(``print_fn``, ``input_fn``, ``say``, ``error``, ``ask``, rich's ``Text``/``append``) fails.
+tavli/tui/dama.py) are read with :mod:`ast`: a string literal with a word in it (a plain
+string or the text of an f-string, also in ``+`` and ``x if c else y``) given to what
+shows or asks something (``print_fn``, ``input_fn``, ``say``, ``error``, ``ask``, rich's
+``Text``/``append``) fails.
 And every code the web app's refusals answer with (tavli/web/security.py, limits.py,
 tavli/online/ratelimit.py) has its message ``err.<code>`` in every catalogue."""
 

@@ -1,7 +1,8 @@
-"""The terminal and the web app's refusals in the player's language (issue 20):
-Dama's terminal (``tavli play --tui --game dama``) and the backgammon terminal's resignation and saving played in Greek
-with scripted input say everything in Greek (the commands are typed in English), and the
-refusals answered before a request reaches the app come in the request's language."""
+"""The terminal and the web app's refusals in the player's language (issue 20): Dama's
+terminal game (``tavli play --tui --game dama``) and the backgammon terminal's resignation
+and saving played in Greek with scripted input say everything in Greek (the commands are
+typed in English), and the refusals answered before a request reaches the app come in the
+request's language."""
 
 from __future__ import annotations
 
