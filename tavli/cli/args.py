@@ -120,8 +120,10 @@ def add_rule_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule", action="append", metavar="NAME=VALUE", help=RULE_HELP)
 
 
-#: Dama's rule sets as games: each name a command line may give, and the rule set it is
-#: (:data:`tavli.engine.dama.sets.RULE_SETS`); the first three are the games' own names
+#: Dama's rule sets as games, by their own names
+DAMA_GAME_NAMES = ("dama", "russian", "italian")
+#: each name of a Dama game a command line may give (aliases too), and the rule set it is
+#: (:data:`tavli.engine.dama.sets.RULE_SETS`)
 DAMA_GAMES = {"dama": "box", "russian": "russian", "italian": "italian",
               "box": "box", "shashki": "russian"}
 
@@ -149,5 +151,5 @@ def games_help(tail: str = "", dama: bool = False) -> str:
 
     names = list(game_names())
     if dama:
-        names += [n for n in list(DAMA_GAMES)[:3] if n not in names]
+        names += [n for n in DAMA_GAME_NAMES if n not in names]
     return "|".join(names) + tail

@@ -26,7 +26,7 @@ import sys
 import time
 
 from tavli.cli.args import (
-    DAMA_GAMES,
+    DAMA_GAME_NAMES,
     LANGS,
     Parser,
     add_rule_option,
@@ -34,6 +34,7 @@ from tavli.cli.args import (
     dama_rule_set,
 )
 from tavli.cli.common import dama_position, dama_rules_for
+from tavli.engine.dama.sets import ALIASES
 from tavli.errors import CliError, OptionError, RecordError
 
 MAX_PERFT_DEPTH = 20  # perft(12) from the start already takes minutes
@@ -118,7 +119,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from tavli.engine.dama import movegen as mg
 
     if dama_rule_set(args.game) is None:
-        raise CliError(f"perft counts Dama's moves (GAME: {'|'.join(list(DAMA_GAMES)[:3])}); "
+        raise CliError(f"perft counts Dama's moves (GAME: {'|'.join(DAMA_GAME_NAMES)}); "
                        "the dice games' generator: tavli bench movegen")
     if args.depth > MAX_PERFT_DEPTH:
         raise OptionError(f"--depth: perft goes to depth {MAX_PERFT_DEPTH} at most, "
@@ -177,7 +178,7 @@ def cmd_pdn(args: argparse.Namespace) -> int:
 def register(sub) -> None:
     """``perft`` and the ``dama`` compatibility group (``dama pdn``) on ``sub``."""
     p = sub.add_parser("perft", help="count Dama's move sequences to a depth (perft)")
-    p.add_argument("game", help="|".join(list(DAMA_GAMES)[:3]))
+    p.add_argument("game", help="|".join(DAMA_GAME_NAMES))
     p.add_argument("position", nargs="?", default="start",
                    help="a PDN FEN such as W:W21-32:B1-12, or 'start' (the default)")
     p.add_argument("--depth", type=at_least(1), default=6,
@@ -224,7 +225,9 @@ def _player(kind: str | None, level: str | None, default: str) -> str:
 
 def _new_command(old: argparse.Namespace) -> list[str]:
     """The common command an old ``tavli dama SUB`` line is."""
-    game = {"box": "dama"}.get(old.rules.strip().lower(), old.rules)
+    key = old.rules.strip().lower().replace("-", "").replace("_", "")
+    rule_set = ALIASES.get(key, key)  # the old --rules took the rule sets' every alias
+    game = "dama" if rule_set == "box" else rule_set
     rules = ["--rule", "huffing=false"] if old.no_huffing else []
     given = [] if old.fen is None else [old.fen]
 

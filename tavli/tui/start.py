@@ -266,7 +266,8 @@ def _dama_game(args: argparse.Namespace, rules: DamaRules | None, text: str | No
 
     if text is None:
         assert rules is not None
-        return DamaGame(rules, start=getattr(args, "position", None)), {}
+        start = getattr(args, "position", None)
+        return DamaGame(rules, start=None if start in ("start", "") else start), {}
     try:
         game = read_pdn(text)
     except TavliError as e:
