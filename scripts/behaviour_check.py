@@ -88,7 +88,8 @@ def record(out: Path, checkout: Path | None) -> None:
                "--truncate", "5", "--json"], f"rollout-dice-{k}.json")
     tavli(["hint", "backgammon", "start", "--match", "7", "--score", "2-4", "--cube", "2",
            "--owner", "me", "--level", "0"], "cube.txt")
-    for rules in DAMA_RULES:
+    for rules in DAMA_RULES:  # the old `tavli dama` lines: a newer checkout runs them as
+        # the common commands they now are (`tavli moves dama start`, said on stderr)
         tavli(["dama", "moves", "start", "--rules", rules], f"dama-moves-{rules}.txt")
         tavli(["dama", "hint", "start", "--rules", rules, "--level", "depth:9"],
               f"dama-hint-{rules}.txt")

@@ -1,9 +1,11 @@
 """Fixtures shared by the browser app's tests: a test client, a real server on a free
 port and chromium driven by Playwright (the one ``make test`` provisions:
-``scripts/provision_browser.py``)."""
+``scripts/provision_browser.py``); and Dama played in the terminal with scripted input
+(``dama_terminal``)."""
 
 from __future__ import annotations
 
+import io
 import os
 import socket
 import threading
@@ -38,6 +40,37 @@ def pytest_configure(config):
         workers.warm_dice_games()
         if dama.wait() != 0:
             raise RuntimeError("compiling Dama's search failed")
+
+
+@pytest.fixture
+def dama_terminal(monkeypatch, capsys):
+    """``dama_terminal(lines, *options, game="dama")`` plays ``tavli play --tui --game GAME
+    OPTIONS`` (``game=None``: no ``--game``) with ``lines`` typed and returns (the game
+    played, everything shown, the prompts too). The environment's language is unset:
+    English unless ``--lang``."""
+    from tavli.cli import main
+    from tavli.tui.dama import DamaSession
+
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    played = []
+    play = DamaSession.play
+
+    def remembered(session):
+        played.append(session.game)
+        return play(session)
+
+    monkeypatch.setattr(DamaSession, "play", remembered)
+
+    def run(lines, *options, game="dama"):
+        monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{x}\n" for x in lines)))
+        named = [] if game is None else ["--game", game]  # None: --resume names it
+        status = main(["play", "--tui", *named, *options])
+        out, err = capsys.readouterr()
+        assert status == 0, err
+        return played[-1], out
+
+    return run
 
 
 @pytest.fixture(scope="session", autouse=True)

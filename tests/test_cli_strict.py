@@ -183,8 +183,9 @@ def test_npz_without_the_network_arrays(capsys, monkeypatch, tmp_path):
     (["train", "plakoto", "--alpha", "fast"], "tavli train", "invalid float value"),
     (["distill"], "tavli distill", "required: STEP"),
     (["distill", "label", "t.npz"], "tavli distill label", "required"),
-    (["dama", "perft", "--depth", "x"], "tavli dama perft", "argument --depth"),
-    (["dama", "play", "--white", "robot"], "tavli dama play", "invalid choice: 'robot'"),
+    (["perft", "dama", "--depth", "x"], "tavli perft", "argument --depth"),
+    (["dama", "play", "--white", "robot"], "tavli dama", "invalid choice: 'robot'"),
+    (["replay"], "tavli replay", "required: file"),
     (["play", "--port", "http"], "tavli play", "invalid int value"),
 ])
 def test_usage_errors_are_one_line(capsys, argv, prog, words):

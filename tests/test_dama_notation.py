@@ -12,7 +12,6 @@ from test_web_dama import new as create
 from tavli.engine.dama.board import Position
 from tavli.play.dama.game import DamaGame
 from tavli.play.dama.pdn import read_pdn, write_pdn
-from tavli.tui.dama import play_tui
 
 # (rules, FEN, the texts of the legal moves in the players' notation)
 CASES = [
@@ -71,10 +70,7 @@ def test_pdn_still_round_trips(rules):
     assert back.position.fen() == g.position.fen()
 
 
-def test_the_tui_shows_and_reads_the_russian_notation():
-    lines: list[str] = []
-    typed = iter(["moves", "c3-d4", "quit"])
-    g = play_tui("russian", white="human", black="human", input_fn=lambda _: next(typed),
-                 print_fn=lambda *a: lines.append(" ".join(map(str, a))))
-    assert any("c3-d4" in line and "a3-b4" in line for line in lines)
+def test_the_tui_shows_and_reads_the_russian_notation(dama_terminal):
+    g, text = dama_terminal(["moves", "c3-d4", "quit"], "--opponent", "human", game="russian")
+    assert any("c3-d4" in line and "a3-b4" in line for line in text.splitlines())
     assert [g.rules.move_text(p.move) for p in g.record] == ["c3-d4"]

@@ -16,7 +16,6 @@ from tavli.cli import positions
 from tavli.errors import CliError, OptionError, TavliError
 from tavli.play.dama.game import DamaGame
 from tavli.play.dama.pdn import write_pdn
-from tavli.tui.dama import play_tui
 
 
 def test_every_error_class_of_errors_py_is_a_tavli_error_and_exported():
@@ -61,17 +60,17 @@ def test_a_bug_in_a_command_shows_as_a_traceback(monkeypatch, capsys):
     monkeypatch.setattr(positions, "cmd_show", _bug)
     with pytest.raises(ValueError, match="a bug"):
         cli.main(["show", "portes", "start"])
-    monkeypatch.setattr(dama_cli, "cmd_show", _bug)
+    monkeypatch.setattr(dama_cli, "show", lambda args, text: _bug(args))
     with pytest.raises(ValueError, match="a bug"):
-        cli.main(["dama", "show", "start"])
+        cli.main(["show", "dama", "start"])
 
 
 def test_user_errors_are_one_line_with_status_2(monkeypatch, capsys):
     def refuse(_args):
         raise OptionError("--depth: too deep")
 
-    monkeypatch.setattr(dama_cli, "cmd_show", refuse)
-    assert cli.main(["dama", "show", "start"]) == 2
+    monkeypatch.setattr(dama_cli, "show", lambda args, text: refuse(args))
+    assert cli.main(["show", "dama", "start"]) == 2
     assert capsys.readouterr().err == "tavli: error: --depth: too deep\n"
     assert cli.main(["show", "portes", "nonsense"]) == 2
     assert capsys.readouterr().err.startswith("tavli: error: ")
@@ -87,26 +86,20 @@ def test_dama_command_handles_a_closed_pipe(monkeypatch):
 
     with open("/dev/null", "w") as null:
         monkeypatch.setattr("sys.stdout", Out())
-        monkeypatch.setattr(dama_cli, "cmd_show", closed)
-        assert cli.main(["dama", "show", "start"]) == 0
+        monkeypatch.setattr(dama_cli, "show", lambda args, text: closed(args))
+        assert cli.main(["show", "dama", "start"]) == 0
 
 
-def test_dama_terminal_reads_huff_squares_as_squares():
-    out: list[str] = []
-    lines = iter(["huff x", "huff c3", "quit"])
-    play_tui("box", level="1", input_fn=lambda _: next(lines),
-             print_fn=lambda *a: out.append(" ".join(map(str, a))))
-    text = "\n".join(out)
+def test_dama_terminal_reads_huff_squares_as_squares(dama_terminal):
+    _g, text = dama_terminal(["huff x", "huff c3", "quit"], "--opponent", "neural:1")
     assert "error: cannot read square 'x'" in text  # not int()'s "invalid literal"
     assert "error: square 22 cannot be huffed now" in text  # c3, by name
 
 
-def test_dama_terminal_reports_a_file_it_cannot_save(tmp_path):
-    out: list[str] = []
-    lines = iter([f"save {tmp_path / 'no' / 'g.pdn'}", "quit"])
-    play_tui("box", level="1", input_fn=lambda _: next(lines),
-             print_fn=lambda *a: out.append(" ".join(map(str, a))))
-    assert f"error: cannot save to {tmp_path / 'no' / 'g.pdn'}: " in "\n".join(out)
+def test_dama_terminal_reports_a_file_it_cannot_save(tmp_path, dama_terminal):
+    _g, text = dama_terminal([f"save {tmp_path / 'no' / 'g.pdn'}", "quit"],
+                             "--opponent", "neural:1")
+    assert f"cannot save to {tmp_path / 'no' / 'g.pdn'}: " in text
 
 
 def test_pdn_notation_is_an_option_error():

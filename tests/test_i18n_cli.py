@@ -182,12 +182,12 @@ def test_rollout_labels_in_italian(capsys):
 
 def test_the_global_lang_reaches_the_terminal_games(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("resign\n"))
-    assert main(["--lang", "el", "dama", "play", "--black", "human"]) == 0
+    assert main(["--lang", "el", "play", "--tui", "--game", "dama", "--opponent", "human"]) == 0
     assert "Τέλος παιχνιδιού: 0-1 (παραίτηση)." in capsys.readouterr().out
     # the terminal games still follow LANG when no language is asked for
     monkeypatch.setenv("LANG", "it_IT.UTF-8")
     monkeypatch.setattr("sys.stdin", io.StringIO("resign\n"))
-    assert main(["dama", "play", "--black", "human"]) == 0
+    assert main(["play", "--tui", "--game", "dama", "--opponent", "human"]) == 0
     assert "Partita finita: 0-1 (" in capsys.readouterr().out
 
 

@@ -11,10 +11,11 @@ title/aria-label/placeholder attribute with a word in it fails unless its elemen
 translated (data-i18n, data-i18n-label, data-i18n-placeholder) or is code. ``ALLOWED``
 lists the texts that are the same in every language.
 
-The terminals (``tavli play --tui``: tavli/tui/*.py; ``tavli dama play``: tavli/tui/dama.py)
-are read with :mod:`ast`: a string literal with a word in it (a plain string or the text
-of an f-string, also in ``+`` and ``x if c else y``) given to what shows or asks something
-(``print_fn``, ``input_fn``, ``say``, ``error``, ``ask``, rich's ``Text``/``append``) fails.
+The terminal's modules (``tavli play --tui``, Dama's too: tavli/tui/*.py, Dama's part
+tavli/tui/dama.py) are read with :mod:`ast`: a string literal with a word in it (a plain
+string or the text of an f-string, also in ``+`` and ``x if c else y``) given to what
+shows or asks something (``print_fn``, ``input_fn``, ``say``, ``error``, ``ask``, rich's
+``Text``/``append``) fails.
 And every code the web app's refusals answer with (tavli/web/security.py, limits.py,
 tavli/online/ratelimit.py) has its message ``err.<code>`` in every catalogue."""
 

@@ -1,7 +1,8 @@
-"""The terminal and the web app's refusals in the player's language (issue 20):
-``tavli dama play`` and the backgammon terminal's resignation and saving played in Greek
-with scripted input say everything in Greek (the commands are typed in English), and the
-refusals answered before a request reaches the app come in the request's language."""
+"""The terminal and the web app's refusals in the player's language (issue 20): Dama's
+terminal game (``tavli play --tui --game dama``) and the backgammon terminal's resignation
+and saving played in Greek with scripted input say everything in Greek (the commands are
+typed in English), and the refusals answered before a request reaches the app come in the
+request's language."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import pytest
 from tavli import i18n
 from tavli.cli import main
 from tavli.errors import IllegalMove, ParseError
-from tavli.tui.dama import play_tui
 from tavli.tui.words import answer, error_text
 
 #: words a Greek screen may show in Latin letters: the commands typed (they stay English),
@@ -40,26 +40,20 @@ def no_locale(monkeypatch):
         monkeypatch.delenv(var, raising=False)
 
 
-def dama(lines, **kw):
-    """Play ``tavli dama play`` with ``lines`` typed; (game, everything shown)."""
-    out: list[str] = []
-    typed = iter(lines)
-
-    def ask(prompt: str) -> str:
-        out.append(prompt)
-        return next(typed)
-
-    g = play_tui(input_fn=ask, print_fn=lambda *a: out.append(" ".join(map(str, a))), **kw)
-    return g, "\n".join(out)
+@pytest.fixture
+def dama(dama_terminal):
+    """``dama(lines, *options, game="dama")``: Dama played in the terminal with ``lines``
+    typed; (game, everything shown)."""
+    return dama_terminal
 
 
 # --- Dama -------------------------------------------------------------------------------------
 
-def test_dama_in_greek_says_everything_in_greek(tmp_path):
+def test_dama_in_greek_says_everything_in_greek(tmp_path, dama):
     path = tmp_path / "g.pdn"
     g, out = dama(["help", "moves", "22-19", "zz", "hint", "huff x", "undo", "c3-d4",
                    "save", f"save {path}", "fen", "resign"],
-                  rules="russian", level="1", lang="el")
+                  "--opponent", "neural:1", "--lang", "el", game="russian")
     assert out.startswith("Ντάμα, κανόνες: ρωσικοί. Λευκά: παίκτης, Μαύρα: υπολογιστής "
                           "(αρχάριος).")
     assert "Σειρά: Λευκά (κανόνες: ρωσικοί)" in out and "Σειρά: Λευκά> " in out
@@ -69,7 +63,8 @@ def test_dama_in_greek_says_everything_in_greek(tmp_path):
     assert "σφάλμα: zz: δεν διαβάζεται" in out and "σφάλμα: x: δεν διαβάζεται" in out
     assert "υπόδειξη: " in out and "τίποτα για αναίρεση" in out
     assert "Μαύρα (υπολογιστής): παίζουν " in out and "τελευταία κίνηση: " in out
-    assert "σφάλμα: χρήση: save ΑΡΧΕΙΟ" in out and f"αποθηκεύτηκε στο {path}" in out
+    assert "δεν υπάρχει αρχείο για αποθήκευση: γράψε save ΑΡΧΕΙΟ" in out
+    assert f"Αποθηκεύτηκε στο {path}." in out
     assert out.rstrip().endswith("Τέλος παιχνιδιού: 0-1 (παραίτηση).")
     assert path.read_text(encoding="utf-8").startswith("[Event")
     assert g.end_reason() == "resignation"
@@ -79,10 +74,10 @@ def test_dama_in_greek_says_everything_in_greek(tmp_path):
 BOX_CAPTURE = "W:W18,20-22,24-26,28-32:B1-5,7-12,19"   # White may capture 24x15x6
 
 
-def test_dama_captures_huffs_and_draws_in_greek():
+def test_dama_captures_huffs_and_draws_in_greek(dama):
     # box rules: White declines the capture, and Black may huff the piece that could take
-    g, out = dama(["18-14", "huff 24", "draw"], rules="box", white="human", black="human",
-                  start=BOX_CAPTURE, lang="el")
+    g, out = dama(["18-14", "huff 24", "draw"], "--opponent", "human",
+                  "--position", BOX_CAPTURE, "--lang", "el")
     assert ("Κινήσεις που παίρνουν (δεν είναι υποχρεωτικές, αλλά μπορεί να σε φυσήξουν): "
             "24x15x6") in out
     assert "Ο αντίπαλος δεν πήρε ενώ μπορούσε: μπορείς να φυσήξεις 24 (huff N)" in out
@@ -91,35 +86,36 @@ def test_dama_captures_huffs_and_draws_in_greek():
     assert g.result == "1/2-1/2" and english(out) == []
 
 
-def test_dama_ai_huffs_captures_and_declines_in_german():
-    g, out = dama(["18-14", "resign"], rules="box", level="1", start=BOX_CAPTURE, lang="de")
+def test_dama_ai_huffs_captures_and_declines_in_german(dama):
+    g, out = dama(["18-14", "resign"], "--opponent", "beginner", "--position", BOX_CAPTURE,
+                  "--lang", "de")
     assert ("Schlagzüge (freiwillig, aber wer nicht schlägt, kann gepustet werden): "
             "24x15x6") in out
     assert "Schwarz (KI) pustet den Stein auf 24." in out
     assert "Schwarz (KI) zieht 9x18 und schlägt 14." in out
     assert out.rstrip().endswith("Spiel vorbei: 0-1 (Aufgabe).")
     # a lost position: the AI does not take a draw
-    g, out = dama(["draw", "resign"], rules="russian", level="1", start="W:W29:B1-12",
-                  lang="de")
+    g, out = dama(["draw", "resign"], "--opponent", "neural:1", "--position", "W:W29:B1-12",
+                  "--lang", "de", game="russian")
     assert "Die KI lehnt das Remis ab." in out and "Weiß am Zug> " in out
     assert "Dame, Regeln: russisch. Weiß: Spieler, Schwarz: KI (Anfänger)." in out
 
 
 def test_dama_play_takes_lang_and_the_environment(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("resign\n"))
-    assert main(["dama", "play", "--black", "human", "--lang", "el"]) == 0
+    assert main(["play", "--tui", "--game", "dama", "--opponent", "human", "--lang", "el"]) == 0
     out = capsys.readouterr().out
     assert "Ντάμα, κανόνες: του κουτιού, με φύσημα." in out
     assert "Τέλος παιχνιδιού: 0-1 (παραίτηση)." in out and english(out) == []
     monkeypatch.setenv("LANG", "it_IT.UTF-8")
     monkeypatch.setattr("sys.stdin", io.StringIO("resign\n"))
-    assert main(["dama", "play", "--black", "human", "--rules", "italian"]) == 0
+    assert main(["play", "--tui", "--game", "italian", "--opponent", "human"]) == 0
     out = capsys.readouterr().out
     assert "Dama, regole: italiane. Bianco: giocatore, Nero: giocatore." in out
     assert "Partita finita: 0-1 (" in out
     # English without a language; --lang wins over the environment
     monkeypatch.setattr("sys.stdin", io.StringIO("resign\n"))
-    assert main(["dama", "play", "--black", "human", "--lang", "en"]) == 0
+    assert main(["play", "--tui", "--game", "dama", "--opponent", "human", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "Game over: 0-1 (resignation)." in out and "White to move" in out
 

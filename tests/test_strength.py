@@ -123,7 +123,7 @@ def test_cli_bench_strength_with_log(tmp_path, capsys):
     ["bench", "strength", "greedy", "random", "--game", "plakoto", "--games", "2", "--seed", "-5"],
     ["bench", "movegen", "--seed", "x"],
     ["train", "plakoto", "--games", "1", "--seed", str(2**32)],
-    ["dama", "bench", "--seed", "-1"],
+    ["bench", "dama", "--seed", "-1"],
     ["play", "--tui", "--seed", "-2"],
 ])
 def test_bad_seeds_are_refused_with_a_message(argv, tmp_path, monkeypatch, capsys):
@@ -144,9 +144,10 @@ def test_bad_seeds_are_refused_with_a_message(argv, tmp_path, monkeypatch, capsy
     (["bench", "movegen", "--positions", "-5"], "argument --positions: a whole number of at least"),
     (["train", "plakoto", "--games", "-1"], "argument --games: a whole number of at least 1"),
     (["train", "plakoto", "--hidden", "0"], "argument --hidden: a whole number"),
-    (["dama", "perft", "--depth", "-2"], "argument --depth: a whole number of at least 1"),
-    (["dama", "match", "--games", "0"], "argument --games: a whole number of at least 1"),
-    (["dama", "bench", "--start-depth", "0"], "argument --start-depth: a whole number"),
+    (["perft", "dama", "--depth", "-2"], "argument --depth: a whole number of at least 1"),
+    (["bench", "strength", "neural", "minimax", "--game", "dama", "--games", "0"],
+     "argument --games: a whole number of at least 1"),
+    (["bench", "dama", "--positions", "0"], "argument --positions: a whole number"),
 ])
 def test_bad_counts_are_refused_with_a_message(argv, message, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)

@@ -391,6 +391,23 @@ LEVELS: dict[str, tuple[int, float | None]] = {
 }
 
 
+#: the dice games' level names (``tavli play --opponent expert``, the browser's dialog) as
+#: Dama's levels
+LEVEL_ALIASES = {"beginner": "1", "casual": "2", "intermediate": "3", "advanced": "4",
+                 "expert": "default", "worldclass": "full"}
+
+
+def dama_level(level: str | None) -> str:
+    """Dama's level for a level name of the dice games (``expert`` is ``default``) or of
+    its own (``1``-``4``, ``default``, ``full``, ``depth:N``, ``time:S``; None: ``default``).
+
+    >>> dama_level("Beginner"), dama_level("depth:6"), dama_level(None)
+    ('1', 'depth:6', 'default')
+    """
+    text = "default" if level is None else str(level).strip().lower()
+    return LEVEL_ALIASES.get(text, text)
+
+
 MAX_DEPTH = 20  # depth:N; a fixed-depth search grows ~8x per 2 plies (depth 12: seconds)
 MAX_SECONDS = 600.0  # time:S
 LEVEL_HELP = (f"1-4, default, full, depth:N with N from 1 to {MAX_DEPTH}, or time:S with S "

@@ -13,12 +13,15 @@ commands. The imports go one way, downward:
   (rollout; the rollouts of hint and analyse), :mod:`~tavli.cli.hint`,
   :mod:`~tavli.cli.analyse`, :mod:`~tavli.cli.train` (train, train-race, distill,
   train-round), :mod:`~tavli.cli.bench`, :mod:`~tavli.cli.bearoff`,
-  :mod:`~tavli.cli.met`, :mod:`~tavli.cli.dama`, :mod:`~tavli.cli.records` (convert,
-  verify), :mod:`~tavli.cli.serve`, :mod:`~tavli.cli.play`;
+  :mod:`~tavli.cli.met`, :mod:`~tavli.cli.dama` (perft; Dama's answers to the common
+  commands; the old ``tavli dama`` lines), :mod:`~tavli.cli.records` (convert, verify),
+  :mod:`~tavli.cli.serve`, :mod:`~tavli.cli.play`;
 * this module: the parser assembled, :func:`main`.
 
 A command group imports the lower modules, never this one; only ``hint`` and
-``analyse`` import another group (:mod:`~tavli.cli.rollout`, which imports no group).
+``analyse`` import another group (:mod:`~tavli.cli.rollout`, which imports no group), and
+``positions``, ``hint``, ``bench`` and ``play`` hand a Dama game to :mod:`~tavli.cli.dama`
+(which imports no group).
 Heavy modules (NumPy, the compiled generator, the AI, the web apps) are imported inside
 the commands so that ``tavli --help`` starts fast.
 """
@@ -77,7 +80,7 @@ def _runs_compiled_code(args: argparse.Namespace) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Run ``tavli`` on ``argv`` (default: the command line) and return the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(dama.modern_argv(sys.argv[1:] if argv is None else list(argv)))
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_USAGE

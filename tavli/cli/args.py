@@ -18,6 +18,7 @@ import argparse
 from collections.abc import Callable
 from typing import NoReturn
 
+from tavli.engine.games import games, lookup, menu_name
 from tavli.errors import one_line
 
 MAX_SEED = 2**32 - 1
@@ -120,8 +121,32 @@ def add_rule_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule", action="append", metavar="NAME=VALUE", help=RULE_HELP)
 
 
-def games_help(tail: str = "") -> str:
-    """The help of a ``GAME`` argument: the games' names, then ``tail``."""
+def dama_rule_set(game: str | None):
+    """The Dama rule set (its :class:`~tavli.engine.games.dama.DamaVariant`) a ``GAME``
+    names (``dama``/``box``, ``russian``/``shashki``, ``italian``...), or None for another
+    name (a game with dice's, an unknown one, or none): the registry's answer, which the
+    commands use to hand a game to its kind's code.
+
+    >>> dama_rule_set("Dama").name, dama_rule_set("shashki").name, dama_rule_set("portes")
+    ('box', 'russian', None)
+    """
+    if game is None:
+        return None
+    v = lookup(game)
+    return None if v is None or v.dice else v
+
+
+def dama_game_names() -> list[str]:
+    """Dama's rule sets as a command line names them (``dama``, ``russian``, ``italian``)."""
+    return [menu_name(v) for v in games()["dama"]]
+
+
+def games_help(tail: str = "", dama: bool = False) -> str:
+    """The help of a ``GAME`` argument: the games' names (with ``dama``, Dama's rule sets
+    too), then ``tail``."""
     from tavli.engine.games import game_names
 
-    return "|".join(game_names()) + tail
+    names = list(game_names())
+    if dama:
+        names += [n for n in dama_game_names() if n not in names]
+    return "|".join(names) + tail

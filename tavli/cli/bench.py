@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tavli.cli.args import add_rule_option, at_least, even_games, seed_arg
+from tavli.cli import dama
+from tavli.cli.args import add_rule_option, at_least, dama_rule_set, even_games, seed_arg
 from tavli.errors import CliError
 
 
@@ -166,6 +167,8 @@ def _bench_strength(args: argparse.Namespace) -> int:
     if len(args.players) != 2:
         raise CliError("usage: tavli bench strength PLAYER_A PLAYER_B [--game G] "
                        "[--games N] [--cube | --match N]")
+    if dama_rule_set(args.game) is not None:  # the AI against plain minimax
+        return dama.strength(args, _even_games(args, args.games or 100))
     if args.cube and args.match:
         raise CliError("--cube (money play) and --match N (match play) exclude each other")
     games = _even_games(args, (2000 if args.match else 10000) if args.games is None
@@ -200,7 +203,9 @@ def _bench_choices(args: argparse.Namespace) -> int:
 def _bench_dama(args: argparse.Namespace) -> int:
     from tavli.bench.dama import bench_dama
 
-    bench_dama(seed=args.seed)
+    _no_players(args, "dama [--positions N] [--seed S]")
+    bench_dama(**({} if args.positions is None else {"positions": args.positions}),
+               seed=args.seed)
     return 0
 
 

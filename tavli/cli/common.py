@@ -15,8 +15,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from tavli.cli.args import EXIT_USAGE
-from tavli.errors import CliError, GameOver, ParseError, TavliError, one_line
+from tavli.cli.args import EXIT_USAGE, dama_rule_set
+from tavli.errors import CliError, GameOver, ParseError, RuleError, TavliError, one_line
 
 
 def rules_for(game: str, options: list[str] | None):
@@ -24,6 +24,27 @@ def rules_for(game: str, options: list[str] | None):
     from tavli.engine.rules import Rules
 
     return Rules.for_game(game, options or [])
+
+
+def dama_rules_for(game: str, options: list[str] | None):
+    """The :class:`~tavli.engine.dama.rules.DamaRules` of the Dama game ``game`` names
+    (:func:`~tavli.cli.args.dama_rule_set`) with the ``--rule`` options (``huffing=false``
+    makes the box rules' capture compulsory), as :func:`rules_for` for a game with dice."""
+    from tavli.engine.dama.rules import DamaRules
+
+    variant = dama_rule_set(game)
+    if variant is None:
+        raise RuleError(f"{game!r} is not one of Dama's games")
+    return DamaRules.for_game(variant, options or [])
+
+
+def dama_position(text: str, rules):
+    """The Dama position a ``POSITION`` argument names: a PDN FEN, or ``start``."""
+    from tavli.engine.dama.board import Position
+
+    if text in ("start", "startpos", ""):
+        return Position.start(rules)
+    return Position.from_fen(text, rules)
 
 
 def position_text(text: str) -> str:
@@ -62,7 +83,8 @@ def game_and_position(game: str | None, text: str | None, usage: str
     from tavli.engine.games import find_variant
 
     try:
-        named = game is not None and bool(find_variant(game))
+        named = game is not None and (dama_rule_set(game) is not None
+                                      or bool(find_variant(game)))
     except ParseError:
         named = False
     if text is None and game is not None and not named:
@@ -127,7 +149,7 @@ def run_command(args: argparse.Namespace) -> int:
     lang = i18n.DEFAULT
     try:
         lang = cli_lang(getattr(args, "cli_lang", None))
-        if hasattr(args, "lang") and args.lang is None:  # play --tui, dama play: else LANG
+        if hasattr(args, "lang") and args.lang is None:  # play --tui: else LANG
             args.lang = explicit_lang(getattr(args, "cli_lang", None))
         with i18n.using(lang):
             return int(args.func(args) or 0)

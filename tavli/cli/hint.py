@@ -1,6 +1,7 @@
 """``tavli hint``: a roll's legal moves ranked by the AI (at money or at a match score),
 or without dice the cube decision; ``--batch`` answers lines, ``--rollout N`` rolls out
-the top moves (:mod:`tavli.cli.rollout`)."""
+the top moves (:mod:`tavli.cli.rollout`). A Dama game's hint (the AI's move and score) is
+:mod:`tavli.cli.dama`'s."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import argparse
 import json
 from typing import Any
 
-from tavli.cli.args import add_lang_option, add_rule_option, at_least, games_help
+from tavli.cli import dama
+from tavli.cli.args import add_lang_option, add_rule_option, at_least, dama_rule_set, games_help
 from tavli.cli.common import (
     batch,
     check_batch_alone,
@@ -31,7 +33,7 @@ def register(sub) -> None:
                                    "At a match score (--match, --score, or the one an "
                                    "XGID or Match ID carries) moves are ranked by match "
                                    "winning chances, shown as MWC.")
-    h.add_argument("game", nargs="?", help=games_help())
+    h.add_argument("game", nargs="?", help=games_help(dama=True))
     h.add_argument("position", nargs="?", help="position ID, gnubg ID, 'start' or '-'")
     h.add_argument("--dice", "-d", help="the roll, e.g. 31")
     h.add_argument("--level", "-l", default=None,
@@ -86,6 +88,8 @@ def _hint(pos, dice, rules, level) -> dict[str, Any]:
 def cmd_hint(args: argparse.Namespace) -> int:
     from tavli.engine.board import parse_dice
 
+    if dama_rule_set(args.game) is not None:
+        return dama.hint(args)
     if args.batch:
         check_batch_alone(args)
         if args.rollout is not None:

@@ -1,5 +1,6 @@
 """``tavli play``: a game or match in the browser app (:mod:`tavli.web.server`) or, with
-``--tui``, in the terminal (:mod:`tavli.tui`).
+``--tui``, in the terminal (:mod:`tavli.tui`); ``--game dama|russian|italian`` plays
+Dama there (its rules found here, :func:`~tavli.cli.common.dama_rules_for`).
 
 Options that a saved file fixes (--game, --points, --rule) default to None so that
 ``--resume`` can tell them apart from the defaults.
@@ -9,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 
-from tavli.cli.args import LANGS, add_rule_option, seed_arg
+from tavli.cli.args import LANGS, add_rule_option, dama_rule_set, games_help, seed_arg
+from tavli.cli.common import dama_rules_for
+from tavli.errors import CliError
 
 
 def register(sub) -> None:
@@ -29,12 +32,12 @@ def register(sub) -> None:
     p.add_argument("--db", metavar="FILE", default=None,
                    help="browser app: SQLite file of saved games (default $TAVLI_DB or "
                         "~/.local/share/tavli/games.sqlite3)")
-    from tavli.engine.games import ROTATIONS, find_variant, game_names
+    from tavli.engine.games import ROTATIONS, find_variant
 
     rotations = "; ".join(f"{name} (a match {'→'.join(find_variant(g).display for g in games)})"
                           for name, games in ROTATIONS.items())
     p.add_argument("--game", default=None,
-                   help=f"{rotations}; or one game: {'|'.join(game_names())} (default: tavli)")
+                   help=f"{rotations}; or one game: {games_help(dama=True)} (default: tavli)")
     p.add_argument("--points", type=int, default=None,
                    help="match length in points (default 5; 1 with a single game name: "
                         "one game)")
@@ -52,6 +55,8 @@ def register(sub) -> None:
                    help="resume a saved game/match from FILE (and keep saving to it "
                         "unless --save names another file)")
     add_rule_option(p)
+    # Dama in the terminal: a start position, a FEN (docs/cli.md; kept out of the help)
+    p.add_argument("--position", default=None, metavar="FEN", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_play)
 
 
@@ -59,6 +64,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "tui", False):
         from tavli import tui
 
+        if dama_rule_set(args.game) is not None:
+            return tui.run(args, dama=dama_rules_for(args.game, args.rule))
+        if args.position is not None:
+            raise CliError("--position: a Dama start (tavli play --tui --game dama "
+                           "--position FEN)")
         return tui.run(args)
     from tavli.web.server import run
 

@@ -17,14 +17,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from tavli.engine.games import ALL, Variant, find_variant, lookup
+from tavli.engine.games import Variant, find_variant, lookup
+from tavli.engine.games.base import option_games
 from tavli.engine.options import OPTIONS, Option, convert, option_pairs
 from tavli.errors import RuleError
-
-
-def option_games(name: str) -> tuple[str, ...]:
-    """The registered games and rule sets that have the rule option ``name``."""
-    return tuple(v.name for v in ALL if name in v.options)
 
 
 def option_applies(name: str, game: str | int | Variant) -> bool:

@@ -342,6 +342,13 @@ def save(obj: Recorded | dict[str, Any], path: str | os.PathLike[str]) -> None:
     A symbolic link is followed (the file it names is updated) and an existing file keeps
     its permissions; a new one gets the usual ones (0666 less the umask)."""
     data = obj if isinstance(obj, dict) else record_of(obj)
+    write_atomically(path, json.dumps(data, indent=1) + "\n")
+
+
+def write_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` as :func:`save` writes a record (a Dama game's PDN too):
+    the old file stays intact until the new one is complete, a symbolic link is followed,
+    an existing file keeps its permissions."""
     path = Path(os.path.realpath(path))
     try:
         mode = stat.S_IMODE(path.stat().st_mode)
@@ -352,8 +359,7 @@ def save(obj: Recorded | dict[str, Any], path: str | os.PathLike[str]) -> None:
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
-            f.write("\n")
+            f.write(text)
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:

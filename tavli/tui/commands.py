@@ -3,8 +3,6 @@ quit, and the cube's double, take, drop and beaver."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tavli.engine.dice import dice_text
 from tavli.errors import TavliError
 from tavli.tui.board import side_label
@@ -20,7 +18,7 @@ class Resigned(Exception):
 
 
 class Commands:
-    """The commands of a :class:`TerminalSession`, for its human players."""
+    """The commands of a :class:`~tavli.tui.dice.DiceSession`, for its human players."""
 
     def __init__(self, session: SessionState, screen: Screen) -> None:
         self.s = session
@@ -59,20 +57,9 @@ class Commands:
             self.resign(words[1].lower() if len(words) == 2 else None)
             return True
         if cmd == "save":
-            self.save(words[1:])
+            self.s.save_command(words[1:])
             return True
         return False
-
-    def save(self, args: list[str]) -> None:
-        """``save [FILE]``: to FILE, or to the file the game is saved to."""
-        if len(args) > 1:
-            self.screen.error(_("tui.usage.save"))
-            return
-        path = Path(args[0]) if args else self.s.save_path
-        if path is None:
-            self.screen.error(_("tui.save.no_file"))
-            return
-        self.s.save_as(path)
 
     def hint(self) -> None:
         """The best moves of the roll as the AI ranks them (``tavli hint``'s ranking; in a

@@ -1,8 +1,9 @@
-"""What the screen, the commands and the turns read of the session they serve.
+"""What the screen, the commands and the turns of a dice game read of the session they
+serve.
 
-:class:`tavli.tui.session.TerminalSession` is the one implementation; the parts it is
-made of name this protocol instead of importing it, so the session imports its parts and
-none of them imports the session.
+:class:`tavli.tui.dice.DiceSession` is the one implementation; the parts it is made of
+name this protocol instead of importing it, so the session imports its parts and none of
+them imports the session.
 """
 
 from __future__ import annotations
@@ -32,5 +33,5 @@ class SessionState(Protocol):
     def humans(self) -> list[int]: ...
     def viewer(self) -> int: ...
     def player_label(self, side: int, long: bool = False) -> str: ...
-    def save_as(self, path: Path) -> None: ...
+    def save_command(self, args: list[str]) -> None: ...
     def autosave(self) -> None: ...

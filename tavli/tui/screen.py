@@ -1,5 +1,6 @@
-"""What a terminal session shows and reads: messages, prompts, the board with the panel
-of text beside it (or below it on a narrow terminal), and lists of moves."""
+"""What a terminal session shows and reads: messages and prompts (:class:`Terminal`, every
+game's), and for the dice games the board with the panel of text beside it (or below it on
+a narrow terminal) and lists of moves (:class:`Screen`)."""
 
 from __future__ import annotations
 
@@ -26,17 +27,13 @@ class Quit(Exception):
     """The user asked to stop (quit, end of input, Ctrl-C)."""
 
 
-class Screen:
-    """The console of a :class:`TerminalSession`: it writes messages and the board of the
-    session's game, and reads the lines typed."""
+class Terminal:
+    """The console of every game's terminal session: it writes messages and reads the
+    lines typed."""
 
-    def __init__(self, console: Console, session: SessionState) -> None:
+    def __init__(self, console: Console) -> None:
         self.console = console
-        self.s = session
-        self.view = BoardView(console)
-        self.disc = self.view.disc
 
-    # messages and prompts ----------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
         # long lines are left to the terminal to wrap (and stay whole in logs)
         self.console.print(Text(text, style=style), soft_wrap=True)
@@ -56,6 +53,17 @@ class Screen:
             self.console.print()
             raise Quit from None
         return line.strip()
+
+
+class Screen(Terminal):
+    """The console of a dice game's session: its messages and prompts, and the board of
+    the session's game with the panel beside it."""
+
+    def __init__(self, console: Console, session: SessionState) -> None:
+        super().__init__(console)
+        self.s = session
+        self.view = BoardView(console)
+        self.disc = self.view.disc
 
     # the board and its panel -------------------------------------------------------------
     def title(self) -> str:

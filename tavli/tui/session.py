@@ -1,31 +1,24 @@
-"""A game or match played in the terminal: who plays each side, where it is saved, and
-the loop of play from the opening throw to the end of the match."""
+"""What every game played in the terminal shares: who plays each side, the file it is
+saved to (and the ``save`` command), the console, and the loop of play with its end.
+
+:class:`TerminalSession` is that loop; a game's session supplies what differs — the
+dice games' :class:`tavli.tui.dice.DiceSession` (a game or match, the opening throw, the
+cube; the board drawn by :mod:`.board`), Dama's :class:`tavli.tui.dama.DamaSession` (its
+board, moves and huffs, its AI) — by the methods marked *per game* below.
+"""
 
 from __future__ import annotations
 
 import os
 import shlex
+from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console
 
-from tavli import i18n
-from tavli.play.history import Opening
-from tavli.tui.commands import Commands, Resigned
-from tavli.tui.screen import Quit, Screen
-from tavli.tui.turns import Turns
-from tavli.tui.words import _, side
-
-if TYPE_CHECKING:
-    from tavli.engine.board import Move
-    from tavli.play.game import Game
-    from tavli.play.match import Match
-    from tavli.play.players import Player
-
-
-#: the players without a level, named in the catalogue (``tui.pl.kind.*``)
-PLAIN_PLAYERS = ("human", "random", "greedy")
+from tavli.tui.screen import Quit, Terminal
+from tavli.tui.words import _
 
 
 def resume_command(path: Path) -> str:
@@ -40,84 +33,67 @@ def replaces_another_file(path: Path, own: Path | None) -> bool:
     return path.exists() and not same
 
 
-class TerminalSession:
-    """A game or match being played in the terminal."""
+class TerminalSession(ABC):
+    """A game played in the terminal: the players (None for a person; a computer player
+    of the game's kind), the file it is saved to after every action, and :meth:`play`,
+    the loop of play."""
 
-    def __init__(self, console: Console, obj: Game | Match, players: list[Player | None],
-                 save_path: Path | None, seed: int | None) -> None:
-        self.obj = obj
+    def __init__(self, console: Console, players: list[Any], save_path: Path | None) -> None:
         self.players = players
         self.save_path = save_path
-        self.seed = seed
-        self.last_move: Move | None = None
-        self.screen = Screen(console, self)
-        self.commands = Commands(self, self.screen)
-        self.turns = Turns(self, self.screen, self.commands)
+        self.screen = self.make_screen(console)
 
-    # state -------------------------------------------------------------------------------
+    def make_screen(self, console: Console) -> Terminal:
+        """What the session shows and reads (per game: a board drawn beside a panel)."""
+        return Terminal(console)
+
+    # per game --------------------------------------------------------------------------
     @property
-    def match(self) -> Match | None:
-        from tavli.play.match import Match
+    @abstractmethod
+    def turn(self) -> int:
+        """The side to act (0 white, 1 black)."""
 
-        return self.obj if isinstance(self.obj, Match) else None
+    @abstractmethod
+    def is_over(self) -> bool:
+        """The game is over (its end not yet reported)."""
 
-    @property
-    def game(self) -> Game:
-        m = self.match
-        return m.game if m is not None else self.obj  # type: ignore[return-value]
+    @abstractmethod
+    def intro(self, resumed: bool) -> None:
+        """What is played, by whom, and how to type a move."""
 
-    def player_name(self, side: int) -> str:
-        """The player as the save file and the command line name it (``neural:expert``)."""
-        p = self.players[side]
-        return "human" if p is None else p.name
+    def before_turn(self) -> bool:
+        """An action no player chooses, before the turns (the opening throw); True when
+        there was one."""
+        return False
 
-    def player_label(self, side: int, long: bool = False) -> str:
-        """Who plays ``side`` in this game, for people: the AI and its level, or the
-        greedy heuristic where no trained network ships for the game."""
-        from tavli.ai.neural import LevelPlayer
+    @abstractmethod
+    def human_turn(self) -> None:
+        """A person's prompt, answered once (the loop asks again while it is his turn)."""
 
-        p = self.players[side]
-        if not isinstance(p, LevelPlayer):
-            name = self.player_name(side)   # human, random or greedy: by the catalogue
-            return _(f"tui.pl.kind.{name}") if name in PLAIN_PLAYERS else name
-        if p.engine(self.game.rules.game) is p.neural:
-            level = (_("tui.ply", n=p.level) if p.level.isdigit() else
-                     _(f"level.{p.level}"))
-            return _("tui.pl.neural_long" if long else "tui.pl.neural", level=level)
-        if long:
-            return _("tui.pl.greedy_long",
-                     game=i18n.game_name(i18n.current(), self.game.rules.game_name))
-        return _("tui.pl.greedy")
+    @abstractmethod
+    def bot_turn(self, player: Any) -> None:
+        """A computer player's action, told."""
 
+    @abstractmethod
+    def game_over(self) -> bool:
+        """Report the end of a game (and start the next one of a match); True when play
+        is over."""
+
+    @abstractmethod
+    def write(self, path: Path) -> None:
+        """Write the game to ``path`` in its file format; OSError on failure."""
+
+    # shared ----------------------------------------------------------------------------
     def humans(self) -> list[int]:
+        """The sides a person plays."""
         return [s for s in (0, 1) if self.players[s] is None]
 
-    def viewer(self) -> int:
-        h = self.humans()
-        if len(h) == 1:
-            return h[0]
-        if len(h) == 2:
-            return self.game.turn
-        return 0
-
-    # saving ------------------------------------------------------------------------------
-    def record(self) -> dict[str, Any]:
-        from tavli.play.record import game_record, match_record
-
-        m = self.match
-        rec = match_record(m) if m is not None else game_record(self.game, self.seed)
-        tui: dict[str, Any] = {"white": self.player_name(0), "black": self.player_name(1)}
-        rec["tui"] = tui
-        return rec
-
     def save(self, path: Path | None = None, quiet: bool = True) -> None:
-        """Write the record to ``path`` (default: the --save file); OSError on failure."""
-        from tavli.play.record import save
-
+        """Write the game to ``path`` (default: the --save file); OSError on failure."""
         target = path or self.save_path
         if target is None:
             return
-        save(self.record(), target)
+        self.write(target)
         if not quiet:
             self.screen.say(_("tui.saved", path=target), "green")
 
@@ -136,6 +112,17 @@ class TerminalSession:
             self.save_path = path
             self.screen.say(_("tui.save.from_now"), "dim")
 
+    def save_command(self, args: list[str]) -> None:
+        """``save [FILE]``: to FILE, or to the file the game is saved to."""
+        if len(args) > 1:
+            self.screen.error(_("tui.usage.save"))
+            return
+        path = Path(args[0]) if args else self.save_path
+        if path is None:
+            self.screen.error(_("tui.save.no_file"))
+            return
+        self.save_as(path)
+
     def autosave(self) -> None:
         """Save after an action; a failure is reported and play goes on."""
         try:
@@ -143,102 +130,21 @@ class TerminalSession:
         except OSError as e:
             self.screen.error(_("tui.save.failed", path=self.save_path, why=e.strerror or e))
 
-    # play --------------------------------------------------------------------------------
-    def intro(self, resumed: bool) -> None:
-        """What is played, by whom, and how to type a move."""
-        g = self.game
-        m = self.match
-        say = self.screen.say
-        if m is not None:
-            lang = i18n.current()
-            games = " → ".join(i18n.game_name(lang, n) for n in m.rotation)
-            what = _("tui.intro.match_one" if m.target == 1 else "tui.intro.match",
-                     target=m.target, games=games)
-        else:
-            what = _("tui.intro.single", name=i18n.game_name(i18n.current(), g.rules.game_name))
-        names = []
-        for s in (0, 1):
-            p = self.players[s]
-            who = _("tui.you") if p is None and len(self.humans()) == 1 else \
-                self.player_label(s, long=True)
-            names.append(f"{side(s)} {self.screen.disc[s]} ({who})")
-        say(_("tui.intro", what=what, white=names[0], black=names[1]), "bold")
-        if resumed:
-            say(_("tui.resumed_match", n=len(m.games), white=m.score[0], black=m.score[1])
-                if m else _("tui.resumed"))
-        if self.humans():
-            say(_("tui.intro.help"), "dim")
-
-    def opening(self) -> None:
-        g = self.game
-        g.roll()
-        self.autosave()
-        for a in g.history:
-            if not isinstance(a, Opening):
-                continue
-            if a.starter is None:
-                self.screen.say(_("tui.opening_tie", white=a.white, black=a.black))
-            else:
-                self.screen.say(_("tui.opening", white=a.white, black=a.black,
-                                  side=side(a.starter)))
-
-    def game_over(self) -> bool:
-        """Report the end of a game; start the next one of a match. True when play is
-        over (single game or match decided)."""
-        g = self.game
-        screen = self.screen
-        screen.draw(final=True)
-        out = g.outcome
-        assert out is not None
-        screen.say(_("tui.game_over_draw") if out.winner is None else
-                   _("tui.game_over_one" if out.points == 1 else "tui.game_over",
-                     side=side(out.winner), points=out.points, kind=_("kind." + out.kind)),
-                   "bold green")
-        m = self.match
-        if m is None:
-            return True
-        s = m.score
-        screen.say(_("tui.score", white=s[0], black=s[1], target=m.target), "bold")
-        if m.is_over:
-            w = m.winner or 0
-            screen.say(_("tui.match_won", side=side(w), a=s[w], b=s[1 - w]), "bold green")
-            return True
-        nxt = i18n.game_name(i18n.current(), m.rotation[len(m.games) % len(m.rotation)])
-        starter = _("tui.next_opening") if out.winner is None else \
-            _("tui.next_starts", side=side(out.winner))
-        screen.say(_("tui.next", n=len(m.games) + 1, name=nxt, starter=starter))
-        if self.humans():
-            line = screen.ask(_("tui.enter_go_on"))
-            while self.commands.handle(line):
-                line = screen.ask(_("tui.enter_go_on"))
-        m.next_game()
-        self.last_move = None
-        self.autosave()
-        return False
-
     def play(self) -> int:
+        """Play until the game (or match) is over or the user quits; 0."""
         try:
             while True:
-                g = self.game
-                if g.is_over:
+                if self.is_over():
                     if self.game_over():
                         return 0
                     continue
-                if g.phase == "opening":
-                    self.opening()
+                if self.before_turn():
                     continue
-                player = self.players[g.turn]
-                try:
-                    if player is not None:
-                        self.turns.bot_act(player)
-                    elif g.phase == "roll":
-                        self.turns.human_roll()
-                    elif g.phase == "double":
-                        self.turns.human_answer()
-                    else:
-                        self.turns.human_move()
-                except Resigned:
-                    continue
+                player = self.players[self.turn]
+                if player is None:
+                    self.human_turn()
+                else:
+                    self.bot_turn(player)
         except Quit:
             if self.save_path is not None:
                 self.autosave()

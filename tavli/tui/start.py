@@ -1,6 +1,7 @@
 """Starting terminal play (``tavli play --tui``): a new game or match from the command
 line's options (the game, the points, the rule options of each game of a match) or one
-resumed from its saved file, and the players of both sides."""
+resumed from its saved file, and the players of both sides; a game of Dama the same way
+(its rules found by the command line, its file PDN)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,17 @@ from rich.console import Console
 from tavli.engine.dice import DiceSource
 from tavli.errors import CliError, RuleError, TavliError
 from tavli.play.history import Opening, Roll
+from tavli.tui.dice import DiceSession
 from tavli.tui.session import TerminalSession, replaces_another_file
 
 if TYPE_CHECKING:
+    from tavli.ai.dama import AIPlayer
+    from tavli.engine.dama.rules import DamaRules
+    from tavli.play.dama.game import DamaGame
     from tavli.play.game import Game
     from tavli.play.match import Match
     from tavli.play.players import Player
+    from tavli.tui.dama import DamaSession
 
 
 def player_choices() -> str:
@@ -106,25 +112,39 @@ def _new(args: argparse.Namespace) -> tuple[Game | Match, int | None]:
                  seed=args.seed), args.seed
 
 
-def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[str, Any]]:
-    from tavli.play.match import Match
-    from tavli.play.record import dice_only, load_record
-
+def _saved_text(args: argparse.Namespace) -> str:
+    """The text of the file ``--resume`` names (a dice game's JSON record or a Dama game's
+    PDN), once the options it fixes are found not given."""
     path = Path(args.resume)
     given = [o for o, v in (("--game", args.game), ("--points", args.points),
-                            ("--rule", args.rule)) if v is not None]
+                            ("--rule", args.rule),
+                            ("--position", getattr(args, "position", None)))
+             if v is not None]
     if given:
         raise CliError(f"{', '.join(given)} cannot be combined with --resume: the saved "
                        "file keeps its own game, points and rules")
     try:
-        text = path.read_text(encoding="utf-8")
-        obj = dice_only(load_record(text), "--resume")
+        return path.read_text(encoding="utf-8")
     except OSError as e:
         raise CliError(f"cannot resume from {path}: {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise CliError(f"cannot resume from {path}: not a text file") from None
+
+
+def is_pdn(text: str) -> bool:
+    """A saved game is a Dama game's PDN unless it is a JSON record (an object)."""
+    return not text.lstrip().startswith("{")
+
+
+def _resume(args: argparse.Namespace, text: str
+            ) -> tuple[Game | Match, int | None, dict[str, Any]]:
+    from tavli.play.match import Match
+    from tavli.play.record import dice_only, load_record
+
+    try:
+        obj = dice_only(load_record(text), "--resume")
     except TavliError as e:
-        raise CliError(f"cannot resume from {path}: {e}") from None
+        raise CliError(f"cannot resume from {args.resume}: {e}") from None
     data = json.loads(text)  # valid: the record was read from it
     settings = data.get("tui") if isinstance(data.get("tui"), dict) else {}
     seed = args.seed if args.seed is not None else data.get("seed")
@@ -144,42 +164,54 @@ def _resume(args: argparse.Namespace) -> tuple[Game | Match, int | None, dict[st
     return obj, seed, settings
 
 
-def run(args: argparse.Namespace) -> int:
-    """``tavli play --tui``: play a game or match in the terminal."""
+def _dice_session(args: argparse.Namespace, console: Console, text: str | None,
+                  save_path: Path | None) -> DiceSession:
+    """A dice game or match: new, or resumed from its record ``text``; its players."""
+    settings: dict[str, Any] = {}
+    if text is not None:
+        obj, seed, settings = _resume(args, text)
+    else:
+        obj, seed = _new(args)
+    white = getattr(args, "white", None) or settings.get("white") or "human"
+    black = args.opponent or settings.get("black") or "neural"
+    pseed = None if seed is None else seed + 1
+    players = [make_player(white, pseed, _what(args, "--white", getattr(args, "white", None),
+                                               "white")),
+               make_player(black, None if pseed is None else pseed + 1,
+                           _what(args, "--opponent", args.opponent, "black"))]
+    return DiceSession(console, obj, players, save_path, seed)
+
+
+def _what(args: argparse.Namespace, option: str, given: str | None, side: str) -> str:
+    """Where a player's name came from, for an error: its option, or the saved file."""
+    return option if given or not args.resume else f"the {side} player saved in " \
+        f"{args.resume}"
+
+
+def run(args: argparse.Namespace, dama: DamaRules | None = None) -> int:
+    """``tavli play --tui``: play a game or match in the terminal; ``dama``: a game of
+    Dama under these rules (the command line found them by the game's name)."""
     try:
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:
         pass
     console = Console(highlight=False)
-    settings: dict[str, Any] = {}
     for opt in ("resume", "save"):
         if getattr(args, opt, None) == "":
             raise CliError(f"--{opt} needs a file name")
-    if args.resume:
-        obj, seed, settings = _resume(args)
-        save_path = Path(args.save or args.resume)
+    text = _saved_text(args) if args.resume else None
+    save_path = Path(args.save or args.resume) if args.resume else \
+        Path(args.save) if args.save else None
+    if dama is not None or (text is not None and is_pdn(text)):
+        session: TerminalSession = _dama_session(args, console, dama, text, save_path)
     else:
-        obj, seed = _new(args)
-        save_path = Path(args.save) if args.save else None
-    white = getattr(args, "white", None) or settings.get("white") or "human"
-    black = args.opponent or settings.get("black") or "neural"
-    pseed = None if seed is None else seed + 1
-
-    def what(option: str, given: str | None, side: str) -> str:
-        return option if given or not args.resume else f"the {side} player saved in " \
-            f"{args.resume}"
-
-    players = [make_player(white, pseed, what("--white", getattr(args, "white", None),
-                                              "white")),
-               make_player(black, None if pseed is None else pseed + 1,
-                           what("--opponent", args.opponent, "black"))]
+        session = _dice_session(args, console, text, save_path)
     if save_path is not None and save_path.is_dir():
         raise CliError(f"{save_path} is a directory: --save needs a file name")
     if save_path is not None and args.save and replaces_another_file(
             save_path, Path(args.resume) if args.resume else None):
         raise CliError(f"{save_path} exists: continue that game with --resume {save_path}, "
                        "or save to another file (nothing was changed)")
-    session = TerminalSession(console, obj, players, save_path, seed)
     if save_path is not None:
         try:
             session.save()
@@ -193,3 +225,75 @@ def run(args: argparse.Namespace) -> int:
         return session.play()
 
 
+# -- Dama ---------------------------------------------------------------------------------
+
+def dama_player_choices() -> str:
+    from tavli.ai.dama import LEVEL_ALIASES
+
+    return (f"human, neural (the AI at level expert), neural:LEVEL or a LEVEL: "
+            f"{', '.join(LEVEL_ALIASES)} (or 1-4, depth:N, time:S after neural:)")
+
+
+def make_dama_player(name: str | None, rules: DamaRules, what: str) -> AIPlayer | None:
+    """None for a person, else Dama's AI at the level ``name`` names: ``neural`` (or
+    ``ai``; the default level), ``neural:LEVEL`` or a bare level name of the dice games
+    (``expert``). CliError for another name or a bad level."""
+    from tavli.ai.dama import LEVEL_ALIASES, AIPlayer, dama_level
+
+    key = (name or "human").strip().lower()
+    kind, colon, level = key.partition(":")
+    if key == "human":
+        return None
+    if kind in ("neural", "ai"):
+        level = level if colon else "default"
+    elif key in LEVEL_ALIASES:
+        level = key
+    else:
+        raise CliError(f"{what}: unknown player {str(name)[:40]!r} for Dama: choose "
+                       f"{dama_player_choices()}")
+    try:
+        return AIPlayer(rules, dama_level(level))
+    except TavliError as e:
+        raise CliError(f"{what}: {e}") from None
+
+
+def _dama_game(args: argparse.Namespace, rules: DamaRules | None, text: str | None
+               ) -> tuple[DamaGame, dict[str, str]]:
+    """A new game of Dama (from ``--position``), or the one a PDN ``text`` records, and
+    its tags."""
+    from tavli.play.dama.game import DamaGame
+    from tavli.play.dama.pdn import read_pdn
+
+    if text is None:
+        assert rules is not None
+        start = getattr(args, "position", None)
+        return DamaGame(rules, start=None if start in ("start", "") else start), {}
+    try:
+        game = read_pdn(text)
+    except TavliError as e:
+        raise CliError(f"cannot resume from {args.resume}: {e}") from None
+    tags: dict[str, str] = getattr(game, "tags", {})
+    if tags.get("Result", "*") not in ("*", game.result):
+        raise CliError(f"cannot resume from {args.resume}: the game is over "
+                       f"({tags['Result']})")
+    return game, tags
+
+
+def _dama_session(args: argparse.Namespace, console: Console, rules: DamaRules | None,
+                  text: str | None, save_path: Path | None) -> DamaSession:
+    """A game of Dama: new, or resumed from its PDN ``text``; its players (the White
+    and Black tags of a file saved here name them)."""
+    from tavli.tui.dama import DamaSession
+
+    given = [o for o, v in (("--points", args.points not in (None, 1)),
+                            ("--seed", args.seed is not None)) if v]
+    if given:
+        raise CliError(f"{', '.join(given)}: not for Dama (one game, no dice)")
+    game, tags = _dama_game(args, rules, text)
+    white = getattr(args, "white", None) or tags.get("White") or "human"
+    black = args.opponent or tags.get("Black") or "neural"
+    players = [make_dama_player(white, game.rules,
+                                _what(args, "--white", getattr(args, "white", None), "white")),
+               make_dama_player(black, game.rules,
+                                _what(args, "--opponent", args.opponent, "black"))]
+    return DamaSession(console, game, players, save_path)

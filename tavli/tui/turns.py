@@ -23,7 +23,7 @@ CONFIRM = ("", "y", "yes", "ok", "confirm", "play")
 
 
 class Turns:
-    """The turns of a :class:`TerminalSession`'s players."""
+    """The turns of a :class:`~tavli.tui.dice.DiceSession`'s players."""
 
     def __init__(self, session: SessionState, screen: Screen, commands: Commands) -> None:
         self.s = session

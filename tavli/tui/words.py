@@ -13,7 +13,7 @@ the language of the moment.
 ...     _("tui.bye"), side(1), points(2), answer("ναι"), answer("Οχι"), answer("maybe")
 ('Γεια.', 'μαύρα', '2 πόντοι', True, False, None)
 
-Also here for the Dama terminal (``tavli dama play``): an engine error in the player's
+Also here for Dama's terminal game (:mod:`tavli.tui.dama`): an engine error in the player's
 language (:func:`error_text`).
 """
 

@@ -20,7 +20,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 # options of the terminal UI (all default to None): the browser app's New game dialog
 # sets up games, so given without --tui they are an error rather than silently ignored
-TUI_ONLY = ("game", "points", "opponent", "white", "seed", "save", "resume", "rule")
+TUI_ONLY = ("game", "points", "opponent", "white", "seed", "save", "resume", "rule",
+            "position")
 
 
 def default_db_path() -> Path:

@@ -27,6 +27,7 @@ from tavli.engine.dama import movegen as mg
 from tavli.engine.dama import squares
 from tavli.engine.dama.sets import RULE_SETS
 from tavli.engine.games import lookup
+from tavli.engine.games.base import option_games
 from tavli.engine.games.dama import DamaVariant
 from tavli.engine.options import OPTIONS, convert, option_pairs
 from tavli.errors import RuleError
@@ -107,8 +108,8 @@ class DamaRules:
         changes = dict(self.options())
         for name, value in option_pairs(options).items():
             if name not in self.variant.options:
-                raise RuleError(f"rule option {name!r} does not apply to Dama's "
-                                f"{self.name} rules")
+                raise RuleError(f"rule option {name!r} applies to "
+                                f"{', '.join(option_games(name))} only, not {self.name}")
             changes[name] = convert(OPTIONS[name], value)
         return DamaRules(self.name, **changes)
 

@@ -41,6 +41,7 @@ from tavli.engine.games.base import (
     find_game,
     games,
     lookup,
+    menu_name,
     register_variant,
     unknown,
     unregister_variant,
@@ -324,4 +325,4 @@ for _v in (Portes(), Plakoto(), Fevga(), Backgammon(), *DAMA_VARIANTS):
 __all__ = ["BaseVariant", "Variant", "VARIANTS", "ALL", "find_variant", "find_game", "lookup",
            "all_variants", "games", "register_variant", "unregister_variant", "game_names",
            "rotation", "match_kinds", "ROTATIONS", "HITTING", "PINNING", "RUNNING",
-           "KERNEL_NAMES", "unknown"]
+           "KERNEL_NAMES", "unknown", "menu_name"]

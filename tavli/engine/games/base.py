@@ -149,9 +149,24 @@ def unknown(name: object, among: list[Any]) -> str:
             f"{', '.join(v.name for v in among)} (or the aliases {', '.join(aliases)})")
 
 
+def option_games(name: str) -> tuple[str, ...]:
+    """The registered games and rule sets that have the rule option ``name``."""
+    return tuple(v.name for v in ALL if name in v.options)
+
+
 def all_variants() -> list[BaseVariant]:
     """Every registered game and rule set, in registration order."""
     return list(ALL)
+
+
+def menu_name(variant: BaseVariant) -> str:
+    """What a menu or the command line calls ``variant``: its game's name for the game's
+    default rule set (``dama`` for the box rules), else its own.
+
+    >>> [menu_name(v) for v in games()["dama"]]
+    ['dama', 'russian', 'italian']
+    """
+    return variant.game if games()[variant.game][0] is variant else variant.name
 
 
 def games() -> dict[str, tuple[BaseVariant, ...]]:
