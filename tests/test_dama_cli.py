@@ -227,4 +227,5 @@ def test_pdn_replay_reads_a_saved_game(tmp_path, dama_terminal, capsys):
         "game 1: box, 1 move, result *, final B:W18,21,23-32:B1-12")
     assert tavli_main(["dama", "pdn", str(path)]) == 0
     out, err = capsys.readouterr()
-    assert out.startswith("game 1: box, 1 move,") and "'tavli dama pdn' is now 'tavli replay " in err
+    assert out.startswith("game 1: box, 1 move,")
+    assert "'tavli dama pdn' is now 'tavli replay " in err
