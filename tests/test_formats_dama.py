@@ -62,7 +62,8 @@ def test_json_round_trip(rules, huffing):
         g = random_game(rules, seed, huffing)
         rec = record_of(g)
         assert rec["format"] == "tavli-record" and rec["match"] is None
-        assert rec["games"][0]["rules"]["game"] == "dama"
+        assert rec["games"][0]["rules"] == g.rules.to_dict()  # as a dice game's rules
+        assert rec["games"][0]["rules"]["game"] == ("dama" if rules == "box" else rules)
         back = load_record(json.dumps(rec))
         assert same_game(back, g)
         assert record_of(back) == rec
@@ -73,7 +74,7 @@ def test_json_record_shape():
     g.play("24-20")
     g.huff(22)
     doc = record_of(g)["games"][0]
-    assert doc == {"rules": {"game": "dama", "rule_set": "box", "huffing": True},
+    assert doc == {"rules": {"game": "dama", "huffing": True},
                    "start": "W:W22,24:B4,18",
                    "events": [{"side": "white", "move": "24-20"},
                               {"side": "black", "huff": 22}],
@@ -106,7 +107,7 @@ def test_several_games_in_one_record(tmp_path):
 
 
 def _record(events, **game):
-    doc = {"rules": {"game": "dama", "rule_set": "russian"}, "events": events, **game}
+    doc = {"rules": {"game": "russian"}, "events": events, **game}
     return {"format": "tavli-record", "version": 1, "seed": None, "match": None,
             "games": [doc]}
 
@@ -123,13 +124,14 @@ def _record(events, **game):
     (_record([], result={"winner": "white", "points": 1, "kind": "resignation"}),
      "the record's result"),
     (_record([], start="X:nonsense"), "game 1: start:"),
-    ({**_record([]), "games": [{"rules": {"game": "dama", "rule_set": "russian",
-                                          "huffing": True}}]},
-     "huffing belongs to the box rules"),
-    ({**_record([]), "games": [{"rules": {"game": "dama", "rule_set": "checkers"}}]},
-     "unknown Dama rule set 'checkers'"),
+    ({**_record([]), "games": [{"rules": {"game": "russian", "huffing": True}}]},
+     "rule option 'huffing' applies to box only, not russian"),
+    ({**_record([]), "games": [{"rules": {"game": "dama", "huffing": "maybe"}}]},
+     "rule option 'huffing' takes true or false"),
     ({**_record([]), "games": [{"rules": {"game": "dama", "crawford": True}}]},
-     "unknown rule option 'crawford' of Dama"),
+     "rule option 'crawford' applies to backgammon only, not box"),
+    ({**_record([]), "games": [{"rules": {"game": "dama", "nack": True}}]},
+     "unknown rule option 'nack'"),
     ({**_record([]), "match": {"target": 3, "variant": "dama"}}, "has no match"),
     ({**_record([]), "games": [{"rules": {"game": "dama"}}, {"rules": {"game": "portes"}}]},
      "game 2: a record holds Dama games or dice games, not both"),

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from tavli.engine.board import Position
 from tavli.engine.dice import ScriptedDice, dice_text
 from tavli.engine.layout import SIDE_NAMES
+from tavli.engine.games import lookup
 from tavli.engine.rules import Rules
 from tavli.errors import RecordError, TavliError
 from tavli.play.game import Game
@@ -276,9 +277,12 @@ def load_record(data: dict[str, Any] | str, *, drawn: list[int] | None = None
 
 
 def is_dama_doc(doc: Any) -> bool:
-    """Is ``doc`` (one game of a record) a Dama game's (``"rules": {"game": "dama", ...}``)?"""
-    return (isinstance(doc, dict) and isinstance(doc.get("rules"), dict)
-            and doc["rules"].get("game") == "dama")
+    """Is ``doc`` (one game of a record) a Dama game's (its ``rules`` name one of Dama's rule
+    sets: ``{"game": "dama"|"russian"|"italian", ...}``)?"""
+    if not (isinstance(doc, dict) and isinstance(doc.get("rules"), dict)):
+        return False
+    variant = lookup(str(doc["rules"].get("game")))
+    return variant is not None and not variant.dice
 
 
 def _load_dama(data: dict[str, Any], games: list[Any]) -> DamaGame | list[DamaGame]:

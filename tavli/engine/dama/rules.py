@@ -7,7 +7,7 @@ True
 >>> DamaRules.for_name("box", huffing=False).compulsory
 True
 >>> DamaRules.for_game("dama", ["huffing=off"]).to_dict()
-{'game': 'box', 'huffing': False}
+{'game': 'dama', 'huffing': False}
 >>> DamaRules.for_name("checkers")
 Traceback (most recent call last):
 ...
@@ -26,7 +26,7 @@ import numpy as np
 from tavli.engine.dama import movegen as mg
 from tavli.engine.dama import squares
 from tavli.engine.dama.sets import RULE_SETS
-from tavli.engine.games import lookup
+from tavli.engine.games import lookup, menu_name
 from tavli.engine.games.base import option_games
 from tavli.engine.games.dama import DamaVariant
 from tavli.engine.options import OPTIONS, convert, option_pairs
@@ -128,8 +128,9 @@ class DamaRules:
         return {name: getattr(self, name) for name in self.variant.options}
 
     def to_dict(self) -> dict[str, Any]:
-        """The rule set's name and its options (what records and the web API hold)."""
-        return {"game": self.name, **self.options()}
+        """The rule set's name (``dama`` for the box rules, as the command line says) and
+        its options (what records hold), as :meth:`tavli.engine.rules.Rules.to_dict`."""
+        return {"game": menu_name(self.variant), **self.options()}
 
     # -- properties: the variant's facts ------------------------------------------------
     @property

@@ -7,12 +7,13 @@ replay). The shape follows the dice games' (docs/formats.md, "Game and match rec
 ...     _ = g.play(m)
 >>> doc = game_doc(g)
 >>> doc["rules"], doc["events"][2], doc["result"]
-({'game': 'dama', 'rule_set': 'box', 'huffing': True}, {'side': 'white', 'move': '18x11'}, None)
+({'game': 'dama', 'huffing': True}, {'side': 'white', 'move': '18x11'}, None)
 >>> replay_game_doc(doc, "game 1").position == g.position
 True
 
-* ``rules``: ``{"game": "dama", "rule_set": "box"|"russian"|"italian", "huffing": bool}``
-  (``huffing`` belongs to ``box``; any name :meth:`DamaRules.for_name` knows is read);
+* ``rules``: the rules' :meth:`~tavli.engine.dama.rules.DamaRules.to_dict`, as a dice
+  game's: ``{"game": "dama", "huffing": bool}`` (the box rules), ``{"game": "russian"}``,
+  ``{"game": "italian"}`` (any name of the rule set in the registry is read);
 * ``events``: the plies in order: ``{"side": "white", "move": "22x13x6"}`` (numeric
   notation with every landing square, as the app stores plies), ``{"side": "black",
   "huff": 22}`` (the square huffed), then the end when it was not played on the board:
@@ -34,35 +35,28 @@ from __future__ import annotations
 from typing import Any
 
 from tavli.engine.dama.board import Position
+from tavli.engine.catalog import rules_from_dict
 from tavli.engine.dama.rules import DamaRules
 from tavli.errors import RecordError, TavliError
 from tavli.play.dama.game import REASON_KEYS, DamaGame
 from tavli.play.dama.pdn import DERIVED_TAGS
 
-GAME = "dama"
 SIDES = ("white", "black")  # the record's names of WHITE (0) and BLACK (1)
 
 
 def rules_doc(rules: DamaRules) -> dict[str, Any]:
-    return {"game": GAME, "rule_set": rules.name, "huffing": rules.huffing}
+    """The record's ``rules`` object: the rules' common ``to_dict()``."""
+    return rules.to_dict()
 
 
 def rules_of(doc: Any, where: str) -> DamaRules:
-    """The rule set a record's ``rules`` object names."""
-    name, huffing = doc.get("rule_set", "box"), doc.get("huffing")
-    if not isinstance(name, str):
-        raise RecordError(f"{where}: rule_set must be a rule set's name, got {name!r}")
-    if huffing is not None and not isinstance(huffing, bool):
-        raise RecordError(f"{where}: huffing must be true or false, got {huffing!r}")
-    extra = set(doc) - {"game", "rule_set", "huffing"}
-    if extra:
-        raise RecordError(f"{where}: unknown rule option {sorted(extra)[0]!r} of Dama")
+    """The rules a record's ``rules`` object names (RecordError for anything else)."""
     try:
-        rules = DamaRules.for_name(name, huffing)
+        rules = rules_from_dict(doc)
     except TavliError as e:
         raise RecordError(f"{where}: {e}") from None
-    if huffing and not rules.has_huffing:
-        raise RecordError(f"{where}: huffing belongs to the box rules, not {rules.name}")
+    if not isinstance(rules, DamaRules):
+        raise RecordError(f"{where}: {rules.game_name} is not a rule set of Dama")
     return rules
 
 
@@ -178,4 +172,4 @@ def _check_end(game: DamaGame, doc: dict[str, Any], where: str) -> None:
                           f"replay's {result_of(game)}"[:300])
 
 
-__all__ = ["GAME", "game_doc", "replay_game_doc", "rules_doc", "rules_of"]
+__all__ = ["game_doc", "replay_game_doc", "rules_doc", "rules_of"]
