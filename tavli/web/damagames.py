@@ -40,7 +40,8 @@ from tavli.web.sessions import players
 #: Dama's name in a request's ``variant`` and in the lists
 NAME = "dama"
 SIDES = ("white", "black")
-#: Dama's rule options in a request's ``rules`` (as on its rules page: docs/web.md)
+#: Dama's rule options in a request's ``FIELD`` (as on its rules page: docs/web.md)
+FIELD = "rules"
 OPTIONS = ("rules", "huffing")
 # the backgammon dialog's levels, read as Dama levels
 LEVEL_ALIASES = {"beginner": "1", "casual": "2", "intermediate": "3", "advanced": "4",
@@ -107,7 +108,7 @@ def rules_of(options: dict[str, Any] | None) -> DamaRules:
     if unknown:
         raise ApiError(422, f"rules: {unknown[0]!r} is not an option of Dama (its options: "
                             f"{', '.join(OPTIONS)})", "invalid", key="err.fields",
-                       params={"fields": ", ".join(f"rules.{k}" for k in unknown)[:120]})
+                       params={"fields": ", ".join(f"{FIELD}.{k}" for k in unknown)[:120]})
     name, huffing = options.get("rules", DEFAULT_RULE_SET), options.get("huffing")
     if not isinstance(name, str) or not (huffing is None or isinstance(huffing, bool)):
         raise ApiError(422, "rules: the rule set is a name (box, russian, italian), huffing "
