@@ -46,7 +46,7 @@ def test_the_api_sends_the_players_notation(client):
     assert st["notation"] == "algebraic" and st["rules_key"] == "dama.rn.russian"
     texts = {m["notation"] for m in st["legal_moves"]}
     assert "c3-d4" in texts and all("-" in t and t[0].isalpha() for t in texts)
-    r = client.post(f"/api/dama/{st['id']}/move", json={"move": "c3-d4"})
+    r = client.post(f"/api/games/{st['id']}/move", json={"move": "c3-d4"})
     assert r.status_code == 200, r.text
     st = r.json()
     assert st["history"] == [{"side": "white", "text": "c3-d4"}]

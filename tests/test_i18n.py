@@ -250,11 +250,12 @@ def test_engine_and_dama_errors_need_no_english_detail(client):
                                                  "error": "Ungültiger Zug"}
     r = client.post(f"/api/games/{gid}/move", json={"move": "24/1"})
     assert r.json()["error"].startswith("illegal move: ")      # English: the engine's words
-    d = client.post("/api/dama", json={"rules": "russian", "opponent": "human"}).json()
-    r = client.post(f"/api/dama/{d['id']}/undo", headers={"X-Tavli-Lang": "el"})
+    d = client.post("/api/games", json={"variant": "dama", "rules": {"rules": "russian"},
+                                        "opponent": "human"}).json()
+    r = client.post(f"/api/games/{d['id']}/undo", headers={"X-Tavli-Lang": "el"})
     assert r.status_code == 409 and r.json() == {"code": "wrong_state",
                                                  "error": "Δεν υπάρχει τίποτα για αναίρεση"}
-    r = client.post("/api/dama", json={"rules": "box", "level": "superb"},
+    r = client.post("/api/games", json={"variant": "dama", "level": "superb"},
                     headers={"X-Tavli-Lang": "it"})
     assert r.status_code == 422 and r.json()["error"] == "Livello dell'IA sconosciuto"
 

@@ -235,8 +235,9 @@ def test_dama_and_the_hint_panel_in_a_language(page_in, server, lang, size, phon
     page = page_in(LOCALES[lang], size, phone)
     page.goto(server)
     page.wait_for_selector("#dlg-new[open]")
-    r = page.request.post(f"{server}/api/dama", data=json.dumps(
-        {"rules": "russian", "opponent": "ai", "level": "expert", "ai_side": "black"}),
+    r = page.request.post(f"{server}/api/games", data=json.dumps(
+        {"variant": "dama", "rules": {"rules": "russian"}, "opponent": "ai", "level": "expert",
+         "ai_side": "black"}),
         headers={"Content-Type": "application/json"})
     assert r.ok, r.text()
     gid = r.json()["id"]

@@ -154,8 +154,9 @@ def games(server, online_server, browser):  # noqa: F811
         if r.status == 200:
             break
         page.wait_for_timeout(300)
-    r = page.request.post(f"{server}/api/dama", data=json.dumps(
-        {"rules": "russian", "opponent": "human"}), headers={"Content-Type": "application/json"})
+    r = page.request.post(f"{server}/api/games", data=json.dumps(
+        {"variant": "dama", "rules": {"rules": "russian"}, "opponent": "human"}),
+        headers={"Content-Type": "application/json"})
     assert r.ok, r.text()
     out["dama"] = r.json()["id"]
     r = page.request.post(f"{online_server}/api/online/games", data=json.dumps(
@@ -278,8 +279,9 @@ def drag_a_dama_piece(page, server):
     drop 25 px right of the
     square's centre, on the light square beside it: within reach)."""
     page.set_viewport_size(PHONES[0][1])
-    r = page.request.post(f"{server}/api/dama", data=json.dumps(
-        {"rules": "russian", "opponent": "human"}), headers={"Content-Type": "application/json"})
+    r = page.request.post(f"{server}/api/games", data=json.dumps(
+        {"variant": "dama", "rules": {"rules": "russian"}, "opponent": "human"}),
+        headers={"Content-Type": "application/json"})
     assert r.ok, r.text()
     d = r.json()
     page.goto(f"{server}/#/dama/{d['id']}")

@@ -126,10 +126,10 @@ def test_the_app_opens_a_file_of_the_app_before_the_store(tmp_path):
     path = tmp_path / "games.sqlite3"
     _old_local_file(path, dama=True)
     c = TestClient(create_app(path, allowed_hosts=["testserver"]))
-    listed = c.get("/api/library").json()
+    listed = c.get("/api/games").json()
     assert [g["id"] for g in listed["games"]] == ["d1", "g1", "g0"]
     assert listed["games"][0]["title"] == "Dama (Box rules, huffing)"
-    dama = c.get("/api/dama/d1").json()
+    dama = c.get("/api/games/d1").json()
     assert (dama["id"], dama["turn"]) == ("d1", "black")
 
 

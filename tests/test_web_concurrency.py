@@ -169,26 +169,27 @@ def test_dama_ai_has_a_time_budget_and_leaves_other_requests_free(server):
     from tavli.web.workers import DAMA_BUDGET, default_pool
 
     assert default_pool().warm(wait=300)  # every worker started, its kernels loaded
-    st = call(server, "POST", "/api/dama", {"rules": "russian", "level": "depth:20",
-                                            "ai_side": "black"})[1]
+    st = call(server, "POST", "/api/games", {"variant": "dama", "rules": {"rules": "russian"},
+                                             "level": "depth:20", "ai_side": "black"})[1]
     gid = st["id"]
-    st = call(server, "POST", f"/api/dama/{gid}/move", {"move": "c3-d4"})[1]
+    st = call(server, "POST", f"/api/games/{gid}/move", {"move": "c3-d4"})[1]
     assert st["to_act"] == "ai"
-    other = call(server, "POST", "/api/dama", {"opponent": "human"})[1]
+    other = call(server, "POST", "/api/games", {"variant": "dama", "opponent": "human"})[1]
     result = {}
 
     def think():
-        result["answer"] = call(server, "POST", f"/api/dama/{gid}/ai", {}, timeout=120)
+        result["answer"] = call(server, "POST", f"/api/games/{gid}/ai", {}, timeout=120)
 
     t = threading.Thread(target=think)
     t.start()
     time.sleep(0.3)
     slowest = 0.0
-    for path in (f"/api/dama/{gid}", f"/api/dama/{other['id']}", "/api/dama", "/api/games"):
+    for path in (f"/api/games/{gid}", f"/api/games/{other['id']}", "/api/games",
+                 "/api/games?variant=dama"):
         status, out, dt = call(server, "GET", path)
         assert status == 200
         slowest = max(slowest, dt)
-    busy = urllib.request.Request(f"{server}/api/dama/{gid}/ai", data=b"{}", method="POST",
+    busy = urllib.request.Request(f"{server}/api/games/{gid}/ai", data=b"{}", method="POST",
                                   headers={"Content-Type": "application/json"})
     try:
         urllib.request.urlopen(busy, timeout=30)
@@ -264,7 +265,7 @@ def test_the_page_is_served_while_the_engine_compiles(tmp_path):
         assert "<svg id=\"board\"" in page
         assert call(base, "GET", "/api/games")[1]["games"] == []
         assert call(base, "GET", "/api/info")[0] == 200
-        assert call(base, "GET", "/api/dama")[0] == 200
+        assert call(base, "GET", "/api/games?variant=dama")[0] == 200
         assert time.perf_counter() - t0 < 10
     finally:
         proc.terminate()

@@ -1,4 +1,5 @@
-"""Dama in the browser app: the /api/dama endpoints and one game in a real browser."""
+"""Dama in the browser app: its games through the API of every game (/api/games) and one
+game in a real browser."""
 
 from __future__ import annotations
 
@@ -13,14 +14,20 @@ with warnings.catch_warnings():
 from tavli.web.app import create_app  # noqa: E402
 
 
+def dama(rules=None, huffing=None, **body):
+    """The request of a new Dama game: the rule set and huffing as its rule options."""
+    options = {k: v for k, v in (("rules", rules), ("huffing", huffing)) if v is not None}
+    return {"variant": "dama", **({"rules": options} if options else {}), **body}
+
+
 def new(client, **body):
-    r = client.post("/api/dama", json=body)
+    r = client.post("/api/games", json=dama(**body))
     assert r.status_code == 201, r.text
     return r.json()
 
 
 def post(client, gid, what, body=None, status=200):
-    r = client.post(f"/api/dama/{gid}/{what}", json=body)
+    r = client.post(f"/api/games/{gid}/{what}", json=body)
     assert r.status_code == status, r.text
     return r.json()
 
@@ -28,10 +35,7 @@ def post(client, gid, what, body=None, status=200):
 @pytest.mark.parametrize("rules,huffing", [("box", None), ("box", False), ("russian", None),
                                            ("italian", None)])
 def test_new_game_each_rule_set(client, rules, huffing):
-    body = {"rules": rules, "opponent": "human"}
-    if huffing is not None:
-        body["huffing"] = huffing
-    st = new(client, **body)
+    st = new(client, rules=rules, huffing=huffing, opponent="human")
     assert st["rules"] == rules
     assert st["huffing"] == (rules == "box" and huffing is None)
     assert st["fen"] == "W:W21-32:B1-12"
@@ -44,7 +48,7 @@ def test_new_game_each_rule_set(client, rules, huffing):
     assert len(st["legal_moves"]) == 7
     m = st["legal_moves"][0]
     assert set(m) >= {"notation", "path", "captures"}
-    assert client.get(f"/api/dama/{st['id']}").json()["fen"] == st["fen"]
+    assert client.get(f"/api/games/{st['id']}").json()["fen"] == st["fen"]
 
 
 def test_legal_and_illegal_moves(client):
@@ -56,20 +60,22 @@ def test_legal_and_illegal_moves(client):
     caps = st["legal_moves"]
     assert [m["notation"] for m in caps] == ["d4:f6"]      # Russian: algebraic (18x11)
     assert caps[0]["captures"] == [15] and caps[0]["path"] == [18, 11]
-    before = client.get(f"/api/dama/{gid}").json()
+    before = client.get(f"/api/games/{gid}").json()
     for body, status in [({"move": "23-19"}, 422),        # capture is compulsory
                          ({"move": "22-17"}, 422),        # no piece there
                          ({"move": "zz"}, 422),
                          ({"path": [18, 14]}, 422),
                          ({}, 422),
+                         ({"steps": [[18, 11]]}, 422),     # the dice games' field
+                         ({"move": "18x11", "path": [18, 11]}, 422),
                          ({"move": "18x11", "side": "black"}, 409)]:
-        r = client.post(f"/api/dama/{gid}/move", json=body)
+        r = client.post(f"/api/games/{gid}/move", json=body)
         assert r.status_code == status, (body, r.text)
         assert "error" in r.json()
-    r = client.post(f"/api/dama/{gid}/move", content=b"{not json",
+    r = client.post(f"/api/games/{gid}/move", content=b"{not json",
                     headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and "error" in r.json()
-    assert client.get(f"/api/dama/{gid}").json()["fen"] == before["fen"]
+    assert client.get(f"/api/games/{gid}").json()["fen"] == before["fen"]
     st = post(client, gid, "move", {"move": "18x11"})
     assert st["last"]["captures"] == [15]
     assert st["counts"]["black"]["men"] == 11
@@ -108,25 +114,52 @@ def test_huffing(client):
 
 
 def test_errors(client):
-    assert client.get("/api/dama/nope").status_code == 404
-    assert "error" in client.get("/api/dama/nope").json()
-    assert client.post("/api/dama/nope/move", json={"move": "22-18"}).status_code == 404
-    for body in ({"rules": "checkers"}, {"level": "godlike"}, {"opponent": "robot"},
-                 {"rules": "russian", "huffing": True}, {"bogus": 1}):
-        r = client.post("/api/dama", json=body)
+    assert client.get("/api/games/nope").status_code == 404
+    assert "error" in client.get("/api/games/nope").json()
+    assert client.post("/api/games/nope/move", json={"move": "22-18"}).status_code == 404
+    for body in (dama("checkers"), dama(level="godlike"), dama(opponent="robot"),
+                 dama("russian", True), dama(bogus=1), dama(huffing="yes"),
+                 {"variant": "dama", "rules": {"prime_rule": "forbid"}},
+                 dama(seed=1), dama(position="4HPwATDgc/ABMA"), dama(first="white"),
+                 dama(points=3)):
+        r = client.post("/api/games", json=body)
         assert r.status_code == 422, (body, r.text)
         assert "error" in r.json()
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_actions_a_game_lacks_are_refused(client):
+    """Dama has no dice, cube, match, hints, reviews or records of the dice games; they
+    have no huffing and no undo: each is a 422 ``unsupported`` that changes nothing."""
+    d = new(client, rules="box", opponent="human")
+    for action in ("roll", "double", "take", "drop", "next"):
+        r = client.post(f"/api/games/{d['id']}/{action}", json={})
+        assert r.status_code == 422 and r.json()["code"] == "unsupported", (action, r.text)
+        assert action in r.json()["error"]
+    for path in ("hint", "cube-hint", "review", "record"):
+        r = client.get(f"/api/games/{d['id']}/{path}")
+        assert r.status_code == 422 and r.json()["code"] == "unsupported", (path, r.text)
+    assert client.post(f"/api/games/{d['id']}/continue", json={}).status_code == 422
+    assert client.get(f"/api/games/{d['id']}").json() == d
+    p = client.post("/api/games", json={"variant": "portes", "opponent": "human"}).json()
+    for action, body in (("huff", {"square": 18}), ("undo", {})):
+        r = client.post(f"/api/games/{p['id']}/{action}", json=body)
+        assert r.status_code == 422 and r.json()["code"] == "unsupported", (action, r.text)
+    r = client.post(f"/api/games/{p['id']}/move", json={"path": [24, 18]})
+    assert r.status_code == 422 and r.json()["code"] == "invalid"
+    r = client.post(f"/api/games/{d['id']}/roll", json={}, headers={"X-Tavli-Lang": "de"})
+    assert r.json()["error"] == "Dieses Spiel kennt diese Aktion nicht (roll)"
 
 
 def test_game_over_is_409(client):
     st = new(client, rules="russian", opponent="human")
     gid = st["id"]
     # a short game: black runs into captures until white wins? use a forced line instead:
-    s = client.app.state.dama.session(gid)
+    s = client.app.state.api.session(gid)
     from tavli.play.dama.game import DamaGame
 
     s.game = DamaGame("russian", start="B:W22:B")          # black has no piece: over
-    st = client.get(f"/api/dama/{gid}").json()
+    st = client.get(f"/api/games/{gid}").json()
     assert st["over"] and st["result"] == "1-0" and st["winner"] == "white"
     assert st["legal_moves"] == []
     post(client, gid, "move", {"move": "1-5"}, status=409)
@@ -139,11 +172,11 @@ def test_resume_after_restart(db):
     post(c1, gid, "move", {"move": "22-18"})
     st = post(c1, gid, "ai")
     c2 = TestClient(create_app(db, allowed_hosts=["testserver"]))
-    again = c2.get(f"/api/dama/{gid}").json()
+    again = c2.get(f"/api/games/{gid}").json()
     assert again["fen"] == st["fen"] and again["history"] == st["history"]
     assert again["players"]["black"] == {"type": "ai", "level": "1"}
-    assert c2.get("/api/games").status_code == 200     # the backgammon games still work
-    assert gid in [g["id"] for g in c2.get("/api/dama").json()["games"]]
+    listed = c2.get("/api/games", params={"variant": "dama"}).json()["games"]
+    assert [(g["id"], g["app"], g["rules"]) for g in listed] == [(gid, "dama", "box")]
 
 
 # --- the browser -------------------------------------------------------------------------
@@ -219,8 +252,8 @@ def test_a_dama_move_by_keyboard_only(page):
     """Russian draughts against the AI: B to the board, the arrows, Enter to pick up and
     put down; the live regions say the squares and the move in the players' notation."""
     pg = page
-    gid = pg.request.post(pg.base + "/api/dama", data={
-        "rules": "russian", "opponent": "ai", "level": "1"}).json()["id"]
+    gid = pg.request.post(pg.base + "/api/games", data=dama(
+        "russian", opponent="ai", level="1")).json()["id"]
     pg.goto(f"{pg.base}/?keys#/dama/{gid}")
     pg.wait_for_selector("#dama-board .piece[data-square='22']")
     idle(pg)
@@ -264,10 +297,10 @@ def test_a_dama_move_by_keyboard_only(page):
 
 def test_browser_dama_huff_and_capture(page):
     pg = page
-    r = pg.request.post(pg.base + "/api/dama", data={"rules": "box", "opponent": "human"})
+    r = pg.request.post(pg.base + "/api/games", data=dama("box", opponent="human"))
     gid = r.json()["id"]
     for mv in ("22-18", "11-15", "24-20"):           # white declines 18x11
-        assert pg.request.post(f"{pg.base}/api/dama/{gid}/move", data={"move": mv}).ok
+        assert pg.request.post(f"{pg.base}/api/games/{gid}/move", data={"move": mv}).ok
     pg.goto(f"{pg.base}/#/dama/{gid}")
     pg.wait_for_selector("#dama-board .piece.huffable[data-square='18']")
     assert pg.is_visible("#dama-huff")
@@ -294,9 +327,9 @@ def test_browser_dama_huff_and_capture(page):
 
 def test_games_list_shows_dama_games_and_opens_them(page):
     pg = page
-    r = pg.request.post(pg.base + "/api/dama", data={"rules": "italian", "opponent": "human"})
+    r = pg.request.post(pg.base + "/api/games", data=dama("italian", opponent="human"))
     gid = r.json()["id"]
-    assert pg.request.post(f"{pg.base}/api/dama/{gid}/move", data={"move": "21-17"}).ok
+    assert pg.request.post(f"{pg.base}/api/games/{gid}/move", data={"move": "21-17"}).ok
     r = pg.request.post(pg.base + "/api/games", data={"variant": "fevga",
                                                       "opponent": "human"})
     tid = r.json()["id"]
@@ -325,11 +358,11 @@ def test_games_list_shows_dama_games_and_opens_them(page):
 @pytest.mark.parametrize("level", ["depth:x", "depth:0", "depth:99999", "time:inf",
                                    "time:nan", "time:-1", "time:601", "depth:\u00b2"])
 def test_bad_level_refused_at_create(client, level):
-    before = client.get("/api/dama").json()["games"]
-    r = client.post("/api/dama", json={"level": level, "ai_side": "white"})
+    before = client.get("/api/games").json()["games"]
+    r = client.post("/api/games", json=dama(level=level, ai_side="white"))
     assert r.status_code == 422, r.text
     assert r.json()["code"] == "invalid" and "level" in r.json()["error"]
-    assert client.get("/api/dama").json()["games"] == before
+    assert client.get("/api/games").json()["games"] == before
 
 
 def test_good_levels_play(client):
@@ -345,21 +378,21 @@ def test_good_levels_play(client):
                                   "\u0662\u0662-\u0661\u0668", "22-" + "1" * 5000])
 def test_non_ascii_and_huge_squares_in_moves_are_422(client, move):
     st = new(client, rules="box", opponent="human")
-    r = client.post(f"/api/dama/{st['id']}/move", json={"move": move})
+    r = client.post(f"/api/games/{st['id']}/move", json={"move": move})
     assert r.status_code == 422, r.text
     assert r.json()["code"] == "invalid" and len(r.json()["error"]) < 200
-    assert client.get(f"/api/dama/{st['id']}").json()["plies"] == 0
+    assert client.get(f"/api/games/{st['id']}").json()["plies"] == 0
 
 
 def test_huff_square_text(client):
     st = new(client, rules="box", opponent="human")
-    s = client.app.state.dama.session(st["id"])
+    s = client.app.state.api.session(st["id"])
     from tavli.play.dama.game import DamaGame
 
     s.game = DamaGame("box", start="W:Wc3,g3:Bd4,h8")
     post(client, st["id"], "move", {"move": "g3-h4"})
     for bad in ("\u00b2", "9" * 5000, "zz"):
-        r = client.post(f"/api/dama/{st['id']}/huff", json={"square": bad})
+        r = client.post(f"/api/games/{st['id']}/huff", json={"square": bad})
         assert r.status_code == 422 and r.json()["code"] == "invalid", r.text
     st = post(client, st["id"], "huff", {"square": "c3"})
     assert st["history"][-1]["text"] == "*22"

@@ -328,23 +328,25 @@ def test_imported_records_are_typed(client, change, words):
     assert games(client) == []
 
 
-@pytest.mark.parametrize("body", [{"huffing": "yes"}, {"huffing": 1}, {"level": 3},
-                                  {"rules": "box", "opponent": True}])
+@pytest.mark.parametrize("body", [{"rules": {"huffing": "yes"}}, {"rules": {"huffing": 1}},
+                                  {"rules": {"rules": 1}}, {"rules": "box"}, {"level": 3},
+                                  {"rules": {"rules": "box"}, "opponent": True}])
 def test_dama_bodies_are_typed(client, body):
-    r = client.post("/api/dama", json=body)
+    r = client.post("/api/games", json={"variant": "dama", **body})
     assert r.status_code == 422, r.text
-    assert client.get("/api/dama").json()["games"] == []
+    assert client.get("/api/games").json()["games"] == []
 
 
 def test_dama_moves_are_typed(client):
-    st = client.post("/api/dama", json={"rules": "russian", "opponent": "human"}).json()
+    st = client.post("/api/games", json={"variant": "dama", "rules": {"rules": "russian"},
+                                         "opponent": "human"}).json()
     gid = st["id"]
     for body in ({"path": [True, 18]}, {"path": ["22", "18"]}, {"path": [22.0, 18.0]},
                  {"move": 2218}):
-        r = client.post(f"/api/dama/{gid}/move", json=body)
+        r = client.post(f"/api/games/{gid}/move", json=body)
         assert r.status_code == 422, (body, r.text)
-    assert client.post(f"/api/dama/{gid}/huff", json={"square": True}).status_code == 422
-    assert client.get(f"/api/dama/{gid}").json() == st
+    assert client.post(f"/api/games/{gid}/huff", json={"square": True}).status_code == 422
+    assert client.get(f"/api/games/{gid}").json() == st
 
 
 # --- limits ----------------------------------------------------------------------------------
@@ -415,12 +417,14 @@ def test_session_cache_is_bounded_and_loses_nothing(db):
     for other, _ in ids[1:6]:
         c.get(f"/api/games/{other}")
     assert c.get(f"/api/games/{gid}").json() == st2.json()
-    # Dama games too
-    dama = c.app.state.dama
-    for _ in range(8):
-        assert c.post("/api/dama", json={"opponent": "human"}).status_code == 201
-    assert len(dama.sessions) <= 4
-    assert len(c.get("/api/dama").json()["games"]) == 8
+    # Dama games too, in the same cache
+    made = [c.post("/api/games", json={"variant": "dama", "opponent": "human"})
+            for _ in range(8)]
+    assert all(r.status_code == 201 for r in made)
+    assert len(api.sessions) <= 4
+    assert len(c.get("/api/games", params={"variant": "dama"}).json()["games"]) == 8
+    for r in made:  # each reloads from the store, as it was
+        assert c.get(f"/api/games/{r.json()['id']}").json() == r.json()
 
 
 def test_a_game_in_use_is_never_loaded_twice(db):

@@ -41,11 +41,16 @@ def error(r, status, code=None):
     return body
 
 
+def dama(rules, **body):
+    """The request of a new Dama game under ``rules``."""
+    return {"variant": "dama", "rules": {"rules": rules}, **body}
+
+
 def finished_dama(client, players="human"):
-    r = client.post("/api/dama", json={"rules": "russian", "opponent": players})
+    r = client.post("/api/games", json=dama("russian", opponent=players))
     st = r.json()
     for mv in SHORT_DAMA:
-        r = client.post(f"/api/dama/{st['id']}/move", json={"move": mv})
+        r = client.post(f"/api/games/{st['id']}/move", json={"move": mv})
         assert r.status_code == 200, (mv, r.text)
         st = r.json()
     assert st["over"] and st["winner"] == "white"
@@ -63,10 +68,10 @@ def test_the_short_dama_game_really_ends():
 
 def test_finished_dama_game_cannot_be_undone(client):
     st = finished_dama(client)
-    error(client.post(f"/api/dama/{st['id']}/undo", json={}), 409, "game_over")
-    again = client.get(f"/api/dama/{st['id']}").json()
+    error(client.post(f"/api/games/{st['id']}/undo", json={}), 409, "game_over")
+    again = client.get(f"/api/games/{st['id']}").json()
     assert again["over"] and again["plies"] == len(SHORT_DAMA) and again["fen"] == st["fen"]
-    status = client.get("/api/dama").json()["games"][0]["status"]
+    status = client.get("/api/games").json()["games"][0]["status"]
     assert status == "over"
 
 
@@ -89,12 +94,15 @@ def test_fixed_dice_or_start_against_the_ai_is_practice(client, body, practice):
     listed = client.get("/api/games").json()["games"]
     assert [(g["id"], g["practice"], g["title"]) for g in listed] == \
         [(st["id"], practice, st["title"])]
-    assert client.get("/api/library").json()["games"][0]["practice"] is practice
 
 
 def test_dama_takes_no_seed_or_position(client):
-    for field in ("seed", "position", "first"):
-        error(client.post("/api/dama", json={field: 1}), 422, "invalid")
+    for field, value in (("seed", 1), ("position", "4HPwATDgc/ABMA"), ("first", "white"),
+                         ("points", 3)):
+        body = error(client.post("/api/games", json=dama("box", **{field: value})), 422,
+                     "invalid")
+        assert field in body["error"]
+    assert client.get("/api/games").json()["total"] == 0
 
 
 # --- 3. the games list: pages, filters, delete -----------------------------------------------
@@ -124,7 +132,7 @@ def test_games_list_pages_and_filters(client):
     assert [g["id"] for g in out.json()["games"]] == [made[3]["id"]]
 
 
-@pytest.mark.parametrize("path", ["/api/games", "/api/dama", "/api/library"])
+@pytest.mark.parametrize("path", ["/api/games"])
 @pytest.mark.parametrize("params,word", [
     ({"limit": 0}, "limit"), ({"limit": 201}, "limit"), ({"limit": "ten"}, "limit"),
     ({"offset": -1}, "offset"), ({"offset": "1e3"}, "offset"),
@@ -137,38 +145,37 @@ def test_games_list_bad_query_is_422(client, path, params, word):
 
 
 def test_games_list_bad_variant_is_422(client):
-    for path in ("/api/games", "/api/library"):
-        assert "variant" in error(client.get(path, params={"variant": "chess"}), 422)["error"]
-    error(client.get("/api/games", params={"variant": "dama"}), 422, "invalid")
+    assert "variant" in error(client.get("/api/games", params={"variant": "chess"}),
+                              422)["error"]
 
 
-def test_library_lists_both_kinds_and_dama_is_paged(client):
+def test_the_list_holds_both_kinds_and_dama_is_paged(client):
     a = new(client, variant="portes", opponent="human")
-    d1 = client.post("/api/dama", json={"rules": "italian", "opponent": "human"}).json()
+    d1 = new(client, **dama("italian", opponent="human"))
     b = new(client, variant="fevga", opponent="human")
-    d2 = client.post("/api/dama", json={"rules": "box", "opponent": "human"}).json()
-    out = client.get("/api/library", params={"limit": 3}).json()
+    d2 = new(client, **dama("box", opponent="human"))
+    out = client.get("/api/games", params={"limit": 3}).json()
     assert out["total"] == 4
     assert [(g["id"], g["app"]) for g in out["games"]] == \
         [(d2["id"], "dama"), (b["id"], "tavli"), (d1["id"], "dama")]
-    rest = client.get("/api/library", params={"limit": 3, "offset": 3}).json()["games"]
+    rest = client.get("/api/games", params={"limit": 3, "offset": 3}).json()["games"]
     assert [g["id"] for g in rest] == [a["id"]]
-    dama = client.get("/api/library", params={"variant": "dama"}).json()
-    assert [g["title"] for g in dama["games"]] == ["Dama (Box rules, huffing)",
-                                                   "Dama (Italian rules)"]
-    out = client.get("/api/library", params={"q": "italian"}).json()
+    listed = client.get("/api/games", params={"variant": "dama"}).json()
+    assert [g["title"] for g in listed["games"]] == ["Dama (Box rules, huffing)",
+                                                     "Dama (Italian rules)"]
+    out = client.get("/api/games", params={"q": "italian"}).json()
     assert [g["id"] for g in out["games"]] == [d1["id"]]
-    out = client.get("/api/dama", params={"limit": 1, "offset": 1}).json()
+    out = client.get("/api/games", params={"variant": "dama", "limit": 1, "offset": 1}).json()
     assert out["total"] == 2 and [g["id"] for g in out["games"]] == [d1["id"]]
     assert out["games"][0]["rules"] == "italian" and out["games"][0]["huffing"] is False
 
 
 def test_delete_a_dama_game(client):
-    d = client.post("/api/dama", json={"rules": "russian", "opponent": "human"}).json()
-    assert client.delete(f"/api/dama/{d['id']}").status_code == 204
-    error(client.get(f"/api/dama/{d['id']}"), 404)
-    error(client.delete(f"/api/dama/{d['id']}"), 404)
-    assert client.get("/api/library").json()["total"] == 0
+    d = new(client, **dama("russian", opponent="human"))
+    assert client.delete(f"/api/games/{d['id']}").status_code == 204
+    error(client.get(f"/api/games/{d['id']}"), 404)
+    error(client.delete(f"/api/games/{d['id']}"), 404)
+    assert client.get("/api/games").json()["total"] == 0
 
 
 # --- 4. rematch -------------------------------------------------------------------------------
@@ -231,22 +238,21 @@ def test_rematch_refusals(client):
 
 
 def test_dama_rematch(client):
-    d = client.post("/api/dama", json={"rules": "box", "huffing": False, "opponent": "ai",
-                                       "ai_side": "white", "level": "beginner"}).json()
-    error(client.post(f"/api/dama/{d['id']}/rematch", json={}), 409, "not_over")
+    d = new(client, variant="dama", rules={"rules": "box", "huffing": False},
+            opponent="ai", ai_side="white", level="beginner")
+    error(client.post(f"/api/games/{d['id']}/rematch", json={}), 409, "not_over")
     st = finished_dama(client)
-    again = client.post(f"/api/dama/{st['id']}/rematch", json={})
+    again = client.post(f"/api/games/{st['id']}/rematch", json={})
     assert again.status_code == 201, again.text
     again = again.json()
     assert again["id"] != st["id"] and again["plies"] == 0 and not again["over"]
     assert again["rules"] == "russian" and again["players"] == st["players"]
     # the AI's side and level and the box rules' capture rule are kept
-    s = client.app.state.dama.session(d["id"])
+    s = client.app.state.api.session(d["id"])
     s.game = DamaGame("box", huffing=False, start="B:W22:B")
-    again = client.post(f"/api/dama/{d['id']}/rematch").json()
+    again = client.post(f"/api/games/{d['id']}/rematch").json()
     assert again["rules"] == "box" and again["huffing"] is False
     assert again["players"]["white"] == {"type": "ai", "level": "1"}
-    error(client.post("/api/dama/nope/rematch"), 404)
 
 
 # --- 5, 6. the last move of each side, in the viewer's numbering ------------------------------

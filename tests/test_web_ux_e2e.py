@@ -95,9 +95,10 @@ def fits(page):
 def test_dama_over_offers_play_again_not_undo(ctx, server):
     for size, name in ((PHONE, "phone"), (DESK, "desk")):
         pg = ctx(size, phone=size is PHONE)
-        d = api(pg, server, "POST", "/api/dama", {"rules": "russian", "opponent": "human"})
+        d = api(pg, server, "POST", "/api/games", {"variant": "dama", "rules": {"rules": "russian"},
+                                                   "opponent": "human"})
         for mv in SHORT_DAMA:
-            api(pg, server, "POST", f"/api/dama/{d['id']}/move", {"move": mv})
+            api(pg, server, "POST", f"/api/games/{d['id']}/move", {"move": mv})
         pg.goto(f"{server}/#/dama/{d['id']}")
         wait_js(pg, f"window.tavli.dama.state() && window.tavli.dama.state().id === '{d['id']}'")
         idle(pg)
@@ -151,9 +152,10 @@ def test_games_list_pages_filters_and_deletes(ctx, server):
     for i in range(23):
         api(pg, server, "POST", "/api/games",
             {"variant": ("portes", "fevga", "plakoto")[i % 3], "opponent": "human"})
-    api(pg, server, "POST", "/api/dama", {"rules": "italian", "opponent": "human"})
+    api(pg, server, "POST", "/api/games", {"variant": "dama", "rules": {"rules": "italian"},
+                                           "opponent": "human"})
     shown = api(pg, server, "POST", "/api/games", {"variant": "fevga", "seed": 4})
-    total = api(pg, server, "GET", "/api/library?limit=1")["total"]
+    total = api(pg, server, "GET", "/api/games?limit=1")["total"]
     assert total >= 25
     pg.goto(f"{server}/#/game/{shown['id']}")
     wait_state(pg, "true")
@@ -201,7 +203,8 @@ def test_games_list_pages_filters_and_deletes(ctx, server):
 def test_games_list_fits_a_phone(ctx, server):
     pg = ctx(PHONE, phone=True)
     api(pg, server, "POST", "/api/games", {"variant": "tavli", "points": 7, "seed": 3})
-    api(pg, server, "POST", "/api/dama", {"rules": "box", "opponent": "human"})
+    api(pg, server, "POST", "/api/games", {"variant": "dama", "rules": {"rules": "box"},
+                                           "opponent": "human"})
     pg.goto(server + "/")
     pg.wait_for_selector("#dlg-new[open]")
     pg.click("#ng-cancel")

@@ -2,12 +2,11 @@
 domain at a time (docs/web.md).
 
 :func:`create_app` builds what the routes share once (a
-:class:`~tavli.web.context.WebContext` over a :class:`~tavli.web.api.TavliApi`, the
-games' service) and mounts, in order: the i18n texts, the rules pages, the PWA files
-(:mod:`tavli.web.lang`, :mod:`tavli.web.rules`, :mod:`tavli.web.pwa`); the page and the
-games' API (:mod:`tavli.web.routes`: pages, games, play, analysis, review, records,
-info); Dama (:mod:`tavli.web.dama_api`) and the list of both kinds of games
-(:mod:`tavli.web.listing`).
+:class:`~tavli.web.context.WebContext` over a :class:`~tavli.web.api.TavliApi`, the one
+API of every game, Dama's too) and mounts, in order: the i18n texts, the rules pages, the
+PWA files (:mod:`tavli.web.lang`, :mod:`tavli.web.rules`, :mod:`tavli.web.pwa`); the page
+and the games' API (:mod:`tavli.web.routes`: pages, games, play, analysis, review,
+records, info).
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from tavli.web import listing, workers
+from tavli.web import workers
 from tavli.web.api import TavliApi
 from tavli.web.context import WebContext
 from tavli.web.errors import install_handlers, translated
@@ -80,11 +79,6 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
     mount_review(app, ctx)    # POST …/continue, GET …/review
     mount_records(app, ctx)   # GET …/record, POST /api/records
     mount_info(app, ctx)      # GET /api/info
-    from tavli.web.dama_api import mount_dama
-
-    # Dama (draughts): /api/dama, in the same SQLite file, thinking in the same workers
-    mount_dama(app, api.store, pool=pool, sessions=sessions, ai_deadline=ai_deadline)
-    listing.mount_library(app, api.store)   # both kinds of games in one list
     return app
 
 

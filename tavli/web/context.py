@@ -18,8 +18,8 @@ from tavli.web.workers import EnginePool
 
 @dataclass(frozen=True, eq=False)
 class WebContext:
-    """The app's parts and limits: the games' service ``api`` (its store: ``api.store``),
-    the worker ``pool`` where the engine thinks, the games kept in memory
+    """The app's parts and limits: the one API of every game ``api`` (its store:
+    ``api.store``), the worker ``pool`` where the engine thinks, the games kept in memory
     (``sessions``) and the seconds an AI move or a hint may take (``ai_deadline``)."""
 
     api: TavliApi

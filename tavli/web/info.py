@@ -18,12 +18,16 @@ from tavli.engine.games import ROTATIONS, VARIANTS, match_kinds
 
 # how a level is written for people, when not as its name
 LEVEL_TITLES = {"worldclass": "world class"}
+#: Dama's name in the app's requests and lists (its rule sets are not in the registry of
+#: the dice games: :mod:`tavli.web.damagames`)
+DAMA = "dama"
 
 
-def check_kind(name: str) -> str:
+def check_kind(name: str, *others: str) -> str:
     """``name`` if it is a game or a rotation a new game or match can be (the registry's
-    :func:`tavli.engine.games.match_kinds`), else ValueError naming those."""
-    kinds = match_kinds()
+    :func:`tavli.engine.games.match_kinds`) or one of ``others``, else ValueError naming
+    those."""
+    kinds = [*match_kinds(), *others]
     if name not in kinds:
         raise ValueError(f"unknown game {name[:40]!r}: expected one of {', '.join(kinds)}")
     return name

@@ -1,10 +1,9 @@
 """The lists of stored games, a page at a time: filtered by variant, status and a text in
 the title, newest first, with the number of rows that match (docs/web.md).
 
-Three lists read the app's SQLite file (:meth:`tavli.store.local.LocalStore.page`): the
-backgammon-family games (table ``games``, ``GET /api/games``), the Dama games
-(``dama_games``, ``GET /api/dama``) and both together (``GET /api/library``, what the
-page's Games dialog shows).
+One list of every game (``GET /api/games``, what the page's Games dialog shows) reads the
+app's SQLite file (:meth:`tavli.store.local.LocalStore.page`): the backgammon family's
+games and matches (table ``games``) and the Dama games (``dama_games``) together.
 
 >>> from tavli.store.factory import open_local
 >>> st = open_local(":memory:")
@@ -22,10 +21,10 @@ import json
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Query
-from fastapi.concurrency import run_in_threadpool
+from fastapi import Depends, Query
 
 from tavli.store.local import LocalStore
+from tavli.web.info import DAMA as DAMA_GAME
 from tavli.web.info import check_kind
 
 Status = Literal["playing", "over", "imported"]
@@ -79,58 +78,27 @@ def page(store: LocalStore, q: ListQuery, *lists: str) -> dict[str, Any]:
             "offset": q.offset}
 
 
-# --- the query of the list endpoints (FastAPI dependencies: bad values are 422) -------------
+# --- the query of the list (a FastAPI dependency: bad values are 422) ---------------------
 
-def _query(limit: int, offset: int, variant: str | None, status: str | None,
-           q: str | None, *others: str) -> ListQuery:
-    """The query; ``variant`` must be a game or rotation of the registry (or one of
-    ``others``)."""
+def games_query(limit: int = Query(MAX_LIMIT, ge=1, le=MAX_LIMIT),
+                offset: int = Query(0, ge=0, le=MAX_OFFSET),
+                variant: str | None = None,
+                status: Status | None = None,
+                q: str | None = Query(None, max_length=MAX_TEXT)) -> ListQuery:
+    """The query; ``variant`` must be a game or rotation of the registry, or Dama."""
     from tavli.web.errors import ApiError
 
     text = (q or "").strip() or None
     if text is not None and not text.isprintable():
         raise ApiError(422, "q: the search text has characters that cannot be searched",
                        "invalid", key="err.fields", params={"fields": "q"})
-    if variant is not None and variant not in others:
+    if variant is not None:
         try:
-            check_kind(variant)
+            check_kind(variant, DAMA_GAME)
         except ValueError as e:
             raise ApiError(422, f"variant: {e}", "invalid",
                            key="err.fields", params={"fields": "variant"}) from None
     return ListQuery(limit, offset, variant, status, text)
 
 
-def tavli_query(limit: int = Query(MAX_LIMIT, ge=1, le=MAX_LIMIT),
-                offset: int = Query(0, ge=0, le=MAX_OFFSET),
-                variant: str | None = None,
-                status: Status | None = None,
-                q: str | None = Query(None, max_length=MAX_TEXT)) -> ListQuery:
-    return _query(limit, offset, variant, status, q)
-
-
-def dama_query(limit: int = Query(MAX_LIMIT, ge=1, le=MAX_LIMIT),
-               offset: int = Query(0, ge=0, le=MAX_OFFSET),
-               status: Literal["playing", "over"] | None = None,
-               q: str | None = Query(None, max_length=MAX_TEXT)) -> ListQuery:
-    return _query(limit, offset, None, status, q)
-
-
-def library_query(limit: int = Query(MAX_LIMIT, ge=1, le=MAX_LIMIT),
-                  offset: int = Query(0, ge=0, le=MAX_OFFSET),
-                  variant: str | None = None,
-                  status: Status | None = None,
-                  q: str | None = Query(None, max_length=MAX_TEXT)) -> ListQuery:
-    return _query(limit, offset, variant, status, q, "dama")
-
-
-TavliQuery = Annotated[ListQuery, Depends(tavli_query)]
-DamaQuery = Annotated[ListQuery, Depends(dama_query)]
-LibraryQuery = Annotated[ListQuery, Depends(library_query)]
-
-
-def mount_library(app: FastAPI, store: LocalStore) -> None:
-    """``GET /api/library``: the backgammon-family and the Dama games in one list."""
-
-    @app.get("/api/library")
-    async def library(query: LibraryQuery) -> dict[str, Any]:
-        return await run_in_threadpool(page, store, query, TAVLI, DAMA)
+GamesQuery = Annotated[ListQuery, Depends(games_query)]

@@ -25,7 +25,7 @@ from tavli.play.match import Match
 from tavli.play.record import load_record, record_of
 from tavli.web import shown
 from tavli.web.errors import ApiError, Body, engine_error
-from tavli.web.info import check_kind
+from tavli.web.info import DAMA, check_kind
 from tavli.web.records import RecordShapeError, check_record, rule_option_errors
 from tavli.web.sessions import Session, players, restore
 
@@ -33,7 +33,12 @@ SideName = Literal["white", "black"]
 
 
 class NewGame(Body):
-    variant: str = "tavli"  # a game or a rotation of the registry (tavli.engine.games.match_kinds)
+    """A new game (``POST /api/games``): of the dice games or Dama (``variant``; its kind of
+    game, :mod:`tavli.web.kind`, reads the rest: Dama takes ``rules``, ``opponent``,
+    ``level``, ``ai_side``)."""
+
+    # a game or a rotation of the registry (tavli.engine.games.match_kinds), or Dama
+    variant: str = "tavli"
     points: int | None = Field(None, ge=1, le=25,
                                description="match length; 1 = a single game")
     opponent: Literal["ai", "human"] = "ai"
@@ -44,7 +49,10 @@ class NewGame(Body):
     position: str | None = None
     rules: dict[str, Any] | None = None
 
-    _variant = field_validator("variant")(check_kind)
+    @field_validator("variant")
+    @classmethod
+    def _variant(cls, v: str) -> str:
+        return check_kind(v, DAMA)
 
     @field_validator("rules")
     @classmethod
@@ -125,15 +133,8 @@ def new_session(req: NewGame) -> Session:
 
 
 def rematch_request(s: Session) -> NewGame:
-    """The settings ``s`` was created with (what a rematch repeats), without the seed;
-    409 unless it is over (and not an imported record)."""
-    if s.imported:
-        raise ApiError(409, "an imported record is for review only", "read_only",
-                       key="err.read_only")
-    if not s.finished:
-        what = "match" if s.match is not None else "game"
-        raise ApiError(409, f"the {what} is not over: a rematch follows its end", "not_over",
-                       key="err.not_over")
+    """The settings ``s`` was created with (what a rematch repeats), without the seed (the
+    API checks first that ``s`` is over and not an imported record)."""
     meta = s.meta
     who = meta["players"]
     ai = [side for side in SIDE_NAMES if who[side]["type"] == "ai"]
@@ -238,8 +239,7 @@ def continued_session(s: Session, req: ContinueGame) -> Session:
         raise ApiError(409, "only an imported record is continued: this game is played "
                             "on as it is", "wrong_state", key="err.continue_imported")
     if s.finished:
-        what = "match" if s.match is not None else "game"
-        raise ApiError(409, f"the {what} is over: there is nothing to continue", "game_over",
+        raise ApiError(409, f"the {s.what} is over: there is nothing to continue", "game_over",
                        key="err.game_over")
     try:
         parse_level(req.level)

@@ -3,10 +3,11 @@ a :class:`~tavli.web.context.WebContext`; :func:`tavli.web.app.create_app` calls
 this order (FastAPI matches routes in the order they were added):
 
 * :func:`mount_pages`: ``GET /`` (the page) and the pages' static files;
-* :func:`mount_games`: ``/api/games`` (the list, a new game) and ``/api/games/{id}``
-  (one game read, deleted);
+* :func:`mount_games`: ``/api/games`` (the list of every game, a new one: a dice game or
+  match, or Dama) and ``/api/games/{id}`` (one game read, deleted);
 * :func:`mount_play`: a game's actions, ``POST /api/games/{id}/``\\ ``roll``, ``double``,
-  ``take``, ``drop``, ``rematch``, ``ai``, ``next``, ``move``;
+  ``take``, ``drop``, ``rematch``, ``ai``, ``next``, ``move``, ``huff``, ``undo`` (each
+  game's kind answers those it has: :mod:`tavli.web.kind`);
 * :func:`mount_analysis`: ``GET …/hint`` (the moves ranked), ``GET …/cube-hint``;
 * :func:`mount_review`: ``POST …/continue`` (an imported record played on) and
   ``GET …/review`` (a game's review, 202 while it is being made);
@@ -27,10 +28,11 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 
 from tavli.engine.games import game_names
 from tavli.web import cubehint, exchange, listing, workers
-from tavli.web.api import MoveBody
 from tavli.web.context import WebContext
+from tavli.web.dicegames import engine_name
 from tavli.web.errors import ApiError, Body, Side, body
 from tavli.web.info import registry_info
+from tavli.web.kind import HuffBody, MoveBody
 from tavli.web.newgame import ContinueGame, NewGame
 from tavli.web.pwa import mount_static
 
@@ -50,12 +52,12 @@ def mount_pages(app: FastAPI, ctx: WebContext) -> None:
 
 
 def mount_games(app: FastAPI, ctx: WebContext) -> None:
-    """``GET``, ``POST /api/games`` (the stored games' list, a new game or match);
-    ``GET``, ``DELETE /api/games/{id}``."""
+    """``GET``, ``POST /api/games`` (the stored games' list, every kind; a new game or
+    match); ``GET``, ``DELETE /api/games/{id}``."""
     api, call = ctx.api, ctx.call
 
     @app.get("/api/games")
-    async def list_games(query: listing.TavliQuery) -> dict[str, Any]:
+    async def list_games(query: listing.GamesQuery) -> dict[str, Any]:
         return await call(api.list, query)
 
     @app.post("/api/games", status_code=201)
@@ -73,12 +75,12 @@ def mount_games(app: FastAPI, ctx: WebContext) -> None:
 
 
 def mount_play(app: FastAPI, ctx: WebContext) -> None:
-    """A game's actions: ``POST /api/games/{id}/roll``, ``double``, ``take``, ``drop``
-    (``{"side": …}``), ``rematch``, ``ai`` (thought out in the worker processes),
-    ``next`` (a match's next game), ``move``."""
+    """A game's actions: ``POST /api/games/{id}/roll``, ``double``, ``take``, ``drop``,
+    ``undo`` (``{"side": …}``), ``rematch``, ``ai`` (thought out in the worker processes),
+    ``next`` (a match's next game), ``move``, ``huff``."""
     api, call = ctx.api, ctx.call
 
-    for name in ("roll", "double", "take", "drop"):
+    for name in ("roll", "double", "take", "drop", "undo"):
         def make(fn: Callable[..., Any]) -> Callable[..., Any]:
             async def endpoint(game_id: str, request: Request) -> dict[str, Any]:
                 return await call(fn, game_id, await body(request, Side))
@@ -93,8 +95,7 @@ def mount_play(app: FastAPI, ctx: WebContext) -> None:
 
     @app.post("/api/games/{game_id}/ai")
     async def ai(game_id: str, request: Request) -> dict[str, Any]:
-        return await api.think(game_id, await body(request, Side), ctx.pool,
-                               workers.ai_action, ctx.ai_deadline, quick=workers.quick_action)
+        return await api.think(game_id, await body(request, Side), ctx.pool, ctx.ai_deadline)
 
     @app.post("/api/games/{game_id}/next")
     async def next_game(game_id: str, request: Request) -> dict[str, Any]:
@@ -103,6 +104,10 @@ def mount_play(app: FastAPI, ctx: WebContext) -> None:
     @app.post("/api/games/{game_id}/move")
     async def move(game_id: str, request: Request) -> dict[str, Any]:
         return await call(api.move, game_id, await body(request, MoveBody, required=True))
+
+    @app.post("/api/games/{game_id}/huff")
+    async def huff(game_id: str, request: Request) -> dict[str, Any]:
+        return await call(api.huff, game_id, await body(request, HuffBody, required=True))
 
 
 def mount_analysis(app: FastAPI, ctx: WebContext) -> None:
@@ -179,11 +184,9 @@ def mount_records(app: FastAPI, ctx: WebContext) -> None:
 
 def mount_info(app: FastAPI, ctx: WebContext) -> None:
     """``GET /api/info``: the games, rotations and levels, and each game's engine."""
-    api = ctx.api
-
     @app.get("/api/info")
     async def info() -> dict[str, Any]:
-        return {**registry_info(), "engines": {n: api.engine_name(n) for n in game_names()}}
+        return {**registry_info(), "engines": {n: engine_name(n) for n in game_names()}}
 
 
 __all__ = ["mount_pages", "mount_games", "mount_play", "mount_analysis", "mount_review",

@@ -33,6 +33,13 @@ class Session:
     lock: threading.RLock = field(default_factory=threading.RLock)
     version: int = 0  # counts the saved actions: the AI's answer is for one version
     thinking: threading.Lock = field(default_factory=threading.Lock)  # an AI move pending
+    # its kind of game (tavli.web.kind), set once by the API when it is made or loaded
+    kind: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def what(self) -> str:
+        """``match`` or ``game``, for messages."""
+        return "match" if isinstance(self.obj, Match) else "game"
 
     @property
     def match(self) -> Match | None:

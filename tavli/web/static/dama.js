@@ -1,4 +1,5 @@
-/* Dama (draughts) in the browser: an 8x8 SVG board over the server's /api/dama.
+/* Dama (draughts) in the browser: an 8x8 SVG board over the server's /api/games (the
+ * API of every game).
  *
  * The server decides what is legal: the page only offers the moves of state.legal_moves
  * (each with the path of squares visited and the squares captured) and sends the chosen
@@ -421,7 +422,7 @@ async function send(m) {
   const tok = D.token;
   busy(true);
   try {
-    const st = await api("POST", `/api/dama/${D.state.id}/move`, {path: m.path});
+    const st = await api("POST", `/api/games/${D.state.id}/move`, {path: m.path});
     D.partial = [];
     if (tok !== D.token) return;
     await show(st, 220);
@@ -439,7 +440,7 @@ async function send(m) {
 async function redraw(action, body) {
   busy(true);
   try {
-    const st = await api("POST", `/api/dama/${D.state.id}/${action}`, body);
+    const st = await api("POST", `/api/games/${D.state.id}/${action}`, body);
     D.partial = [];
     D.state = st;
     D.shown = null;
@@ -472,7 +473,7 @@ async function startNew(request, after) {
 }
 
 function rematch() {
-  return startNew(() => api("POST", `/api/dama/${D.state.id}/rematch`, {}));
+  return startNew(() => api("POST", `/api/games/${D.state.id}/rematch`, {}));
 }
 
 /** Show a new state; when its last ply is a move, slide the piece along its path from
@@ -518,7 +519,7 @@ async function proceed() {
   busy(true);
   try {
     await sleep(250);
-    const next = await api("POST", `/api/dama/${st.id}/ai`, {});
+    const next = await api("POST", `/api/games/${st.id}/ai`, {});
     if (tok !== D.token) return;
     await show(next, 320);
   } catch (e) {
@@ -707,7 +708,7 @@ async function load(id) {
   D.token += 1;
   busy(true);
   try {
-    const st = await api("GET", `/api/dama/${encodeURIComponent(id)}`);
+    const st = await api("GET", `/api/games/${encodeURIComponent(id)}`);
     start(st);
   } catch (e) {
     toast(e.message);
@@ -742,11 +743,12 @@ async function submit(evt) {
   if (evt.target.id !== "form-new" || $("#ng-variant").value !== "dama") return;
   evt.preventDefault();
   evt.stopImmediatePropagation();
+  // the dialog's choice as Dama's rule options (the box rules without huffing: its own entry)
   const r = $("#ng-dama-rules").value;
-  const body = {rules: r === "box-compulsory" ? "box" : r};
-  if (r === "box-compulsory") body.huffing = false;
-  Object.assign(body, opponentRequest());
-  await startNew(() => api("POST", "/api/dama", body), () => $("#dlg-new").close());
+  const rules = {rules: r === "box-compulsory" ? "box" : r};
+  if (r === "box-compulsory") rules.huffing = false;
+  const body = {variant: "dama", rules, ...opponentRequest()};
+  await startNew(() => api("POST", "/api/games", body), () => $("#dlg-new").close());
 }
 
 /** Set up Dama's view of tavli play's page (after app.js's setupApp) and open the game of

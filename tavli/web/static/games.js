@@ -1,5 +1,5 @@
 /* The Games dialog of tavli play's page: the stored games a page at a time
- * (GET /api/library), filtered by game, status and a text in the title; open, resume,
+ * (GET /api/games), filtered by game, status and a text in the title; open, resume,
  * review, export or delete one. Exports setupGames (play.js calls it after app.js's and
  * dama.js's set-up).
  */
@@ -37,11 +37,11 @@ function current() {
 async function load() {
   const token = ++L.token;
   try {
-    let out = await api("GET", `/api/library?${query()}`);
+    let out = await api("GET", `/api/games?${query()}`);
     if (token !== L.token) return;
     if (!out.games.length && out.total && L.offset > 0) {   // past the end: the last page
       L.offset = Math.max(0, Math.floor((out.total - 1) / PAGE) * PAGE);
-      out = await api("GET", `/api/library?${query()}`);
+      out = await api("GET", `/api/games?${query()}`);
       if (token !== L.token) return;
     }
     L.total = out.total;
@@ -136,9 +136,8 @@ function confirmDelete(g, acts, parts) {
 }
 
 async function remove(g) {
-  const path = g.app === "dama" ? `/api/dama/${g.id}` : `/api/games/${g.id}`;
   try {
-    await api("DELETE", path);
+    await api("DELETE", `/api/games/${g.id}`);
   } catch (e) {
     if (e.status !== 404) { toast(e.message); return; }   // gone already: list again
   }
