@@ -250,7 +250,7 @@ def test_engine_and_dama_errors_need_no_english_detail(client):
                                                  "error": "Ungültiger Zug"}
     r = client.post(f"/api/games/{gid}/move", json={"move": "24/1"})
     assert r.json()["error"].startswith("illegal move: ")      # English: the engine's words
-    d = client.post("/api/games", json={"variant": "dama", "rules": {"rules": "russian"},
+    d = client.post("/api/games", json={"variant": "russian",
                                         "opponent": "human"}).json()
     r = client.post(f"/api/games/{d['id']}/undo", headers={"X-Tavli-Lang": "el"})
     assert r.status_code == 409 and r.json() == {"code": "wrong_state",

@@ -236,7 +236,7 @@ def test_dama_and_the_hint_panel_in_a_language(page_in, server, lang, size, phon
     page.goto(server)
     page.wait_for_selector("#dlg-new[open]")
     r = page.request.post(f"{server}/api/games", data=json.dumps(
-        {"variant": "dama", "rules": {"rules": "russian"}, "opponent": "ai", "level": "expert",
+        {"variant": "russian", "opponent": "ai", "level": "expert",
          "ai_side": "black"}),
         headers={"Content-Type": "application/json"})
     assert r.ok, r.text()

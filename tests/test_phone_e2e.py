@@ -155,7 +155,7 @@ def games(server, online_server, browser):  # noqa: F811
             break
         page.wait_for_timeout(300)
     r = page.request.post(f"{server}/api/games", data=json.dumps(
-        {"variant": "dama", "rules": {"rules": "russian"}, "opponent": "human"}),
+        {"variant": "russian", "opponent": "human"}),
         headers={"Content-Type": "application/json"})
     assert r.ok, r.text()
     out["dama"] = r.json()["id"]
@@ -280,7 +280,7 @@ def drag_a_dama_piece(page, server):
     square's centre, on the light square beside it: within reach)."""
     page.set_viewport_size(PHONES[0][1])
     r = page.request.post(f"{server}/api/games", data=json.dumps(
-        {"variant": "dama", "rules": {"rules": "russian"}, "opponent": "human"}),
+        {"variant": "russian", "opponent": "human"}),
         headers={"Content-Type": "application/json"})
     assert r.ok, r.text()
     d = r.json()

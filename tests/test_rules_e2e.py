@@ -153,7 +153,7 @@ def test_the_service_worker_keeps_the_shell_for_offline_use(browser, tmp_path):
 
 
 def test_the_rules_of_a_dama_game(browser, server):
-    gid = post(f"{server}/api/games", {"variant": "dama", "rules": {"rules": "russian"},
+    gid = post(f"{server}/api/games", {"variant": "russian",
                                        "opponent": "human"})["id"]
     ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="de-DE")
     try:

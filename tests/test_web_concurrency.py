@@ -169,7 +169,7 @@ def test_dama_ai_has_a_time_budget_and_leaves_other_requests_free(server):
     from tavli.web.workers import DAMA_BUDGET, default_pool
 
     assert default_pool().warm(wait=300)  # every worker started, its kernels loaded
-    st = call(server, "POST", "/api/games", {"variant": "dama", "rules": {"rules": "russian"},
+    st = call(server, "POST", "/api/games", {"variant": "russian",
                                              "level": "depth:20", "ai_side": "black"})[1]
     gid = st["id"]
     st = call(server, "POST", f"/api/games/{gid}/move", {"move": "c3-d4"})[1]

@@ -15,9 +15,11 @@ from tavli.web.app import create_app  # noqa: E402
 
 
 def dama(rules=None, huffing=None, **body):
-    """The request of a new Dama game: the rule set and huffing as its rule options."""
-    options = {k: v for k, v in (("rules", rules), ("huffing", huffing)) if v is not None}
-    return {"variant": "dama", **({"rules": options} if options else {}), **body}
+    """The request of a new Dama game: the rule set as its ``variant`` (``dama`` the box
+    rules), huffing as its rule option."""
+    variant = "dama" if rules in (None, "box") else rules
+    return {"variant": variant, **({"rules": {"huffing": huffing}} if huffing is not None
+                                    else {}), **body}
 
 
 def new(client, **body):

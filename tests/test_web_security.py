@@ -329,8 +329,10 @@ def test_imported_records_are_typed(client, change, words):
 
 
 @pytest.mark.parametrize("body", [{"rules": {"huffing": "yes"}}, {"rules": {"huffing": 1}},
-                                  {"rules": {"rules": 1}}, {"rules": "box"}, {"level": 3},
-                                  {"rules": {"rules": "box"}, "opponent": True}])
+                                  {"rules": {"rules": 1}}, {"rules": {"rules": "russian"}},
+                                  {"rules": "box"}, {"level": 3},
+                                  {"variant": "russian", "rules": {"huffing": False}},
+                                  {"variant": "shashki"}, {"opponent": True}])
 def test_dama_bodies_are_typed(client, body):
     r = client.post("/api/games", json={"variant": "dama", **body})
     assert r.status_code == 422, r.text
@@ -338,7 +340,7 @@ def test_dama_bodies_are_typed(client, body):
 
 
 def test_dama_moves_are_typed(client):
-    st = client.post("/api/games", json={"variant": "dama", "rules": {"rules": "russian"},
+    st = client.post("/api/games", json={"variant": "russian",
                                          "opponent": "human"}).json()
     gid = st["id"]
     for body in ({"path": [True, 18]}, {"path": ["22", "18"]}, {"path": [22.0, 18.0]},

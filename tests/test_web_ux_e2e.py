@@ -95,7 +95,7 @@ def fits(page):
 def test_dama_over_offers_play_again_not_undo(ctx, server):
     for size, name in ((PHONE, "phone"), (DESK, "desk")):
         pg = ctx(size, phone=size is PHONE)
-        d = api(pg, server, "POST", "/api/games", {"variant": "dama", "rules": {"rules": "russian"},
+        d = api(pg, server, "POST", "/api/games", {"variant": "russian",
                                                    "opponent": "human"})
         for mv in SHORT_DAMA:
             api(pg, server, "POST", f"/api/games/{d['id']}/move", {"move": mv})
@@ -152,7 +152,7 @@ def test_games_list_pages_filters_and_deletes(ctx, server):
     for i in range(23):
         api(pg, server, "POST", "/api/games",
             {"variant": ("portes", "fevga", "plakoto")[i % 3], "opponent": "human"})
-    api(pg, server, "POST", "/api/games", {"variant": "dama", "rules": {"rules": "italian"},
+    api(pg, server, "POST", "/api/games", {"variant": "italian",
                                            "opponent": "human"})
     shown = api(pg, server, "POST", "/api/games", {"variant": "fevga", "seed": 4})
     total = api(pg, server, "GET", "/api/games?limit=1")["total"]
@@ -203,7 +203,7 @@ def test_games_list_pages_filters_and_deletes(ctx, server):
 def test_games_list_fits_a_phone(ctx, server):
     pg = ctx(PHONE, phone=True)
     api(pg, server, "POST", "/api/games", {"variant": "tavli", "points": 7, "seed": 3})
-    api(pg, server, "POST", "/api/games", {"variant": "dama", "rules": {"rules": "box"},
+    api(pg, server, "POST", "/api/games", {"variant": "dama",
                                            "opponent": "human"})
     pg.goto(server + "/")
     pg.wait_for_selector("#dlg-new[open]")

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from tavli.engine.board import Position
 from tavli.engine.dice import ScriptedDice, dice_text
-from tavli.engine.layout import SIDE_NAMES
 from tavli.engine.games import lookup
+from tavli.engine.layout import SIDE_NAMES
 from tavli.engine.rules import Rules
 from tavli.errors import RecordError, TavliError
 from tavli.play.game import Game

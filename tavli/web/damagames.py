@@ -10,7 +10,7 @@ game survives a restart of the server.
 
 >>> from tavli.web.api import TavliApi
 >>> api = TavliApi(":memory:")
->>> st = api.create(NewGame(variant="dama", rules={"rules": "russian"}, opponent="human"))
+>>> st = api.create(NewGame(variant="russian", opponent="human"))
 >>> st["turn"], len(st["legal_moves"]), st["fen"]
 ('white', 7, 'W:W21-32:B1-12')
 >>> api.move(st["id"], MoveBody(move="22-18"))["turn"]
@@ -27,7 +27,8 @@ from typing import Any
 
 from tavli.engine.dama.board import BLACK, WHITE, DamaMove, parse_square, square_coords
 from tavli.engine.dama.rules import DamaRules
-from tavli.engine.dama.sets import DEFAULT_RULE_SET
+from tavli.engine.games import lookup, menu_name
+from tavli.engine.games.dama import DamaVariant
 from tavli.errors import IllegalMove, ParseError, RuleError, TavliError
 from tavli.play.dama.game import DamaGame, reason_msg
 from tavli.store.local import LocalStore
@@ -37,12 +38,9 @@ from tavli.web.kind import Do, GameKind, HuffBody, MoveBody
 from tavli.web.newgame import NewGame
 from tavli.web.sessions import players
 
-#: Dama's name in a request's ``variant`` and in the lists
+#: Dama's name in the lists and a game's state (``game``)
 NAME = "dama"
 SIDES = ("white", "black")
-#: Dama's rule options in a request's ``FIELD`` (as on its rules page: docs/web.md)
-FIELD = "rules"
-OPTIONS = ("rules", "huffing")
 # the backgammon dialog's levels, read as Dama levels
 LEVEL_ALIASES = {"beginner": "1", "casual": "2", "intermediate": "3", "advanced": "4",
                  "expert": "default", "worldclass": "full"}
@@ -99,26 +97,21 @@ def move_json(m: DamaMove, rules: DamaRules) -> dict[str, Any]:
             "captured_names": [rules.square_text(c) for c in m.captures]}
 
 
-def rules_of(options: dict[str, Any] | None) -> DamaRules:
-    """The rule set a request's ``rules`` options name (``{"rules": "russian"}``, ``{"huffing":
-    false}``; default the box rules with huffing); 422 for an option Dama lacks or a bad
+def rule_set(variant: str) -> DamaVariant | None:
+    """The Dama rule set a request's ``variant`` names (``dama``, ``russian``, ``italian``
+    or another of their names in the registry), or None."""
+    v = lookup(variant)
+    return v if isinstance(v, DamaVariant) else None
+
+
+def rules_of(variant: str, options: dict[str, Any] | None) -> DamaRules:
+    """The rules of the rule set ``variant`` names with the request's rule ``options``
+    (``{"huffing": false}``), as a dice game's; 422 for an option it lacks or a bad
     value."""
-    options = options or {}
-    unknown = [k for k in options if k not in OPTIONS]
-    if unknown:
-        raise ApiError(422, f"rules: {unknown[0]!r} is not an option of Dama (its options: "
-                            f"{', '.join(OPTIONS)})", "invalid", key="err.fields",
-                       params={"fields": ", ".join(f"{FIELD}.{k}" for k in unknown)[:120]})
-    name, huffing = options.get("rules", DEFAULT_RULE_SET), options.get("huffing")
-    if not isinstance(name, str) or not (huffing is None or isinstance(huffing, bool)):
-        raise ApiError(422, "rules: the rule set is a name (box, russian, italian), huffing "
-                            "true or false", "invalid", key="err.fields",
-                       params={"fields": "rules"})
-    rules = DamaRules.for_name(name)   # RuleError (an unknown set): 422
-    if huffing and not rules.has_huffing:
-        raise ApiError(422, "huffing belongs to the box rules", "invalid",
-                       key="err.huffing_box")
-    return DamaRules.for_name(rules, huffing)
+    try:
+        return DamaRules.for_game(rule_set(variant) or variant, options or {})
+    except TavliError as e:
+        raise engine_error(e) from None
 
 
 def dama_level(level: str) -> str:
@@ -161,13 +154,13 @@ class DamaGames(GameKind):
 
     # making and storing ----------------------------------------------------------------
     def makes(self, variant: str) -> bool:
-        return variant == NAME
+        return rule_set(variant) is not None
 
     def new_session(self, req: NewGame) -> DamaSession:
         refuse_dice_fields(req)
         level = dama_level(req.level)
         try:
-            g = DamaGame(rules_of(req.rules))
+            g = DamaGame(rules_of(req.variant, req.rules))
         except TavliError as e:
             raise engine_error(e) from None
         who = players(req.opponent, req.ai_side, level)
@@ -177,10 +170,8 @@ class DamaGames(GameKind):
         r = s.game.rules
         who = s.meta["players"]
         ai = [side for side in SIDES if who[side]["type"] == "ai"]
-        options: dict[str, Any] = {"rules": r.name}
-        if r.has_huffing:
-            options["huffing"] = r.huffing
-        return NewGame(variant=NAME, rules=options, opponent="ai" if ai else "human",
+        return NewGame(variant=menu_name(r.variant), rules=r.options(),
+                       opponent="ai" if ai else "human",
                        level=who[ai[0]].get("level", "default") if ai else "default",
                        ai_side=ai[0] if ai else "black")
 
@@ -332,4 +323,4 @@ def last_move(side: str, mv: DamaMove, rules: DamaRules, huffed: int | None = No
     return {"kind": "move", "side": side, "by": by, "huffed": huffed, **move_json(mv, rules)}
 
 
-__all__ = ["DamaGames", "DamaSession", "NAME", "OPTIONS", "rules_of", "plies", "replay"]
+__all__ = ["DamaGames", "DamaSession", "NAME", "rule_set", "rules_of", "plies", "replay"]

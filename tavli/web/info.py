@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavli.engine.games import ROTATIONS, VARIANTS, match_kinds
+from tavli.engine.games import ROTATIONS, VARIANTS, games, match_kinds, menu_name
 
 # how a level is written for people, when not as its name
 LEVEL_TITLES = {"worldclass": "world class"}
-#: Dama's name in the app's requests and lists (its rule sets are not in the registry of
-#: the dice games: :mod:`tavli.web.damagames`)
+#: Dama's name in the app's lists (``?variant=dama``: its games of every rule set)
 DAMA = "dama"
+#: Dama's rule sets as a new game's ``variant`` names them (``dama`` the box rules)
+DAMA_VARIANTS = tuple(menu_name(v) for v in games()[DAMA])
 
 
 def check_kind(name: str, *others: str) -> str:

@@ -25,7 +25,7 @@ from tavli.play.match import Match
 from tavli.play.record import load_record, record_of
 from tavli.web import shown
 from tavli.web.errors import ApiError, Body, engine_error
-from tavli.web.info import DAMA, check_kind
+from tavli.web.info import DAMA_VARIANTS, check_kind
 from tavli.web.records import RecordShapeError, check_record, rule_option_errors
 from tavli.web.sessions import Session, players, restore
 
@@ -37,7 +37,8 @@ class NewGame(Body):
     game, :mod:`tavli.web.kind`, reads the rest: Dama takes ``rules``, ``opponent``,
     ``level``, ``ai_side``)."""
 
-    # a game or a rotation of the registry (tavli.engine.games.match_kinds), or Dama
+    # a game or a rotation of the registry (tavli.engine.games.match_kinds), or one of
+    # Dama's rule sets (dama, russian, italian)
     variant: str = "tavli"
     points: int | None = Field(None, ge=1, le=25,
                                description="match length; 1 = a single game")
@@ -52,7 +53,7 @@ class NewGame(Body):
     @field_validator("variant")
     @classmethod
     def _variant(cls, v: str) -> str:
-        return check_kind(v, DAMA)
+        return check_kind(v, *DAMA_VARIANTS)
 
     @field_validator("rules")
     @classmethod

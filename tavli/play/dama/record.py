@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavli.engine.dama.board import Position
 from tavli.engine.catalog import rules_from_dict
+from tavli.engine.dama.board import Position
 from tavli.engine.dama.rules import DamaRules
 from tavli.errors import RecordError, TavliError
 from tavli.play.dama.game import REASON_KEYS, DamaGame

@@ -733,7 +733,7 @@ function start(st) {
 }
 
 function syncDialog() {
-  const dama = $("#ng-variant").value === "dama";
+  const dama = $("#ng-variant").value === "dama";  // the dialog's entry for every rule set
   $("#ng-dama-label").hidden = !dama;
   $("#ng-points-label").hidden = dama;
   $("#ng-first-label").hidden = dama;
@@ -743,11 +743,12 @@ async function submit(evt) {
   if (evt.target.id !== "form-new" || $("#ng-variant").value !== "dama") return;
   evt.preventDefault();
   evt.stopImmediatePropagation();
-  // the dialog's choice as Dama's rule options (the box rules without huffing: its own entry)
+  // the dialog's choice as a rule set and its options (the box rules without huffing: an
+  // entry of their own); the box rules are the game's default, "dama"
   const r = $("#ng-dama-rules").value;
-  const rules = {rules: r === "box-compulsory" ? "box" : r};
-  if (r === "box-compulsory") rules.huffing = false;
-  const body = {variant: "dama", rules, ...opponentRequest()};
+  const variant = r.startsWith("box") ? "dama" : r;
+  const rules = r === "box-compulsory" ? {huffing: false} : {};
+  const body = {variant, rules, ...opponentRequest()};
   await startNew(() => api("POST", "/api/games", body), () => $("#dlg-new").close());
 }
 
