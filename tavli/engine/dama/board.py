@@ -50,17 +50,17 @@ def _rules(rules) -> DamaRules:
     return DamaRules.for_name(rules)
 
 
-def square_coords(square: int, rules="box") -> tuple[int, int]:
+def square_coords(square: int, rules=None) -> tuple[int, int]:
     """``(rank, file)``, both 0-based from White's side and the a-file, of square 1..32."""
     return squares.coords(square, _rules(rules).italian_board)
 
 
-def square_at(rank: int, file: int, rules="box") -> int | None:
+def square_at(rank: int, file: int, rules=None) -> int | None:
     """The square number on ``(rank, file)`` (0-based), or None for a light square."""
     return squares.at(rank, file, _rules(rules).italian_board)
 
 
-def square_name(square: int, rules="box", algebraic: bool = False) -> str:
+def square_name(square: int, rules=None, algebraic: bool = False) -> str:
     """``"22"`` or, with ``algebraic``, ``"c3"``."""
     return squares.name(square, _rules(rules).italian_board, algebraic)
 
@@ -73,7 +73,7 @@ def shown(text: str, limit: int = 24) -> str:
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
 
 
-def parse_square(text: str, rules="box") -> int:
+def parse_square(text: str, rules=None) -> int:
     """Square number from ``"22"`` or ``"c3"``.
 
     >>> parse_square("c3", "russian"), parse_square("22", "russian")
@@ -125,7 +125,7 @@ class DamaMove:
     def is_capture(self) -> bool:
         return bool(self.captures)
 
-    def notation(self, rules="box", algebraic: bool = False, full: bool = False) -> str:
+    def notation(self, rules=None, algebraic: bool = False, full: bool = False) -> str:
         """``22-18`` / ``22x13`` (``full``: every landing square, ``22x13x6``)."""
         def name(s):
             return square_name(s, rules, algebraic)
@@ -209,11 +209,11 @@ class Position:
 
     # -- construction -----------------------------------------------------------------
     @classmethod
-    def start(cls, rules="box") -> Position:
+    def start(cls, rules=None) -> Position:
         return cls(START_WHITE, 0, START_BLACK, 0, WHITE, _rules(rules))
 
     @classmethod
-    def from_fen(cls, fen: str, rules="box") -> Position:
+    def from_fen(cls, fen: str, rules=None) -> Position:
         """Read a PDN FEN: ``W:W21-32:B1-12``, kings with ``K`` (``B:WK4,22:B5``),
         squares by number or, on any board, by name (``W:Wc3,Ke1:Bd6``)."""
         r = _rules(rules)

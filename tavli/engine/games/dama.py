@@ -56,6 +56,9 @@ class DamaVariant(BaseVariant):
     notation: ClassVar[str] = "numeric"
     #: PDN's GameType tag of a game of these rules in its own notation
     pdn_gametype: ClassVar[str]
+    #: the GameType number that means these rules in a PDN file without a Rules tag (the
+    #: standard's: 25 Russian, 22 Italian), if any
+    pdn_game_type: ClassVar[int | None] = None
 
 
 class BoxDama(DamaVariant):
@@ -81,6 +84,7 @@ class RussianDama(DamaVariant):
     men_capture_backwards = True
     notation = "algebraic"
     pdn_gametype = "25,W,8,8,A0,0"
+    pdn_game_type = 25
     summary = "Russian draughts (shashki): men capture backwards, flying kings"
 
 
@@ -99,6 +103,7 @@ class ItalianDama(DamaVariant):
     draw_plies = 80
     king_value = 250
     pdn_gametype = "22,W,8,8,N2,1"
+    pdn_game_type = 22
     summary = "Italian draughts: short kings, men cannot take kings, priority rules"
 
 

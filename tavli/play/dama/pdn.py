@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 from tavli.engine.dama.board import Position, shown, square_at
 from tavli.engine.dama.rules import DamaRules
+from tavli.engine.games import games as registered_games
 from tavli.errors import OptionError, ParseError, RecordError, TavliError
 from tavli.play.dama.game import DamaGame
 
@@ -161,12 +162,13 @@ def _rules_from_tags(tags: dict[str, str]) -> DamaRules:
             return DamaRules.for_name(name, huff)
         except TavliError as e:
             raise RecordError(f"Rules tag: {e}") from None
-    gt = tags.get("GameType", "25").split(",")[0].strip()
-    if gt == "22":
-        return DamaRules.for_name("italian")
-    if gt in ("25", ""):
-        return DamaRules.for_name("russian")
-    raise RecordError(f"GameType {gt} is not a Dama rule set (22 Italian, 25 Russian)")
+    gt = tags.get("GameType", "25").split(",")[0].strip() or "25"
+    rule_sets = registered_games()["dama"]
+    for variant in rule_sets:
+        if str(variant.pdn_game_type) == gt:
+            return DamaRules.for_game(variant)
+    known = ", ".join(f"{v.pdn_game_type} {v.display}" for v in rule_sets if v.pdn_game_type)
+    raise RecordError(f"GameType {gt[:20]} is not a Dama rule set ({known})")
 
 
 def _numbering(tags: dict[str, str], rules: DamaRules):
