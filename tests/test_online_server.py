@@ -130,6 +130,9 @@ def test_create_join_and_state_over_http(tmp_path):
         assert r.status_code == 403
         r = c.post("/api/online/games", json={"game": {"variant": "nope"}, "name": "Ann"})
         assert r.status_code == 422
+        for dama in ("dama", "russian"):  # the app's Dama is not played online
+            r = c.post("/api/online/games", json={"game": {"variant": dama}, "name": "Ann"})
+            assert r.status_code == 422 and "not played online" in r.json()["error"]
         r = c.post("/api/online/games", json={"game": {"variant": "portes", "seed": 3},
                                               "name": "Ann"})
         assert r.status_code == 422 and "fair dice" in r.json()["error"]

@@ -56,7 +56,8 @@ def register(sub) -> None:
                         "unless --save names another file)")
     add_rule_option(p)
     # Dama in the terminal: a start position, a FEN (docs/cli.md; kept out of the help)
-    p.add_argument("--position", default=None, metavar="FEN", help=argparse.SUPPRESS)
+    p.add_argument("--position", default=None, metavar="FEN",
+                   help="Dama (--tui): start from this PDN FEN instead of the start")
     p.set_defaults(func=cmd_play)
 
 

@@ -33,7 +33,8 @@ def register(sub) -> None:
                    help="read lines 'GAME POSITION DICE' from stdin, write one JSON line each")
     add_rule_option(m)
     # Dama: c3-d4 instead of 22-18 (docs/cli.md; kept out of the dice games' help)
-    m.add_argument("--algebraic", action="store_true", help=argparse.SUPPRESS)
+    m.add_argument("--algebraic", action="store_true",
+                   help="Dama: write the moves' squares as a1..h8")
     add_lang_option(m)
     m.set_defaults(func=cmd_moves)
 

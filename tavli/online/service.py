@@ -43,6 +43,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
+from tavli.engine.games import lookup
 from tavli.engine.layout import SIDE_NAMES
 from tavli.errors import AccessDenied, GameOver, StaleAction, StoreError, TavliError, WrongState
 from tavli.online import fairdice
@@ -482,6 +483,10 @@ class OnlineGames:
         if req.seed is not None:
             raise errors.ApiError(422, "seed: online games roll provably fair dice, not "
                                        "seeded ones", "invalid")
+        played = lookup(req.variant)
+        if played is not None and not played.dice:
+            raise errors.ApiError(422, f"variant: {req.variant} is not played online yet (the "
+                                       "online server plays the games with dice)", "invalid")
         if side not in SIDE_NAMES:
             raise errors.ApiError(422, f"side must be white or black, not {side!r}", "invalid")
         name = read_action({"type": "join", "name": name})["name"].strip()
