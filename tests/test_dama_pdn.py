@@ -8,20 +8,7 @@ from tavli.engine.dama.board import Position
 from tavli.errors import RecordError
 from tavli.play.dama.game import DamaGame
 from tavli.play.dama.pdn import read_pdn, read_pdn_games, write_pdn
-
-
-def random_game(rules, seed, plies=120, **kw):
-    rng = random.Random(seed)
-    g = DamaGame(rules, **kw)
-    for _ in range(plies):
-        if g.is_over():
-            break
-        if g.huff_candidates and rng.random() < 0.7:
-            g.huff(rng.choice(g.huff_candidates))
-            if g.is_over():
-                break
-        g.play(rng.choice(g.legal_moves()))
-    return g
+from tests.test_formats_dama import random_game  # one random player for both files
 
 
 @pytest.mark.parametrize("rules", ["box", "russian", "italian"])
