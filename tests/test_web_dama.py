@@ -226,6 +226,7 @@ def test_browser_dama_game(page):
     pg.wait_for_selector("#dama-board .piece[data-square='18'].white")
     st = pg.evaluate("window.tavli.dama.state()")
     assert st["turn"] == "white" and st["fen"].startswith("W:")
+    assert (st["rules"], st["notation"]) == ("russian", "algebraic")  # the dialog's choice
     pg.click("#dama-board .piece[data-square='18']")   # show its destinations
     pg.screenshot(path=str(ARTIFACTS / "dama-board.png"))
     # a reload resumes the game
@@ -233,6 +234,19 @@ def test_browser_dama_game(page):
     pg.wait_for_selector("#dama-board .piece[data-square='18'].white")
     idle(pg)
     assert pg.evaluate("window.tavli.dama.state().plies") == 2
+
+
+def test_browser_dialog_asks_for_the_box_rules_without_huffing(page):
+    pg = page
+    pg.goto(pg.base + "/")
+    pg.wait_for_selector("#dlg-new[open]")
+    pg.select_option("#ng-variant", "dama")
+    pg.select_option("#ng-dama-rules", "box-compulsory")
+    pg.select_option("#ng-opponent", "human")
+    pg.click("#ng-start")
+    pg.wait_for_selector("#dama-board .piece[data-square='22']")
+    st = pg.evaluate("window.tavli.dama.state()")
+    assert (st["rules"], st["huffing"], st["compulsory"]) == ("box", False, True)
 
 
 def dama_cursor_to(pg, square: int) -> None:
