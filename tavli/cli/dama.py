@@ -231,7 +231,8 @@ def _new_command(old: argparse.Namespace) -> list[str]:
 
 def modern_argv(argv: list[str]) -> list[str]:
     """``argv`` with an old ``tavli dama SUB ...`` turned into the common command it now
-    is (said on stderr); other command lines, and ``tavli dama pdn``, as they are."""
+    is (said on stderr; ``tavli dama pdn FILE`` is ``tavli replay FILE``); other command
+    lines as they are."""
     at = next((i for i, word in enumerate(argv) if not word.startswith("-")
                and (i == 0 or argv[i - 1] != "--lang")), None)
     if at is None or argv[at] != "dama" or at + 1 >= len(argv) or argv[at + 1] not in OLD:
