@@ -123,6 +123,52 @@ def test_match_ids_equal_gnubgs(tmp_path):
     assert Position.from_id(ids, "backgammon") == m.game.position
 
 
+def _gnubg_starts(tmp: Path) -> list[tuple[str, str, str]]:
+    """gnubg's own Match IDs: money sessions with the Jacoby rule on and off, a match
+    at 0-0, at 4-2 and in its Crawford game; (case, Position ID, Match ID) each."""
+    cases = [("money, Jacoby", ["set jacoby on", "new session"]),
+             ("money, no Jacoby", ["set jacoby off", "new session"]),
+             ("match, Jacoby set", ["set jacoby on", "new match 5"]),
+             ("match at 4-2", ["set jacoby off", "new match 5", "set score 4 2"]),
+             ("Crawford game", ["set jacoby on", "new match 7", "set score 6 3",
+                                "set crawford on"])]
+    out = gnubg(["set player 0 human", "set player 1 human"]
+                + _each("\n".join(cmds) for _, cmds in cases), tmp)
+    shown = _shown(out)
+    assert len(shown) == len(cases), out[-2000:]
+    return [(name, p, mi) for (name, _), (p, mi) in zip(cases, shown, strict=True)]
+
+
+def test_match_ids_made_by_gnubg_round_trip(tmp_path):
+    """The Jacoby bit as gnubg writes it (set when the rule is *not* in effect): tavli
+    reads gnubg's own IDs to the right rule and state, writes them back unchanged, and
+    makes the same ID from its own game in the same state."""
+    from dataclasses import replace
+
+    from tavli.engine.dice import ScriptedDice
+    from tavli.engine.rules import Rules
+    from tavli.play.formats.matchid import state_of
+
+    expect = {"money, Jacoby": (True, 0, (0, 0), False),
+              "money, no Jacoby": (False, 0, (0, 0), False),
+              "match, Jacoby set": (False, 5, (0, 0), False),
+              "match at 4-2": (False, 5, (2, 4), False),  # gnubg's player 0 is black
+              "Crawford game": (False, 7, (3, 6), True)}
+    for name, pos_id, mid in _gnubg_starts(tmp_path):
+        st = parse_match_id(mid)
+        assert (st.jacoby, st.length, st.score, st.crawford) == expect[name], (name, mid)
+        assert match_id(st) == mid, name
+        money = st.length == 0
+        g = Game(Rules("backgammon", jacoby=st.jacoby) if money else "backgammon",
+                 first=st.on_roll, dice=ScriptedDice(st.dice), match_play=not money,
+                 crawford=st.crawford)
+        g.roll()
+        assert g.position.gnubg_id() == pos_id, name
+        ours = state_of(g) if money else replace(state_of(g), length=st.length,
+                                                 score=st.score)
+        assert match_id(ours) == mid, name
+
+
 # --- XGID -------------------------------------------------------------------------------
 def test_xgid_round_trip_and_gnubg(tmp_path):
     rng = random.Random(5)
