@@ -169,6 +169,25 @@ def test_match_ids_made_by_gnubg_round_trip(tmp_path):
         assert match_id(ours) == mid, name
 
 
+@pytest.mark.parametrize("text, says", [
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:9:0:0:5:10", "score of 9 cannot stand"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:2:5:0:5:10", "score of 5 cannot stand"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:2:0:1:5:10", "Crawford game needs"),
+    ("4HPwATDgc/ABMA:cImuAJAAEAAE", "score of 9 cannot stand"),
+])
+def test_impossible_match_scores_are_refused(text, says, capsys):
+    """An ID whose score cannot happen in its match length: one clear error, from the
+    library and from ``tavli show``."""
+    from tavli.cli import main
+    from tavli.errors import ParseError
+
+    with pytest.raises(ParseError, match=says):
+        Position.from_id(text, "backgammon")
+    assert main(["show", text]) != 0
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1
+
+
 # --- XGID -------------------------------------------------------------------------------
 def test_xgid_round_trip_and_gnubg(tmp_path):
     rng = random.Random(5)

@@ -108,10 +108,7 @@ def parse_match_id(text: str) -> MatchState:
         raise ParseError(f"{text!r}: unknown game state {f['state']}")
     if (f["die1"] == 0) != (f["die2"] == 0) or f["die1"] > 6 or f["die2"] > 6:
         raise ParseError(f"{text!r}: dice {f['die1']}-{f['die2']} are not two dice 1-6")
-    if f["length"] and max(f["score0"], f["score1"]) >= f["length"] and f["state"] <= 1:
-        raise ParseError(f"{text!r}: a score of {max(f['score0'], f['score1'])} in a "
-                         f"{f['length']}-point match that goes on")
-    return MatchState(
+    st = MatchState(
         cube_value=1 << f["cube_log"],
         cube_owner=None if f["owner"] == 3 else GNUBG_PLAYER[f["owner"]],
         on_roll=GNUBG_PLAYER[f["move"]], crawford=bool(f["crawford"]),
@@ -119,3 +116,20 @@ def parse_match_id(text: str) -> MatchState:
         double_offered=bool(f["doubled"]), resignation=RESIGNATIONS[f["resign"]],
         dice=(f["die1"], f["die2"]) if f["die1"] else None, length=f["length"],
         score=(f["score1"], f["score0"]), jacoby=not f["no_jacoby"])
+    check_score(st, f"Match ID {text.strip()!r}")
+    return st
+
+
+def check_score(st: MatchState, what: str) -> None:
+    """Refuse a score that cannot happen in the state's match (``what`` names the ID in
+    the message): each side's score below the match length while a game is on (the
+    score before it), and the Crawford game only when a side is one point from winning."""
+    if not st.length:
+        return
+    top = max(st.score)
+    if top >= st.length and st.state in ("none", "playing"):
+        raise ParseError(f"{what}: a score of {top} cannot stand in a {st.length}-point "
+                         f"match that goes on")
+    if st.crawford and top != st.length - 1:
+        raise ParseError(f"{what}: the Crawford game needs a side 1 point from winning the "
+                         f"{st.length}-point match (the score is {st.score[0]}-{st.score[1]})")
