@@ -277,6 +277,21 @@ def test_gnubg_files_import_and_ours_export(tmp_path):
     assert summary(read(tmp_path / "b2.mat")) == summary(gm)
 
 
+@pytest.mark.parametrize("where, props", [
+    ("root", "AE[a:y]AW[ff]AB[cc]"), ("node", ";AW[ff]"), ("root", "AB[aa]")])
+def test_sgf_set_up_positions_are_refused_by_name(where, props):
+    """A game that starts from a set-up position (gnubg's ``set board``) is never
+    imported as if it started from the opening: the error names the properties."""
+    text = dumps(Game("backgammon", seed=3), "sgf")
+    text = text.replace("AP[tavli]", "AP[tavli]" + props, 1) if where == "root" else \
+        text.replace("\n", "\n" + props + "\n", 1)
+    with pytest.raises(RecordError) as e:
+        loads(text, "sgf")
+    names = [p for p in ("AE", "AW", "AB") if p + "[" in props]
+    assert "sets up a position (" + ", ".join(sorted(names, key=("AB", "AW", "AE").index)) \
+        in str(e.value), str(e.value)
+
+
 # --- damaged files ----------------------------------------------------------------------
 @pytest.mark.parametrize("fmt", ["mat", "sgf"])
 def test_damaged_files(fmt):

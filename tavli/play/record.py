@@ -28,6 +28,7 @@ from tavli.errors import RecordError, TavliError
 from tavli.play.game import Game
 from tavli.play.history import Opening
 from tavli.play.match import Match
+from tavli.play.text import check_text_size, read_text_file
 
 # Dama's modules (tavli.play.dama) are imported where a Dama game is met: its board loads
 # Numba, which a dice record never needs.
@@ -225,6 +226,7 @@ def load_record(data: dict[str, Any] | str, *, drawn: list[int] | None = None
 
     Raises :class:`RecordError` naming the first problem."""
     if isinstance(data, str):
+        check_text_size(len(data), "the record")
         try:
             data = json.loads(data)
         except (ValueError, RecursionError) as e:  # huge numbers, deep nesting too
@@ -373,10 +375,4 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
 
 def load(path: str | os.PathLike[str]) -> Recorded:
     """Read and replay a record file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
-    return load_record(text)
+    return load_record(read_text_file(path))

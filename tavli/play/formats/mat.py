@@ -33,9 +33,11 @@ from tavli.play.formats.script import (
     backgammon_games,
     build,
     scores_before,
+    within_limits,
 )
 from tavli.play.game import Game
 from tavli.play.match import Match
+from tavli.play.text import nonblank_lines
 
 NAMES = ("white", "black")
 COL = 28  # width of the left column after "NNN) "
@@ -52,6 +54,9 @@ _ACT = re.compile(
     r"|(?P<beaver>Beavers)(?:\s*=>\s*\d+)?"
     r"|Wins\s+(?P<win>\d+)\s+points?(?:\s+and\s+the\s+match)?", re.I)
 _OFF = re.compile(r"(?<=/)0\b")
+#: characters of a line that is not a comment (gnubg's are under 80): a longer one is
+#: refused before any pattern runs over it
+MAX_LINE = 500
 
 
 def _turn_text(a: Act) -> str:
@@ -122,11 +127,15 @@ def loads(text: str) -> Game | Match:
     """Read ``.mat`` text and replay it into a tavli game (``0 point match``) or match."""
     ms: MatchScript | None = None
     gs: GameScript | None = None
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    total = 0
+    for lineno, raw in nonblank_lines(text):
         line = raw.rstrip()
         at = f"line {lineno}"
         if not line.strip() or line.lstrip().startswith(";"):
             continue
+        if len(line) > MAX_LINE:
+            raise RecordError(f"{at} is too long to be a .mat line: {len(line):,} characters "
+                              f"(at most {MAX_LINE})")
         if ms is None:
             m = _HEADER.match(line)
             if not m:
@@ -137,6 +146,7 @@ def loads(text: str) -> Game | Match:
         if _GAME.match(line):
             gs = GameScript()
             ms.games.append(gs)
+            within_limits(ms, total)
             continue
         if gs is None:
             raise RecordError(f"{at}: expected 'Game 1', got {line.strip()[:40]!r}")
@@ -175,6 +185,8 @@ def loads(text: str) -> Game | Match:
         if body[pos:].strip():
             raise RecordError(f"{at}: cannot read {body[pos:].strip()[:40]!r}")
         gs.acts += acts
+        total += len(acts)
+        within_limits(ms, total)
     if ms is None:
         raise RecordError("not a .mat match file: it is empty")
     return build(ms, ".mat")

@@ -16,6 +16,7 @@ from tavli.errors import RecordError, TavliError
 from tavli.play.game import RESIGN_POINTS, Game
 from tavli.play.history import Beaver, Double, Drop, Pass, Play, Take
 from tavli.play.match import Match
+from tavli.play.record import MAX_EVENTS, MAX_GAMES, MAX_TOTAL, check_size
 
 RESIGN_VALUES = {v: k for k, v in RESIGN_POINTS.items()}
 
@@ -50,6 +51,15 @@ class MatchScript:
 
     length: int
     games: list[GameScript] = field(default_factory=list)
+
+
+def within_limits(ms: MatchScript, total: int) -> None:
+    """Stop reading a file as soon as it passes the import limits (``total``: its acts so
+    far; cheap to call after every line): the limits of :mod:`tavli.play.record`, so
+    the script held in memory stays small whatever the file's size."""
+    if total > MAX_TOTAL or len(ms.games) > MAX_GAMES or \
+            (ms.games and len(ms.games[-1].acts) > MAX_EVENTS):
+        check_size([len(g.acts) for g in ms.games], "actions")
 
 
 # --- export -------------------------------------------------------------------------------
@@ -121,6 +131,7 @@ def build(ms: MatchScript, fmt: str) -> Game | Match:
     """Replay a script into a tavli game (money play) or match."""
     if not ms.games:
         raise RecordError(f"the {fmt} file holds no game")
+    check_size([len(g.acts) for g in ms.games], "actions")
     rules = Rules.for_game("backgammon")
     feed = _Feed()
     if ms.length == 0:
