@@ -237,6 +237,16 @@ def test_round_trip_random_matches(fmt):
     assert summary(loads(dumps(g, fmt), fmt)) == summary(g)
 
 
+@pytest.mark.parametrize("fmt", ["mat", "sgf", "json"])
+def test_player_names_survive_export_and_import(fmt):
+    m = random_match(4, length=3)
+    m.names = ("Ann  Lee", "Bob]\\ 2")
+    back = loads(dumps(m, fmt), fmt)
+    assert back.names == ("Ann Lee", "Bob]\\ 2") and summary(back) == summary(m)
+    m.names = None  # unnamed: the files say white and black, and read back unnamed
+    assert loads(dumps(m, fmt), fmt).names is None
+
+
 def test_imported_game_continues():
     m = Match(5, "backgammon", seed=9, opening_each_game=True)
     random_play(m.game, random.Random(9), 40, m)
@@ -254,16 +264,19 @@ def test_not_backgammon_is_refused():
 
 def test_gnubg_files_import_and_ours_export(tmp_path):
     """gnubg plays a match against itself; its .mat and .sgf import alike; tavli's export
-    imports into gnubg, whose re-export gives back the same games."""
+    imports into gnubg, whose re-export gives back the same games and the players'
+    names."""
     out = gnubg(["set seed 18", "set player 0 gnubg", "set player 1 gnubg",
                  "set player 0 chequerplay evaluation plies 0",
                  "set player 1 chequerplay evaluation plies 0",
                  "set player 0 cubedecision evaluation plies 0",
                  "set player 1 cubedecision evaluation plies 0",
-                 "new match 5", f"export match mat {tmp_path}/g.mat",
+                 "new match 5", "set player 0 name Ann", "set player 1 name Bob",
+                 f"export match mat {tmp_path}/g.mat",
                  f"save match {tmp_path}/g.sgf", "show board"], tmp_path)
     gm, gs = read(tmp_path / "g.mat"), read(tmp_path / "g.sgf")
     assert summary(gm) == summary(gs)
+    assert gm.names == gs.names == ("Bob", "Ann")  # gnubg's player 0 is tavli's black
     assert gm.is_over and any(isinstance(a, Double) for g in gm.games for a in g.history)
     last_pos, last_mid = _IDS.findall(out)[-1]
     assert gm.game.position.gnubg_id() == last_pos
@@ -275,6 +288,7 @@ def test_gnubg_files_import_and_ours_export(tmp_path):
     assert "rror" not in out
     assert summary(read(tmp_path / "b1.mat")) == summary(gm)
     assert summary(read(tmp_path / "b2.mat")) == summary(gm)
+    assert read(tmp_path / "b1.mat").names == read(tmp_path / "b2.mat").names == gm.names
 
 
 @pytest.mark.parametrize("where, props", [

@@ -558,3 +558,26 @@ def test_tavli_play_serves_and_prints_the_url(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_imported_files_show_their_players_names(client):
+    """A .mat or .sgf file's player names reach the state the players panel draws, and
+    the app's export gives them back (issue 31)."""
+    from tavli.play.formats import dumps as dump_text
+    from tavli.play.formats import loads as load_text
+    from tavli.play.match import Match
+
+    m = Match(3, "backgammon", seed=4, opening_each_game=True)
+    for _ in range(6):
+        g = m.game
+        g.roll() if g.phase in ("roll", "opening") else g.play(
+            g.legal_moves()[0] if g.legal_moves() else None)
+    m.names = ("Ann", "Bob")
+    for fmt in ("mat", "sgf"):
+        r = client.post("/api/records", json={"text": dump_text(m, fmt), "name": f"m.{fmt}"})
+        assert r.status_code == 201, r.text
+        st = r.json()
+        assert st["players"]["white"]["name"] == "Ann"
+        assert st["players"]["black"]["name"] == "Bob"
+        text = client.get(f"/api/games/{st['id']}/record", params={"format": fmt}).text
+        assert load_text(text, fmt).names == ("Ann", "Bob")

@@ -46,6 +46,23 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
     return text
 
 
+#: characters of a player's name read from a file
+MAX_NAME = 40
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def player_name(value: object, where: str) -> str:
+    """A player's name from a file: text, its control characters and runs of spaces made
+    one space, trimmed, cut to :data:`MAX_NAME` characters (a long name is no reason to
+    refuse a match); not text, or nothing left: one :class:`RecordError` line."""
+    if not isinstance(value, str):
+        raise RecordError(f"{where}: a player's name must be text")
+    name = " ".join(_CONTROL.sub(" ", value[:4 * MAX_NAME]).split())[:MAX_NAME].strip()
+    if not name:
+        raise RecordError(f"{where}: a player's name is empty")
+    return name
+
+
 def nonblank_lines(text: str) -> Iterator[tuple[int, str]]:
     """``(line number from 1, line)`` for each line of ``text`` that is not blank, one at
     a time: runs of blank lines are skipped at C speed and never held as a list."""

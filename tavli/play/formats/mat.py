@@ -32,6 +32,8 @@ from tavli.play.formats.script import (
     acts_of,
     backgammon_games,
     build,
+    names_read,
+    names_to_write,
     scores_before,
     within_limits,
 )
@@ -39,7 +41,6 @@ from tavli.play.game import Game
 from tavli.play.match import Match
 from tavli.play.text import nonblank_lines
 
-NAMES = ("white", "black")
 COL = 28  # width of the left column after "NNN) "
 RIGHT_FROM = 20  # an action starting at this column or later is the right player's
 
@@ -84,8 +85,9 @@ def dumps(obj: Game | Match) -> str:
     """The ``.mat`` text of a backgammon game (money play) or match."""
     length, games = backgammon_games(obj, ".mat")
     out = [f" {length} point match", ""]
+    white, black = (n.replace(":", " ") for n in names_to_write(obj))  # ':' ends a name
     for k, (g, sc) in enumerate(zip(games, scores_before(obj), strict=True)):
-        out += [f" Game {k + 1}", f" {NAMES[1]} : {sc[1]:<23d}{NAMES[0]} : {sc[0]}"]
+        out += [f" Game {k + 1}", f" {black} : {sc[1]:<23d}{white} : {sc[0]}"]
         n = 0
         row: list[str | None] = [None, None]
 
@@ -153,6 +155,8 @@ def loads(text: str) -> Game | Match:
         if not gs.acts and gs.score is None and (m := _SCORE.match(line)) and \
                 not _NUM.match(line):
             gs.score = (int(m.group(4)), int(m.group(2)))  # right is white
+            if len(ms.games) == 1:
+                ms.names = names_read(m.group(3), m.group(1), at)
             continue
         num = _NUM.match(line)
         body = line[num.end():] if num else line

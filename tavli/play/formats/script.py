@@ -17,6 +17,7 @@ from tavli.play.game import RESIGN_POINTS, Game
 from tavli.play.history import Beaver, Double, Drop, Pass, Play, Take
 from tavli.play.match import Match
 from tavli.play.record import MAX_EVENTS, MAX_GAMES, MAX_TOTAL, check_size
+from tavli.play.text import player_name
 
 RESIGN_VALUES = {v: k for k, v in RESIGN_POINTS.items()}
 
@@ -51,6 +52,8 @@ class MatchScript:
 
     length: int
     games: list[GameScript] = field(default_factory=list)
+    #: the players' names (white, black) the file gives, if any
+    names: tuple[str, str] | None = None
 
 
 def within_limits(ms: MatchScript, total: int) -> None:
@@ -128,7 +131,28 @@ class _Feed(ScriptedDice):
 
 
 def build(ms: MatchScript, fmt: str) -> Game | Match:
-    """Replay a script into a tavli game (money play) or match."""
+    """Replay a script into a tavli game (money play) or match, with the file's names."""
+    obj = _build(ms, fmt)
+    obj.names = ms.names
+    return obj
+
+
+def names_to_write(obj: Game | Match) -> tuple[str, str]:
+    """The names (white, black) a file gives the players: theirs, else the sides'."""
+    return obj.names or (SIDE_NAMES[0], SIDE_NAMES[1])
+
+
+def names_read(white: str, black: str, where: str) -> tuple[str, str] | None:
+    """The names a file gives (cleaned as :func:`tavli.play.text.player_name`), or None
+    when one is empty or they are just the sides' (what tavli writes for unnamed
+    players)."""
+    if not white.strip() or not black.strip():
+        return None
+    names = (player_name(white, where), player_name(black, where))
+    return None if names == (SIDE_NAMES[0], SIDE_NAMES[1]) else names
+
+
+def _build(ms: MatchScript, fmt: str) -> Game | Match:
     if not ms.games:
         raise RecordError(f"the {fmt} file holds no game")
     check_size([len(g.acts) for g in ms.games], "actions")

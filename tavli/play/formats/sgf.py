@@ -25,6 +25,8 @@ from tavli.play.formats.script import (
     acts_of,
     backgammon_games,
     build,
+    names_read,
+    names_to_write,
     scores_before,
 )
 from tavli.play.game import Game
@@ -51,15 +53,21 @@ def _point(c: str, side: int) -> int:
     return k + 1 if side == 1 else 24 - k
 
 
+def _escape(text: str) -> str:
+    """A property value as SGF writes it: ``]`` and ``\\`` escaped."""
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
 def dumps(obj: Game | Match) -> str:
     """The ``.sgf`` text of a backgammon game (money play) or match."""
     length, games = backgammon_games(obj, ".sgf")
+    white, black = (_escape(n) for n in names_to_write(obj))
     trees = []
     for k, (g, sc) in enumerate(zip(games, scores_before(obj), strict=True)):
         ru = "Crawford:CrawfordGame" if g.crawford else "Crawford" if length else \
             "Jacoby" if g.rules.jacoby else ""
         head = (f"(;FF[4]GM[6]CA[UTF-8]AP[tavli]MI[length:{length}][game:{k}][ws:{sc[1]}]"
-                f"[bs:{sc[0]}]PW[black]PB[white]" + (f"RU[{ru}]" if ru else ""))
+                f"[bs:{sc[0]}]PW[{black}]PB[{white}]" + (f"RU[{ru}]" if ru else ""))
         nodes = []
         for a in acts_of(g):
             c = COLOR[a.side]
@@ -201,6 +209,8 @@ def loads(text: str) -> Game | Match:
             raise RecordError(f"{where}: MI values must be numbers") from None
         if ms is None:
             ms = MatchScript(length)
+            if "PW" in root and "PB" in root:
+                ms.names = names_read(root["PB"][0], root["PW"][0], f"{where}: PW/PB")
         elif length != ms.length:
             raise RecordError(f"{where}: match length {length}, the first game says "
                               f"{ms.length}")
