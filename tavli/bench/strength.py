@@ -138,8 +138,8 @@ class GnubgPlayer(Player):
         try:
             import gnubg_nn
         except ImportError:
-            raise RuleError("the gnubg player needs the gnubg-nn package "
-                            "(pip install gnubg-nn)") from None
+            raise RuleError("the gnubg player needs the gnubg-nn package: pip install "
+                            "'tavli[bench]' (or pip install gnubg-nn)") from None
         self.g = gnubg_nn
 
     def choose_move(self, position, dice, moves, rules):
