@@ -272,7 +272,6 @@ def test_hint_reads_the_match_of_an_xgid_or_match_id(capsys):
     (["portes", "start", "--dice", "31", "--match", "5", "--score", "5-1"], "not before a game"),
     (["portes", "start", "--dice", "31", "--match", "0"], "1..99"),
     (["backgammon", "start", "--dice", "31", "--match", "5", "--score", "x"], "A-B"),
-    (["backgammon", "start", "--dice", "31", "--match", "30"], "covers scores up to 25"),
     (["backgammon", "start", "--dice", "31", "--crawford"], "need --match"),
 ])
 def test_bad_match_options_of_a_move_hint_are_one_line(capsys, args, msg):
