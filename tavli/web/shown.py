@@ -270,7 +270,10 @@ def state(s: Session, engine_name: Callable[[int], str]) -> dict[str, Any]:
         "pips": {"white": pos.pip_count(0), "black": pos.pip_count(1)},
         "cube": {"used": g.rules.cube, "value": g.cube_value,
                  "owner": None if g.cube_owner is None else SIDE_NAMES[g.cube_owner],
-                 "can_double": g.can_double(), "crawford": g.crawford},
+                 "can_double": g.can_double(), "crawford": g.crawford,
+                 # the side doubled may beaver (money play with beavers on)
+                 "can_beaver": g.phase == "double" and bool(g.rules.beavers)
+                 and not g.match_play},
         "outcome": g.outcome.to_dict() if g.outcome else None,
         "players": players,
         "ai_to_act": ai_to_act,
