@@ -306,6 +306,46 @@ def test_sgf_set_up_positions_are_refused_by_name(where, props):
         in str(e.value), str(e.value)
 
 
+@pytest.mark.parametrize("fmt", ["mat", "sgf"])
+@pytest.mark.parametrize("kind", ["time", "abandoned"])
+def test_a_forfeited_match_re_imports(fmt, kind):
+    """A match forfeited online ends on "Wins 7 points" (the points the winner still
+    needed), which no resignation gives: it re-imports as the forfeit it was."""
+    m = Match(7, "backgammon", seed=3, opening_each_game=True)
+    random_play(m.game, random.Random(3), 12, m)
+    m.game.forfeit(m.game.turn, kind)
+    assert m.is_over and m.game.outcome.points == 7
+    back = loads(dumps(m, fmt), fmt)
+    assert back.is_over and back.score == m.score
+    assert (back.game.outcome.winner, back.game.outcome.points) == \
+        (m.game.outcome.winner, 7)
+    text = dumps(m, fmt).replace("Wins 7 points", "Wins 5 points").replace("+7", "+5")
+    with pytest.raises(RecordError, match="nor what a forfeit gives"):
+        loads(text, fmt)
+
+
+def test_a_mat_file_cut_between_lines_says_it_is_unfinished(tmp_path, capsys):
+    """A .mat cut between two lines is a valid unfinished match: tavli replay and
+    convert say so on stderr (issue 31: it passed unnoticed)."""
+    from tavli.cli import main
+
+    m = random_match(2, length=3)
+    assert m.is_over
+    lines = dumps(m, "mat").splitlines()
+    cut = tmp_path / "cut.mat"
+    cut.write_text("\n".join(lines[:len(lines) * 2 // 3]) + "\n")
+    assert not read(cut).is_over
+    assert main(["replay", str(cut)]) == 0
+    err = capsys.readouterr().err
+    assert "ends before the match is over" in err and "unfinished match" in err
+    assert main(["convert", str(cut), str(tmp_path / "cut.sgf")]) == 0
+    assert "ends before the match is over" in capsys.readouterr().err
+    whole = tmp_path / "whole.mat"
+    write(m, whole)
+    assert main(["replay", str(whole)]) == 0
+    assert capsys.readouterr().err == ""
+
+
 # --- damaged files ----------------------------------------------------------------------
 @pytest.mark.parametrize("fmt", ["mat", "sgf"])
 def test_damaged_files(fmt):

@@ -91,7 +91,8 @@ def test_import_a_mat_file_export_and_continue(sized, server):
     wait_js(page, "window.tavli.state() && window.tavli.state().imported")
     idle(page)
     st = state(page)
-    assert st["title"] == "Backgammon match to 3 (imported)" and st["can_continue"]
+    # the file ends before the match does: the title says so (issue 31)
+    assert st["title"] == "Backgammon match to 3 (imported, not finished)" and st["can_continue"]
     assert st["position_id"] == m.game.position.id()
     assert page.locator("#btn-continue").is_visible()
     names = page.locator("#players .name").all_inner_texts()

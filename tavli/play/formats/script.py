@@ -193,6 +193,28 @@ def _build(ms: MatchScript, fmt: str) -> Game | Match:
     return m
 
 
+def _end_early(g: Game, win: Act, at: str) -> None:
+    """End ``g`` with the result a file states before the moves reach an end: a
+    resignation (single, gammon or backgammon times the cube), else a forfeit when the
+    points are the forfeit's (an online game lost on time or abandoned: in a match, the
+    points the winner still needed; the file does not say which, so ``abandoned``)."""
+    loser = 1 - win.side
+    value = RESIGN_VALUES.get(win.points // g.cube_value) \
+        if win.points % g.cube_value == 0 else None
+    try:
+        if value is not None:
+            g.resign(loser, value)
+        elif win.points == g.forfeit_points(loser):
+            g.forfeit(loser, "abandoned")
+        else:
+            raise RecordError(f"{at} is not 1, 2 or 3 times the cube ({g.cube_value}) "
+                              f"nor what a forfeit gives ({g.forfeit_points(loser)})")
+    except RecordError:
+        raise
+    except TavliError as e:
+        raise RecordError(f"{at}: {e}") from None
+
+
 def _first_dice_double(gs: GameScript) -> bool:
     for a in gs.acts:
         if a.kind == "turn":
@@ -259,14 +281,7 @@ def _replay(g: Game, gs: GameScript, feed: _Feed, where: str) -> None:
         return
     at = f"{where}: the result ({SIDE_NAMES[win.side]} wins {win.points})"
     if not g.is_over:
-        value = RESIGN_VALUES.get(win.points // g.cube_value) \
-            if win.points % g.cube_value == 0 else None
-        if value is None:
-            raise RecordError(f"{at} is not 1, 2 or 3 times the cube ({g.cube_value})")
-        try:
-            g.resign(1 - win.side, value)
-        except TavliError as e:
-            raise RecordError(f"{at}: {e}") from None
+        _end_early(g, win, at)
     o = g.outcome
     assert o is not None
     if o.winner != win.side or o.points != win.points:
