@@ -218,7 +218,9 @@ def test_cli(capsys):
     assert "Kazaross-XG2" in out and "4-away" in out and "37.1%" in out
     assert main(["met", "--tavli", "--length", "3", "--score", "1-2"]) == 0
     assert "plakoto" in capsys.readouterr().out
-    for bad in (["met", "--score", "2-x", "--length", "5"], ["met", "--length", "40"],
+    assert main(["met", "--length", "40", "--score", "3-20"]) == 0  # past the 25 points
+    assert "40-point match" in capsys.readouterr().out
+    for bad in (["met", "--score", "2-x", "--length", "5"], ["met", "--length", "100"],
                 ["met", "--score", "1-2"], ["met", "--tavli", "--published"]):
         assert main(bad) == 2
         err = capsys.readouterr().err
