@@ -144,6 +144,8 @@ def _parse_trees(text: str) -> list[list[dict[str, list[str]]]]:
                 raise RecordError("SGF variations are not supported: one line of play per "
                                   "game")
             trees.append([])
+            if len(trees) > MAX_GAMES:
+                raise RecordError(f"too many games to import: more than {MAX_GAMES}")
             node = None
             pos += 1
         elif c == ")":
@@ -158,9 +160,9 @@ def _parse_trees(text: str) -> list[list[dict[str, list[str]]]]:
             node = {}
             trees[-1].append(node)
             nodes += 1
-            if nodes > MAX_NODES or len(trees) > MAX_GAMES:
-                raise RecordError(f"too many games or moves to import: more than "
-                                  f"{MAX_GAMES} games or {MAX_NODES:,} nodes")
+            if nodes > MAX_NODES:
+                raise RecordError(f"too many moves to import: more than {MAX_NODES:,} "
+                                  "nodes")
             pos += 1
         else:
             m = _NAME.match(text, pos)
