@@ -346,6 +346,16 @@ def test_a_mat_file_cut_between_lines_says_it_is_unfinished(tmp_path, capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_a_gnubg_game_set_up_from_a_position_is_refused_by_name(tmp_path):
+    """gnubg's ``set board`` writes the position as AE/AW/AB in a node of its .sgf:
+    tavli refuses the file naming them, never replaying it from the opening."""
+    gnubg(["set player 0 human", "set player 1 human", "new session",
+           "set board simple 0 -2 0 0 0 0 5 0 3 0 0 0 -5 5 0 0 0 -3 0 -5 0 0 0 0 2 0",
+           f"save game {tmp_path}/setup.sgf"], tmp_path)
+    with pytest.raises(RecordError, match=r"sets up a position \(AB, AW, AE\)"):
+        read(tmp_path / "setup.sgf")
+
+
 # --- damaged files ----------------------------------------------------------------------
 @pytest.mark.parametrize("fmt", ["mat", "sgf"])
 def test_damaged_files(fmt):
