@@ -108,7 +108,7 @@ def test_bench_cube_without_gnubg_is_one_line(monkeypatch, capsys):
     ["bench", "cube", "--gnubg-ply", "x"],
     ["bench", "cube", "--positions", "2"],
     ["bench", "strength", "neural", "neural-money", "--match", "0"],
-    ["bench", "strength", "neural", "neural-money", "--match", "26"],
+    ["bench", "strength", "neural", "neural-money", "--match", "100"],
     ["bench", "strength", "neural", "neural-money", "--match", "five"],
     ["bench", "strength", "neural", "neural-money", "--match", "3", "--cube"],
     ["bench", "strength", "neural", "neural-money", "--match", "3", "--game", "plakoto"],

@@ -69,8 +69,39 @@ def test_crawford_and_post_crawford_entries():
         assert met.mwc(2, 1) == pytest.approx(met.mwc(3, 1, post_crawford=True), abs=1e-4)
         assert met.mwc(1, 2, post_crawford=True) == pytest.approx(
             1 - met.mwc(2, 1, post_crawford=True))
-    with pytest.raises(OptionError):
-        PUB.mwc(26, 3)
+    with pytest.raises(OptionError, match="up to 99-away"):
+        PUB.mwc(100, 3)
+
+
+def test_tables_extend_past_25_points_as_gnubg_does():
+    """Past its 25 points a table goes on with Montgomery's normal extension (gnubg's
+    ExtendMET): close to the published entries where both exist, symmetric, monotone in
+    each score, and post-Crawford entries from the model."""
+    from tavli.play.cube.met import extended_mwc
+
+    for a in range(15, 26):
+        for b in range(15, 26):
+            assert abs(extended_mwc(a, b) - PUB.mwc(a, b)) < 0.012, (a, b)
+    for met in (PUB, COMP):
+        for a, b in ((26, 26), (40, 31), (99, 60), (30, 2), (1, 50)):
+            assert met.mwc(a, b) + met.mwc(b, a) == pytest.approx(1.0)
+        assert met.mwc(26, 26) == 0.5
+        row = [met.mwc(40, b) for b in range(1, 100)]
+        assert all(x <= y for x, y in zip(row, row[1:], strict=False))
+        post = [met.mwc(n, 1, post_crawford=True) for n in range(20, 60)]
+        assert all(0 <= y <= x for x, y in zip(post, post[1:], strict=False))
+
+
+def test_a_match_over_25_points_plays_with_the_cube():
+    """A 31-point backgammon match: the cube's match equity answers at any score (the
+    table used to stop at 25 and the hint gave up)."""
+    from tavli.play.cube.scoring import ScoreWeights
+    from tavli.play.match import Match
+
+    m = Match(31, "backgammon", seed=2)
+    m.game.roll() if m.game.phase == "opening" else None
+    w = ScoreWeights.for_game(m.game, m)
+    assert w != ScoreWeights.money() and 0.0 < w.mwc(0.5) < 1.0
 
 
 def test_take_points_and_cash_points():
@@ -187,7 +218,9 @@ def test_cli(capsys):
     assert "Kazaross-XG2" in out and "4-away" in out and "37.1%" in out
     assert main(["met", "--tavli", "--length", "3", "--score", "1-2"]) == 0
     assert "plakoto" in capsys.readouterr().out
-    for bad in (["met", "--score", "2-x", "--length", "5"], ["met", "--length", "40"],
+    assert main(["met", "--length", "40", "--score", "3-20"]) == 0  # past the 25 points
+    assert "40-point match" in capsys.readouterr().out
+    for bad in (["met", "--score", "2-x", "--length", "5"], ["met", "--length", "100"],
                 ["met", "--score", "1-2"], ["met", "--tavli", "--published"]):
         assert main(bad) == 2
         err = capsys.readouterr().err

@@ -248,6 +248,31 @@ def test_hint_at_a_match_score_shows_mwc(capsys):
     assert doc["score"]["context"] == "5-point Tavli match, 4-0, portes (next plakoto)"
 
 
+def test_hint_batch_takes_a_match_score_like_hint(capsys, monkeypatch):
+    """``tavli hint --batch`` ranks at the score of --match/--score, or of a line's
+    Match ID, as ``tavli hint`` does (issue 31: it ranked for money play only)."""
+    import io
+
+    from tavli.play.formats.matchid import MatchState, match_id
+
+    pos = Position.from_id(BG_POS)
+    score = (6, 1) if pos.turn == 0 else (1, 6)
+    st = MatchState(on_roll=pos.turn, turn=pos.turn, dice=BG_DICE, length=7, score=score)
+    lines = f"backgammon {BG_POS} 44 0\nbackgammon {pos.gnubg_id()}:{match_id(st)} 44 0\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    rc, out, err = _cli(capsys, "--batch")
+    assert rc == 0, err
+    money, by_id = (json.loads(x) for x in out.splitlines())
+    assert "score" not in money and money["moves"][0]["move"] == BG_GAMMONISH
+    assert by_id["score"]["context"] == "7-point match, 1-away/6-away (post-Crawford)"
+    assert by_id["moves"][0]["move"] == BG_SAFE and 0 < by_id["moves"][0]["mwc"] < 1
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"backgammon {BG_POS} 44 0\n"))
+    rc, out, err = _cli(capsys, "--batch", "--match", "7", "--score", "6-1")
+    doc = json.loads(out)
+    assert doc["score"]["context"].startswith("7-point match, 1-away/6-away")
+    assert doc["moves"][0]["move"] == BG_SAFE
+
+
 def test_hint_reads_the_match_of_an_xgid_or_match_id(capsys):
     from tavli.play.formats.matchid import MatchState, match_id
 
@@ -272,7 +297,6 @@ def test_hint_reads_the_match_of_an_xgid_or_match_id(capsys):
     (["portes", "start", "--dice", "31", "--match", "5", "--score", "5-1"], "not before a game"),
     (["portes", "start", "--dice", "31", "--match", "0"], "1..99"),
     (["backgammon", "start", "--dice", "31", "--match", "5", "--score", "x"], "A-B"),
-    (["backgammon", "start", "--dice", "31", "--match", "30"], "covers scores up to 25"),
     (["backgammon", "start", "--dice", "31", "--crawford"], "need --match"),
 ])
 def test_bad_match_options_of_a_move_hint_are_one_line(capsys, args, msg):

@@ -588,3 +588,34 @@ def test_http_flood_from_one_address_is_refused(tmp_path):
         r = c.post(f"/api/online/games/{gid}/join", json={"token": "x" * 30, "name": "Bob"})
         assert r.status_code == 429  # joins count too
         assert c.get(f"/api/online/games/{gid}").status_code == 200  # reads: their own bucket
+
+
+def test_online_records_import_into_the_local_app(tmp_path):
+    """An online game's record — a turn rolled and not yet played, then the game resigned
+    with those dice out — imports into the local app as a review (issue 31: 422 before)."""
+    from tavli.web.app import create_app
+
+    local = TestClient(create_app(tmp_path / "local.sqlite3", allowed_hosts=["testserver"]))
+    with _client(tmp_path / "o.sqlite3") as c:
+        new = _started(c)
+        gid, games = new["id"], c.app.state.games
+        games.act(gid, new["token"], 4, {"type": "roll"})
+        v = games.view(gid)
+        token = new["token"] if v["turn"] == "white" else new["invite_token"]
+        if v["phase"] != "move":  # the opening throw gave black the first turn: roll again
+            games.act(gid, token, v["seq"] + 1, {"type": "roll"})
+            v = games.view(gid)
+        assert v["phase"] == "move"
+        rolled = c.get(f"/api/online/games/{gid}/record").json()
+        r = local.post("/api/records", json=rolled)
+        assert r.status_code == 201, r.text
+        assert r.json()["phase"] == "move" and r.json()["dice"] == v["dice"]
+        games.act(gid, token, v["seq"] + 1, {"type": "resign", "value": "gammon"})
+        resigned = c.get(f"/api/online/games/{gid}/record").json()
+        assert any("resign" in ev for ev in resigned["games"][0]["events"])
+        r = local.post("/api/records", json=resigned)
+        assert r.status_code == 201, r.text
+        st = r.json()
+        assert st["phase"] == "over" and st["finished"], st
+        assert (st["players"]["white"]["name"], st["players"]["black"]["name"]) == \
+            ("Ann", "Bob")

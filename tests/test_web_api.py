@@ -558,3 +558,64 @@ def test_tavli_play_serves_and_prints_the_url(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_imported_files_show_their_players_names(client):
+    """A .mat or .sgf file's player names reach the state the players panel draws, and
+    the app's export gives them back (issue 31)."""
+    from tavli.play.formats import dumps as dump_text
+    from tavli.play.formats import loads as load_text
+    from tavli.play.match import Match
+
+    m = Match(3, "backgammon", seed=4, opening_each_game=True)
+    for _ in range(6):
+        g = m.game
+        g.roll() if g.phase in ("roll", "opening") else g.play(
+            g.legal_moves()[0] if g.legal_moves() else None)
+    m.names = ("Ann", "Bob")
+    for fmt in ("mat", "sgf"):
+        r = client.post("/api/records", json={"text": dump_text(m, fmt), "name": f"m.{fmt}"})
+        assert r.status_code == 201, r.text
+        st = r.json()
+        assert st["players"]["white"]["name"] == "Ann"
+        assert st["players"]["black"]["name"] == "Bob"
+        text = client.get(f"/api/games/{st['id']}/record", params={"format": fmt}).text
+        assert load_text(text, fmt).names == ("Ann", "Bob")
+
+
+def _to_double(client, gid, st):
+    """Play on (both sides people) until the side to act may double before its roll."""
+    for _ in range(200):
+        if st["phase"] == "roll" and st["cube"]["can_double"]:
+            return st
+        if st["phase"] in ("opening", "roll"):
+            st = post(client, gid, "roll", {"side": st["turn"]})
+        elif st["phase"] == "move":
+            moves = st["legal_moves"]
+            st = post(client, gid, "move", {"side": st["turn"],
+                                             "move": moves[0]["move"] if moves else ""})
+    raise AssertionError("no double came")
+
+
+def test_beavers_through_the_api(client):
+    """Money play with beavers: the doubled side beavers (the cube goes to 4 and stays
+    with him); without beavers, or in a match, the API refuses (issue 31)."""
+    st = new(client, variant="backgammon", opponent="human", seed=5,
+             rules={"beavers": True})
+    gid = st["id"]
+    st = _to_double(client, gid, st)
+    doubler = st["turn"]
+    st = post(client, gid, "double", {"side": doubler})
+    taker = st["turn"]
+    assert st["phase"] == "double" and st["cube"]["can_beaver"] and taker != doubler
+    st = post(client, gid, "beaver", {"side": taker})
+    assert st["cube"]["value"] == 4 and st["cube"]["owner"] == taker
+    assert st["last"]["kind"] == "beaver" and not st["cube"]["can_beaver"]
+    assert client.get(f"/api/games/{gid}/record").json()["games"][0]["events"][-1] == \
+        {"side": taker, "beaver": True}
+    plain = new(client, variant="backgammon", opponent="human", seed=5)
+    plain = _to_double(client, plain["id"], plain)
+    plain = post(client, plain["id"], "double", {"side": plain["turn"]})
+    assert not plain["cube"]["can_beaver"]
+    assert_error(client.post(f"/api/games/{plain['id']}/beaver",
+                             json={"side": plain["turn"]}), 409, "beaver")

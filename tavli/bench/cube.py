@@ -226,8 +226,8 @@ class CubeBench:
 def need_gnubg() -> ModuleType:
     g = gnubg_ref.load()
     if g is None:
-        raise RuleError("tavli bench cube needs the gnubg-nn package (a test extra: "
-                        "pip install gnubg-nn)")
+        raise RuleError("tavli bench cube needs the gnubg-nn package: pip install "
+                        "'tavli[bench]' (or pip install gnubg-nn)")
     return g
 
 

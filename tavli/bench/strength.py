@@ -138,8 +138,8 @@ class GnubgPlayer(Player):
         try:
             import gnubg_nn
         except ImportError:
-            raise RuleError("the gnubg player needs the gnubg-nn package "
-                            "(pip install gnubg-nn)") from None
+            raise RuleError("the gnubg player needs the gnubg-nn package: pip install "
+                            "'tavli[bench]' (or pip install gnubg-nn)") from None
         self.g = gnubg_nn
 
     def choose_move(self, position, dice, moves, rules):
@@ -307,8 +307,8 @@ def _match_rules(game: str, rules_options: list[str] | None, cube: bool = False,
     if match:
         if cube:
             raise RuleError("--cube is money play: --match plays matches (with the cube)")
-        if not isinstance(match, int) or isinstance(match, bool) or not 1 <= match <= 25:
-            raise RuleError(f"--match must be 1..25 points, got {match!r}")
+        if not isinstance(match, int) or isinstance(match, bool) or not 1 <= match <= 99:
+            raise RuleError(f"--match must be 1..99 points, got {match!r}")
         if not rules.cube:
             raise RuleError(f"{rules.game_name} is played without the doubling cube: "
                             "--match plays backgammon matches")

@@ -10,6 +10,7 @@ import sys
 
 from tavli.cli import dama
 from tavli.cli.args import add_rule_option, at_least, dama_rule_set, even_games, seed_arg
+from tavli.cli.common import require_extra
 from tavli.errors import CliError
 
 
@@ -183,6 +184,7 @@ def _bench_strength(args: argparse.Namespace) -> int:
 def _bench_cube(args: argparse.Namespace) -> int:
     from tavli.bench.cube import bench_cube
 
+    require_extra("gnubg_nn", "gnubg-nn", "tavli bench cube")  # gnubg decides alongside
     _no_players(args, "cube [--positions N] [--ply P] [--gnubg-ply P] [--seed S]")
     bench_cube(positions=args.positions or 1000, ply=args.ply or 0,
                gnubg_ply=args.gnubg_ply or 0, seed=args.seed)
@@ -192,6 +194,7 @@ def _bench_cube(args: argparse.Namespace) -> int:
 def _bench_choices(args: argparse.Namespace) -> int:
     from tavli.bench.choices import bench_choices
 
+    require_extra("gnubg_nn", "gnubg-nn", "tavli bench choices")  # gnubg judges
     _no_players(args, "choices [--game G] [--games N] [--ply P] [--gnubg-ply P] "
                       "[--judge-ply P] [--seed S]")
     bench_choices(args.game, games=args.games or 100, ply=args.ply or 0,
@@ -212,6 +215,7 @@ def _bench_dama(args: argparse.Namespace) -> int:
 def _bench_server(args: argparse.Namespace) -> int:
     from tavli.online.bench import bench_server, parse_think
 
+    require_extra("httpx", "httpx", "tavli bench server")  # its simulated players' client
     res = bench_server(players=args.n_players, processes=args.processes, db=args.db,
                        seconds=args.seconds, think=parse_think(args.think),
                        clients=args.client_processes, seed=args.seed,

@@ -19,6 +19,20 @@ from tavli.cli.args import EXIT_USAGE, dama_rule_set
 from tavli.errors import CliError, GameOver, ParseError, RuleError, TavliError, one_line
 
 
+def require_extra(module: str, package: str, command: str) -> None:
+    """Stop ``command`` with one line when ``module`` (PyPI ``package``) is missing: the
+    README's install (``make play``, ``pip install tavli``) leaves the benchmarks'
+    references out; ``pip install 'tavli[bench]'`` brings them."""
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise CliError(f"{command} needs the {package} package, which the plain install "
+                       f"leaves out: pip install 'tavli[bench]' (or pip install "
+                       f"{package})") from None
+
+
 def rules_for(game: str, options: list[str] | None):
     """The :class:`~tavli.engine.rules.Rules` of ``game`` with the ``--rule`` options."""
     from tavli.engine.rules import Rules
@@ -103,8 +117,9 @@ def check_batch_alone(args: argparse.Namespace) -> None:
                        f"{', '.join(given)} cannot be given with it")
 
 
-#: a batch line's answer from its position, dice, rules and optional fields
-Entries = Callable[[Any, tuple[int, int], Any, list[str]], Any]
+#: a batch line's answer from its position, dice, rules, optional fields and the
+#: position's text (an XGID or a Match ID also carries a match score)
+Entries = Callable[[Any, tuple[int, int], Any, list[str], str], Any]
 
 
 def batch(args: argparse.Namespace, extra: int, entries: Entries, whole: bool = False) -> int:
@@ -129,7 +144,7 @@ def batch(args: argparse.Namespace, extra: int, entries: Entries, whole: bool = 
             if game not in rules_cache:
                 rules_cache[game] = rules_for(game, args.rule)
             pos = read_position(game, ptext)
-            got = entries(pos, parse_dice(dtext), rules_cache[game], parts[3:])
+            got = entries(pos, parse_dice(dtext), rules_cache[game], parts[3:], ptext)
             out: dict[str, Any] = got if whole else {"moves": got}
         except TavliError as e:
             out = {"error": f"line {lineno}: {one_line(e)}"}

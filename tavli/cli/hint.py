@@ -78,11 +78,20 @@ def _hint_ranked(pos, dice, rules, level, score=None) -> tuple[list, str, str]:
     return an.rank(pos, moves, how), cls, valuer
 
 
-def _hint(pos, dice, rules, level) -> dict[str, Any]:
-    """The hint's answer: the position's class, the valuer answering for it and the
-    ranked moves."""
-    ranked, cls, valuer = _hint_ranked(pos, dice, rules, level)
-    return {"class": cls, "evaluator": valuer, "moves": [r.to_dict() for r in ranked]}
+def _batch_hint(args: argparse.Namespace, pos, dice, rules, level, text: str
+                ) -> dict[str, Any]:
+    """A ``--batch`` line's answer: the position's class, the valuer answering for it and
+    the ranked moves, at the match score of the options (``--match``, ``--score``, ...)
+    or of the line's XGID or Match ID as ``tavli hint`` takes it (``score`` then added,
+    and each move's ``mwc``); money play otherwise."""
+    from tavli.cli.cubehint import id_match_state
+
+    score = _hint_score(args, pos, rules, id_match_state(text))
+    ranked, cls, valuer = _hint_ranked(pos, dice, rules, level, score)
+    doc = {"class": cls, "evaluator": valuer, "moves": [r.to_dict() for r in ranked]}
+    if not score.is_money:
+        doc["score"] = score.to_dict()
+    return doc
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
@@ -94,8 +103,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
         check_batch_alone(args)
         if args.rollout is not None:
             raise CliError("--rollout cannot be used with --batch")
-        return batch(args, 1, lambda pos, dice, rules, extra: _hint(
-            pos, dice, rules, extra[0] if extra else args.level), whole=True)
+        return batch(args, 1, lambda pos, dice, rules, extra, text: _batch_hint(
+            args, pos, dice, rules, extra[0] if extra else args.level, text), whole=True)
     if args.game is None or args.position is None:
         raise CliError("usage: tavli hint GAME POSITION [--dice 31] [--level L] (or --batch)")
     from tavli.cli.cubehint import id_match_state

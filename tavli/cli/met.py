@@ -20,7 +20,8 @@ def register(sub) -> None:
                                     "by tavli, or the published Kazaross-XG2), or one score's "
                                     "entry; --tavli: a Tavli match's equity.")
     mt.add_argument("--length", type=int, metavar="N",
-                    help="the match length (1..25; the table: default 15)")
+                    help="the match length (1..99: past 25 the table's extension, as gnubg's; "
+                         "the table: default 15)")
     mt.add_argument("--score", metavar="A-B",
                     help="points won by me and by the opponent: show that score's entry")
     which = mt.add_mutually_exclusive_group()
@@ -91,10 +92,10 @@ def tavli_text(length: int, score: tuple[int, int]) -> list[str]:
 
 def cmd_met(args: argparse.Namespace) -> int:
     from tavli.cli.cubehint import parse_score
-    from tavli.play.cube.met import computed_met, published_met
+    from tavli.play.cube.met import MAX_MATCH, computed_met, published_met
 
-    if args.length is not None and not 1 <= args.length <= 25:
-        raise CliError(f"--length must be 1..25, got {args.length}")
+    if args.length is not None and not 1 <= args.length <= MAX_MATCH:
+        raise CliError(f"--length must be 1..{MAX_MATCH}, got {args.length}")
     if args.tavli:
         if args.published or args.computed:
             raise CliError("--tavli has its own equity: --published/--computed are for "

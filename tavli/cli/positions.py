@@ -69,7 +69,8 @@ def cmd_moves(args: argparse.Namespace) -> int:
                        "FEN --algebraic")
     if args.batch:
         check_batch_alone(args)
-        return batch(args, 0, lambda pos, dice, rules, _extra: _move_entries(pos, dice, rules))
+        return batch(args, 0, lambda pos, dice, rules, _extra, _text: _move_entries(
+            pos, dice, rules))
     if args.game is None or args.position is None or args.dice is None:
         raise CliError("usage: tavli moves GAME POSITION --dice 31 (or --batch)")
     rules = rules_for(args.game, args.rule)

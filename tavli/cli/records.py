@@ -58,7 +58,24 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
     obj = convert(args.input, args.output, args.from_format, args.format)
     print(_("cli.convert", input=args.input, output=args.output, what=_what(obj)))
+    _note_unfinished(args.input, obj)
     return 0
+
+
+def _note_unfinished(path: str, obj: Any) -> None:
+    """Say on stderr when a file's dice game or match ends before it is over: a file cut
+    between two lines reads as a valid unfinished one, which must not pass unnoticed."""
+    import sys
+
+    from tavli.cli.text import _
+    from tavli.play.game import Game
+    from tavli.play.match import Match
+
+    if isinstance(obj, Match) and not obj.is_over:
+        print(_("cli.unfinished.match", path=path, target=obj.target, white=obj.score[0],
+                black=obj.score[1], game=len(obj.games)), file=sys.stderr)
+    elif isinstance(obj, Game) and not obj.is_over:
+        print(_("cli.unfinished.game", path=path), file=sys.stderr)
 
 
 def _what(obj: Any) -> str:
@@ -89,8 +106,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a file and print each game's line (:func:`_game_line`)."""
     from tavli.play.formats import read
 
-    for n, game in enumerate(_games(read(args.file, args.from_format)), 1):
+    obj = read(args.file, args.from_format)
+    for n, game in enumerate(_games(obj), 1):
         print(_game_line(n, game))
+    _note_unfinished(args.file, obj)
     return 0
 
 

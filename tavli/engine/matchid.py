@@ -8,7 +8,9 @@ player to decide (1: differs from the player on roll while a double is offered),
 double offered (1), resignation offered (2: 0 none, 1 single, 2 gammon, 3 backgammon),
 die 1 (3), die 2 (3) (0 when not rolled; written higher first, as gnubg
 does), match length (15; 0 for money play), score of
-player 0 (15), score of player 1 (15).
+player 0 (15), score of player 1 (15), and one bit that is set when the Jacoby rule is
+*not* in effect (gnubg writes it so: set in match play, clear in a money session with
+the Jacoby rule; checked against Debian's gnubg 1.07).
 
 This module is the codec of a :class:`MatchState`; :mod:`tavli.play.formats.matchid` makes
 one from a game or a match.
@@ -16,9 +18,9 @@ one from a game or a match.
 gnubg's player 0 (O) is tavli's black, player 1 (X) tavli's white: a Match ID's side to
 move, cube owner and scores are translated accordingly.
 
->>> st = parse_match_id("cAkAAAAAAAAA")
+>>> st = parse_match_id("cAkAAAAAAAAE")
 >>> st.on_roll, encode_match_id(st)
-(0, 'cAkAAAAAAAAA')
+(0, 'cAkAAAAAAAAE')
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ RESIGNATIONS = (None, "single", "gammon", "backgammon")
 _FIELDS = (("cube_log", 4), ("owner", 2), ("move", 1), ("crawford", 1), ("state", 3),
            ("turn", 1), ("doubled", 1), ("resign", 2), ("die1", 3), ("die2", 3),
            ("length", 15), ("score0", 15), ("score1", 15),
-           ("jacoby", 1))
+           ("no_jacoby", 1))
 _MID = re.compile(r"^[A-Za-z0-9+/]{12}$")
 
 
@@ -72,7 +74,7 @@ def encode_match_id(st: MatchState) -> str:
         "state": STATES.index(st.state), "turn": GNUBG_PLAYER[st.turn],
         "doubled": int(st.double_offered), "resign": RESIGNATIONS.index(st.resignation),
         "die1": d1, "die2": d2, "length": st.length,
-        "score0": st.score[1], "score1": st.score[0], "jacoby": int(st.jacoby),
+        "score0": st.score[1], "score1": st.score[0], "no_jacoby": int(not st.jacoby),
     }
     bits = 0
     shift = 0
@@ -106,14 +108,28 @@ def parse_match_id(text: str) -> MatchState:
         raise ParseError(f"{text!r}: unknown game state {f['state']}")
     if (f["die1"] == 0) != (f["die2"] == 0) or f["die1"] > 6 or f["die2"] > 6:
         raise ParseError(f"{text!r}: dice {f['die1']}-{f['die2']} are not two dice 1-6")
-    if f["length"] and max(f["score0"], f["score1"]) >= f["length"] and f["state"] <= 1:
-        raise ParseError(f"{text!r}: a score of {max(f['score0'], f['score1'])} in a "
-                         f"{f['length']}-point match that goes on")
-    return MatchState(
+    st = MatchState(
         cube_value=1 << f["cube_log"],
         cube_owner=None if f["owner"] == 3 else GNUBG_PLAYER[f["owner"]],
         on_roll=GNUBG_PLAYER[f["move"]], crawford=bool(f["crawford"]),
         state=STATES[f["state"]], turn=GNUBG_PLAYER[f["turn"]],
         double_offered=bool(f["doubled"]), resignation=RESIGNATIONS[f["resign"]],
         dice=(f["die1"], f["die2"]) if f["die1"] else None, length=f["length"],
-        score=(f["score1"], f["score0"]), jacoby=bool(f["jacoby"]))
+        score=(f["score1"], f["score0"]), jacoby=not f["no_jacoby"])
+    check_score(st, f"Match ID {text.strip()!r}")
+    return st
+
+
+def check_score(st: MatchState, what: str) -> None:
+    """Refuse a score that cannot happen in the state's match (``what`` names the ID in
+    the message): each side's score below the match length while a game is on (the
+    score before it), and the Crawford game only when a side is one point from winning."""
+    if not st.length:
+        return
+    top = max(st.score)
+    if top >= st.length and st.state in ("none", "playing"):
+        raise ParseError(f"{what}: a score of {top} cannot stand in a {st.length}-point "
+                         f"match that goes on")
+    if st.crawford and top != st.length - 1:
+        raise ParseError(f"{what}: the Crawford game needs a side 1 point from winning the "
+                         f"{st.length}-point match (the score is {st.score[0]}-{st.score[1]})")

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tavli.engine.matchid import MatchState
+from tavli.engine.matchid import MatchState, check_score
 from tavli.errors import ParseError
 
 PREFIX = "XGID="
@@ -134,4 +134,5 @@ def decode_xgid(text: str) -> tuple[np.ndarray, int, MatchState]:
         on_roll=on_roll, crawford=bool(n and fl & 1), state="playing",
         turn=1 - on_roll if offered else on_roll, double_offered=offered, dice=dv,
         length=n, score=sc, jacoby=bool(not n and fl & 1))
+    check_score(st, "XGID")
     return arr.astype(np.int8), on_roll, st

@@ -189,8 +189,13 @@ class Table:
         return "playing"
 
     def record(self) -> dict[str, Any]:
-        """The engine's record with the fair-dice proof; the server seed only at the end."""
+        """The engine's record with the fair-dice proof (the server seed only at the end)
+        and the players' names when both sides are named people."""
         rec = record_of(self.obj)
+        names = [self.seats[side].name if side in self.seats else None
+                 for side in ("white", "black")]
+        if all(names):
+            rec["names"] = {"white": names[0], "black": names[1]}
         rec["fair_dice"] = self.dice.proof(reveal=self.finished)
         return rec
 

@@ -129,6 +129,9 @@ class Game:
         self._start_first = first
         #: set by a match once its next game has begun: this game's end then stands
         self.sealed = False
+        #: the players' names (white, black) as a file gave them (.mat, .sgf, a record);
+        #: None: unnamed (files then say "white" and "black")
+        self.names: tuple[str, str] | None = None
         #: the match this game belongs to (set by :class:`~tavli.play.match.Match`; players
         #: read the score from it for their cube decisions)
         self.match: Any = None

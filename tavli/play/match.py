@@ -64,6 +64,8 @@ class Match:
         self.opening_each_game = opening_each_game
         self.dice_source = dice if dice is not None else DiceSource(seed=seed)
         self.seed = seed
+        #: the players' names (white, black), as for :attr:`Game.names`
+        self.names: tuple[str, str] | None = None
         self.games: list[Game] = []
         self._crawford_done = False
         self._start_game(None)

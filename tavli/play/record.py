@@ -28,6 +28,7 @@ from tavli.errors import RecordError, TavliError
 from tavli.play.game import Game
 from tavli.play.history import Opening
 from tavli.play.match import Match
+from tavli.play.text import check_text_size, player_name, read_text_file
 
 # Dama's modules (tavli.play.dama) are imported where a Dama game is met: its board loads
 # Numba, which a dice record never needs.
@@ -89,10 +90,28 @@ def dama_record(games: DamaGame | list[DamaGame]) -> dict[str, Any]:
 
 
 def record_of(obj: Recorded) -> dict[str, Any]:
-    """The record of a game, a match, a Dama game or a list of Dama games."""
+    """The record of a game, a match, a Dama game or a list of Dama games (with the
+    players' ``names`` when the game or match has them)."""
     if isinstance(obj, Match):
-        return match_record(obj)
-    return game_record(obj) if isinstance(obj, Game) else dama_record(obj)
+        doc = match_record(obj)
+    else:
+        doc = game_record(obj) if isinstance(obj, Game) else dama_record(obj)
+    names = getattr(obj, "names", None)
+    if names:
+        doc["names"] = dict(zip(SIDE_NAMES, names, strict=True))
+    return doc
+
+
+def names_of(doc: dict[str, Any]) -> tuple[str, str] | None:
+    """The players' names of a record (``{"names": {"white": ..., "black": ...}}``), or
+    None when it gives none."""
+    names = doc.get("names")
+    if names is None:
+        return None
+    if not isinstance(names, dict) or set(names) != set(SIDE_NAMES):
+        raise RecordError("names must be an object of two names, white's and black's")
+    return (player_name(names["white"], "names.white"),
+            player_name(names["black"], "names.black"))
 
 
 def check_size(events: list[int], what: str = "events") -> None:
@@ -225,6 +244,7 @@ def load_record(data: dict[str, Any] | str, *, drawn: list[int] | None = None
 
     Raises :class:`RecordError` naming the first problem."""
     if isinstance(data, str):
+        check_text_size(len(data), "the record")
         try:
             data = json.loads(data)
         except (ValueError, RecursionError) as e:  # huge numbers, deep nesting too
@@ -238,6 +258,15 @@ def load_record(data: dict[str, Any] | str, *, drawn: list[int] | None = None
         raise RecordError("the record has no games")
     if any(is_dama_doc(g) for g in games):
         return _load_dama(data, games)
+    names = names_of(data)
+    obj = _replay_dice_record(data, games, drawn)
+    obj.names = names
+    return obj
+
+
+def _replay_dice_record(data: dict[str, Any], games: list[Any], drawn: list[int] | None
+                        ) -> Game | Match:
+    """The game or match of a dice games' record, replayed."""
     feed: list[int] = []
     dice = _FeedDice(feed, drawn)
     try:
@@ -373,10 +402,4 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
 
 def load(path: str | os.PathLike[str]) -> Recorded:
     """Read and replay a record file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
-    return load_record(text)
+    return load_record(read_text_file(path))

@@ -235,6 +235,9 @@ class TavliApi:
     def drop(self, game_id: str, body: Side) -> dict[str, Any]:
         return self.act(game_id, lambda k: k.drop(), side=body.side)
 
+    def beaver(self, game_id: str, body: Side) -> dict[str, Any]:
+        return self.act(game_id, lambda k: k.beaver(), side=body.side)
+
     def undo(self, game_id: str, body: Side) -> dict[str, Any]:
         """Take back the last human move, with the AI's replies after it."""
         return self.changed(game_id, lambda s: s.kind.undo(s))

@@ -154,8 +154,10 @@ class DiceGames(GameKind):
         action = decision["action"]
         if action == "drop":
             self.drop()(s, side)
-        elif action in ("take", "beaver"):
+        elif action == "take":
             self.take()(s, side)
+        elif action == "beaver":  # the AI beavers when the rules allow it and it pays
+            self.beaver()(s, side)
         elif action == "double":
             self.double()(s, side)
         elif action == "roll":
@@ -220,6 +222,14 @@ class DiceGames(GameKind):
         def do(s: Session, side: str) -> None:
             s.game.drop()
             s.last = {"kind": "drop", "side": side}
+
+        return do
+
+    def beaver(self) -> Do:
+        """Take and redouble at once, keeping the cube (money play with beavers on)."""
+        def do(s: Session, side: str) -> None:
+            s.game.beaver()
+            s.last = {"kind": "beaver", "side": side, "value": s.game.cube_value}
 
         return do
 

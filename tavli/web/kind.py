@@ -12,7 +12,7 @@ Portes) is answered by this base class: ``422`` ``unsupported`` (:meth:`GameKind
 A kind's actions come in two shapes:
 
 * the actions a player or the AI takes in turn (``move``, ``roll``, ``double``, ``take``,
-  ``drop``, ``huff``) return what they do to a session, ``do(session, side)``, which the
+  ``drop``, ``beaver``, ``huff``) return what they do to a session, ``do(session, side)``, which the
   API applies under the game's lock once it has checked that ``side`` may act;
 * the others (``undo``, ``next_game``, the hints, the review, the export, ``continue``)
   take the session (under its lock where they change it) and do their own checks.
@@ -159,6 +159,9 @@ class GameKind:
 
     def drop(self) -> Do:
         raise self.lacks("drop")
+
+    def beaver(self) -> Do:
+        raise self.lacks("beaver")
 
     def undo(self, s: GameSession) -> None:
         """Take back the last move (under ``s.lock``)."""

@@ -224,9 +224,12 @@ def _imported(obj: Game | Match, seed: int | None, source: str) -> Session:
     else:
         kind, points = obj.rules.game_name, 1
     who = players("human")
+    for side, name in zip(SIDE_NAMES, obj.names or (), strict=False):
+        who[side]["name"] = name  # as the file names them: the players panel shows it
+    unfinished = not obj.is_over  # a file cut between two lines reads so too: say it
     meta = {"variant": kind, "points": points, "opponent": "human", "players": who,
-            "seed": seed, "imported": True, "source": source,
-            "title": shown.title(kind, points, who, True)}
+            "seed": seed, "imported": True, "source": source, "unfinished": unfinished,
+            "title": shown.title(kind, points, who, True, unfinished=unfinished)}
     return Session(secrets.token_urlsafe(6), obj, meta)
 
 

@@ -70,6 +70,12 @@ class _Event(_Doc):
     take: bool | None = None
     drop: bool | None = None
     beaver: bool | None = None
+    # a game's end other than by play (online games: resignation, lost on time or
+    # abandoned, an agreed draw), with the dice thrown and not played
+    resign: Literal["single", "gammon", "backgammon"] | None = None
+    forfeit: Literal["time", "abandoned"] | None = None
+    draw: Literal["agreed"] | None = None
+    rolled: list[int] | None = None
 
 
 class _Result(_Doc):
@@ -112,6 +118,7 @@ class _Record(_Doc):
     match: _Match | None = None
     games: list[_Game] = Field(min_length=1)
     fair_dice: dict[str, Any] | None = None  # online games' dice proof (tavli verify)
+    names: dict[Side, str] | None = None  # the players' names (the engine checks them)
 
 
 def check_record(data: Any) -> None:

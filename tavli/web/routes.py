@@ -76,11 +76,12 @@ def mount_games(app: FastAPI, ctx: WebContext) -> None:
 
 def mount_play(app: FastAPI, ctx: WebContext) -> None:
     """A game's actions: ``POST /api/games/{id}/roll``, ``double``, ``take``, ``drop``,
+    ``beaver``,
     ``undo`` (``{"side": …}``), ``rematch``, ``ai`` (thought out in the worker processes),
     ``next`` (a match's next game), ``move``, ``huff``."""
     api, call = ctx.api, ctx.call
 
-    for name in ("roll", "double", "take", "drop", "undo"):
+    for name in ("roll", "double", "take", "drop", "beaver", "undo"):
         def make(fn: Callable[..., Any]) -> Callable[..., Any]:
             async def endpoint(game_id: str, request: Request) -> dict[str, Any]:
                 return await call(fn, game_id, await body(request, Side))

@@ -147,10 +147,11 @@ def event_text(ev: Mapping[str, Any], lang: str | None = None) -> str:
 
 def title(kind: str, points: int, players: Mapping[str, Mapping[str, Any]],
           imported: bool, lang: str = i18n.DEFAULT, *, practice: bool = False,
-          continued: bool = False) -> str:
+          continued: bool = False, unfinished: bool = False) -> str:
     """The title of a game or match in the list: what is played and by whom, in ``lang``
     (English: the title stored with the game; ``practice`` and ``continued`` add what the
-    stored title says after it).
+    stored title says after it; ``unfinished``: an imported file that ends before its
+    game or match does — a file cut short reads so too, so the title says it).
 
     >>> title("tavli", 5, {"white": {"type": "human"}, "black": {"type": "human"}}, False)
     'Tavli match to 5: two players'
@@ -172,7 +173,8 @@ def title(kind: str, points: int, players: Mapping[str, Mapping[str, Any]],
         else name
     ai = [s for s in SIDE_NAMES if players[s]["type"] == "ai"]
     if imported:
-        out = _("srv.title.imported", what=what)
+        out = _("srv.title.imported_unfinished" if unfinished else "srv.title.imported",
+                what=what)
     elif not ai:
         out = _("srv.title.two", what=what)
     else:
@@ -197,7 +199,8 @@ def display_title(meta: Mapping[str, Any], lang: str | None = None) -> str:
     try:
         return title(meta["variant"], int(meta.get("points") or 1), meta["players"],
                      bool(meta.get("imported")), lang, practice=bool(meta.get("practice")),
-                     continued=bool(meta.get("continued_from")))
+                     continued=bool(meta.get("continued_from")),
+                     unfinished=bool(meta.get("unfinished")))
     except (KeyError, TypeError, ValueError, TavliError):
         return stored
 
@@ -270,7 +273,10 @@ def state(s: Session, engine_name: Callable[[int], str]) -> dict[str, Any]:
         "pips": {"white": pos.pip_count(0), "black": pos.pip_count(1)},
         "cube": {"used": g.rules.cube, "value": g.cube_value,
                  "owner": None if g.cube_owner is None else SIDE_NAMES[g.cube_owner],
-                 "can_double": g.can_double(), "crawford": g.crawford},
+                 "can_double": g.can_double(), "crawford": g.crawford,
+                 # the side doubled may beaver (money play with beavers on)
+                 "can_beaver": g.phase == "double" and bool(g.rules.beavers)
+                 and not g.match_play},
         "outcome": g.outcome.to_dict() if g.outcome else None,
         "players": players,
         "ai_to_act": ai_to_act,

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -32,6 +33,31 @@ from tavli.errors import OptionError
 
 #: the longest match the tables cover
 MAX_LENGTH = 25
+#: the longest match tavli plays (Match: 1..99 points): beyond a table's own length its
+#: entries come from :func:`extended_mwc`, as gnubg extends its tables
+MAX_MATCH = 99
+#: the spread of the points a player n-away still wins, per game, for n = 1..10 (beyond:
+#: the last); the figures of David Montgomery's extension that gnubg uses (matchequity.c)
+_SPREAD = (1.24, 1.27, 1.47, 1.50, 1.60, 1.61, 1.66, 1.68, 1.70, 1.72, 1.77)
+
+
+def _spread(away: int) -> float:
+    return _SPREAD[min(away, len(_SPREAD)) - 1]
+
+
+def extended_mwc(away_me: int, away_opp: int) -> float:
+    """The MWC of a player ``away_me`` away against ``away_opp`` away where a table stops:
+    over the ``(a + b) / 2`` games or so left, the points the two sides win differ by a
+    normal amount, mean 0, spread ``sqrt(s_a^2 + s_b^2)`` a game; I win when I gain the
+    ``a - b`` points I am behind (Montgomery's extension, as gnubg extends its tables;
+    independent of the table's own entries).
+
+    >>> round(extended_mwc(30, 30), 6), round(extended_mwc(30, 20) + extended_mwc(20, 30), 6)
+    (0.5, 1.0)
+    """
+    sigma = math.hypot(_spread(away_me), _spread(away_opp)) * math.sqrt((away_me + away_opp)
+                                                                         / 2)
+    return 0.5 * math.erfc((away_me - away_opp) / (sigma * math.sqrt(2)))
 
 
 @dataclass(frozen=True)
@@ -61,14 +87,26 @@ class MET:
         if away_opp <= 0:
             return 0.0
         n = self.length
+        if away_me > MAX_MATCH or away_opp > MAX_MATCH:
+            raise OptionError(f"match equity covers scores up to {MAX_MATCH}-away, not "
+                              f"{away_me}-away/{away_opp}-away")
         if away_me > n or away_opp > n:
-            raise OptionError(f"the {self.name} table covers scores up to {n}-away, "
-                              f"not {away_me}-away/{away_opp}-away")
+            return self._beyond(away_me, away_opp, post_crawford)
         if post_crawford and away_me == 1 and away_opp > 1:
             return 1.0 - self.post[away_opp - 1]
         if post_crawford and away_opp == 1 and away_me > 1:
             return self.post[away_me - 1]
         return self.pre[away_me - 1][away_opp - 1]
+
+    def _beyond(self, away_me: int, away_opp: int, post_crawford: bool) -> float:
+        """An entry past the table's length: post-Crawford, the trailer's MWC against
+        1-away from :func:`_post_crawford` (which any length has); else
+        :func:`extended_mwc`."""
+        if post_crawford and 1 in (away_me, away_opp) and away_me != away_opp:
+            trailer = max(away_me, away_opp)
+            v = _post_crawford(trailer, MetModel())[trailer - 1]
+            return v if away_me == trailer else 1.0 - v
+        return extended_mwc(away_me, away_opp)
 
     def to_dict(self) -> dict:
         """The table as its JSON document stores it."""

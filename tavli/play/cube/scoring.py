@@ -186,7 +186,8 @@ class ScoreWeights:
         """The weights for ``side`` (default the side to move) in ``game`` of ``match``
         (default ``game.match``; none: money play). A Tavli rotation (Portes, Plakoto,
         Fevga) uses the Tavli match equity; other matches the backgammon table at the
-        score and cube (beyond the table's 25 points: money weights)."""
+        score and cube (the table extended past its 25 points, as gnubg does:
+        :func:`tavli.play.cube.met.extended_mwc`)."""
         match = match if match is not None else getattr(game, "match", None)
         if match is None:
             return cls.money()
@@ -199,12 +200,7 @@ class ScoreWeights:
         if all(g in MEASURED_RATES for g in rotation) and not game.rules.cube:
             return cls.from_tavli(match.target, mine, game.rules.game_name, rotation,
                                   bool(getattr(match, "opening_each_game", False)))
-        try:
-            return cls.from_cube(CubeInfo.from_game(game, match, side=me))
-        except OptionError:
-            if match.target > CubeInfo().table.length:
-                return cls.money()
-            raise
+        return cls.from_cube(CubeInfo.from_game(game, match, side=me))
 
 
 @functools.lru_cache(maxsize=16)

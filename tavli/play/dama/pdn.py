@@ -50,6 +50,7 @@ from tavli.engine.dama.rules import DamaRules
 from tavli.engine.games import games as registered_games
 from tavli.errors import OptionError, ParseError, RecordError, TavliError
 from tavli.play.dama.game import DamaGame
+from tavli.play.text import nonblank_lines
 
 SEVEN = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 #: the tags :func:`write_pdn` makes from the game itself (a caller's are left out)
@@ -135,14 +136,16 @@ def _wrap(tokens: list[str], width: int = 79) -> str:
 # ----------------------------------------------------------------------------------------
 # reading
 
-_TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+# the value as "unrolled" runs of plain characters between escapes: an alternation
+# repeated per character made a 15 MB tag value cost gigabytes in Python's re
+_TAG = re.compile(r'^\s*\[(\w+)\s+"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]\s*$')
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*")
 
 
 def split_games(text: str) -> list[str]:
     """Split a PDN file into the texts of its games."""
     games, cur, in_moves = [], [], False
-    for line in text.splitlines():
+    for _, line in nonblank_lines(text):
         if _TAG.match(line) and in_moves:
             games.append("\n".join(cur))
             cur, in_moves = [], False

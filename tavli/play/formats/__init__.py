@@ -45,7 +45,11 @@ def format_of(path: str | os.PathLike[str], fmt: str | None = None) -> str:
 
 def loads(text: str, fmt: str) -> Recorded:
     """Read a game or match from text in ``fmt`` (json, mat, sgf or pdn; a PDN text of
-    several games gives the list of them)."""
+    several games gives the list of them). A text larger than
+    :data:`tavli.play.text.MAX_TEXT` is refused before it is parsed."""
+    from tavli.play.text import check_text_size
+
+    check_text_size(len(text), "the text")
     if fmt == "json":
         from tavli.play.record import load_record
 
@@ -80,18 +84,10 @@ def dumps(obj: Recorded, fmt: str) -> str:
 
 def read(path: str | os.PathLike[str], fmt: str | None = None) -> Recorded:
     """Read a game or match file (format by extension unless ``fmt`` is given)."""
+    from tavli.play.text import read_text_file
+
     f = format_of(path, fmt)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        try:
-            text = Path(path).read_bytes().decode("latin-1")
-        except OSError as e:
-            raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
-        if "\x00" in text:
-            raise RecordError(f"{path} is not a text file") from None
+    text = read_text_file(path)
     return loads(text, f)
 
 

@@ -32,12 +32,15 @@ from tavli.play.formats.script import (
     acts_of,
     backgammon_games,
     build,
+    names_read,
+    names_to_write,
     scores_before,
+    within_limits,
 )
 from tavli.play.game import Game
 from tavli.play.match import Match
+from tavli.play.text import nonblank_lines
 
-NAMES = ("white", "black")
 COL = 28  # width of the left column after "NNN) "
 RIGHT_FROM = 20  # an action starting at this column or later is the right player's
 
@@ -52,6 +55,9 @@ _ACT = re.compile(
     r"|(?P<beaver>Beavers)(?:\s*=>\s*\d+)?"
     r"|Wins\s+(?P<win>\d+)\s+points?(?:\s+and\s+the\s+match)?", re.I)
 _OFF = re.compile(r"(?<=/)0\b")
+#: characters of a line that is not a comment (gnubg's are under 80): a longer one is
+#: refused before any pattern runs over it
+MAX_LINE = 500
 
 
 def _turn_text(a: Act) -> str:
@@ -79,8 +85,9 @@ def dumps(obj: Game | Match) -> str:
     """The ``.mat`` text of a backgammon game (money play) or match."""
     length, games = backgammon_games(obj, ".mat")
     out = [f" {length} point match", ""]
+    white, black = (n.replace(":", " ") for n in names_to_write(obj))  # ':' ends a name
     for k, (g, sc) in enumerate(zip(games, scores_before(obj), strict=True)):
-        out += [f" Game {k + 1}", f" {NAMES[1]} : {sc[1]:<23d}{NAMES[0]} : {sc[0]}"]
+        out += [f" Game {k + 1}", f" {black} : {sc[1]:<23d}{white} : {sc[0]}"]
         n = 0
         row: list[str | None] = [None, None]
 
@@ -122,11 +129,15 @@ def loads(text: str) -> Game | Match:
     """Read ``.mat`` text and replay it into a tavli game (``0 point match``) or match."""
     ms: MatchScript | None = None
     gs: GameScript | None = None
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    total = 0
+    for lineno, raw in nonblank_lines(text):
         line = raw.rstrip()
         at = f"line {lineno}"
         if not line.strip() or line.lstrip().startswith(";"):
             continue
+        if len(line) > MAX_LINE:
+            raise RecordError(f"{at} is too long to be a .mat line: {len(line):,} characters "
+                              f"(at most {MAX_LINE})")
         if ms is None:
             m = _HEADER.match(line)
             if not m:
@@ -137,12 +148,15 @@ def loads(text: str) -> Game | Match:
         if _GAME.match(line):
             gs = GameScript()
             ms.games.append(gs)
+            within_limits(ms, total)
             continue
         if gs is None:
             raise RecordError(f"{at}: expected 'Game 1', got {line.strip()[:40]!r}")
         if not gs.acts and gs.score is None and (m := _SCORE.match(line)) and \
                 not _NUM.match(line):
             gs.score = (int(m.group(4)), int(m.group(2)))  # right is white
+            if len(ms.games) == 1:
+                ms.names = names_read(m.group(3), m.group(1), at)
             continue
         num = _NUM.match(line)
         body = line[num.end():] if num else line
@@ -175,6 +189,8 @@ def loads(text: str) -> Game | Match:
         if body[pos:].strip():
             raise RecordError(f"{at}: cannot read {body[pos:].strip()[:40]!r}")
         gs.acts += acts
+        total += len(acts)
+        within_limits(ms, total)
     if ms is None:
         raise RecordError("not a .mat match file: it is empty")
     return build(ms, ".mat")

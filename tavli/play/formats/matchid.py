@@ -7,8 +7,8 @@ tavli's black, player 1 (X) tavli's white.
 >>> from tavli.play.game import Game
 >>> g = Game("backgammon", seed=1, first=0)
 >>> match_id(g)
-'cAkAAAAAAAAA'
->>> parse_match_id("cAkAAAAAAAAA").on_roll
+'cAkAAAAAAAAE'
+>>> parse_match_id("cAkAAAAAAAAE").on_roll
 0
 """
 
@@ -59,7 +59,8 @@ def state_of(obj: Game | Match) -> MatchState:
         crawford=g.crawford, state=state, turn=g.turn if g.outcome is None else
         g.position.turn, double_offered=g.phase == "double", resignation=resign,
         dice=tuple(g.dice) if g.phase == "move" and g.dice else None,  # type: ignore[arg-type]
-        length=length, score=score, jacoby=g.rules.jacoby)
+        length=length, score=score,
+        jacoby=bool(g.rules.jacoby) and not g.match_play)  # Jacoby is a money-play rule
 
 
 def match_id(obj: Game | Match | MatchState) -> str:

@@ -16,6 +16,8 @@ from tavli.errors import RecordError, TavliError
 from tavli.play.game import RESIGN_POINTS, Game
 from tavli.play.history import Beaver, Double, Drop, Pass, Play, Take
 from tavli.play.match import Match
+from tavli.play.record import MAX_EVENTS, MAX_GAMES, MAX_TOTAL, check_size
+from tavli.play.text import player_name
 
 RESIGN_VALUES = {v: k for k, v in RESIGN_POINTS.items()}
 
@@ -50,6 +52,17 @@ class MatchScript:
 
     length: int
     games: list[GameScript] = field(default_factory=list)
+    #: the players' names (white, black) the file gives, if any
+    names: tuple[str, str] | None = None
+
+
+def within_limits(ms: MatchScript, total: int) -> None:
+    """Stop reading a file as soon as it passes the import limits (``total``: its acts so
+    far; cheap to call after every line): the limits of :mod:`tavli.play.record`, so
+    the script held in memory stays small whatever the file's size."""
+    if total > MAX_TOTAL or len(ms.games) > MAX_GAMES or \
+            (ms.games and len(ms.games[-1].acts) > MAX_EVENTS):
+        check_size([len(g.acts) for g in ms.games], "actions")
 
 
 # --- export -------------------------------------------------------------------------------
@@ -118,9 +131,31 @@ class _Feed(ScriptedDice):
 
 
 def build(ms: MatchScript, fmt: str) -> Game | Match:
-    """Replay a script into a tavli game (money play) or match."""
+    """Replay a script into a tavli game (money play) or match, with the file's names."""
+    obj = _build(ms, fmt)
+    obj.names = ms.names
+    return obj
+
+
+def names_to_write(obj: Game | Match) -> tuple[str, str]:
+    """The names (white, black) a file gives the players: theirs, else the sides'."""
+    return obj.names or (SIDE_NAMES[0], SIDE_NAMES[1])
+
+
+def names_read(white: str, black: str, where: str) -> tuple[str, str] | None:
+    """The names a file gives (cleaned as :func:`tavli.play.text.player_name`), or None
+    when one is empty or they are just the sides' (what tavli writes for unnamed
+    players)."""
+    if not white.strip() or not black.strip():
+        return None
+    names = (player_name(white, where), player_name(black, where))
+    return None if names == (SIDE_NAMES[0], SIDE_NAMES[1]) else names
+
+
+def _build(ms: MatchScript, fmt: str) -> Game | Match:
     if not ms.games:
         raise RecordError(f"the {fmt} file holds no game")
+    check_size([len(g.acts) for g in ms.games], "actions")
     rules = Rules.for_game("backgammon")
     feed = _Feed()
     if ms.length == 0:
@@ -156,6 +191,28 @@ def build(ms: MatchScript, fmt: str) -> Game | Match:
     for g in m.games:
         g.dice_source = m.dice_source
     return m
+
+
+def _end_early(g: Game, win: Act, at: str) -> None:
+    """End ``g`` with the result a file states before the moves reach an end: a
+    resignation (single, gammon or backgammon times the cube), else a forfeit when the
+    points are the forfeit's (an online game lost on time or abandoned: in a match, the
+    points the winner still needed; the file does not say which, so ``abandoned``)."""
+    loser = 1 - win.side
+    value = RESIGN_VALUES.get(win.points // g.cube_value) \
+        if win.points % g.cube_value == 0 else None
+    try:
+        if value is not None:
+            g.resign(loser, value)
+        elif win.points == g.forfeit_points(loser):
+            g.forfeit(loser, "abandoned")
+        else:
+            raise RecordError(f"{at} is not 1, 2 or 3 times the cube ({g.cube_value}) "
+                              f"nor what a forfeit gives ({g.forfeit_points(loser)})")
+    except RecordError:
+        raise
+    except TavliError as e:
+        raise RecordError(f"{at}: {e}") from None
 
 
 def _first_dice_double(gs: GameScript) -> bool:
@@ -224,14 +281,7 @@ def _replay(g: Game, gs: GameScript, feed: _Feed, where: str) -> None:
         return
     at = f"{where}: the result ({SIDE_NAMES[win.side]} wins {win.points})"
     if not g.is_over:
-        value = RESIGN_VALUES.get(win.points // g.cube_value) \
-            if win.points % g.cube_value == 0 else None
-        if value is None:
-            raise RecordError(f"{at} is not 1, 2 or 3 times the cube ({g.cube_value})")
-        try:
-            g.resign(1 - win.side, value)
-        except TavliError as e:
-            raise RecordError(f"{at}: {e}") from None
+        _end_early(g, win, at)
     o = g.outcome
     assert o is not None
     if o.winner != win.side or o.points != win.points:

@@ -29,6 +29,7 @@ import {$, button, cap, el, option, sleep, toast} from "./util.js";
 function playerName(side) {
   const st = S.state;
   const p = st.players[SIDES[side]];
+  if (p.name) return p.name;  // an imported file's or an online game's player
   if (p.type === "ai") {
     const name = t("pl.ai", {level: t(`level.${p.level}`)});
     return p.engine === "greedy" ? t("pl.heuristic", {name}) : name;
