@@ -301,3 +301,22 @@ def test_the_review_page_shows_cube_decisions_and_luck(browser, server):
     page.locator("#review").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "review-cube-phone-el.png"), full_page=True)
     ctx.close()
+
+
+@pytest.mark.parametrize("loss, verdict, mark", [
+    (0.001, "correct", ""), (0.039, "correct", ""), (0.041, "wrong double", "doubtful"),
+    (0.081, "wrong double", "bad"), (0.161, "wrong double", "very bad")])
+def test_a_wrong_double_is_an_error_from_gnubgs_limits_on(loss, verdict, mark):
+    """A double that loses 0.001 is no "wrong double" (gnubg: doubtful from 0.04, bad from
+    0.08, very bad from 0.16), but its loss still counts in the error rate."""
+    from types import SimpleNamespace
+
+    from tavli.ai.cubeanalysis import judge
+    from tavli.ai.marks import mark as mark_of
+
+    d = SimpleNamespace(nd=0.5, dt=0.5 - loss, dp=1.0, mwc=None)
+    got, lost, _, counted = judge(d, "double", "double")
+    assert (got, mark_of(lost), counted) == (verdict, mark, True)
+    assert lost == pytest.approx(loss)
+    took = judge(SimpleNamespace(nd=0.5, dt=1.0 + loss, dp=1.0, mwc=None), "take", "take")
+    assert took[0] == ("correct" if verdict == "correct" else "wrong take")

@@ -240,8 +240,9 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
                 f"moves: {m['very bad']} very bad, {m['bad']} bad, {m['doubtful']} doubtful")
         if p["cube_decisions"]:
             errs = ", ".join(f"{n} {k}" for k, n in p["cube_errors"].items() if n)
+            n = p["cube_decisions"]
             line += (f"; cube: {errs or 'no error'} ({p['cube_error_rate']:.1f} mp over "
-                     f"{p['cube_decisions']} decisions)")
+                     f"{n} decision{'' if n == 1 else 's'})")
         out.append(line)
         luck = f"{side.capitalize()}'s luck: {p['luck_rate']:+.1f} m per roll ({p['luck_rating']})"
         if "result" in p:

@@ -623,7 +623,9 @@ function drawReview() {
   const pts = r.curve.map((c, i) => `${xOf(i)},${yOf(val(c))}`).join(" ");
   el("polyline", {points: pts, fill: "none", stroke: "#1f6f50", "stroke-width": 2,
                   class: "curve"}, svg);
-  const marks = new Map(r.mistakes.map((m) => [m.index, m]));
+  // a cube decision's index counts the cube decisions, not the turns: only the moves'
+  // marks go on the turns' points
+  const marks = new Map(r.mistakes.filter((m) => m.kind !== "cube").map((m) => [m.index, m]));
   const multi = r.games.length > 1 ? "_game" : "";
   r.curve.forEach((c, i) => {
     const m = marks.get(i);
