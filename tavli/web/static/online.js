@@ -295,7 +295,7 @@ async function join(evt) {
 // --- the panel --------------------------------------------------------------------------------
 function nameOf(side) {
   const s = seatOf(side);
-  if (s.player === "ai") return s.level ? t("pl.ai", {level: t(`level.${s.level}`)}) : "AI";
+  if (s.player === "ai") return s.level ? t("pl.ai", {level: t(`level.${s.level}`)}) : t("pl.ai_any");
   return s.name || (s.joined ? cap(t(`side.${side}`)) : t("on.waiting_seat"));
 }
 
@@ -581,7 +581,10 @@ async function init() {
     O.resigning = true;
     const box = $("#resign-values");
     box.replaceChildren(...(O.raw.board.resign_values || []).map((v) => {
-      const bt = button(v, "", () => { O.resigning = false; act({type: "resign", value: v}); });
+      const bt = button(t(`on.resign.${v}`), "", () => {
+        O.resigning = false;
+        act({type: "resign", value: v});
+      });
       bt.dataset.value = v;
       return bt;
     }));
