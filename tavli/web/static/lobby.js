@@ -40,6 +40,9 @@ async function create(evt) {
     if (g.invite) localStorage.setItem(`tavli.online.invite.${g.id}`, g.invite);
     $("#invite-link").value = g.invite || "";
     $("#created-invite").hidden = !g.invite;
+    // against the AI there is no one to invite: say whom the game is against
+    $("#created-text").textContent = g.invite ? t("on.created")
+      : t("on.created_ai", {level: t(`level.${game.level}`)});
     $("#watch-link").value = g.watch;
     $("#go-game").href = `/online/${encodeURIComponent(g.id)}`;
     $("#created").hidden = false;
