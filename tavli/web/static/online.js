@@ -44,6 +44,7 @@ const O = {
   queue: [],           // states waiting while a move is animated
   animated: 0,         // moves animated so far
   clockTimer: null,
+  sawPlay: false,      // a state without a rematch was shown (a spectator follows it)
 };
 
 // --- the seat token -------------------------------------------------------------------------
@@ -495,7 +496,12 @@ function renderPanel() {
        && !(rm && rm.offered_by === O.side) && !(rm && rm.id));
   $("#btn-rematch").textContent = rm && rm.offered_by && rm.offered_by !== O.side
     ? t("on.accept_rematch") : t("btn.rematch");
-  if (rm && rm.id && O.side) goRematch(rm.id);
+  // the players go to the rematch, and so does a spectator who saw it agreed; one who
+  // opens the finished game later stays on it, with a link to the rematch
+  if (rm && rm.id && (O.side || O.sawPlay)) goRematch(rm.id);
+  if (!(rm && rm.id)) O.sawPlay = true;
+  show("#watch-rematch", !!(rm && rm.id) && !O.side);
+  if (rm && rm.id) $("#watch-rematch").href = `/online/${encodeURIComponent(rm.id)}`;
   // the legal moves as a list (tap one to play it whole)
   const moves = mine && st.phase === "move" ? st.legal_moves : [];
   show("#moves-box", moves.length > 0);
