@@ -203,5 +203,5 @@ def catalogue(lang: str) -> dict[str, Any]:
 
 
 __all__ = ["LANGUAGES", "DEFAULT", "HEADER", "supported", "negotiate", "translations",
-           "gettext", "ngettext", "is_plural", "Translator", "current", "using", "game_name", "catalogue",
-           "msg", "text"]
+           "gettext", "ngettext", "is_plural", "Translator", "current", "using", "game_name",
+           "catalogue", "msg", "text"]

@@ -22,7 +22,7 @@ from tavli.store.local import LocalStore
 from tavli.web import cubehint, exchange, listing, shown, workers
 from tavli.web.errors import ApiError, either, engine_error
 from tavli.web.info import check_kind
-from tavli.web.kind import Do, GameKind, MoveBody
+from tavli.web.kind import Do, GameKind, MoveBody, ResignBody
 from tavli.web.newgame import (
     ContinueGame,
     NewGame,
@@ -220,6 +220,13 @@ class DiceGames(GameKind):
         def do(s: Session, side: str) -> None:
             s.game.drop()
             s.last = {"kind": "drop", "side": side}
+
+        return do
+
+    def resign(self, body: ResignBody) -> Do:
+        def do(s: Session, side: str) -> None:
+            s.game.resign(SIDE_NAMES.index(side), body.value)
+            s.last = {"kind": "resign", "side": side, "value": body.value}
 
         return do
 

@@ -272,6 +272,9 @@ def state(s: Session, engine_name: Callable[[int], str]) -> dict[str, Any]:
                  "owner": None if g.cube_owner is None else SIDE_NAMES[g.cube_owner],
                  "can_double": g.can_double(), "crawford": g.crawford},
         "outcome": g.outcome.to_dict() if g.outcome else None,
+        # what the person to act may concede (POST .../resign), as online
+        "resign_values": g.resign_values()
+        if g.phase not in ("over", "opening") and not s.imported else [],
         "players": players,
         "ai_to_act": ai_to_act,
         "last": last_shown(s.last),
