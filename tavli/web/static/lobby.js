@@ -7,6 +7,7 @@
  * address other than the invitation's fragment.
  * Every text is the catalogue's (i18n.js, in the page's language). Exports nothing.
  */
+import "./theme.js";   // first: the colours before anything is drawn
 import {S} from "./board.js";
 import {copyLink} from "./copy.js";
 import {api} from "./http.js";

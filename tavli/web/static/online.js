@@ -10,6 +10,7 @@
  * Every text is the catalogue's (i18n.js, in the page's language).
  * Exports nothing; sets the page's test surface window.tavli (docs/web.md).
  */
+import "./theme.js";   // first: the colours before anything is drawn
 import {setupA11y} from "./a11y.js";
 import {
   S, SIDES, completeMove, render, renderBoard, setBoardState, setBusy, setupBoard, simOfText,
