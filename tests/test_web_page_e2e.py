@@ -148,8 +148,10 @@ def cube_review(server):
 def open_review(page, server, gid) -> None:
     page.goto(f"{server}/#/game/{gid}")
     page.wait_for_selector("#btn-review:not([hidden]), #review:not([hidden])")
-    if page.is_visible("#btn-review"):
-        page.click("#btn-review")
+    # the button, unless the review opened by itself meanwhile
+    page.evaluate("(() => { const b = document.querySelector('#btn-review'); "
+                  "if (!b.hidden && !document.body.querySelector('#review:not([hidden])')) "
+                  "b.click(); })()")
     page.wait_for_selector("#review:not([hidden]) #chart circle.pt", timeout=120000)
 
 
