@@ -297,7 +297,9 @@ async function join(evt) {
 // --- the panel --------------------------------------------------------------------------------
 function nameOf(side) {
   const s = seatOf(side);
-  if (s.player === "ai") return s.level ? t("pl.ai", {level: t(`level.${s.level}`)}) : t("pl.ai_any");
+  if (s.player === "ai") {
+    return s.level ? t("pl.ai", {level: t(`level.${s.level}`)}) : t("pl.ai_any");
+  }
   return s.name || (s.joined ? cap(t(`side.${side}`)) : t("on.waiting_seat"));
 }
 
