@@ -318,8 +318,8 @@ def test_the_dark_theme_follows_the_system_and_the_choice_is_remembered(open_pag
 # --- no English on a page in another language ---------------------------------------------
 def screens(page, server, ids) -> dict[str, list[str]]:
     """The local app's screens, each as its visible texts: the New game dialog, a game
-    with the resign choices open, the help and settings, the Games dialog (with a Dama
-    game and a backgammon game's exports), the review."""
+    with the resign choices open, its hint panel, the help and settings, the Games dialog
+    (with a Dama game and a backgammon game's exports), the review, a Dama game."""
     out = {}
     page.goto(server)
     page.wait_for_selector("#dlg-new[open]")
@@ -332,6 +332,10 @@ def screens(page, server, ids) -> dict[str, list[str]]:
     page.click("#btn-resign")
     out["game"] = page.evaluate(VISIBLE_TEXTS)
     page.click("#resign-cancel")
+    if page.is_visible("#btn-hint"):   # more than one move to choose from
+        page.click("#btn-hint")
+        page.wait_for_selector("#hints table")
+        out["hint"] = page.evaluate(VISIBLE_TEXTS)
     page.click("#btn-help")
     out["help"] = page.evaluate(VISIBLE_TEXTS)
     page.click("#help-close")
@@ -342,6 +346,10 @@ def screens(page, server, ids) -> dict[str, list[str]]:
     page.keyboard.press("Escape")
     open_review(page, server, ids["review"])
     out["review"] = page.evaluate(VISIBLE_TEXTS)
+    page.goto(f"{server}/#/dama/{ids['dama']}")
+    page.wait_for_selector("#dama-status:not(:empty)")
+    until_idle(page)
+    out["dama"] = page.evaluate(VISIBLE_TEXTS)
     return out
 
 
@@ -350,11 +358,13 @@ def screens(page, server, ids) -> dict[str, list[str]]:
 def test_no_english_left_on_the_page(open_page, server, cube_review, lang, size, name):
     ids = {"game": post(server, "/api/games", {"variant": "backgammon", "seed": 5,
                                                "ai_side": "black", "level": "beginner"})["id"],
-           "review": cube_review[0]}
-    post(server, "/api/games", {"variant": "russian", "opponent": "human"})
+           "review": cube_review[0],
+           "dama": post(server, "/api/games", {"variant": "russian", "opponent": "human"})["id"]}
     english = screens(open_page("en", size), server, ids)
     page = open_page(lang, size)
     shown = screens(page, server, ids)
+    assert set(shown) == set(english) == {"new", "game", "hint", "help", "games", "review",
+                                          "dama"}
     left = {screen: untranslated(set(english[screen]), texts, lang)
             for screen, texts in shown.items()}
     page.screenshot(path=str(ARTIFACTS / f"no-english-{lang}-{name}.png"))
