@@ -384,3 +384,23 @@ def test_the_check_finds_english(open_page, server):
     assert untranslated(english, shown, "de") == ["Resign the game"]
     names = ["Deutsch", "Tavli", "8/5 7/6", "Computer"]
     assert untranslated(set(names), names, "de") == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size, name", SIZES)
+def test_dama_counts_in_their_plural_forms(open_page, server, lang, size, name):
+    """Dama's piece counts through the plural forms ("12 men, 0 kings"; "1 man" where one
+    is left: the catalogue's one-form, checked in Python below)."""
+    gid = post(server, "/api/games", {"variant": "russian", "opponent": "human"})["id"]
+    page = open_page(lang, size)
+    page.goto(f"{server}/#/dama/{gid}")
+    page.wait_for_selector("#dama-status:not(:empty)")
+    counts = page.locator("#dama-players .pips").all_inner_texts()
+    want = i18n.gettext(lang, "dama.counts", men=i18n.ngettext(lang, "dama.n_men", 12),
+                        kings=i18n.ngettext(lang, "dama.n_kings", 0))
+    assert counts == [want, want]
+    one = {"en": "1 man, 1 king", "el": "1 πιόνι, 1 ντάμα", "it": "1 pedina, 1 dama",
+           "de": "1 Stein, 1 Dame"}[lang]
+    assert i18n.gettext(lang, "dama.counts", men=i18n.ngettext(lang, "dama.n_men", 1),
+                        kings=i18n.ngettext(lang, "dama.n_kings", 1)) == one
+    assert page.errors == []
