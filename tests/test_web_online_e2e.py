@@ -59,8 +59,9 @@ def create_against_ai(page, server: str, points: int = 1) -> str:
 
 
 def online(page) -> None:
-    wait_js(page, "document.body.dataset.conn === 'online' && !!window.tavli && "
-                  "!!window.tavli.state()")
+    page.wait_for_url("**/online/**")
+    wait_js(page, "!!document.body && document.body.dataset.conn === 'online' && "
+                  "!!window.tavli && !!window.tavli.state()")
 
 
 def until_resign_offered(page) -> None:
