@@ -320,3 +320,17 @@ def test_a_wrong_double_is_an_error_from_gnubgs_limits_on(loss, verdict, mark):
     assert lost == pytest.approx(loss)
     took = judge(SimpleNamespace(nd=0.5, dt=1.0 + loss, dp=1.0, mwc=None), "take", "take")
     assert took[0] == ("correct" if verdict == "correct" else "wrong take")
+
+
+def test_the_counts_of_cube_errors_take_their_plural_forms():
+    """The review's summary counts cube errors through the catalogues' plural forms
+    (issue 31: "over 1 decisions", "2 wrong take")."""
+    from tavli.i18n import msg, text
+    from tavli.web.reviews import cube_error_key
+
+    assert text("en", msg(cube_error_key("wrong pass"), n=2)) == "2 wrong passes"
+    assert text("en", msg(cube_error_key("wrong pass"), n=1)) == "1 wrong pass"
+    assert text("el", msg(cube_error_key("wrong take"), n=2)) == "2 λάθος αποδοχές"
+    assert text("it", msg(cube_error_key("missed double"), n=3)) == "3 raddoppi mancati"
+    line = msg("rv.sum_cube", moves="M", errors=[], rate="1.0", n=1)
+    assert text("de", line).endswith("(1.0 mp bei 1 Entscheidung)")
