@@ -163,6 +163,8 @@ def text(lang: str, m: Any) -> str:
 
     >>> text("de", msg("cube.act.none", why=msg("cube.why.crawford")))
     'Nicht verdoppeln (Crawford-Spiel)'
+    >>> text("en", msg("n.points", n=1)), text("en", msg("n.points", n=3))
+    ('1 point', '3 points')
     >>> text("en", "as it is")
     'as it is'
     """
@@ -172,7 +174,15 @@ def text(lang: str, m: Any) -> str:
         return str(m)
     params = {k: text(lang, v) if isinstance(v, dict | list) else v
               for k, v in (m.get("params") or {}).items()}
+    if is_plural(lang, m["key"]) and isinstance(params.get("n"), int):
+        return ngettext(lang, m["key"], params.pop("n"), **params)
     return gettext(lang, m["key"], **params)
+
+
+def is_plural(lang: str, key: str) -> bool:
+    """Whether the message ``key`` has plural forms (a message of :func:`msg` with such a
+    key takes its form from its ``n``: "1 decision", "2 decisions")."""
+    return isinstance(catalogue(lang)["messages"].get(key), list)
 
 
 @cache
@@ -193,5 +203,5 @@ def catalogue(lang: str) -> dict[str, Any]:
 
 
 __all__ = ["LANGUAGES", "DEFAULT", "HEADER", "supported", "negotiate", "translations",
-           "gettext", "ngettext", "Translator", "current", "using", "game_name", "catalogue",
-           "msg", "text"]
+           "gettext", "ngettext", "is_plural", "Translator", "current", "using", "game_name",
+           "catalogue", "msg", "text"]

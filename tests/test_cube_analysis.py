@@ -301,3 +301,36 @@ def test_the_review_page_shows_cube_decisions_and_luck(browser, server):
     page.locator("#review").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "review-cube-phone-el.png"), full_page=True)
     ctx.close()
+
+
+@pytest.mark.parametrize("loss, verdict, mark", [
+    (0.001, "correct", ""), (0.039, "correct", ""), (0.041, "wrong double", "doubtful"),
+    (0.081, "wrong double", "bad"), (0.161, "wrong double", "very bad")])
+def test_a_wrong_double_is_an_error_from_gnubgs_limits_on(loss, verdict, mark):
+    """A double that loses 0.001 is no "wrong double" (gnubg: doubtful from 0.04, bad from
+    0.08, very bad from 0.16), but its loss still counts in the error rate."""
+    from types import SimpleNamespace
+
+    from tavli.ai.cubeanalysis import judge
+    from tavli.ai.marks import mark as mark_of
+
+    d = SimpleNamespace(nd=0.5, dt=0.5 - loss, dp=1.0, mwc=None)
+    got, lost, _, counted = judge(d, "double", "double")
+    assert (got, mark_of(lost), counted) == (verdict, mark, True)
+    assert lost == pytest.approx(loss)
+    took = judge(SimpleNamespace(nd=0.5, dt=1.0 + loss, dp=1.0, mwc=None), "take", "take")
+    assert took[0] == ("correct" if verdict == "correct" else "wrong take")
+
+
+def test_the_counts_of_cube_errors_take_their_plural_forms():
+    """The review's summary counts cube errors through the catalogues' plural forms
+    (issue 31: "over 1 decisions", "2 wrong take")."""
+    from tavli.i18n import msg, text
+    from tavli.web.reviews import cube_error_key
+
+    assert text("en", msg(cube_error_key("wrong pass"), n=2)) == "2 wrong passes"
+    assert text("en", msg(cube_error_key("wrong pass"), n=1)) == "1 wrong pass"
+    assert text("el", msg(cube_error_key("wrong take"), n=2)) == "2 λάθος αποδοχές"
+    assert text("it", msg(cube_error_key("missed double"), n=3)) == "3 raddoppi mancati"
+    line = msg("rv.sum_cube", moves="M", errors=[], rate="1.0", n=1)
+    assert text("de", line).endswith("(1.0 mp bei 1 Entscheidung)")

@@ -66,6 +66,10 @@ def dynamic_families() -> dict[str, list[str]]:
             "cube.why.": ["crawford", "opponent", "unused", "dead", "highest", "none"],
             "cube.sit.match": ["", ".crawford", ".post"],
             "dama.rn.": ["box", "box_compulsory", "russian", "italian"],
+            # the resign choices (both apps) and the settings' colours (issue 31)
+            "on.resign.": ["single", "gammon", "backgammon"],
+            "rv.n_err.": ["missed_double", "wrong_double", "wrong_take", "wrong_pass"],
+            "a11y.theme.": ["system", "light", "dark"],
             "tui.doing.": ["opening", "roll", "move", "double"],
             # the CLI's columns, position classes and valuers (tavli/cli/text.py)
             "cli.col.": ["win", "wg", "wbg", "lg", "lbg"],

@@ -186,6 +186,9 @@ def test_creation_refuses_a_seed_and_bad_settings(online_db):
         with pytest.raises(ApiError):
             games.create(NewGame(variant="portes", opponent="ai", ai_side="white"),
                          name="Ann")
+        # no opponent named: refused, not a game against the AI (issue 31)
+        with pytest.raises(ApiError, match="name the opponent"):
+            games.create(NewGame(variant="portes"), name="Ann")
         assert store.games() == []
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tavli.ai.marks import mark
+from tavli.ai.marks import ERROR_LIMIT, mark
 from tavli.engine.board import Position
 from tavli.engine.layout import SIDE_NAMES
 from tavli.play.cube.cubeful import CubeDecision
@@ -205,7 +205,9 @@ class CubeAnalysis:
 
 def judge(d: CubeDecision, kind: str, action: str) -> tuple[str, float, float | None, bool]:
     """``(verdict, loss, loss in MWC or None, counted)`` of ``action`` against the
-    decision ``d`` (see the module docstring).
+    decision ``d`` (see the module docstring); a loss under gnubg's least error
+    (:data:`~tavli.ai.marks.ERROR_LIMIT`, 0.04) is no error: the verdict is "correct",
+    the loss is kept for the error rate.
 
     >>> from tavli.play.cube.cubeful import decide
     >>> d = decide((0.72, 0.1, 0.0, 0.02, 0.0), CubeInfo(), 0.68)
@@ -216,6 +218,15 @@ def judge(d: CubeDecision, kind: str, action: str) -> tuple[str, float, float | 
     >>> judge(d, "take", "pass")[0], judge(d, "take", "take")[0]
     ('wrong pass', 'correct')
     """
+    verdict, loss, loss_mwc, counted = _verdict(d, kind, action)
+    if verdict != "correct" and loss < ERROR_LIMIT:
+        return "correct", loss, loss_mwc, counted
+    return verdict, loss, loss_mwc, counted
+
+
+def _verdict(d: CubeDecision, kind: str, action: str
+             ) -> tuple[str, float, float | None, bool]:
+    """What :func:`judge` answers before small losses are forgiven."""
     m = d.mwc
     if kind == "double":
         dbl, nd = min(d.dt, d.dp), d.nd

@@ -7,6 +7,9 @@
 from __future__ import annotations
 
 MARKS = ((0.16, "very bad"), (0.08, "bad"), (0.04, "doubtful"))
+#: the least loss that is an error at all (gnubg's "doubtful"): below it a decision is
+#: not called wrong, though its loss still counts in the error rate
+ERROR_LIMIT = MARKS[-1][0]
 
 
 def mark(loss: float) -> str:

@@ -495,6 +495,9 @@ class OnlineGames:
         if side not in SIDE_NAMES:
             raise errors.ApiError(422, f"side must be white or black, not {side!r}", "invalid")
         name = read_action({"type": "join", "name": name})["name"].strip()
+        if "opponent" not in req.model_fields_set:  # no game against the AI by default
+            raise errors.ApiError(422, "game.opponent: name the opponent: \"human\" (a "
+                                       "friend, by invitation) or \"ai\"", "invalid")
         other = SIDE_NAMES[1 - SIDE_NAMES.index(side)]
         if req.opponent == "ai" and req.ai_side != other:
             raise errors.ApiError(422, f"the AI plays {req.ai_side}: the creator plays "

@@ -38,7 +38,7 @@ from tavli.web import listing, workers
 from tavli.web.damagames import DamaGames
 from tavli.web.dicegames import DiceGames
 from tavli.web.errors import ApiError, Side, engine_error
-from tavli.web.kind import Do, GameKind, GameSession, HuffBody, MoveBody
+from tavli.web.kind import Do, GameKind, GameSession, HuffBody, MoveBody, ResignBody
 from tavli.web.limits import REVIEWS, SESSIONS, SessionCache
 from tavli.web.listing import ListQuery
 from tavli.web.newgame import ContinueGame, NewGame
@@ -237,6 +237,10 @@ class TavliApi:
 
     def beaver(self, game_id: str, body: Side) -> dict[str, Any]:
         return self.act(game_id, lambda k: k.beaver(), side=body.side)
+
+    def resign(self, game_id: str, body: ResignBody) -> dict[str, Any]:
+        """The side to act gives up the game, conceding ``body.value``."""
+        return self.act(game_id, lambda k: k.resign(body), side=body.side)
 
     def undo(self, game_id: str, body: Side) -> dict[str, Any]:
         """Take back the last human move, with the AI's replies after it."""

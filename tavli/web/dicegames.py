@@ -22,7 +22,7 @@ from tavli.store.local import LocalStore
 from tavli.web import cubehint, exchange, listing, shown, workers
 from tavli.web.errors import ApiError, either, engine_error
 from tavli.web.info import check_kind
-from tavli.web.kind import Do, GameKind, MoveBody
+from tavli.web.kind import Do, GameKind, MoveBody, ResignBody
 from tavli.web.newgame import (
     ContinueGame,
     NewGame,
@@ -230,6 +230,13 @@ class DiceGames(GameKind):
         def do(s: Session, side: str) -> None:
             s.game.beaver()
             s.last = {"kind": "beaver", "side": side, "value": s.game.cube_value}
+
+        return do
+
+    def resign(self, body: ResignBody) -> Do:
+        def do(s: Session, side: str) -> None:
+            s.game.resign(SIDE_NAMES.index(side), body.value)
+            s.last = {"kind": "resign", "side": side, "value": body.value}
 
         return do
 

@@ -12,7 +12,8 @@ Portes) is answered by this base class: ``422`` ``unsupported`` (:meth:`GameKind
 A kind's actions come in two shapes:
 
 * the actions a player or the AI takes in turn (``move``, ``roll``, ``double``, ``take``,
-  ``drop``, ``beaver``, ``huff``) return what they do to a session, ``do(session, side)``, which the
+  ``drop``, ``beaver``, ``huff``, ``resign``) return what they do to a session,
+  ``do(session, side)``, which the
   API applies under the game's lock once it has checked that ``side`` may act;
 * the others (``undo``, ``next_game``, the hints, the review, the export, ``continue``)
   take the session (under its lock where they change it) and do their own checks.
@@ -39,6 +40,14 @@ class MoveBody(Body):
     move: str | None = None
     steps: list[tuple[int | str, int | str]] | None = None
     path: list[int] | None = None
+
+
+class ResignBody(Body):
+    """A resignation: what it concedes (``single``, ``gammon`` or ``backgammon``, as the
+    state's ``resign_values`` offers), by the side to act."""
+
+    value: Literal["single", "gammon", "backgammon"] = "single"
+    side: SideName | None = None
 
 
 class HuffBody(Body):
@@ -163,6 +172,9 @@ class GameKind:
     def beaver(self) -> Do:
         raise self.lacks("beaver")
 
+    def resign(self, body: ResignBody) -> Do:
+        raise self.lacks("resign")
+
     def undo(self, s: GameSession) -> None:
         """Take back the last move (under ``s.lock``)."""
         raise self.lacks("undo")
@@ -197,4 +209,4 @@ class GameKind:
         raise self.lacks("continue")
 
 
-__all__ = ["GameKind", "GameSession", "MoveBody", "HuffBody", "Do"]
+__all__ = ["GameKind", "GameSession", "MoveBody", "HuffBody", "ResignBody", "Do"]

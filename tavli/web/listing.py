@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Query
 
+from tavli import i18n
 from tavli.store.local import LocalStore
 from tavli.web.info import DAMA as DAMA_GAME
 from tavli.web.info import check_kind
@@ -56,6 +57,8 @@ def item(row: dict[str, Any]) -> dict[str, Any]:
     if row["app"] == "tavli" and isinstance(meta, dict):  # in the request's language
         from tavli.web.shown import display_title
         title = display_title({**meta, "title": title})
+    elif row["app"] == "dama":
+        title = dama_title(title, row["rules"], bool(row["huffing"]))
     out = {"id": row["id"], "app": row["app"], "kind": row["kind"], "variant": row["variant"],
            "status": row["status"], "title": title, "created": row["created"],
            "updated": row["updated"], "players": meta.get("players")}
@@ -67,6 +70,25 @@ def item(row: dict[str, Any]) -> dict[str, Any]:
                    practice=bool(meta.get("practice")),
                    formats=meta.get("formats") or ["json"])  # what it exports to
     return out
+
+
+def dama_title(stored: str, rules: str, huffing: bool, lang: str | None = None) -> str:
+    """A Dama game's title in ``lang`` (default the request's): the stored English one
+    ("Dama (Russian rules)", what the text filter searches), else the rule set's name
+    from the catalogue.
+
+    >>> dama_title("Dama (Russian rules)", "russian", False, "de")
+    'Dame (Regeln: russisch)'
+    >>> dama_title("Dama (Box rules)", "box", False, "en")
+    'Dama (Box rules)'
+    """
+    lang = lang or i18n.current()
+    if lang == i18n.DEFAULT:
+        return stored
+    name = "box" if rules == "box" and huffing else \
+        "box_compulsory" if rules == "box" else rules
+    return i18n.gettext(lang, "gl.dama_title",
+                        rules=i18n.gettext(lang, f"dama.rn.{name}"))
 
 
 def page(store: LocalStore, q: ListQuery, *lists: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from typing import Any
 
 from tavli.engine.dice import dice_text
-from tavli.i18n import msg
+from tavli.i18n import msg, ngettext
 from tavli.web import workers
 from tavli.web.workers import EnginePool, PoolError
 
@@ -183,6 +183,12 @@ def cube_msg(c: dict[str, Any], multi: bool) -> dict[str, Any]:
     return msg("rv.entry", where=where, text=line)
 
 
+def cube_error_key(verdict: str) -> str:
+    """The plural entry of a count of cube errors of one kind ("1 wrong take", "2 wrong
+    takes")."""
+    return "rv.n_err." + verdict.replace(" ", "_")
+
+
 def summary_msgs(result: dict[str, Any], note: dict[str, Any] | None = None
                  ) -> list[dict[str, Any]]:
     """:func:`summary_lines` as catalogue messages, for the page to write in its language."""
@@ -200,8 +206,7 @@ def summary_msgs(result: dict[str, Any], note: dict[str, Any] | None = None
                     rate=f"{p['error_rate']:.1f}", very_bad=m["very bad"], bad=m["bad"],
                     doubtful=m["doubtful"])
         if p["cube_decisions"]:
-            errs = [msg("rv.n_error", n=n, error=msg("verdict." + k.replace(" ", "_")))
-                    for k, n in p["cube_errors"].items() if n]
+            errs = [msg(cube_error_key(k), n=n) for k, n in p["cube_errors"].items() if n]
             moves = msg("rv.sum_cube", moves=moves,
                         errors=errs if errs else msg("rv.no_error"),
                         rate=f"{p['cube_error_rate']:.1f}", n=p["cube_decisions"])
@@ -239,9 +244,11 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
         line = (f"{side.capitalize()}: {p['rating']}, {p['error_rate']:.1f} mp per decision; "
                 f"moves: {m['very bad']} very bad, {m['bad']} bad, {m['doubtful']} doubtful")
         if p["cube_decisions"]:
-            errs = ", ".join(f"{n} {k}" for k, n in p["cube_errors"].items() if n)
+            errs = ", ".join(ngettext("en", cube_error_key(k), n)
+                             for k, n in p["cube_errors"].items() if n)
+            n = p["cube_decisions"]
             line += (f"; cube: {errs or 'no error'} ({p['cube_error_rate']:.1f} mp over "
-                     f"{p['cube_decisions']} decisions)")
+                     f"{n} decision{'' if n == 1 else 's'})")
         out.append(line)
         luck = f"{side.capitalize()}'s luck: {p['luck_rate']:+.1f} m per roll ({p['luck_rating']})"
         if "result" in p:

@@ -32,7 +32,7 @@ from tavli.web.context import WebContext
 from tavli.web.dicegames import engine_name
 from tavli.web.errors import ApiError, Body, Side, body
 from tavli.web.info import registry_info
-from tavli.web.kind import HuffBody, MoveBody
+from tavli.web.kind import HuffBody, MoveBody, ResignBody
 from tavli.web.newgame import ContinueGame, NewGame
 from tavli.web.pwa import mount_static
 
@@ -78,7 +78,7 @@ def mount_play(app: FastAPI, ctx: WebContext) -> None:
     """A game's actions: ``POST /api/games/{id}/roll``, ``double``, ``take``, ``drop``,
     ``beaver``,
     ``undo`` (``{"side": …}``), ``rematch``, ``ai`` (thought out in the worker processes),
-    ``next`` (a match's next game), ``move``, ``huff``."""
+    ``next`` (a match's next game), ``move``, ``huff``, ``resign`` (``{"value": "gammon"}``)."""
     api, call = ctx.api, ctx.call
 
     for name in ("roll", "double", "take", "drop", "beaver", "undo"):
@@ -105,6 +105,10 @@ def mount_play(app: FastAPI, ctx: WebContext) -> None:
     @app.post("/api/games/{game_id}/move")
     async def move(game_id: str, request: Request) -> dict[str, Any]:
         return await call(api.move, game_id, await body(request, MoveBody, required=True))
+
+    @app.post("/api/games/{game_id}/resign")
+    async def resign(game_id: str, request: Request) -> dict[str, Any]:
+        return await call(api.resign, game_id, await body(request, ResignBody))
 
     @app.post("/api/games/{game_id}/huff")
     async def huff(game_id: str, request: Request) -> dict[str, Any]:

@@ -278,6 +278,9 @@ def state(s: Session, engine_name: Callable[[int], str]) -> dict[str, Any]:
                  "can_beaver": g.phase == "double" and bool(g.rules.beavers)
                  and not g.match_play},
         "outcome": g.outcome.to_dict() if g.outcome else None,
+        # what the person to act may concede (POST .../resign), as online
+        "resign_values": g.resign_values()
+        if g.phase not in ("over", "opening") and not s.imported else [],
         "players": players,
         "ai_to_act": ai_to_act,
         "last": last_shown(s.last),

@@ -21,7 +21,8 @@ import {BARW, BAR_X, COLORS, S, SIDES, TRAYW, TRAY_X, Y_BOT, Y_TOP, boardHooks, 
   from "./board.js";
 import {t} from "./i18n.js";
 import {playSound} from "./sound.js";
-import {MOTION, button, cap, el} from "./util.js";
+import {THEMES, setTheme, theme} from "./theme.js";
+import {MOTION, button, cap, el, option} from "./util.js";
 
 const A11Y = {
   lastKeys: null,      // the last turns announced: {side: key}, per game
@@ -283,12 +284,28 @@ function fillHelp(d) {
     label.append(box, " ", span);
     fs.appendChild(label);
   }
+  fs.appendChild(themeMenu());
   const buttons = document.createElement("div");
   buttons.className = "buttons";
   const close = button(t("btn.close"), "primary", () => d.close());
   close.id = "help-close";
   buttons.appendChild(close);
   d.append(h, table, fs, buttons);
+}
+
+/** The settings' colours: the system's, light or dark (theme.js keeps the choice). */
+function themeMenu() {
+  const label = document.createElement("label");
+  label.className = "opt-line";
+  const span = document.createElement("span");
+  span.textContent = t("a11y.opt.theme");
+  const menu = document.createElement("select");
+  menu.id = "opt-theme";
+  menu.append(...THEMES.map((v) => option(v, t(`a11y.theme.${v}`))));
+  menu.value = theme();
+  menu.addEventListener("change", () => setTheme(menu.value));
+  label.append(span, " ", menu);
+  return label;
 }
 
 export function openHelp() {

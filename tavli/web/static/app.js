@@ -160,6 +160,11 @@ function renderPanel() {
   const turns = st.kind === "match" ? st.games.length > 1 || st.history.length > 0
     : st.history.length > 0;
   show("#btn-review", !S.busy && !S.review && turns && (st.phase === "over" || st.imported));
+  // resigning, as online: what the server offers to concede (none in the opening)
+  const concede = idle && humanToAct && st.resign_values ? st.resign_values : [];
+  if (!concede.length) S.resigning = false;
+  show("#btn-resign", concede.length > 0 && !S.resigning);
+  show("#resign-box", concede.length > 0 && !!S.resigning);
   show("#hints", !!S.hints && !S.review);
   $("#autoroll-label").hidden = st.imported || st.finished;
   renderIds(st);
@@ -362,6 +367,20 @@ async function action(name, body) {
   }
 }
 
+
+/** The resign choices (single, gammon, backgammon: what the state offers) as buttons. */
+function openResign() {
+  S.resigning = true;
+  $("#resign-values").replaceChildren(...S.state.resign_values.map((v) => {
+    const b = button(t(`on.resign.${v}`), "", () => {
+      S.resigning = false;
+      action("resign", {value: v});
+    });
+    b.dataset.value = v;
+    return b;
+  }));
+  render();
+}
 
 async function confirmMove() {
   const mv = completeMove();
@@ -624,7 +643,9 @@ function drawReview() {
   const pts = r.curve.map((c, i) => `${xOf(i)},${yOf(val(c))}`).join(" ");
   el("polyline", {points: pts, fill: "none", stroke: "#1f6f50", "stroke-width": 2,
                   class: "curve"}, svg);
-  const marks = new Map(r.mistakes.map((m) => [m.index, m]));
+  // a cube decision's index counts the cube decisions, not the turns: only the moves'
+  // marks go on the turns' points
+  const marks = new Map(r.mistakes.filter((m) => m.kind !== "cube").map((m) => [m.index, m]));
   const multi = r.games.length > 1 ? "_game" : "";
   r.curve.forEach((c, i) => {
     const m = marks.get(i);
@@ -838,6 +859,8 @@ export function setupApp() {
   $("#btn-cube-hint").addEventListener("click", showCubeHint);
   $("#btn-continue").addEventListener("click", () => { closeReview(); continueGame(); });
   $("#btn-review").addEventListener("click", openReview);
+  $("#btn-resign").addEventListener("click", openResign);
+  $("#resign-cancel").addEventListener("click", () => { S.resigning = false; render(); });
   $("#btn-review-close").addEventListener("click", () => { closeReview(); render(); });
   $("#opt-autoroll").checked = localStorage.getItem("tavli.autoroll") !== "0";
   $("#opt-autoroll").addEventListener("change", (e) => {

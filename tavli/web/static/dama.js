@@ -10,7 +10,7 @@
  */
 import {announce, liveRegions} from "./a11y.js";
 import {api} from "./http.js";
-import {t, tm} from "./i18n.js";
+import {t, tm, tn} from "./i18n.js";
 import {opponentRequest} from "./newgame.js";
 import {$, button, cap, el, sleep, svgPoint, toast} from "./util.js";
 
@@ -242,7 +242,9 @@ function renderPanel() {
     const cnt = document.createElement("span");
     cnt.className = "pips";
     const c = st.counts[s];
-    cnt.textContent = t("dama.counts", {men: c.men, kings: c.kings});
+    // "1 man, 2 kings": each count in its plural form
+    cnt.textContent = t("dama.counts", {men: tn("dama.n_men", c.men),
+                                        kings: tn("dama.n_kings", c.kings)});
     div.append(disc, name, cnt);
     pl.appendChild(div);
   }

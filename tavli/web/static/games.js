@@ -113,7 +113,7 @@ function row(g) {
       const exp = document.createElement("a");
       exp.href = `/api/games/${g.id}/record?download=true&format=${fmt}`;
       exp.textContent = fmt === "json" ? t("gl.export") : `.${fmt}`;
-      exp.title = fmt === "json" ? "the tavli record (JSON)" : `gnubg .${fmt} file`;
+      exp.title = fmt === "json" ? t("gl.export_json_tip") : t("gl.export_file_tip", {fmt});
       exp.className = `export export-${fmt}`;
       exp.setAttribute("download", `tavli-${g.id}.${fmt}`);
       group.appendChild(exp);

@@ -37,6 +37,10 @@ export function tm(m) {
   for (const [k, v] of Object.entries(m.params || {})) {
     params[k] = v && typeof v === "object" ? tm(v) : v;
   }
+  // a plural entry takes its form from the message's n ("over 1 decision")
+  if (Array.isArray(I18N.messages[m.key]) && typeof params.n === "number") {
+    return tn(m.key, params.n, params);
+  }
   return t(m.key, params);
 }
 

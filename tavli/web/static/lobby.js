@@ -7,6 +7,7 @@
  * address other than the invitation's fragment.
  * Every text is the catalogue's (i18n.js, in the page's language). Exports nothing.
  */
+import "./theme.js";   // first: the colours before anything is drawn
 import {S} from "./board.js";
 import {copyLink} from "./copy.js";
 import {api} from "./http.js";
@@ -40,6 +41,9 @@ async function create(evt) {
     if (g.invite) localStorage.setItem(`tavli.online.invite.${g.id}`, g.invite);
     $("#invite-link").value = g.invite || "";
     $("#created-invite").hidden = !g.invite;
+    // against the AI there is no one to invite: say whom the game is against
+    $("#created-text").textContent = g.invite ? t("on.created")
+      : t("on.created_ai", {level: t(`level.${game.level}`)});
     $("#watch-link").value = g.watch;
     $("#go-game").href = `/online/${encodeURIComponent(g.id)}`;
     $("#created").hidden = false;

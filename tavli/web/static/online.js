@@ -10,6 +10,7 @@
  * Every text is the catalogue's (i18n.js, in the page's language).
  * Exports nothing; sets the page's test surface window.tavli (docs/web.md).
  */
+import "./theme.js";   // first: the colours before anything is drawn
 import {setupA11y} from "./a11y.js";
 import {
   S, SIDES, completeMove, render, renderBoard, setBoardState, setBusy, setupBoard, simOfText,
@@ -44,6 +45,7 @@ const O = {
   queue: [],           // states waiting while a move is animated
   animated: 0,         // moves animated so far
   clockTimer: null,
+  sawPlay: false,      // a state without a rematch was shown (a spectator follows it)
 };
 
 // --- the seat token -------------------------------------------------------------------------
@@ -295,7 +297,9 @@ async function join(evt) {
 // --- the panel --------------------------------------------------------------------------------
 function nameOf(side) {
   const s = seatOf(side);
-  if (s.player === "ai") return s.level ? t("pl.ai", {level: t(`level.${s.level}`)}) : "AI";
+  if (s.player === "ai") {
+    return s.level ? t("pl.ai", {level: t(`level.${s.level}`)}) : t("pl.ai_any");
+  }
   return s.name || (s.joined ? cap(t(`side.${side}`)) : t("on.waiting_seat"));
 }
 
@@ -495,7 +499,12 @@ function renderPanel() {
        && !(rm && rm.offered_by === O.side) && !(rm && rm.id));
   $("#btn-rematch").textContent = rm && rm.offered_by && rm.offered_by !== O.side
     ? t("on.accept_rematch") : t("btn.rematch");
-  if (rm && rm.id && O.side) goRematch(rm.id);
+  // the players go to the rematch, and so does a spectator who saw it agreed; one who
+  // opens the finished game later stays on it, with a link to the rematch
+  if (rm && rm.id && (O.side || O.sawPlay)) goRematch(rm.id);
+  if (!(rm && rm.id)) O.sawPlay = true;
+  show("#watch-rematch", !!(rm && rm.id) && !O.side);
+  if (rm && rm.id) $("#watch-rematch").href = `/online/${encodeURIComponent(rm.id)}`;
   // the legal moves as a list (tap one to play it whole)
   const moves = mine && st.phase === "move" ? st.legal_moves : [];
   show("#moves-box", moves.length > 0);
@@ -581,7 +590,10 @@ async function init() {
     O.resigning = true;
     const box = $("#resign-values");
     box.replaceChildren(...(O.raw.board.resign_values || []).map((v) => {
-      const bt = button(v, "", () => { O.resigning = false; act({type: "resign", value: v}); });
+      const bt = button(t(`on.resign.${v}`), "", () => {
+        O.resigning = false;
+        act({type: "resign", value: v});
+      });
       bt.dataset.value = v;
       return bt;
     }));

@@ -4,6 +4,7 @@
  * (rules.js) and the service worker (pwa.js) — and sets the page's test and debug surface,
  * window.tavli (docs/web.md). Exports nothing.
  */
+import "./theme.js";   // first: the colours before anything is drawn
 import {setupA11y} from "./a11y.js";
 import {setupApp} from "./app.js";
 import {S} from "./board.js";
