@@ -439,7 +439,7 @@ def encode(b, me, family, x):
         return encode_plakoto(b, me, x)
     if family == RUNNING:
         return encode_fevga(b, me, x)
-    if PORTES2 <= family <= PORTES2_NOESCAPES:  # the drop read at run time: one compiled encode_portes2, not 3
+    if PORTES2 <= family <= PORTES2_NOESCAPES:  # the drop read at run time: one compile
         return encode_portes2(b, me, x, _PORTES2_DROPS[family - PORTES2])
     return encode_portes(b, me, x)
 

@@ -94,7 +94,7 @@ def v1_w(net, st, side, flags, gv, s, inner, out):
         _v1_in(net, st, side, flags, gv, s, s.buf, s.table, s.best, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
 def _v1_in(net, st, side, flags, gv, s, buf, table, best, out):
     """:func:`v1_w` in the move buffers ``buf``, ``table`` (``best``: its work array).
     The searches call it rather than :func:`v1_w`: a constant ``inner`` compiles a

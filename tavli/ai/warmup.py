@@ -1,56 +1,145 @@
 """Preparing the engine: every compiled kernel a request can reach, compiled (or loaded
 from Numba's cache) before a request needs it.
 
-The work is a list of named parts (:func:`server_parts`: what a plain request of the app
-runs in its server process; :func:`worker_parts`: what the AI and the hints run), so that
-whoever prepares them can say which part is being prepared (the app's progress bar, the
-command line's): each part has a message key of the catalogues (``warm.*``) and its
-English text.
+The work is a list of named parts in stages (:data:`STAGES`): the parts of a stage are
+independent of each other and compile in parallel, one process each
+(:func:`prepare_parallel`); a later stage links what the earlier ones compiled, loaded
+from Numba's cache (a kernel loaded from the cache is linked into the kernels that call
+it, not compiled again). A first run pays the compiling once, spread over the cores, and
+the hint's own kernels come first.
 
->>> [p.key for p in server_parts()][:2]
-['warm.movegen', 'warm.steptree']
+Each part runs under a lock shared by every process of this cache (:func:`part_lock`), so
+that the app's server process and its workers never compile the same part twice at once:
+the second waits, then loads it. Each part has a message key of the catalogues
+(``warm.*``) and its English text, so whoever prepares it can say what is being prepared
+(the app's progress bar, the command line's).
+
+>>> [p.key for p in STAGES[0]]
+['warm.movegen', 'warm.encoders', 'warm.encoders']
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
+import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
 class Part:
-    """One part of the preparation: its message key, its English text, the work."""
+    """One part of the preparation: its message key, its English text, the function (a
+    name of this module, so that another process can run it)."""
 
     key: str
     text: str
-    run: Callable[[], None]
-    game: str | None = None   # the game's name the text names ({game}), if any
+    run: str
+
+    def __call__(self) -> None:
+        with part_lock(self.run):
+            globals()[self.run]()
 
 
-def _movegen() -> None:
+# --- the parts ------------------------------------------------------------------------------
+
+def _dice_rules():
     from tavli.engine.board import Position
     from tavli.engine.games import game_names
     from tavli.engine.rules import Rules
 
     for name in game_names():
         rules = Rules.for_game(name)
-        Position.start(rules).legal_moves((6, 5), rules)
+        yield rules, Position.start(rules)
 
 
-def _steptree() -> None:
-    from tavli.engine.board import Position
-    from tavli.engine.games import game_names
-    from tavli.engine.rules import Rules
+def movegen() -> None:
+    """The move generator of every game with dice."""
+    for rules, start in _dice_rules():
+        start.legal_moves((6, 5), rules)
+
+
+def steptree() -> None:
+    """The page's turn tree (every order of a move's steps)."""
     from tavli.engine.steptree import search
 
-    for name in game_names():
-        rules = Rules.for_game(name)
-        start = Position.start(rules)
+    for rules, start in _dice_rules():
         search(start, (6, 5), start.legal_moves((6, 5), rules))
 
 
-def _dama_moves() -> None:
+def encoders_contact() -> None:
+    """The networks' inputs of Plakoto, Fevga and the races, and the bear-off databases."""
+    import numpy as np
+
+    from tavli.ai.bearoff import bearoff_outputs, load_tables
+    from tavli.ai.encode import encode_fevga, encode_plakoto
+    from tavli.ai.race import encode_race
+
+    b, x = _board(), np.zeros(512, dtype=np.float32)
+    for encoder in (encode_plakoto, encode_fevga, encode_race):
+        encoder(b, 0, x)
+    bo1, bo2 = load_tables()
+    bearoff_outputs(bo1, bo2, b, 0, np.zeros(5, dtype=np.float32))
+
+
+def encoders_hitting() -> None:
+    """The networks' inputs of Portes and backgammon, the networks' forward pass, a game's
+    end."""
+    import numpy as np
+
+    from tavli.ai.encode import encode_portes
+    from tavli.ai.fastplay import terminal
+    from tavli.ai.features import encode_portes2
+    from tavli.ai.net import Net, forward
+    from tavli.engine.rules import Rules
+
+    b, x = _board(), np.zeros(512, dtype=np.float32)
+    encode_portes(b, 0, x)
+    encode_portes2(b, 0, x, 0)
+    net = Net.random(0, hidden=2, seed=0)
+    forward(net.weights, x[:net.W1.shape[0]].copy(), np.zeros(2, np.float32),
+            np.zeros(5, np.float32))
+    terminal(b, 0, Rules.for_game("portes").kernel_flags(), np.zeros(5, np.float32))
+
+
+def _board():
+    import numpy as np
+
+    from tavli.engine.board import Position
+
+    return np.array(Position.start("portes").array).reshape(104)
+
+
+def network() -> None:
+    """The AI's moves and hints (1-ply, the default level) and its cube decisions."""
+    from tavli.ai.analyzer import Analyzer
+    from tavli.ai.context import EvalContext
+    from tavli.ai.shipped import has_shipped_net
+
+    for rules, start in _dice_rules():
+        if has_shipped_net(rules.game):
+            an = Analyzer(rules)
+            an.rank(start, start.legal_moves((6, 5), rules)[:2], EvalContext(plies=1))
+            an.position_outputs(start, EvalContext(plies=1))
+
+
+def deep() -> None:
+    """The 2-ply search (the world-class level, the reviews)."""
+    from tavli.ai.analyzer import Analyzer
+    from tavli.ai.context import EvalContext
+    from tavli.ai.shipped import has_shipped_net
+
+    for rules, start in _dice_rules():
+        if has_shipped_net(rules.game):
+            Analyzer(rules).rank(start, start.legal_moves((6, 5), rules)[:2],
+                                 EvalContext(plies=2))
+
+
+def dama_moves() -> None:
+    """Dama's move generator, every rule set."""
     from tavli.engine.dama.sets import RULE_SETS
     from tavli.play.dama.game import DamaGame
 
@@ -58,82 +147,123 @@ def _dama_moves() -> None:
         DamaGame(rules).legal_moves()
 
 
-def _network(name: str) -> Callable[[], None]:
-    def run() -> None:
-        from tavli.ai.analyzer import Analyzer
-        from tavli.ai.context import EvalContext
-        from tavli.engine.board import Position
-        from tavli.engine.rules import Rules
-
-        rules = Rules.for_game(name)
-        pos = Position.start(rules)
-        moves = pos.legal_moves((6, 5), rules)
-        an = Analyzer(rules)
-        an.rank(pos, moves[:2], EvalContext(plies=2))
-        an.position_outputs(pos, EvalContext(plies=1))
-    return run
-
-
-def _dama_search() -> None:
+def dama_search() -> None:
+    """Dama's AI."""
     from tavli.ai.dama import Searcher
     from tavli.engine.dama.sets import RULE_SETS
     from tavli.play.dama.game import DamaGame
 
     for rules in RULE_SETS:
+        # a throwaway search: the first one's speed (loading the kernels) would mislead
+        # the time estimate of the searches kept for real moves
         g = DamaGame(rules)
         Searcher(g.rules, tt_bits=10).search(g.position, "depth:3")
 
 
-def server_parts() -> list[Part]:
-    """What the app's server process runs for plain requests: the move generator and the
-    turn tree's search of every game, Dama's moves."""
-    return [Part("warm.movegen", "the move generator", _movegen),
-            Part("warm.steptree", "the turn's steps", _steptree),
-            Part("warm.dama_moves", "Dama's moves", _dama_moves)]
+MOVEGEN = Part("warm.movegen", "the move generator", "movegen")
+ENCODERS = (Part("warm.encoders", "the AI's view of the board", "encoders_contact"),
+            Part("warm.encoders", "the AI's view of the board", "encoders_hitting"))
+NETWORK = Part("warm.network", "the AI's moves and hints", "network")
+STEPTREE = Part("warm.steptree", "the moves step by step", "steptree")
+DAMA_MOVES = Part("warm.dama_moves", "Dama's moves", "dama_moves")
+DAMA_SEARCH = Part("warm.dama_search", "Dama's AI", "dama_search")
+DEEP = Part("warm.deep", "the deeper analysis", "deep")
+#: the parts in stages, most needed first: each stage's parts compile in parallel
+STAGES: tuple[tuple[Part, ...], ...] = (
+    (MOVEGEN, *ENCODERS), (NETWORK, DAMA_MOVES, STEPTREE), (DAMA_SEARCH, DEEP))
+#: what the app's server process runs itself (plain requests: a game's legal moves)
+SERVER_PARTS = (MOVEGEN, STEPTREE, DAMA_MOVES)
+#: the stages a first hint or AI move needs, by kind of game
+NEEDS: dict[str, tuple[tuple[Part, ...], ...]] = {
+    "dice": ((MOVEGEN, *ENCODERS), (NETWORK,)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
 
 
-def worker_parts() -> list[Part]:
-    """What the AI, the hints and the reviews run: the move generator, each network at
-    every ply, Dama's search."""
-    from tavli.ai.shipped import has_shipped_net
-    from tavli.engine.games import game_names
-    from tavli.engine.rules import Rules
-
-    parts = [Part("warm.movegen", "the move generator", _movegen)]
-    for name in game_names():
-        if has_shipped_net(Rules.for_game(name).game):
-            parts.append(Part("warm.network", "the AI for {game}", _network(name), name))
-    parts.append(Part("warm.dama_search", "Dama's AI", _dama_search))
-    return parts
+def all_parts() -> list[Part]:
+    """Every part, stage after stage."""
+    return [p for stage in STAGES for p in stage]
 
 
-def run_parts(parts: Iterable[Part],
-              step: Callable[[int, int, Part], None] | None = None) -> float:
-    """Run ``parts`` in order, telling ``step(done, total, part)`` before each one (and
-    ``step(total, total, None)``-like completion is the caller's). Returns the seconds."""
-    parts = list(parts)
+# --- running them ---------------------------------------------------------------------------
+
+def _lock_dir() -> Path:
+    """One folder of locks per Numba cache (``NUMBA_CACHE_DIR``, else this install's)."""
+    where = os.environ.get("NUMBA_CACHE_DIR") or str(Path(__file__).resolve().parent.parent)
+    digest = hashlib.sha256(where.encode()).hexdigest()[:12]
+    user = os.getuid() if hasattr(os, "getuid") else 0
+    path = Path(tempfile.gettempdir()) / f"tavli-warm-{user}-{digest}"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@contextlib.contextmanager
+def part_lock(name: str) -> Iterator[None]:
+    """Hold the lock of part ``name`` shared by every process of this cache (a process
+    that finds it taken waits, then loads what the other compiled). Without ``fcntl``
+    (Windows) there is no lock: two processes may then compile the same part."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    try:
+        fd = os.open(_lock_dir() / f"{name}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def run_part(name: str) -> float:
+    """Run the part whose function is ``name`` (in a worker process too). Returns its
+    seconds."""
+    t = time.perf_counter()
+    next(p for p in all_parts() if p.run == name)()
+    return time.perf_counter() - t
+
+
+Step = Callable[[int, int, Part], None]
+
+
+def prepare(parts: Iterable[Part] | None = None, step: Step | None = None) -> float:
+    """Run ``parts`` (default: all) in this process, one after another, telling
+    ``step(done, total, part)`` before each. Returns the seconds it took."""
+    parts = list(all_parts() if parts is None else parts)
     t = time.perf_counter()
     for i, part in enumerate(parts):
         if step is not None:
             step(i, len(parts), part)
-        part.run()
+        part()
     return time.perf_counter() - t
 
 
-def prepare(step: Callable[[int, int, Part], None] | None = None) -> float:
-    """Prepare everything the app prepares, in this process: the server's parts and the
-    workers'. Returns the seconds it took."""
-    return run_parts(_unique(server_parts() + worker_parts()), step)
+def prepare_parallel(processes: int | None = None, step: Step | None = None,
+                     stages: tuple[tuple[Part, ...], ...] = STAGES) -> float:
+    """Run every stage's parts in up to ``processes`` worker processes (default: the
+    cores), stage after stage, then load them all in this process; ``step(done, total,
+    part)`` is told as each part finishes (``part``: the one just done). Returns the
+    seconds it took."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+
+    t = time.perf_counter()
+    total = sum(len(s) for s in stages)
+    done = 0
+    workers = processes or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                               else (os.cpu_count() or 1), 4)
+    with ProcessPoolExecutor(max(1, workers), mp_context=get_context("spawn")) as pool:
+        for stage in stages:
+            futures = {pool.submit(run_part, p.run): p for p in stage}
+            for f in as_completed(futures):
+                f.result()
+                done += 1
+                if step is not None:
+                    step(done, total, futures[f])
+    return time.perf_counter() - t
 
 
-def _unique(parts: list[Part]) -> list[Part]:
-    seen: set[tuple[str, str | None]] = set()
-    out = []
-    for p in parts:
-        if (p.key, p.game) not in seen:
-            seen.add((p.key, p.game))
-            out.append(p)
-    return out
-
-
-__all__ = ["Part", "server_parts", "worker_parts", "run_parts", "prepare"]
+__all__ = ["Part", "STAGES", "SERVER_PARTS", "NEEDS", "all_parts", "part_lock", "run_part",
+           "prepare", "prepare_parallel"]

@@ -7,7 +7,10 @@ user who starts with that game meets it: ``import tavli``; for each game the fir
 legal-move list, then the first hint (the page's default: the expert level's ply;
 backgammon's cube hint too), and in another child the first legal-move list then the
 first AI move (the default level; backgammon's cube decision before it), each with wall
-and CPU seconds. A last child prepares everything the app prepares on its first
+and CPU seconds. Each is measured twice: compiled in that one process on first use
+(``serial``), and prepared first as ``tavli`` and the app do (``parallel``: the kernels it
+needs compiled stage by stage in one process per core, :mod:`tavli.ai.warmup`). The
+bear-off databases are the user's (built once, outside Numba's cache). A last child prepares everything the app prepares on its first
 start (:func:`tavli.ai.warmup.prepare`) in one more empty cache: all compiling together.
 Each child records every compile Numba makes (its ``numba:compile`` events), and the
 compile time of each compiled function (dispatcher, its own time without the functions
@@ -128,8 +131,11 @@ def _dama(steps: list[dict[str, Any]]) -> None:
 
 
 def child(what: str, imported: tuple[float, float] = (0.0, 0.0)) -> dict[str, Any]:
-    """The measurements of one child process: ``what`` is ``GAME:hint``, ``GAME:ai`` or
-    ``all``; ``imported``: the wall and CPU seconds ``import tavli`` took before."""
+    """The measurements of one child process: ``what`` is ``GAME:hint:HOW`` or
+    ``GAME:ai:HOW`` (``HOW``: ``serial``, every kernel compiled in this process on first
+    use; ``parallel``, prepared first as ``tavli`` and the app do:
+    :func:`tavli.ai.warmup.prepare_parallel`), or ``all``; ``imported``: the wall and CPU
+    seconds ``import tavli`` took before."""
     steps: list[dict[str, Any]] = [{"step": "import tavli", "wall": imported[0],
                                     "cpu": imported[1]}]
     clock = CompileClock()
@@ -137,10 +143,15 @@ def child(what: str, imported: tuple[float, float] = (0.0, 0.0)) -> dict[str, An
     if what == "all":
         from tavli.ai.warmup import prepare
         _timed("everything the app prepares", prepare, steps)
-    elif what.startswith("dama:"):
+        return {"what": what, "steps": steps, "compiles": clock.own}
+    game, part, how = what.split(":")
+    if how == "parallel":
+        from tavli.ai.warmup import NEEDS, prepare_parallel
+        stages = NEEDS["dama" if game == "dama" else "dice"]
+        _timed("prepared in parallel", lambda: prepare_parallel(stages=stages), steps)
+    if game == "dama":
         _dama(steps)
     else:
-        game, part = what.split(":")
         _dice_game(game, part, steps)
     return {"what": what, "steps": steps, "compiles": clock.own}
 
@@ -193,20 +204,24 @@ def bench_coldstart(games: tuple[str, ...] = GAMES, top: int = 12,
     out(f"  {'':<30} {'wall s':>8} {'CPU s':>8}")
     results: dict[str, Any] = {}
     worst = 0.0
-    children = [f"{g}:{part}" for g in games for part in ("hint", "ai")
+    children = [f"{g}:{part}:{how}" for g in games for part in ("hint", "ai")
+                for how in ("serial", "parallel")
                 if not (g == "dama" and part == "hint")]  # Dama has no hint
     for what in (*children, "all"):
         res = results[what] = run_child(what)
-        out(f"{what if what != 'all' else 'all the app prepares'}  "
+        out(f"{what if what != 'all' else 'all the app prepares, in one process'}  "
             f"(process {res['process_wall']:.1f} s wall):")
         for s in res["steps"]:
             out(f"  {s['step']:<30} {s['wall']:8.2f} {s['cpu']:8.2f}")
-            if s["step"] in ("first hint", "first AI move"):
-                worst = max(worst, s["wall"])
+        if what != "all":
+            answered = sum(s["wall"] for s in res["steps"])
+            out(f"  {'answered after':<30} {answered:8.2f}")
+            if what.endswith(":parallel"):
+                worst = max(worst, answered)
         _print_compiles(res, out, top)
     cpu = sum(r[1] for r in results["all"]["compiles"].values())
-    out(f"target: first hint and first AI move <= {TARGET_WALL:g} s wall (worst "
-        f"{worst:.1f} s), all compiling <= {TARGET_CPU:g} s CPU ({cpu:.1f} s); "
+    out(f"target: first hint and first AI move <= {TARGET_WALL:g} s wall, prepared as tavli "
+        f"does (worst {worst:.1f} s), all compiling <= {TARGET_CPU:g} s CPU ({cpu:.1f} s); "
         f"{machine()}")
     return results
 

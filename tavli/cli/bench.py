@@ -17,8 +17,9 @@ from tavli.errors import CliError
 def register(sub) -> None:
     """The ``bench`` subcommand's parser: one ``WHAT`` and the options of every benchmark."""
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["coldstart", "movegen", "strength", "race", "cube", "choices", "dama", "web",
-                                    "server", "eval", "rollout", "moves"])
+    b.add_argument("what", choices=["coldstart", "movegen", "strength", "race", "cube",
+                                    "choices", "dama", "web", "server", "eval", "rollout",
+                                    "moves"])
     _play_options(b)
     _service_options(b)
     _ply_options(b)
@@ -241,6 +242,7 @@ def _bench_web(args: argparse.Namespace) -> int:
 
 #: the benchmark of each ``WHAT``
 BENCHES = {"eval": _bench_ai, "rollout": _bench_ai, "moves": _bench_ai,
-           "coldstart": _bench_coldstart, "movegen": _bench_movegen, "race": _bench_race, "strength": _bench_strength,
+           "coldstart": _bench_coldstart, "movegen": _bench_movegen, "race": _bench_race,
+           "strength": _bench_strength,
            "cube": _bench_cube, "choices": _bench_choices, "dama": _bench_dama,
            "server": _bench_server, "web": _bench_web}
