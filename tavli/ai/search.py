@@ -246,6 +246,8 @@ class Searcher:
         the sides' equity weights in the search (float64[2, 4], see the module; default
         money play)."""
         boards = np.ascontiguousarray(after_arrays, dtype=np.int8).reshape(-1, 104)
+        if not boards.flags.writeable:  # a position's own array: one compiled type only
+            boards = boards.copy()
         out = np.zeros((len(boards), N_OUT), dtype=np.float32)
         gv = MONEY_WEIGHTS if weights is None else np.ascontiguousarray(weights,
                                                                         dtype=np.float64)

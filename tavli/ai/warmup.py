@@ -41,7 +41,12 @@ class Part:
 
     def __call__(self) -> None:
         with part_lock(self.run):
-            globals()[self.run]()
+            self.work()
+
+    def work(self) -> None:
+        """The part's work, without its lock; then it is marked done."""
+        globals()[self.run]()
+        mark_done(self.run)
 
 
 # --- the parts ------------------------------------------------------------------------------
@@ -170,7 +175,7 @@ DAMA_SEARCH = Part("warm.dama_search", "Dama's AI", "dama_search")
 DEEP = Part("warm.deep", "the deeper analysis", "deep")
 #: the parts in stages, most needed first: each stage's parts compile in parallel
 STAGES: tuple[tuple[Part, ...], ...] = (
-    (MOVEGEN, *ENCODERS), (NETWORK, DAMA_MOVES, STEPTREE), (DAMA_SEARCH, DEEP))
+    (MOVEGEN, *ENCODERS), (NETWORK, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
 #: what the app's server process runs itself (plain requests: a game's legal moves)
 SERVER_PARTS = (MOVEGEN, STEPTREE, DAMA_MOVES)
 #: the stages a first hint or AI move needs, by kind of game
@@ -195,26 +200,67 @@ def _lock_dir() -> Path:
     return path
 
 
+def _lock_fd(name: str) -> int | None:
+    try:
+        return os.open(_lock_dir() / f"{name}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+    except OSError:
+        return None
+
+
 @contextlib.contextmanager
-def part_lock(name: str) -> Iterator[None]:
+def part_lock(name: str, wait: bool = True) -> Iterator[bool]:
     """Hold the lock of part ``name`` shared by every process of this cache (a process
-    that finds it taken waits, then loads what the other compiled). Without ``fcntl``
-    (Windows) there is no lock: two processes may then compile the same part."""
+    that finds it taken waits, then loads what the other compiled); yields True. With
+    ``wait`` False it yields False at once when another process holds it. Without
+    ``fcntl`` (Windows) there is no lock: two processes may then compile the same part."""
     try:
         import fcntl
     except ImportError:
-        yield
+        yield True
+        return
+    fd = _lock_fd(name)
+    if fd is None:
+        yield True
         return
     try:
-        fd = os.open(_lock_dir() / f"{name}.lock", os.O_CREAT | os.O_RDWR, 0o600)
-    except OSError:
-        yield
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        yield True
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def mark_done(name: str) -> None:
+    """Mark part ``name`` done in this run's progress folder (``TAVLI_WARM_PROGRESS``, the
+    app's: its page shows how far the warm-up is), if there is one."""
+    folder = os.environ.get("TAVLI_WARM_PROGRESS")
+    if folder:
+        try:
+            (Path(folder) / f"{name}.done").touch()
+        except OSError:
+            pass
+
+
+def prepare_stages(stages: tuple[tuple[Part, ...], ...] = STAGES) -> float:
+    """Run ``stages`` in this process, sharing the work with the other processes doing
+    the same (the app's workers): in each stage, first the parts no other process is
+    preparing, then the others (waiting for them, then loading them). Returns the
+    seconds it took."""
+    t = time.perf_counter()
+    for stage in stages:
+        busy = []
+        for part in stage:
+            with part_lock(part.run, wait=False) as mine:
+                if mine:
+                    part.work()
+                else:
+                    busy.append(part)
+        for part in busy:
+            part()
+    return time.perf_counter() - t
 
 
 def run_part(name: str) -> float:
@@ -266,4 +312,4 @@ def prepare_parallel(processes: int | None = None, step: Step | None = None,
 
 
 __all__ = ["Part", "STAGES", "SERVER_PARTS", "NEEDS", "all_parts", "part_lock", "run_part",
-           "prepare", "prepare_parallel"]
+           "prepare", "prepare_parallel", "prepare_stages", "mark_done"]

@@ -10,8 +10,9 @@ first AI move (the default level; backgammon's cube decision before it), each wi
 and CPU seconds. Each is measured twice: compiled in that one process on first use
 (``serial``), and prepared first as ``tavli`` and the app do (``parallel``: the kernels it
 needs compiled stage by stage in one process per core, :mod:`tavli.ai.warmup`). The
-bear-off databases are the user's (built once, outside Numba's cache). A last child prepares everything the app prepares on its first
-start (:func:`tavli.ai.warmup.prepare`) in one more empty cache: all compiling together.
+bear-off databases are the user's (built once, outside Numba's cache). A last child
+prepares everything the app prepares on its first start (:func:`tavli.ai.warmup.prepare`)
+in one more empty cache, in one process: all compiling together.
 Each child records every compile Numba makes (its ``numba:compile`` events), and the
 compile time of each compiled function (dispatcher, its own time without the functions
 it compiled inside) is printed largest first.
