@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent  # the package: kernels live in engine/ and ai/
-COMPILE_MESSAGE = "tavli: first run: compiling the engine (once; `tavli bench coldstart` says how long)"
+COMPILE_MESSAGE = "tavli: first run: compiling the engine, once"
 
 
 def _imports(path: Path, root: Path) -> set[Path]:

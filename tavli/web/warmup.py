@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent  # the tavli package
 KERNELS = (("movegen", ROOT / "engine" / "__pycache__"),
            ("steptree", ROOT / "engine" / "__pycache__"),
            ("search", ROOT / "ai" / "__pycache__"), ("dama", ROOT / "ai" / "__pycache__"))
-COMPILING = ("tavli: first run: preparing the engine (compiling it once; the page works "
-             "meanwhile and shows how far it is)")
+COMPILING = ("tavli: first run: compiling the engine, once (the page works meanwhile and "
+             "shows how far it is)")
 PROGRESS_ENV = "TAVLI_WARM_PROGRESS"
 
 
