@@ -118,7 +118,7 @@ def _free_blot(b, r, o, p, plakoto):
     return not (plakoto and (b[o + 25 - p] > 0 or b[52 + r + p] == 1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called with constants: one compile, not one per value
 def _shots_at(b, r, o, p, lo, hi, plakoto, weights):
     """Opposing checkers (bar included) ``lo..hi`` pips behind point ``p``, each counted
     ``weights[distance]``; a pinned checker (Plakoto) does not shoot."""
@@ -134,7 +134,7 @@ _ONES = np.ones(13, dtype=np.float64)
 _SHOT_ROLLS = np.array(SHOT_ROLLS, dtype=np.float64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called with constants: one compile, not one per value
 def _shooters(b, side, lo, hi, plakoto):
     """Opposing points (bar included) ``lo..hi`` pips behind each blot of ``side``."""
     r = side * 26
