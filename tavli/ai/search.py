@@ -85,22 +85,16 @@ def v1(net, st, side, flags, s, inner, out):
     v1_w(net, st, side, flags, np.ones((2, 4)), s, inner, out)
 
 
-@njit(cache=True)
-def v1_w(net, st, side, flags, gv, s, inner, out):
-    """:func:`v1`, moves chosen with the weights ``gv``."""
-    if inner:
-        _v1_in(net, st, side, flags, gv, s, s.buf2, s.table2, s.best2, out)
-    else:
-        _v1_in(net, st, side, flags, gv, s, s.buf, s.table, s.best, out)
-
-
 @njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
-def _v1_in(net, st, side, flags, gv, s, buf, table, best, out):
-    """:func:`v1_w` in the move buffers ``buf``, ``table`` (``best``: its work array).
-    The searches call it rather than :func:`v1_w`: a constant ``inner`` compiles a
-    function once per value (a first run paid v1_w twice)."""
+def v1_w(net, st, side, flags, gv, s, inner, out):
+    """:func:`v1`, moves chosen with the weights ``gv``. (Typed into each caller: ``inner``
+    is a constant there, and a function called with a constant compiles once per value.)"""
     family = flags[F_KERNEL]
     x, h, tmp, cand = s.x, s.h, s.tmp, s.cand
+    if inner:
+        buf, table, best = s.buf2, s.table2, s.best2
+    else:
+        buf, table, best = s.buf, s.table, s.best
     outp = table.shape[0] - buf.shape[0]
     for k in range(N_OUT):
         out[k] = 0.0
@@ -160,7 +154,7 @@ def v2_w(net, st, side, flags, gv, s, out):
         n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
         if n <= 0:
             st2[:, :] = st
-            _v1_in(net, st2, opp, flags, gv, s, s.buf2, s.table2, s.best2, acc2)
+            v1_w(net, st2, opp, flags, gv, s, True, acc2)
             flip(acc2, best)
         else:
             for j in range(n):
@@ -174,7 +168,7 @@ def v2_w(net, st, side, flags, gv, s, out):
                     sf2[k] = buf[i, k]
                 pts = terminal(sf2, side, flags, cand)
                 if np.isnan(pts):
-                    _v1_in(net, st2, opp, flags, gv, s, s.buf2, s.table2, s.best2, acc2)
+                    v1_w(net, st2, opp, flags, gv, s, True, acc2)
                     flip(acc2, cand)
                     e = score_equity(cand, gv[side], count_bg)
                 else:
@@ -208,7 +202,7 @@ def eval_moves(net, boards, mover, ply, flags, gv, s, out):
     so that a first 1-ply hint does not compile the 2-ply search)."""
     for k in range(boards.shape[0]):
         if _searched(net, boards, k, mover, ply, flags, s):
-            _v1_in(net, s.st, 1 - mover, flags, gv, s, s.buf, s.table, s.best, s.acc)
+            v1_w(net, s.st, 1 - mover, flags, gv, s, False, s.acc)
             flip(s.acc, s.cand)
         for q in range(N_OUT):
             out[k, q] = s.cand[q]
