@@ -70,11 +70,11 @@ Float arrays are float32 unless said; all sizes fit the networks and move buffer
 for, so one Scratch serves any kernel."""
 
 
+@njit(cache=True)
 def make_scratch(n_in, hidden, states, hash_size):
     """A :data:`Scratch` for networks of up to ``n_in`` inputs and ``hidden`` units, its
     move-generator buffers sized like ``Workspace(states, hash_size)`` (``hash_size`` a
-    power of two, at least ``2 * states``). Plain Python: compiling it cost a first run
-    a second for nothing.
+    power of two, at least ``2 * states``).
 
     >>> s = make_scratch(10, 4, 8, 16)
     >>> s.x.shape, s.h.shape, s.acc.shape, s.scores.shape, s.buf.shape, s.table.shape
