@@ -139,3 +139,19 @@ def test_the_page_shows_the_engine_being_prepared_then_a_hint(browser, tmp_path)
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+@pytest.mark.serial
+def test_a_first_hint_on_the_command_line_prepares_the_engine_first(tmp_path):
+    """`tavli hint` on an empty cache prepares in helper processes, says so in one line
+    (stderr is not a terminal here: no progress bar), and answers."""
+    from tavli.engine.numba_cache import COMPILE_MESSAGE
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    res = subprocess.run([sys.executable, "-m", "tavli", "hint", "portes", "start", "--dice",
+                          "31"], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == COMPILE_MESSAGE + "\n"
+    assert "8/5 6/5" in res.stdout.splitlines()[1]
+    assert list(tmp_path.rglob("search.*.nbi"))  # prepared into NUMBA_CACHE_DIR

@@ -109,11 +109,14 @@ def _dice_game(name: str, part: str, steps: list[dict[str, Any]]) -> None:
         return
     game = Game(rules, seed=2, first=0)
 
+    player = NeuralPlayer()
+
     def ai_move() -> None:
-        player = NeuralPlayer()
         if rules.cube:
             player.cube_action(game)
-        if game.phase == "roll":
+        game.roll()
+        while len(game.legal_moves()) < 2:  # a forced move needs no thinking: play on
+            game.play(game.legal_moves()[0] if game.legal_moves() else None)
             game.roll()
         player.choose_move_in(game, game.legal_moves())
 
