@@ -112,6 +112,13 @@ def v1_w(net, st, side, flags, gv, s, inner, out):
         _add_roll(out, r, best)
 
 
+@njit(cache=True)
+def _v1_inner(net, st, side, flags, gv, s, out):
+    """:func:`v1_w` in the second move buffers (a search inside a search): compiled once
+    on its own, so that :func:`v2_w`, which calls it twice, does not hold it twice."""
+    v1_w(net, st, side, flags, gv, s, True, out)
+
+
 @njit(cache=True, inline="always")
 def _keep_best(e, be, cand, best):
     """Keep ``cand`` in ``best`` when its value ``e`` beats the best so far ``be``; returns
@@ -154,7 +161,7 @@ def v2_w(net, st, side, flags, gv, s, out):
         n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
         if n <= 0:
             st2[:, :] = st
-            v1_w(net, st2, opp, flags, gv, s, True, acc2)
+            _v1_inner(net, st2, opp, flags, gv, s, acc2)
             flip(acc2, best)
         else:
             for j in range(n):
@@ -168,7 +175,7 @@ def v2_w(net, st, side, flags, gv, s, out):
                     sf2[k] = buf[i, k]
                 pts = terminal(sf2, side, flags, cand)
                 if np.isnan(pts):
-                    v1_w(net, st2, opp, flags, gv, s, True, acc2)
+                    _v1_inner(net, st2, opp, flags, gv, s, acc2)
                     flip(acc2, cand)
                     e = score_equity(cand, gv[side], count_bg)
                 else:
