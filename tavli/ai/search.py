@@ -146,7 +146,7 @@ def v2(net, st, side, flags, s, out):
     v2_w(net, st, side, flags, np.ones((2, 4)), s, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
 def v2_w(net, st, side, flags, gv, s, out):
     """:func:`v2`, moves chosen with the weights ``gv``."""
     count_bg = flags[F_BACKGAMMONS] != 0
