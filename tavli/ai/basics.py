@@ -38,7 +38,7 @@ def _pips(b, side):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called with constants: one compile, not one per value
 def _longest_run(b, side, minimum):
     """The longest run of consecutive points with at least ``minimum`` of ``side``'s
     checkers."""

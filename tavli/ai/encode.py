@@ -118,7 +118,7 @@ def _free_blot(b, r, o, p, plakoto):
     return not (plakoto and (b[o + 25 - p] > 0 or b[52 + r + p] == 1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called with constants: one compile, not one per value
 def _shots_at(b, r, o, p, lo, hi, plakoto, weights):
     """Opposing checkers (bar included) ``lo..hi`` pips behind point ``p``, each counted
     ``weights[distance]``; a pinned checker (Plakoto) does not shoot."""
@@ -134,7 +134,7 @@ _ONES = np.ones(13, dtype=np.float64)
 _SHOT_ROLLS = np.array(SHOT_ROLLS, dtype=np.float64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called with constants: one compile, not one per value
 def _shooters(b, side, lo, hi, plakoto):
     """Opposing points (bar included) ``lo..hi`` pips behind each blot of ``side``."""
     r = side * 26
@@ -425,7 +425,11 @@ def encode_fevga(b, me, x):
     return N_FEVGA
 
 
-@njit(cache=True)
+#: the features each portes-2 encoder leaves out (by its code minus PORTES2)
+_PORTES2_DROPS = np.array([0, DROP_HITS, DROP_ESCAPES], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
 def encode(b, me, family, x):
     """Dispatch to encoder ``family`` (a code of :data:`ENCODERS`: the rule families' own
     are their kernel codes; Portes and backgammon share the hitting one)."""
@@ -435,12 +439,8 @@ def encode(b, me, family, x):
         return encode_plakoto(b, me, x)
     if family == RUNNING:
         return encode_fevga(b, me, x)
-    if family == PORTES2:
-        return encode_portes2(b, me, x, 0)
-    if family == PORTES2_NOHITS:
-        return encode_portes2(b, me, x, DROP_HITS)
-    if family == PORTES2_NOESCAPES:
-        return encode_portes2(b, me, x, DROP_ESCAPES)
+    if PORTES2 <= family <= PORTES2_NOESCAPES:  # the drop read at run time: one compile
+        return encode_portes2(b, me, x, _PORTES2_DROPS[family - PORTES2])
     return encode_portes(b, me, x)
 
 

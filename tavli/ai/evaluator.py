@@ -85,7 +85,7 @@ def position_class(b, family):
     return C_CONTACT if is_contact(b) else C_RACE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
 def evaluate(ev, b, side, family, x, h, out):
     """The outputs for ``side`` to move in flat board ``b`` (into ``out``; ``x``, ``h``:
     work arrays of the inputs and hidden units, sized for the larger network) by the

@@ -161,7 +161,7 @@ def _top_bit(m):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called with constants: one compile, not one per value
 def _pair_hits(b, o, a, c, src, blot, open_):
     """Non-double ``a``-``c`` (a < c): the set of blots the opponent (row offset ``o``)
     can hit and whether two can be hit. Everything in the opponent's numbering: ``src``
@@ -201,7 +201,7 @@ def _pair_hits(b, o, a, c, src, blot, open_):
     return h, h == both
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called with constants: one compile, not one per value
 def _double_hits(b, o, d, src, blot, open_):
     """The double ``d``-``d``: as :func:`_pair_hits` (checkers on the bar enter first)."""
     k = b[o + 25]

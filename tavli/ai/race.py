@@ -59,7 +59,7 @@ PIP_DIFF = 2 * PER_SIDE
 N_RACE = 2 * PER_SIDE + 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called with constants: one compile, not one per value
 def _side(b, side, x, base):
     """Write ``side``'s :data:`PER_SIDE` inputs at ``x[base:]``; returns its pip count."""
     r = side * 26

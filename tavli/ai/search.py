@@ -35,7 +35,7 @@ REPLY_KEEP = 1  # replies per roll valued at 1-ply inside a 2-ply evaluation
 MONEY_WEIGHTS = np.ones((2, 4))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
 def v0(net, b, side, family, x, h, out):
     """Outputs of the evaluator ``net`` (:data:`~tavli.ai.evaluator.Tables`) for ``side``
     to move in flat board ``b`` (into ``out``; ``x``, ``h``: work arrays for the inputs
@@ -43,7 +43,7 @@ def v0(net, b, side, family, x, h, out):
     evaluate(net, b, side, family, x, h, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
 def _after_value(net, b, mover, flags, x, h, tmp, out):
     """0-ply outputs of an after-position ``b`` from ``mover``'s view (into ``out``);
     returns the equity used to choose (a won game beats any estimate)."""
@@ -65,7 +65,7 @@ def score_equity(y, w, count_bg):
     return e
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
 def _after_value_w(net, b, mover, flags, gv, x, h, tmp, out):
     """:func:`_after_value` with the weights ``gv`` (a game's end valued by them too)."""
     count_bg = flags[F_BACKGAMMONS] != 0
@@ -85,9 +85,10 @@ def v1(net, st, side, flags, s, inner, out):
     v1_w(net, st, side, flags, np.ones((2, 4)), s, inner, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
 def v1_w(net, st, side, flags, gv, s, inner, out):
-    """:func:`v1`, moves chosen with the weights ``gv``."""
+    """:func:`v1`, moves chosen with the weights ``gv``. (Typed into each caller: ``inner``
+    is a constant there, and a function called with a constant compiles once per value.)"""
     family = flags[F_KERNEL]
     x, h, tmp, cand = s.x, s.h, s.tmp, s.cand
     if inner:
@@ -109,6 +110,13 @@ def v1_w(net, st, side, flags, gv, s, inner, out):
                                    cand)
                 be = _keep_best(e, be, cand, best)
         _add_roll(out, r, best)
+
+
+@njit(cache=True)
+def _v1_inner(net, st, side, flags, gv, s, out):
+    """:func:`v1_w` in the second move buffers (a search inside a search): compiled once
+    on its own, so that :func:`v2_w`, which calls it twice, does not hold it twice."""
+    v1_w(net, st, side, flags, gv, s, True, out)
 
 
 @njit(cache=True, inline="always")
@@ -138,7 +146,7 @@ def v2(net, st, side, flags, s, out):
     v2_w(net, st, side, flags, np.ones((2, 4)), s, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
 def v2_w(net, st, side, flags, gv, s, out):
     """:func:`v2`, moves chosen with the weights ``gv``."""
     count_bg = flags[F_BACKGAMMONS] != 0
@@ -153,7 +161,7 @@ def v2_w(net, st, side, flags, gv, s, out):
         n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
         if n <= 0:
             st2[:, :] = st
-            v1_w(net, st2, opp, flags, gv, s, True, acc2)
+            _v1_inner(net, st2, opp, flags, gv, s, acc2)
             flip(acc2, best)
         else:
             for j in range(n):
@@ -167,7 +175,7 @@ def v2_w(net, st, side, flags, gv, s, out):
                     sf2[k] = buf[i, k]
                 pts = terminal(sf2, side, flags, cand)
                 if np.isnan(pts):
-                    v1_w(net, st2, opp, flags, gv, s, True, acc2)
+                    _v1_inner(net, st2, opp, flags, gv, s, acc2)
                     flip(acc2, cand)
                     e = score_equity(cand, gv[side], count_bg)
                 else:
@@ -176,31 +184,46 @@ def v2_w(net, st, side, flags, gv, s, out):
         _add_roll(out, r, best)
 
 
+@njit(cache=True, inline="always")
+def _searched(net, boards, k, mover, ply, flags, s):
+    """Board ``k``'s outputs (mover's view) into ``s.cand`` when it needs no search (a
+    game's end, or 0-ply) and False; else True, with the board in ``s.st``."""
+    pts = terminal(boards[k], mover, flags, s.cand)
+    if not np.isnan(pts):
+        return False
+    if ply == 0:
+        v0(net, boards[k], 1 - mover, flags[F_KERNEL], s.x, s.h, s.tmp)
+        flip(s.tmp, s.cand)
+        return False
+    sf = s.st.reshape(104)
+    for q in range(104):
+        sf[q] = boards[k, q]
+    return True
+
+
 @njit(cache=True)
 def eval_moves(net, boards, mover, ply, flags, gv, s, out):
-    """Outputs (mover's view) of after-positions ``boards`` (int8[N, 104]) at ``ply``,
-    the sides choosing their moves in the search with the weights ``gv``, with the work
-    arrays ``s`` (:data:`~tavli.ai.net.Scratch`)."""
-    family = flags[F_KERNEL]
-    x, h, tmp, cand, acc, st = s.x, s.h, s.tmp, s.cand, s.acc, s.st
-    sf = st.reshape(104)
-    opp = 1 - mover
+    """Outputs (mover's view) of after-positions ``boards`` (int8[N, 104]) at ``ply`` 0
+    or 1, the sides choosing their moves in the search with the weights ``gv``, with the
+    work arrays ``s`` (:data:`~tavli.ai.net.Scratch`). 2-ply: :func:`eval_moves_2` (apart,
+    so that a first 1-ply hint does not compile the 2-ply search)."""
     for k in range(boards.shape[0]):
-        pts = terminal(boards[k], mover, flags, cand)
-        if not np.isnan(pts) or ply == 0:
-            if np.isnan(pts):
-                v0(net, boards[k], opp, family, x, h, tmp)
-                flip(tmp, cand)
-        else:
-            for q in range(104):
-                sf[q] = boards[k, q]
-            if ply == 1:
-                v1_w(net, st, opp, flags, gv, s, False, acc)
-            else:
-                v2_w(net, st, opp, flags, gv, s, acc)
-            flip(acc, cand)
+        if _searched(net, boards, k, mover, ply, flags, s):
+            v1_w(net, s.st, 1 - mover, flags, gv, s, False, s.acc)
+            flip(s.acc, s.cand)
         for q in range(N_OUT):
-            out[k, q] = cand[q]
+            out[k, q] = s.cand[q]
+
+
+@njit(cache=True)
+def eval_moves_2(net, boards, mover, flags, gv, s, out):
+    """:func:`eval_moves` at 2-ply."""
+    for k in range(boards.shape[0]):
+        if _searched(net, boards, k, mover, 2, flags, s):
+            v2_w(net, s.st, 1 - mover, flags, gv, s, s.acc)
+            flip(s.acc, s.cand)
+        for q in range(N_OUT):
+            out[k, q] = s.cand[q]
 
 
 SEARCH_STATES = 8192  # move-generator records of a search (two sets: one per level)
@@ -224,11 +247,17 @@ class Searcher:
         the sides' equity weights in the search (float64[2, 4], see the module; default
         money play)."""
         boards = np.ascontiguousarray(after_arrays, dtype=np.int8).reshape(-1, 104)
+        if not boards.flags.writeable:  # a position's own array: one compiled type only
+            boards = boards.copy()
         out = np.zeros((len(boards), N_OUT), dtype=np.float32)
         gv = MONEY_WEIGHTS if weights is None else np.ascontiguousarray(weights,
                                                                         dtype=np.float64)
         if gv.shape != (2, 4):
             raise ValueError("weights must be float64[2, 4]")
-        eval_moves(self.evaluator.tables, boards, mover, ply, self.flags, gv, self.scratch,
-                   out)
+        if ply == 2:
+            eval_moves_2(self.evaluator.tables, boards, mover, self.flags, gv, self.scratch,
+                         out)
+        else:
+            eval_moves(self.evaluator.tables, boards, mover, ply, self.flags, gv,
+                       self.scratch, out)
         return out

@@ -46,7 +46,7 @@ from tavli.cli import (
     serve,
     train,
 )
-from tavli.cli.args import EXIT_USAGE, Parser, add_lang_option
+from tavli.cli.args import EXIT_USAGE, Parser, add_lang_option, dama_rule_set
 from tavli.cli.common import run_command
 from tavli.errors import CliError
 
@@ -77,6 +77,43 @@ def _runs_compiled_code(args: argparse.Namespace) -> bool:
             and not (args.command == "play" and not args.tui))
 
 
+#: the commands that think (the AI): on a first run they prepare the engine first
+THINKING = ("hint", "analyse", "analyze", "rollout", "play")
+
+
+def prepare_engine(args: argparse.Namespace) -> bool:
+    """On a first run (Numba's cache empty) of a command that thinks, compile what it
+    needs first, in parallel processes (:func:`tavli.ai.warmup.prepare_parallel`), with a
+    progress bar on stderr (one line when stderr is not a terminal). Returns whether it
+    did."""
+    if args.command not in THINKING:
+        return False
+    from tavli.web.warmup import cache_is_cold
+
+    if not cache_is_cold():
+        return False
+    from tavli.ai.warmup import NEEDS, prepare_parallel
+    from tavli.engine.numba_cache import COMPILE_MESSAGE
+
+    game = getattr(args, "game", None) or getattr(args, "variant", None) or ""
+    stages = NEEDS["dama" if dama_rule_set(str(game)) else "dice"]
+    if not sys.stderr.isatty():
+        print(COMPILE_MESSAGE, file=sys.stderr, flush=True)
+        prepare_parallel(stages=stages)
+        return True
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/"
+               "{task.total}"), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("tavli: first run: preparing the engine",
+                            total=sum(len(s) for s in stages))
+        prepare_parallel(stages=stages, step=lambda done, total, part: bar.update(
+            task, completed=done, description=f"tavli: first run: prepared {part.text}"))
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``tavli`` on ``argv`` (default: the command line) and return the exit status."""
     parser = build_parser()
@@ -87,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None and _runs_compiled_code(args):  # a real command line, not a test's call
         from tavli.engine.numba_cache import announce_compile
 
-        announce_compile()  # a first run compiles for half a minute: say so
+        if not prepare_engine(args):
+            announce_compile()  # a first run compiles: say so
     if isinstance(sys.stdin, io.TextIOWrapper):
         # bytes that are not text in the locale's encoding reach the parsers as U+FFFD (and
         # are reported as bad input) instead of stopping the program with a traceback

@@ -1,4 +1,5 @@
-"""``tavli bench``: the benchmarks that print figures and ratios (the move generator, the
+"""``tavli bench``: the benchmarks that print figures and ratios (the first run from an
+empty cache, the move generator, the
 AI's strength and speed, the race and cube benchmarks, Dama, the web app, the online
 server). The benchmarks themselves live with what they measure (:mod:`tavli.bench.movegen`,
 :mod:`tavli.bench.ai`, :mod:`tavli.bench.strength`, ...), loaded inside the commands."""
@@ -17,8 +18,9 @@ from tavli.errors import CliError
 def register(sub) -> None:
     """The ``bench`` subcommand's parser: one ``WHAT`` and the options of every benchmark."""
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    b.add_argument("what", choices=["movegen", "strength", "race", "cube", "choices", "dama", "web",
-                                    "server", "eval", "rollout", "moves"])
+    b.add_argument("what", choices=["coldstart", "movegen", "strength", "race", "cube",
+                                    "choices", "dama", "web", "server", "eval", "rollout",
+                                    "moves"])
     _play_options(b)
     _service_options(b)
     _ply_options(b)
@@ -143,6 +145,14 @@ def _bench_ai(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_coldstart(args: argparse.Namespace) -> int:
+    from tavli.bench.coldstart import bench_coldstart
+
+    _no_players(args, "coldstart")
+    bench_coldstart()
+    return 0
+
+
 def _bench_movegen(args: argparse.Namespace) -> int:
     from tavli.bench.movegen import bench_movegen
 
@@ -236,6 +246,7 @@ def _bench_web(args: argparse.Namespace) -> int:
 
 #: the benchmark of each ``WHAT``
 BENCHES = {"eval": _bench_ai, "rollout": _bench_ai, "moves": _bench_ai,
-           "movegen": _bench_movegen, "race": _bench_race, "strength": _bench_strength,
+           "coldstart": _bench_coldstart, "movegen": _bench_movegen, "race": _bench_race,
+           "strength": _bench_strength,
            "cube": _bench_cube, "choices": _bench_choices, "dama": _bench_dama,
            "server": _bench_server, "web": _bench_web}

@@ -50,7 +50,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
-from numba.core import cgutils
+from numba.core import cgutils, types
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
 from tavli.engine.games import HITTING, PINNING, RUNNING
@@ -133,6 +134,21 @@ def _borrow(typingctx, arr):
         return dst._getvalue()
 
     return arr(arr), codegen
+
+
+@intrinsic
+def _readonly(typingctx, arr):
+    """The same array typed read-only: a position comes read-only from Python
+    (``Position.array``) and writable from the searches, and one compiled turn generator
+    serves both (each type compiled it again: two seconds of a first run)."""
+    if not isinstance(arr, types.Array):
+        return None
+    ro = arr.copy(readonly=True)
+
+    def codegen(context, builder, signature, args):
+        return impl_ret_borrowed(context, builder, ro, args[0])
+
+    return ro(arr), codegen
 
 
 # --- single steps on records ---------------------------------------------------------------
@@ -309,8 +325,8 @@ def generate(st0, me, d1, d2, flags, buf, table):
     chosen final positions to ``table[16 + H:]`` (``out``) and returns their count (0 = no
     move: the player passes), or -1 when the buffers overflow.
     """
-    return _generate(st0, me, d1, d2, flags, _borrow(buf), _borrow(buf.view(np.uint64)),
-                     _borrow(table))
+    return _generate(_readonly(st0), me, d1, d2, flags, _borrow(buf),
+                     _borrow(buf.view(np.uint64)), _borrow(table))
 
 
 @njit(cache=True)

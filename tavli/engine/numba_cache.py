@@ -11,7 +11,7 @@ kernels so that they compile again. Editing a module no kernel reaches (the web 
 terminal UI) keeps the cache. The test suite calls it first (``tests/conftest.py``).
 
 :func:`announce_compile` says so, once, when a kernel is about to be compiled (an empty
-cache: the first run takes half a minute with no output otherwise).
+cache: the first run compiles for seconds with no output otherwise).
 
 >>> len(sources_stamp())  # a SHA-256 in hex
 64
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent  # the package: kernels live in engine/ and ai/
-COMPILE_MESSAGE = "tavli: first run: compiling the engine (about 30 s, once)"
+COMPILE_MESSAGE = "tavli: first run: compiling the engine, once"
 
 
 def _imports(path: Path, root: Path) -> set[Path]:

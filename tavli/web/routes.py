@@ -12,7 +12,7 @@ this order (FastAPI matches routes in the order they were added):
 * :func:`mount_review`: ``POST …/continue`` (an imported record played on) and
   ``GET …/review`` (a game's review, 202 while it is being made);
 * :func:`mount_records`: ``GET …/record`` (export) and ``POST /api/records`` (import);
-* :func:`mount_info`: ``GET /api/info``.
+* :func:`mount_info`: ``GET /api/info``, ``GET /api/warmup``.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from tavli.web.info import registry_info
 from tavli.web.kind import HuffBody, MoveBody, ResignBody
 from tavli.web.newgame import ContinueGame, NewGame
 from tavli.web.pwa import mount_static
+from tavli.web.warmup import ready_status
 
 STATIC = Path(__file__).with_name("static")
 REVIEW_WAIT = 1.0  # seconds a review request waits for the review before answering 202
@@ -192,6 +193,12 @@ def mount_info(app: FastAPI, ctx: WebContext) -> None:
     @app.get("/api/info")
     async def info() -> dict[str, Any]:
         return {**registry_info(), "engines": {n: engine_name(n) for n in game_names()}}
+
+    @app.get("/api/warmup")
+    async def warmup_status() -> dict[str, Any]:
+        """How far the engine's warm-up is (the page's progress bar on a first run)."""
+        warm = getattr(app.state, "warmup", None)
+        return warm.status() if warm is not None else ready_status()
 
 
 __all__ = ["mount_pages", "mount_games", "mount_play", "mount_analysis", "mount_review",

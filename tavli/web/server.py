@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import shutil
 import socket
 import sys
 import threading
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
               f"this machine\non the network can reach the app. Its requests need the "
               f"access token in the\naddress above; share that address only with "
               f"players you trust (plain HTTP:\nnot encrypted).\n{bar}", flush=True)
-    warm_up(pool, lambda text: print(text, flush=True))
+    app.state.warmup = warm_up(pool, lambda text: print(text, flush=True))
     if not getattr(args, "no_browser", False):
         _open_when_up(server, url)
     try:
@@ -126,5 +127,6 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         pool.shutdown()
+        shutil.rmtree(app.state.warmup.progress, ignore_errors=True)
     print("tavli: server stopped", file=sys.stderr)
     return 0

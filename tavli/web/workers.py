@@ -30,8 +30,6 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from tavli.engine.dama.sets import RULE_SETS
-
 DAMA_BUDGET = 3.0     # seconds one Dama AI move may think, whatever its level
 AI_DEADLINE = 60.0    # seconds the server waits for an AI move or a hint
 PART_DEADLINE = 300.0  # seconds for one part of a review
@@ -72,7 +70,7 @@ def _init(nice: int, warm_up: bool, parent: int) -> None:
     threading.Thread(target=watch, name="tavli-parent-watch", daemon=True).start()
     if warm_up:
         try:
-            warm()
+            _warm_in_worker()
         except Exception:  # noqa: BLE001 - a request then meets the problem and reports it
             pass
 
@@ -84,44 +82,38 @@ def _pid() -> int:
 
 def warm() -> float:
     """Load the networks and compile (or load from Numba's cache) every kernel a request
-    can reach: the move generator, the networks at each ply, the Dama search. Returns the
+    can reach (:data:`tavli.ai.warmup.STAGES`: the move generator, the networks at each
+    ply, Dama's search), sharing the compiling with the other workers. Returns the
     seconds it took."""
-    return warm_dice_games() + warm_dama()
+    from tavli.ai.warmup import prepare_stages
+
+    return prepare_stages()
+
+
+def _warm_in_worker() -> None:
+    """A worker's warm-up: what a hint, an AI move or Dama's AI needs, before the worker
+    takes its first call; the rest (the 2-ply search of the reviews and the world-class
+    level) in a thread of its own, while the worker already answers."""
+    from tavli.ai.warmup import STAGES, prepare_stages
+
+    prepare_stages(STAGES[:-1])
+    threading.Thread(target=prepare_stages, args=(STAGES[-1:],), name="tavli-warm-deep",
+                     daemon=True).start()
 
 
 def warm_dice_games() -> float:
     """:func:`warm`'s part for the dice games: the move generator and the networks at each
     ply. Returns the seconds it took."""
-    t = time.perf_counter()
-    from tavli.ai.context import EvalContext
-    from tavli.ai.shipped import has_shipped_net
-    from tavli.engine.board import Position
-    from tavli.engine.games import game_names
-    from tavli.engine.rules import Rules
+    from tavli.ai import warmup
 
-    for name in game_names():
-        rules = Rules.for_game(name)
-        pos = Position.start(rules)
-        moves = pos.legal_moves((6, 5), rules)
-        if has_shipped_net(rules.game):
-            an = _analyzer(rules)
-            an.rank(pos, moves[:2], EvalContext(plies=2))
-            an.position_outputs(pos, EvalContext(plies=1))
-    return time.perf_counter() - t
+    return warmup.prepare([warmup.MOVEGEN, *warmup.ENCODERS, warmup.NETWORK, warmup.DEEP])
 
 
 def warm_dama() -> float:
     """:func:`warm`'s part for Dama: its search. Returns the seconds it took."""
-    t = time.perf_counter()
-    from tavli.ai.dama import Searcher
-    from tavli.play.dama.game import DamaGame
+    from tavli.ai import warmup
 
-    for rules in RULE_SETS:
-        # a throwaway search: the first one's speed (loading the kernels) would mislead
-        # the time estimate of the searches kept for real moves
-        g = DamaGame(rules)
-        Searcher(g.rules, tt_bits=10).search(g.position, "depth:3")
-    return time.perf_counter() - t
+    return warmup.prepare([warmup.DAMA_MOVES, warmup.DAMA_SEARCH])
 
 
 def _player(engine: str, level: str):

@@ -289,7 +289,7 @@ def _captures_from(start, startking, own, oppm, oppk, nb, ray, raylen, R, fwd0, 
                     else:
                         node[S_PATH + n] = lnd
                         node[S_CSEQ + n] = e
-                        cnt = _record(out, cnt, start, lnd, ncaps, n + 1, startking, 1, nk, fk,
+                        cnt = _record(out, cnt, start, lnd, ncaps, n + 1, startking, one, nk, fk,
                                       node[S_PATH:S_PATH + 12], node[S_CSEQ:S_CSEQ + 12])
                         continue
                 t0 = top
@@ -390,7 +390,7 @@ def gen_moves(wm, wk, bm, bk, stm, out, stk, nb, ray, raylen, R):
     own = own_m | own_k
     occ = own | oppm | oppk
     one = np.int64(1)
-    cnt = 0
+    cnt = np.int64(0)  # not the constant 0: that compiled each callee once more
     for sq in range(32):
         if _bit(own, sq):
             isk = _bit(own_k, sq)
@@ -412,7 +412,8 @@ def gen_moves(wm, wk, bm, bk, stm, out, stk, nb, ray, raylen, R):
             for i in range(c0, cnt):
                 out[i, C_DECL] = decl
         return cnt
-    return _quiet(out, 0, own_m, own_k, occ, nb, ray, raylen, R, fwd0, fwd1, promomask)
+    return _quiet(out, np.int64(0), own_m, own_k, occ, nb, ray, raylen, R, fwd0, fwd1,
+                  promomask)
 
 
 @njit(cache=True)

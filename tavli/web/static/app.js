@@ -837,6 +837,25 @@ async function downloadWithToken(evt) {
 // --- start ---------------------------------------------------------------------------------------
 /** Set up tavli play's page and open the game of the address (or the last one played, or
  * the New game dialog). */
+// --- the engine's first start ------------------------------------------------------------
+/** While the server prepares the engine on a first run (compiling it once: GET
+ * /api/warmup), a bar under the header says what is being prepared and how far it is;
+ * a hint or AI move asked meanwhile waits for it, and the bar says why. */
+async function watchWarmup() {
+  for (;;) {
+    let st;
+    try { st = await api("GET", "/api/warmup"); } catch (e) { return; }
+    const box = $("#warmup");
+    if (st.ready || !st.cold) { box.hidden = true; return; }
+    box.hidden = false;
+    $("#warmup-text").textContent = t("warm.title", {what: t(st.key), done: st.done,
+                                                      total: st.total});
+    $("#warmup-bar").max = st.total;
+    $("#warmup-bar").value = st.done;
+    await new Promise((r) => setTimeout(r, 1000));   // not sleep(): that one skips motion
+  }
+}
+
 export function setupApp() {
   document.addEventListener("click", downloadWithToken);
   setupBoard({panel: renderPanel, confirm: confirmMove});
@@ -896,6 +915,7 @@ export function setupApp() {
   });
   loadCatalogue(tokenHeaders()).then(() => {
     render();
+    watchWarmup();
     return loadInfo();
   }).then(() => {
     const m = location.hash.match(/^#\/game\/([\w-]+)/);

@@ -1,0 +1,315 @@
+"""Preparing the engine: every compiled kernel a request can reach, compiled (or loaded
+from Numba's cache) before a request needs it.
+
+The work is a list of named parts in stages (:data:`STAGES`): the parts of a stage are
+independent of each other and compile in parallel, one process each
+(:func:`prepare_parallel`); a later stage links what the earlier ones compiled, loaded
+from Numba's cache (a kernel loaded from the cache is linked into the kernels that call
+it, not compiled again). A first run pays the compiling once, spread over the cores, and
+the hint's own kernels come first.
+
+Each part runs under a lock shared by every process of this cache (:func:`part_lock`), so
+that the app's server process and its workers never compile the same part twice at once:
+the second waits, then loads it. Each part has a message key of the catalogues
+(``warm.*``) and its English text, so whoever prepares it can say what is being prepared
+(the app's progress bar, the command line's).
+
+>>> [p.key for p in STAGES[0]]
+['warm.movegen', 'warm.encoders', 'warm.encoders']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of the preparation: its message key, its English text, the function (a
+    name of this module, so that another process can run it)."""
+
+    key: str
+    text: str
+    run: str
+
+    def __call__(self) -> None:
+        with part_lock(self.run):
+            self.work()
+
+    def work(self) -> None:
+        """The part's work, without its lock; then it is marked done."""
+        globals()[self.run]()
+        mark_done(self.run)
+
+
+# --- the parts ------------------------------------------------------------------------------
+
+def _dice_rules():
+    from tavli.engine.board import Position
+    from tavli.engine.games import game_names
+    from tavli.engine.rules import Rules
+
+    for name in game_names():
+        rules = Rules.for_game(name)
+        yield rules, Position.start(rules)
+
+
+def movegen() -> None:
+    """The move generator of every game with dice."""
+    for rules, start in _dice_rules():
+        start.legal_moves((6, 5), rules)
+
+
+def steptree() -> None:
+    """The page's turn tree (every order of a move's steps)."""
+    from tavli.engine.steptree import search
+
+    for rules, start in _dice_rules():
+        search(start, (6, 5), start.legal_moves((6, 5), rules))
+
+
+def encoders_contact() -> None:
+    """The networks' inputs of Plakoto, Fevga and the races, and the bear-off databases."""
+    import numpy as np
+
+    from tavli.ai.bearoff import bearoff_outputs, load_tables
+    from tavli.ai.encode import encode_fevga, encode_plakoto
+    from tavli.ai.race import encode_race
+
+    b, x = _board(), np.zeros(512, dtype=np.float32)
+    for encoder in (encode_plakoto, encode_fevga, encode_race):
+        encoder(b, 0, x)
+    bo1, bo2 = load_tables()
+    bearoff_outputs(bo1, bo2, b, 0, np.zeros(5, dtype=np.float32))
+
+
+def encoders_hitting() -> None:
+    """The networks' inputs of Portes and backgammon, the networks' forward pass, a game's
+    end."""
+    import numpy as np
+
+    from tavli.ai.encode import encode_portes
+    from tavli.ai.fastplay import terminal
+    from tavli.ai.features import encode_portes2
+    from tavli.ai.net import Net, forward
+    from tavli.engine.rules import Rules
+
+    b, x = _board(), np.zeros(512, dtype=np.float32)
+    encode_portes(b, 0, x)
+    encode_portes2(b, 0, x, 0)
+    net = Net.random(0, hidden=2, seed=0)
+    forward(net.weights, x[:net.W1.shape[0]].copy(), np.zeros(2, np.float32),
+            np.zeros(5, np.float32))
+    terminal(b, 0, Rules.for_game("portes").kernel_flags(), np.zeros(5, np.float32))
+
+
+def _board():
+    import numpy as np
+
+    from tavli.engine.board import Position
+
+    return np.array(Position.start("portes").array).reshape(104)
+
+
+def network() -> None:
+    """The AI's moves and hints (1-ply, the default level) and its cube decisions."""
+    from tavli.ai.analyzer import Analyzer
+    from tavli.ai.context import EvalContext
+    from tavli.ai.shipped import has_shipped_net
+
+    for rules, start in _dice_rules():
+        if has_shipped_net(rules.game):
+            an = Analyzer(rules)
+            an.rank(start, start.legal_moves((6, 5), rules)[:2], EvalContext(plies=1))
+            an.position_outputs(start, EvalContext(plies=1))
+
+
+def deep() -> None:
+    """The 2-ply search (the world-class level, the reviews)."""
+    from tavli.ai.analyzer import Analyzer
+    from tavli.ai.context import EvalContext
+    from tavli.ai.shipped import has_shipped_net
+
+    for rules, start in _dice_rules():
+        if has_shipped_net(rules.game):
+            Analyzer(rules).rank(start, start.legal_moves((6, 5), rules)[:2],
+                                 EvalContext(plies=2))
+
+
+def dama_moves() -> None:
+    """Dama's move generator, every rule set."""
+    from tavli.engine.dama.sets import RULE_SETS
+    from tavli.play.dama.game import DamaGame
+
+    for rules in RULE_SETS:
+        DamaGame(rules).legal_moves()
+
+
+def dama_search() -> None:
+    """Dama's AI."""
+    from tavli.ai.dama import Searcher
+    from tavli.engine.dama.sets import RULE_SETS
+    from tavli.play.dama.game import DamaGame
+
+    for rules in RULE_SETS:
+        # a throwaway search: the first one's speed (loading the kernels) would mislead
+        # the time estimate of the searches kept for real moves
+        g = DamaGame(rules)
+        Searcher(g.rules, tt_bits=10).search(g.position, "depth:3")
+
+
+MOVEGEN = Part("warm.movegen", "the move generator", "movegen")
+ENCODERS = (Part("warm.encoders", "the AI's view of the board", "encoders_contact"),
+            Part("warm.encoders", "the AI's view of the board", "encoders_hitting"))
+NETWORK = Part("warm.network", "the AI's moves and hints", "network")
+STEPTREE = Part("warm.steptree", "the moves step by step", "steptree")
+DAMA_MOVES = Part("warm.dama_moves", "Dama's moves", "dama_moves")
+DAMA_SEARCH = Part("warm.dama_search", "Dama's AI", "dama_search")
+DEEP = Part("warm.deep", "the deeper analysis", "deep")
+#: the parts in stages, most needed first: each stage's parts compile in parallel
+STAGES: tuple[tuple[Part, ...], ...] = (
+    (MOVEGEN, *ENCODERS), (NETWORK, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
+#: what the app's server process runs itself (plain requests: a game's legal moves)
+SERVER_PARTS = (MOVEGEN, STEPTREE, DAMA_MOVES)
+#: the stages a first hint or AI move needs, by kind of game
+NEEDS: dict[str, tuple[tuple[Part, ...], ...]] = {
+    "dice": ((MOVEGEN, *ENCODERS), (NETWORK,)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
+
+
+def all_parts() -> list[Part]:
+    """Every part, stage after stage."""
+    return [p for stage in STAGES for p in stage]
+
+
+# --- running them ---------------------------------------------------------------------------
+
+def _lock_dir() -> Path:
+    """One folder of locks per Numba cache (``NUMBA_CACHE_DIR``, else this install's)."""
+    where = os.environ.get("NUMBA_CACHE_DIR") or str(Path(__file__).resolve().parent.parent)
+    digest = hashlib.sha256(where.encode()).hexdigest()[:12]
+    user = os.getuid() if hasattr(os, "getuid") else 0
+    path = Path(tempfile.gettempdir()) / f"tavli-warm-{user}-{digest}"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _lock_fd(name: str) -> int | None:
+    try:
+        return os.open(_lock_dir() / f"{name}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+    except OSError:
+        return None
+
+
+@contextlib.contextmanager
+def part_lock(name: str, wait: bool = True) -> Iterator[bool]:
+    """Hold the lock of part ``name`` shared by every process of this cache (a process
+    that finds it taken waits, then loads what the other compiled); yields True. With
+    ``wait`` False it yields False at once when another process holds it. Without
+    ``fcntl`` (Windows) there is no lock: two processes may then compile the same part."""
+    try:
+        import fcntl
+    except ImportError:
+        yield True
+        return
+    fd = _lock_fd(name)
+    if fd is None:
+        yield True
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def mark_done(name: str) -> None:
+    """Mark part ``name`` done in this run's progress folder (``TAVLI_WARM_PROGRESS``, the
+    app's: its page shows how far the warm-up is), if there is one."""
+    folder = os.environ.get("TAVLI_WARM_PROGRESS")
+    if folder:
+        try:
+            (Path(folder) / f"{name}.done").touch()
+        except OSError:
+            pass
+
+
+def prepare_stages(stages: tuple[tuple[Part, ...], ...] = STAGES) -> float:
+    """Run ``stages`` in this process, sharing the work with the other processes doing
+    the same (the app's workers): in each stage, first the parts no other process is
+    preparing, then the others (waiting for them, then loading them). Returns the
+    seconds it took."""
+    t = time.perf_counter()
+    for stage in stages:
+        busy = []
+        for part in stage:
+            with part_lock(part.run, wait=False) as mine:
+                if mine:
+                    part.work()
+                else:
+                    busy.append(part)
+        for part in busy:
+            part()
+    return time.perf_counter() - t
+
+
+def run_part(name: str) -> float:
+    """Run the part whose function is ``name`` (in a worker process too). Returns the CPU
+    seconds it took."""
+    t = time.process_time()
+    next(p for p in all_parts() if p.run == name)()
+    return time.process_time() - t
+
+
+Step = Callable[[int, int, Part], None]
+
+
+def prepare(parts: Iterable[Part] | None = None, step: Step | None = None) -> float:
+    """Run ``parts`` (default: all) in this process, one after another, telling
+    ``step(done, total, part)`` before each. Returns the seconds it took."""
+    parts = list(all_parts() if parts is None else parts)
+    t = time.perf_counter()
+    for i, part in enumerate(parts):
+        if step is not None:
+            step(i, len(parts), part)
+        part()
+    return time.perf_counter() - t
+
+
+def prepare_parallel(processes: int | None = None, step: Step | None = None,
+                     stages: tuple[tuple[Part, ...], ...] = STAGES) -> tuple[float, float]:
+    """Run every stage's parts in up to ``processes`` worker processes (default: the
+    cores), stage after stage, then load them all in this process; ``step(done, total,
+    part)`` is told as each part finishes (``part``: the one just done). Returns the
+    wall seconds it took and the CPU seconds of the worker processes."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+
+    t = time.perf_counter()
+    total = sum(len(s) for s in stages)
+    done, cpu = 0, 0.0
+    workers = processes or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                               else (os.cpu_count() or 1), 4)
+    with ProcessPoolExecutor(max(1, workers), mp_context=get_context("spawn")) as pool:
+        for stage in stages:
+            futures = {pool.submit(run_part, p.run): p for p in stage}
+            for f in as_completed(futures):
+                cpu += f.result()
+                done += 1
+                if step is not None:
+                    step(done, total, futures[f])
+    return time.perf_counter() - t, cpu
+
+
+__all__ = ["Part", "STAGES", "SERVER_PARTS", "NEEDS", "all_parts", "part_lock", "run_part",
+           "prepare", "prepare_parallel", "prepare_stages", "mark_done"]
