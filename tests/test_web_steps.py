@@ -377,7 +377,7 @@ def test_the_page_script_has_no_rule():
     html = (STATIC / "index.html").read_text()
     for name in [*match_kinds(), "worldclass", "expert"]:
         assert not re.search(rf'value="(ai:)?{name}"', html), name
-    assert 'value="dama"' in html     # Dama is its own app, not in the registry
+    assert 'value="dama"' in html     # Dama's one entry: its rule sets are chosen beside it
 
 
 def test_board_text_reads_back_as_the_page_reads_it():

@@ -368,7 +368,7 @@ async function action(name, body) {
 }
 
 
-/** The resign choices (single, gammon, backgammon: what the state offers) as buttons. */
+/** The resign choices the state offers (resign_values, from a single game up) as buttons. */
 function openResign() {
   S.resigning = true;
   $("#resign-values").replaceChildren(...S.state.resign_values.map((v) => {
