@@ -508,20 +508,30 @@ def format_analysis(result: dict[str, Any],
     return "\n".join(lines)
 
 
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1 (``1 decision``, ``2 decisions``).
+
+    >>> counted(1, "decision"), counted(0, "unforced move")
+    ('1 decision', '0 unforced moves')
+    """
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def player_lines(side: str, tot: dict[str, Any]) -> list[str]:
     """A player's totals as text (the CLI's and the review page's summary)."""
     out = [f"{side:5s}  error rate {tot['error_rate']:6.1f} mp/decision ({tot['rating']}): "
            f"checker {tot.get('checker_error_rate', 0.0):.1f} mp over "
-           f"{tot['unforced_moves']} unforced moves, equity lost {tot['equity_lost']:.3f}, "
+           f"{counted(tot['unforced_moves'], 'unforced move')}, equity lost "
+           f"{tot['equity_lost']:.3f}, "
            "mistakes " + ", ".join(f"{k} {v}" for k, v in tot["mistakes"].items())]
     if tot.get("cube_decisions"):
         errs = ", ".join(f"{k} {v}" for k, v in tot["cube_errors"].items() if v) or "none"
         out.append(f"       cube {tot['cube_error_rate']:.1f} mp over "
-                   f"{tot['cube_decisions']} decisions, equity lost "
+                   f"{counted(tot['cube_decisions'], 'decision')}, equity lost "
                    f"{tot['cube_equity_lost']:.3f}; errors: {errs}")
     if "luck_rate" in tot:
         unit = tot.get("luck_unit", "points")
-        luck = (f"       luck {tot['luck']:+.3f} over {tot['rolls']} rolls "
+        luck = (f"       luck {tot['luck']:+.3f} over {counted(tot['rolls'], 'roll')} "
                 f"({tot['luck_rate']:+.1f} m/roll, {tot['luck_rating']})")
         if unit == "mwc" or tot["luck_value"] != tot["luck"]:
             luck += f" = {_unit_text(tot['luck_value'], unit)}"
