@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 
-from tavli.errors import RecordError
+from tavli.errors import RecordError, TavliError
 
 #: characters (bytes of a file) an import reads at most: gnubg's .sgf of a long analysed
 #: match is a few MB, a record of the import limits (tavli.play.record) under 2 MB
@@ -79,3 +80,17 @@ def nonblank_lines(text: str) -> Iterator[tuple[int, str]]:
         yield lineno, text[line_start:end]
         lineno += 1
         pos = end + 1
+
+
+@contextmanager
+def as_record_errors(fmt: str) -> Iterator[None]:
+    """Turn what reading a ``.fmt`` file may raise into one RecordError line: an engine
+    error met while replaying it, or a file damaged in a way not foreseen."""
+    try:
+        yield
+    except RecordError:
+        raise
+    except TavliError as e:
+        raise RecordError(str(e)) from None
+    except (ValueError, IndexError, KeyError) as e:
+        raise RecordError(f"the .{fmt} file is damaged ({type(e).__name__}: {e})") from None

@@ -23,6 +23,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from tavli.errors import RecordError, TavliError
+from tavli.play.text import as_record_errors
 from tavli.web.records import MAX_EVENTS, MAX_GAMES, MAX_TOTAL
 
 if TYPE_CHECKING:
@@ -87,14 +88,8 @@ def read_upload(text: str, name: str | None = None) -> tuple[str, Game | Match]:
     if fmt == "json":
         raise RecordError("a tavli record is read as JSON")  # the caller's other path
     check_size(text, fmt)
-    try:
+    with as_record_errors(fmt):
         return fmt, loads(text, fmt)
-    except RecordError:
-        raise
-    except TavliError as e:  # an engine error met while replaying the file
-        raise RecordError(str(e)) from None
-    except (ValueError, IndexError, KeyError) as e:  # a file damaged in a way not foreseen
-        raise RecordError(f"the .{fmt} file is damaged ({type(e).__name__}: {e})") from None
 
 
 def formats_of(obj: Game | Match) -> list[str]:

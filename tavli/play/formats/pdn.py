@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tavli.errors import RecordError, TavliError
+from tavli.errors import RecordError
 from tavli.play.dama.game import DamaGame
 from tavli.play.dama.pdn import parse_pdn_games, replay_pdn_games, write_pdn
 from tavli.play.record import check_size
+from tavli.play.text import as_record_errors
 
 if TYPE_CHECKING:
     from tavli.play.record import Recorded
@@ -30,18 +31,12 @@ def loads(text: str) -> DamaGame | list[DamaGame]:
     replayed; too many games or plies (:func:`tavli.play.record.check_size`, counted
     before the replay), an illegal move or a damaged file raise one
     :class:`RecordError` line, and nothing is read."""
-    try:
+    with as_record_errors("pdn"):
         parsed = parse_pdn_games(text.removeprefix("\ufeff"))  # a byte order mark first
         if not parsed:
             raise RecordError("no game in the PDN text")
         check_size([len(pg.plies) for pg in parsed], "plies")
         games = replay_pdn_games(parsed)
-    except RecordError:
-        raise
-    except TavliError as e:  # an engine error met while replaying the file
-        raise RecordError(str(e)) from None
-    except (ValueError, IndexError, KeyError) as e:  # a file damaged in a way not foreseen
-        raise RecordError(f"the .pdn file is damaged ({type(e).__name__}: {e})") from None
     return games[0] if len(games) == 1 else games
 
 
