@@ -272,7 +272,7 @@ def _search(root, depth, alpha0, beta0, node_limit, OPT, W, T, buf, stk, nb, ray
                 for i in range(n):
                     if out_[i, mg.C_NCAP] > 0:
                         if m != i:
-                            out_[m, :] = out_[i, :]
+                            mg.copy_row(out_, m, i)
                         m += 1
                 if m == 0:
                     val = evaluate(p[0], p[1], p[2], p[3], p[4], W, T, nb, ray, raylen, R)

@@ -85,8 +85,8 @@ def position_class(b, family):
     return C_CONTACT if is_contact(b) else C_RACE
 
 
-@njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
-def evaluate(ev, b, side, family, x, h, out):
+@njit(cache=True, inline="always")
+def _evaluate(ev, b, side, family, x, h, out):
     """The outputs for ``side`` to move in flat board ``b`` (into ``out``; ``x``, ``h``:
     work arrays of the inputs and hidden units, sized for the larger network) by the
     valuer of its class; returns which valuer answered (``E_*``)."""
@@ -110,11 +110,18 @@ def evaluate(ev, b, side, family, x, h, out):
 
 
 @njit(cache=True)
+def evaluate(ev, b, side, family, x, h, out):
+    """:func:`_evaluate` compiled on its own, once: what the searches call (typed into
+    each of them, it made every search compile it again; docs/design.md)."""
+    return _evaluate(ev, b, side, family, x, h, out)
+
+
+@njit(cache=True)
 def evaluate_many(ev, boards, turns, family, s, out, used):
     """Outputs (and valuers) of ``ev`` for flat boards ``int8[N, >=104]``, each for its
     side ``turns[k]`` to move."""
     for k in range(boards.shape[0]):
-        used[k] = evaluate(ev, boards[k], turns[k], family, s.x, s.h, s.y)
+        used[k] = _evaluate(ev, boards[k], turns[k], family, s.x, s.h, s.y)
         for q in range(N_OUT):
             out[k, q] = s.y[q]
 

@@ -160,7 +160,8 @@ def v2_w(net, st, side, flags, gv, s, out):
     for r in range(ROLLS.shape[0]):
         n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
         if n <= 0:
-            st2[:, :] = st
+            for k in range(104):  # not st2[:, :] = st: see dama.movegen.copy_row
+                sf2[k] = st[k // 26, k % 26]
             _v1_inner(net, st2, opp, flags, gv, s, acc2)
             flip(acc2, best)
         else:

@@ -15,7 +15,7 @@ the second waits, then loads it. Each part has a message key of the catalogues
 (the app's progress bar, the command line's).
 
 >>> [p.key for p in STAGES[0]]
-['warm.movegen', 'warm.encoders', 'warm.encoders']
+['warm.movegen', 'warm.encoders']
 """
 
 from __future__ import annotations
@@ -62,9 +62,28 @@ def _dice_rules():
 
 
 def movegen() -> None:
-    """The move generator of every game with dice."""
+    """The move generator of every game with dice, and the valuers of races: the race
+    encoder and the bear-off databases (a part as long as :func:`encoders`, so that the
+    two share the cores evenly)."""
+    import numpy as np
+
+    from tavli.ai.bearoff import bearoff_outputs, load_tables
+    from tavli.ai.evaluator import position_class
+    from tavli.ai.race import encode_race, race_sanity
+    from tavli.engine.movegen import HASH_SIZE, HT, MAX_STATES, REC, generate
+
     for rules, start in _dice_rules():
         start.legal_moves((6, 5), rules)
+    # the searches' call: a writable board (a thin level of its own, over the same kernel)
+    generate(np.zeros((4, 26), np.int8), 0, 6, 5, rules.kernel_flags(),
+             np.zeros((MAX_STATES, REC), np.int8), np.zeros(HT + HASH_SIZE + MAX_STATES,
+                                                             np.int64))
+    b, y = _board(), np.zeros(5, dtype=np.float32)
+    encode_race(b, 0, np.zeros(512, dtype=np.float32))
+    position_class(b, 0)
+    race_sanity(b, 0, y)
+    bo1, bo2 = load_tables()
+    bearoff_outputs(bo1, bo2, b, 0, y)
 
 
 def steptree() -> None:
@@ -75,36 +94,23 @@ def steptree() -> None:
         search(start, (6, 5), start.legal_moves((6, 5), rules))
 
 
-def encoders_contact() -> None:
-    """The networks' inputs of Plakoto, Fevga and the races, and the bear-off databases."""
+def encoders() -> None:
+    """The networks' inputs of every family, the networks' forward pass and work arrays,
+    a game's end."""
     import numpy as np
 
-    from tavli.ai.bearoff import bearoff_outputs, load_tables
-    from tavli.ai.encode import encode_fevga, encode_plakoto
-    from tavli.ai.race import encode_race
-
-    b, x = _board(), np.zeros(512, dtype=np.float32)
-    for encoder in (encode_plakoto, encode_fevga, encode_race):
-        encoder(b, 0, x)
-    bo1, bo2 = load_tables()
-    bearoff_outputs(bo1, bo2, b, 0, np.zeros(5, dtype=np.float32))
-
-
-def encoders_hitting() -> None:
-    """The networks' inputs of Portes and backgammon, the networks' forward pass, a game's
-    end."""
-    import numpy as np
-
-    from tavli.ai.encode import encode_portes
+    from tavli.ai.encode import encode_fevga, encode_plakoto, encode_portes
     from tavli.ai.fastplay import terminal
     from tavli.ai.features import encode_portes2
     from tavli.ai.net import Net, forward
     from tavli.engine.rules import Rules
 
     b, x = _board(), np.zeros(512, dtype=np.float32)
-    encode_portes(b, 0, x)
+    for encoder in (encode_plakoto, encode_fevga, encode_portes):
+        encoder(b, 0, x)
     encode_portes2(b, 0, x, 0)
     net = Net.random(0, hidden=2, seed=0)
+    net.scratch(8, 16)  # the searches' work arrays
     forward(net.weights, x[:net.W1.shape[0]].copy(), np.zeros(2, np.float32),
             np.zeros(5, np.float32))
     terminal(b, 0, Rules.for_game("portes").kernel_flags(), np.zeros(5, np.float32))
@@ -166,8 +172,7 @@ def dama_search() -> None:
 
 
 MOVEGEN = Part("warm.movegen", "the move generator", "movegen")
-ENCODERS = (Part("warm.encoders", "the AI's view of the board", "encoders_contact"),
-            Part("warm.encoders", "the AI's view of the board", "encoders_hitting"))
+ENCODERS = Part("warm.encoders", "the AI's view of the board", "encoders")
 NETWORK = Part("warm.network", "the AI's moves and hints", "network")
 STEPTREE = Part("warm.steptree", "the moves step by step", "steptree")
 DAMA_MOVES = Part("warm.dama_moves", "Dama's moves", "dama_moves")
@@ -175,12 +180,12 @@ DAMA_SEARCH = Part("warm.dama_search", "Dama's AI", "dama_search")
 DEEP = Part("warm.deep", "the deeper analysis", "deep")
 #: the parts in stages, most needed first: each stage's parts compile in parallel
 STAGES: tuple[tuple[Part, ...], ...] = (
-    (MOVEGEN, *ENCODERS), (NETWORK, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
+    (MOVEGEN, ENCODERS), (NETWORK, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
 #: what the app's server process runs itself (plain requests: a game's legal moves)
 SERVER_PARTS = (MOVEGEN, STEPTREE, DAMA_MOVES)
 #: the stages a first hint or AI move needs, by kind of game
 NEEDS: dict[str, tuple[tuple[Part, ...], ...]] = {
-    "dice": ((MOVEGEN, *ENCODERS), (NETWORK,)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
+    "dice": ((MOVEGEN, ENCODERS), (NETWORK,)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
 
 
 def all_parts() -> list[Part]:

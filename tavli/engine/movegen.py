@@ -230,7 +230,7 @@ def step_code(st, me, s, d, kernel):
 
     ``st`` is a board array ``int8[4, 26]``.
     """
-    return step_code_rec(_to_rec(st), 0, me, s, d, kernel)
+    return step_code_rec(_to_rec(st), np.int64(0), me, s, d, kernel)  # not a literal 0: one compile
 
 
 @njit(cache=True)
@@ -366,7 +366,7 @@ def _generate(st0, me, d1, d2, flags, buf, w, table):
     buf[0, LAST] = 25
     w[0, HWORD] = _hash(w, 0)
 
-    n = 1
+    n = np.int64(1)  # not a literal: the kernels it is passed to compile once, not twice
     double = d1 == d2
     hi = max(d1, d2)
     lo = min(d1, d2)
@@ -497,7 +497,7 @@ def _generate(st0, me, d1, d2, flags, buf, w, table):
             break
     if best < 0:
         return 0
-    cnt = 0
+    cnt = np.int64(0)  # (as n above)
     for i in range(table[LSTART + best], table[LSTART + best + 1]):
         if _turn_ok(buf, i, me, kernel, quarter, prime):
             table[outp + cnt] = i
@@ -534,7 +534,7 @@ def _generate(st0, me, d1, d2, flags, buf, w, table):
 @njit(cache=True)
 def _must_open(buf, table, outp, cnt, me):
     """Step 5: a player whose prime traps the opponent must free him if any turn does."""
-    if not fevga_traps(buf, 0, me):
+    if not fevga_traps(buf, np.int64(0), me):
         return cnt
     k = 0
     for j in range(cnt):

@@ -206,7 +206,7 @@ def _search(st, me, dice, length, kernel, finals, bits):
         rem[0, j] = dice[j]
     nrem[0] = dice.shape[0]
     m = me * NSLOTS
-    level = 0
+    level = np.int64(0)  # not a literal: the kernels it is passed to compile once
     enter = True
     result = False
     while True:

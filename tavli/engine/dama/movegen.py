@@ -107,6 +107,15 @@ def geometry(italian: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, inline="always")
+def copy_row(a, dst, src):
+    """Row ``src`` of the 2-D array ``a`` into row ``dst``: a loop, where ``a[dst, :] =
+    a[src, :]`` would compile NumPy's shape-mismatch message (string formatting, a
+    second of a first run) for a mismatch that cannot happen."""
+    for k in range(a.shape[1]):
+        a[dst, k] = a[src, k]
+
+
+@njit(cache=True, inline="always")
 def _bit(x, i):
     return (x >> i) & 1
 
@@ -214,7 +223,7 @@ def _captures_from(start, startking, own, oppm, oppk, nb, ray, raylen, R, fwd0, 
     top = 1
     while top > 0:
         top -= 1
-        stk[scratch, :] = stk[top, :]
+        copy_row(stk, scratch, top)
         node = stk[scratch]
         sq = node[S_SQ]
         isking = node[S_KING]
@@ -248,18 +257,19 @@ def _captures_from(start, startking, own, oppm, oppk, nb, ray, raylen, R, fwd0, 
                 if ek and firstk == 99:
                     fk = n
                 anycont = False
+                king = np.int64(1)  # not literals: the kernels compile once, not twice
                 for j in range(k0, k):
-                    if _has_capture(ray[sq, d, j], True, own, oppm, oppk, ncaps, nb, ray, raylen,
+                    if _has_capture(ray[sq, d, j], king, own, oppm, oppk, ncaps, nb, ray, raylen,
                                     R, fwd0, fwd1):
                         anycont = True
                         break
                 for j in range(k0, k):
                     lnd = ray[sq, d, j]
-                    if anycont and not _has_capture(lnd, True, own, oppm, oppk, ncaps, nb, ray,
+                    if anycont and not _has_capture(lnd, king, own, oppm, oppk, ncaps, nb, ray,
                                                     raylen, R, fwd0, fwd1):
                         continue
                     t0 = top
-                    top = _push(stk, top, lnd, 1, ncaps, n + 1, nk, fk, node)
+                    top = _push(stk, top, lnd, np.int64(1), ncaps, n + 1, nk, fk, node)
                     if top > t0:
                         stk[t0, S_PATH + n] = lnd
                         stk[t0, S_CSEQ + n] = e
@@ -331,7 +341,7 @@ def _italian_filter(out, cnt):
         if (out[i, C_NCAP] == best and (out[i, C_KING] or not anyking)
                 and out[i, C_NKINGS] == bk and out[i, C_FIRSTK] == bf):
             if m != i:
-                out[m, :] = out[i, :]
+                copy_row(out, m, i)
             m += 1
     return m
 

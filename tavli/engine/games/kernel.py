@@ -64,8 +64,8 @@ def verdict(b, flags):
     points, kind)``: ``(-1, 0, GOES_ON)`` while play goes on, ``(-1, 0, DRAW)`` for
     Plakoto's two pinned mothers; points before the cube."""
     if flags[F_KERNEL] == PINNING:
-        m0 = mother_pinned_rec(b, 0)
-        m1 = mother_pinned_rec(b, 1)
+        m0 = mother_pinned_rec(b, np.int64(0))  # not literals: one compile
+        m1 = mother_pinned_rec(b, np.int64(1))
         if m0 and m1:
             return -1, 0, DRAW
         if m0 and b[NSLOTS + 24] == 0:
