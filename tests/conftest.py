@@ -175,13 +175,16 @@ class Chromium:
     for them (``service_workers="allow"``: the app's worker would otherwise install in
     every fresh context, some thirty requests each) and whose pages play quickly (the
     page's quick-play setting: no pauses before and between the opponent's steps) unless
-    ``quick=False`` or the test sets ``tavli.quick`` itself."""
+    ``quick=False`` or the test sets ``tavli.quick`` itself, and without sliding checkers
+    (the system's reduced motion) unless a test names ``reduced_motion`` (the motion has
+    tests of its own: test_web_a11y_e2e)."""
 
     def __init__(self, browser) -> None:
         self._browser = browser
 
     def new_context(self, quick: bool = True, **options):
         options.setdefault("service_workers", "block")
+        options.setdefault("reduced_motion", "reduce")
         ctx = self._browser.new_context(**options)
         if quick:
             ctx.add_init_script(QUICK)

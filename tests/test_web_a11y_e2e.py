@@ -24,7 +24,7 @@ AXE = files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="
 
 @pytest.fixture
 def page(browser):
-    with page_at(browser, 1366, 768) as pg:
+    with page_at(browser, 1366, 768, reduced_motion="no-preference") as pg:  # the system's
         yield pg
 
 

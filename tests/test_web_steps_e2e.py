@@ -25,7 +25,7 @@ SIZES = [(360, 740), (1366, 768)]
 @pytest.fixture(params=SIZES, ids=["phone", "desk"])
 def page(request, browser):
     w, h = request.param
-    with page_at(browser, w, h) as pg:
+    with page_at(browser, w, h, reduced_motion="no-preference") as pg:  # the slides
         pg.size = f"{w}"
         yield pg
 
