@@ -98,6 +98,9 @@ def test_create_options(client):
     assert st["position_id"] == pos.id() and st["phase"] == "roll"
     st = new(client, variant="backgammon", rules={"jacoby": True})
     assert st["rules"]["jacoby"] is True
+    # matches as long as the engine plays them (its match equity table reaches 99 points)
+    st = new(client, variant="backgammon", points=31)
+    assert st["kind"] == "match" and st["target"] == 31
 
 
 @pytest.mark.parametrize("body,status,words", [
@@ -106,6 +109,7 @@ def test_create_options(client):
     (json.dumps({"variant": "chess"}).encode(), 422, ["variant"]),
     (json.dumps({"points": 0}).encode(), 422, ["points"]),
     (json.dumps({"points": "many"}).encode(), 422, ["points"]),
+    (json.dumps({"points": 100}).encode(), 422, ["points"]),
     (json.dumps({"colour": "red"}).encode(), 422, ["colour", "unknown field"]),
     (json.dumps({"level": "godlike"}).encode(), 422, ["level"]),
     (json.dumps({"opponent": "robot"}).encode(), 422, ["opponent"]),

@@ -20,6 +20,7 @@ from tavli.engine.games import ROTATIONS, rotation
 from tavli.engine.layout import SIDE_NAMES
 from tavli.engine.rules import Rules, option_applies
 from tavli.errors import RecordError, RuleError, TavliError
+from tavli.play.cube.met import MAX_MATCH
 from tavli.play.game import Game
 from tavli.play.match import Match
 from tavli.play.record import load_record, record_of
@@ -40,7 +41,7 @@ class NewGame(Body):
     # a game or a rotation of the registry (tavli.engine.games.match_kinds), or one of
     # Dama's rule sets (dama, russian, italian)
     variant: str = "tavli"
-    points: int | None = Field(None, ge=1, le=25,
+    points: int | None = Field(None, ge=1, le=MAX_MATCH,
                                description="match length; 1 = a single game")
     opponent: Literal["ai", "human"] = "ai"
     level: str = "expert"
