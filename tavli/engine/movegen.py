@@ -565,8 +565,6 @@ class Workspace:
         """Legal turns of ``me`` in ``arr`` with ``d1, d2`` under the rule flags
         ``flags`` (:meth:`tavli.engine.rules.Rules.kernel_flags`); returns how many (0: no
         move)."""
-        if not arr.flags.writeable:  # a position's own array: the searches' type (writable),
-            arr = arr.copy()         # so that one compiled generate serves both
         n = generate(arr, me, d1, d2, flags, self.buf, self.table)
         if n < 0:
             raise RuntimeError("legal-move buffers overflowed")
