@@ -26,7 +26,7 @@ from tavli.ai.evaluator import evaluate
 from tavli.ai.fastplay import terminal
 from tavli.ai.net import LOSE_BG, LOSE_G, N_OUT, WIN, WIN_BG, WIN_G, flip, money_equity
 from tavli.engine.games.kernel import F_BACKGAMMONS, F_KERNEL
-from tavli.engine.movegen import generate
+from tavli.engine.movegen import as_readonly, generate
 
 ROLLS = np.array([(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)],
                  dtype=np.int64)
@@ -99,7 +99,7 @@ def v1_w(net, st, side, flags, gv, s, inner, out):
     for k in range(N_OUT):
         out[k] = 0.0
     for r in range(ROLLS.shape[0]):
-        n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
+        n = generate(as_readonly(st), side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
         if n <= 0:
             v0(net, st.reshape(104), 1 - side, family, x, h, tmp)
             flip(tmp, best)
@@ -110,13 +110,6 @@ def v1_w(net, st, side, flags, gv, s, inner, out):
                                    cand)
                 be = _keep_best(e, be, cand, best)
         _add_roll(out, r, best)
-
-
-@njit(cache=True)
-def _v1_inner(net, st, side, flags, gv, s, out):
-    """:func:`v1_w` in the second move buffers (a search inside a search): compiled once
-    on its own, so that :func:`v2_w`, which calls it twice, does not hold it twice."""
-    v1_w(net, st, side, flags, gv, s, True, out)
 
 
 @njit(cache=True, inline="always")
@@ -158,30 +151,31 @@ def v2_w(net, st, side, flags, gv, s, out):
         out[k] = 0.0
     sf2 = st2.reshape(104)
     for r in range(ROLLS.shape[0]):
-        n = generate(st, side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
-        if n <= 0:
-            for k in range(104):  # not st2[:, :] = st: see dama.movegen.copy_row
-                sf2[k] = st[k // 26, k % 26]
-            _v1_inner(net, st2, opp, flags, gv, s, acc2)
-            flip(acc2, best)
-        else:
-            for j in range(n):
-                scores[j] = _after_value_w(net, buf[table[outp + j]], side, flags, gv, x, h,
-                                           tmp, cand)
-            order = np.argsort(-scores[:n])
-            be = -1e18
-            for jj in range(min(REPLY_KEEP, n)):
+        n = generate(as_readonly(st), side, ROLLS[r, 0], ROLLS[r, 1], flags, buf, table)
+        for j in range(n):
+            scores[j] = _after_value_w(net, buf[table[outp + j]], side, flags, gv, x, h, tmp,
+                                       cand)
+        order = np.argsort(-scores[:max(n, 0)])
+        be = -1e18
+        # the replies kept, or (no move) the position itself, the opponent to roll: one
+        # loop, so that the 1-ply search below is typed in once (docs/design.md)
+        for jj in range(min(REPLY_KEEP, n) if n > 0 else 1):
+            if n > 0:
                 i = table[outp + order[jj]]
                 for k in range(104):
                     sf2[k] = buf[i, k]
                 pts = terminal(sf2, side, flags, cand)
-                if np.isnan(pts):
-                    _v1_inner(net, st2, opp, flags, gv, s, acc2)
-                    flip(acc2, cand)
-                    e = score_equity(cand, gv[side], count_bg)
-                else:
-                    e = 1000.0 + score_equity(cand, gv[side], count_bg)
-                be = _keep_best(e, be, cand, best)
+            else:
+                for k in range(104):  # not st2[:, :] = st: see dama.movegen.copy_row
+                    sf2[k] = st[k // 26, k % 26]
+                pts = np.nan
+            if np.isnan(pts):
+                v1_w(net, st2, opp, flags, gv, s, True, acc2)
+                flip(acc2, cand)
+                e = score_equity(cand, gv[side], count_bg)
+            else:
+                e = 1000.0 + score_equity(cand, gv[side], count_bg)
+            be = _keep_best(e, be, cand, best)
         _add_roll(out, r, best)
 
 

@@ -70,14 +70,9 @@ def movegen() -> None:
     from tavli.ai.bearoff import bearoff_outputs, load_tables
     from tavli.ai.evaluator import position_class
     from tavli.ai.race import encode_race, race_sanity
-    from tavli.engine.movegen import HASH_SIZE, HT, MAX_STATES, REC, generate
 
     for rules, start in _dice_rules():
         start.legal_moves((6, 5), rules)
-    # the searches' call: a writable board (a thin level of its own, over the same kernel)
-    generate(np.zeros((4, 26), np.int8), 0, 6, 5, rules.kernel_flags(),
-             np.zeros((MAX_STATES, REC), np.int8), np.zeros(HT + HASH_SIZE + MAX_STATES,
-                                                             np.int64))
     b, y = _board(), np.zeros(5, dtype=np.float32)
     encode_race(b, 0, np.zeros(512, dtype=np.float32))
     position_class(b, 0)

@@ -137,10 +137,12 @@ def _borrow(typingctx, arr):
 
 
 @intrinsic
-def _readonly(typingctx, arr):
+def as_readonly(typingctx, arr):
     """The same array typed read-only: a position comes read-only from Python
     (``Position.array``) and writable from the searches, and one compiled turn generator
-    serves both (each type compiled it again: two seconds of a first run)."""
+    serves both (each type compiled it again: two seconds of a first run). The searches
+    of the first minute pass their boards to :func:`generate` through it too, so that
+    one compiled ``generate`` serves them and the legal-move lists."""
     if not isinstance(arr, types.Array):
         return None
     ro = arr.copy(readonly=True)
@@ -325,7 +327,7 @@ def generate(st0, me, d1, d2, flags, buf, table):
     chosen final positions to ``table[16 + H:]`` (``out``) and returns their count (0 = no
     move: the player passes), or -1 when the buffers overflow.
     """
-    return _generate(_readonly(st0), me, d1, d2, flags, _borrow(buf),
+    return _generate(as_readonly(st0), me, d1, d2, flags, _borrow(buf),
                      _borrow(buf.view(np.uint64)), _borrow(table))
 
 

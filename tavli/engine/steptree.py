@@ -45,6 +45,36 @@ MAX_BITS = 24
 _M61 = np.uint64(0x9E3779B97F4A7C15)
 
 
+@njit(cache=True)
+def _argsort_distinct(keys):
+    """The indices that sort ``keys`` (distinct int64 values), by a heap sort: the same
+    order as ``np.argsort``, whose quicksort would cost the first run a second of
+    compiling (docs/design.md)."""
+    n = keys.shape[0]
+    idx = np.arange(n)
+    for start in range(n // 2 - 1, -1, -1):
+        _sift(keys, idx, start, n)
+    for end in range(n - 1, 0, -1):
+        idx[0], idx[end] = idx[end], idx[0]
+        _sift(keys, idx, 0, end)
+    return idx
+
+
+@njit(cache=True, inline="always")
+def _sift(keys, idx, root, end):
+    """Move ``idx[root]`` down the max-heap ``idx[:end]`` (ordered by ``keys``)."""
+    while True:
+        child = 2 * root + 1
+        if child >= end:
+            return
+        if child + 1 < end and keys[idx[child + 1]] > keys[idx[child]]:
+            child += 1
+        if keys[idx[root]] >= keys[idx[child]]:
+            return
+        idx[root], idx[child] = idx[child], idx[root]
+        root = child
+
+
 @njit(cache=True, inline="always")
 def _mix(x):
     """A hash of the int64 ``x`` (its high bits are used)."""
@@ -334,7 +364,7 @@ def _search(st, me, dice, length, kernel, finals, bits):
     order_key = np.zeros(nn, dtype=np.int64)
     for i in range(nn):
         order_key[i] = (node_len[i] << 41) | ((np.int64(1) << 40) - 1 - node_key[i])
-    order = np.argsort(order_key)
+    order = _argsort_distinct(order_key)
     rank = np.zeros(nn, dtype=np.int64)
     for r in range(nn):
         rank[order[r]] = r
