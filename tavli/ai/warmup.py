@@ -62,19 +62,21 @@ def _dice_rules():
 
 
 def movegen() -> None:
-    """The move generator of every game with dice, and the valuers of races: the race
-    encoder and the bear-off databases (a part as long as :func:`encoders`, so that the
-    two share the cores evenly)."""
+    """The move generator of every game with dice, the valuers of races (the race
+    encoder, the bear-off databases) and Fevga's inputs: a part as long as
+    :func:`encoders`, so that the two share the cores evenly."""
     import numpy as np
 
     from tavli.ai.bearoff import bearoff_outputs, load_tables
+    from tavli.ai.encode import encode_fevga
     from tavli.ai.evaluator import position_class
     from tavli.ai.race import encode_race, race_sanity
 
     for rules, start in _dice_rules():
         start.legal_moves((6, 5), rules)
     b, y = _board(), np.zeros(5, dtype=np.float32)
-    encode_race(b, 0, np.zeros(512, dtype=np.float32))
+    for encoder in (encode_race, encode_fevga):
+        encoder(b, 0, np.zeros(512, dtype=np.float32))
     position_class(b, 0)
     race_sanity(b, 0, y)
     bo1, bo2 = load_tables()
@@ -90,18 +92,18 @@ def steptree() -> None:
 
 
 def encoders() -> None:
-    """The networks' inputs of every family, the networks' forward pass and work arrays,
-    a game's end."""
+    """The networks' inputs of Plakoto, Portes and backgammon, the networks' forward pass
+    and work arrays, a game's end."""
     import numpy as np
 
-    from tavli.ai.encode import encode_fevga, encode_plakoto, encode_portes
+    from tavli.ai.encode import encode_plakoto, encode_portes
     from tavli.ai.fastplay import terminal
     from tavli.ai.features import encode_portes2
     from tavli.ai.net import Net, forward
     from tavli.engine.rules import Rules
 
     b, x = _board(), np.zeros(512, dtype=np.float32)
-    for encoder in (encode_plakoto, encode_fevga, encode_portes):
+    for encoder in (encode_plakoto, encode_portes):
         encoder(b, 0, x)
     encode_portes2(b, 0, x, 0)
     net = Net.random(0, hidden=2, seed=0)
@@ -130,6 +132,17 @@ def network() -> None:
             an = Analyzer(rules)
             an.rank(start, start.legal_moves((6, 5), rules)[:2], EvalContext(plies=1))
             an.position_outputs(start, EvalContext(plies=1))
+
+
+def valuers() -> None:
+    """What a hint says of the position itself: its class and the valuer answering for it
+    at 0-ply (the batched evaluation, compiled apart from the searches')."""
+    from tavli.ai.analyzer import Analyzer
+    from tavli.ai.shipped import has_shipped_net
+
+    for rules, start in _dice_rules():
+        if has_shipped_net(rules.game):
+            Analyzer(rules).position_valuer(start)
 
 
 def deep() -> None:
@@ -169,18 +182,19 @@ def dama_search() -> None:
 MOVEGEN = Part("warm.movegen", "the move generator", "movegen")
 ENCODERS = Part("warm.encoders", "the AI's view of the board", "encoders")
 NETWORK = Part("warm.network", "the AI's moves and hints", "network")
+VALUERS = Part("warm.network", "the AI's moves and hints", "valuers")
 STEPTREE = Part("warm.steptree", "the moves step by step", "steptree")
 DAMA_MOVES = Part("warm.dama_moves", "Dama's moves", "dama_moves")
 DAMA_SEARCH = Part("warm.dama_search", "Dama's AI", "dama_search")
 DEEP = Part("warm.deep", "the deeper analysis", "deep")
 #: the parts in stages, most needed first: each stage's parts compile in parallel
 STAGES: tuple[tuple[Part, ...], ...] = (
-    (MOVEGEN, ENCODERS), (NETWORK, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
+    (MOVEGEN, ENCODERS), (NETWORK, VALUERS, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
 #: what the app's server process runs itself (plain requests: a game's legal moves)
 SERVER_PARTS = (MOVEGEN, STEPTREE, DAMA_MOVES)
 #: the stages a first hint or AI move needs, by kind of game
 NEEDS: dict[str, tuple[tuple[Part, ...], ...]] = {
-    "dice": ((MOVEGEN, ENCODERS), (NETWORK,)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
+    "dice": ((MOVEGEN, ENCODERS), (NETWORK, VALUERS)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
 
 
 def all_parts() -> list[Part]:
@@ -286,6 +300,18 @@ def prepare(parts: Iterable[Part] | None = None, step: Step | None = None) -> fl
     return time.perf_counter() - t
 
 
+def _start_method() -> str:
+    """How the helper processes start: forked from this one on Linux when it runs no
+    other thread (they skip importing the engine again: half a second of a first hint),
+    else spawned (forking a process with threads may copy a lock some thread holds)."""
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
 def prepare_parallel(processes: int | None = None, step: Step | None = None,
                      stages: tuple[tuple[Part, ...], ...] = STAGES) -> tuple[float, float]:
     """Run every stage's parts in up to ``processes`` worker processes (default: the
@@ -300,7 +326,7 @@ def prepare_parallel(processes: int | None = None, step: Step | None = None,
     done, cpu = 0, 0.0
     workers = processes or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                                else (os.cpu_count() or 1), 4)
-    with ProcessPoolExecutor(max(1, workers), mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max(1, workers), mp_context=get_context(_start_method())) as pool:
         for stage in stages:
             futures = {pool.submit(run_part, p.run): p for p in stage}
             for f in as_completed(futures):

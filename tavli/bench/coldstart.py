@@ -98,8 +98,10 @@ def _dice_game(name: str, part: str, steps: list[dict[str, Any]]) -> None:
     moves = _timed("first legal moves", lambda: pos.legal_moves((3, 1), rules), steps)
     plies = LEVELS[DEFAULT_LEVEL].plies
 
-    def hint() -> None:
-        Analyzer(rules).rank(pos, list(moves), EvalContext(plies=plies))
+    def hint() -> None:  # as the page's and `tavli hint`'s: the moves, the position's valuer
+        an = Analyzer(rules)
+        an.rank(pos, list(moves), EvalContext(plies=plies))
+        an.position_valuer(pos)
         if rules.cube:
             from tavli.ai.cubeplay import cube_decision
             cube_decision(pos, rules=rules, ctx=EvalContext(plies=plies))

@@ -106,11 +106,16 @@ def prepare_engine(args: argparse.Namespace) -> bool:
 
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/"
                "{task.total}"), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+    # drawn at each step, without rich's refresh thread: the helper processes can then
+    # be forked (:func:`tavli.ai.warmup.prepare_parallel`)
+    with Progress(*columns, console=Console(stderr=True), transient=True,
+                  auto_refresh=False) as bar:
         task = bar.add_task("tavli: first run: preparing the engine",
                             total=sum(len(s) for s in stages))
+        bar.refresh()
         prepare_parallel(stages=stages, step=lambda done, total, part: bar.update(
-            task, completed=done, description=f"tavli: first run: prepared {part.text}"))
+            task, completed=done, description=f"tavli: first run: prepared {part.text}",
+            refresh=True))
     return True
 
 
