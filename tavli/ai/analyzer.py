@@ -13,7 +13,14 @@ import numpy as np
 
 from tavli.ai.context import MONEY_0PLY, EvalContext
 from tavli.ai.encode import family_name
-from tavli.ai.evaluator import CLASSES, VALUERS, Evaluator, as_evaluator, position_class
+from tavli.ai.evaluator import (
+    CLASSES,
+    VALUERS,
+    Evaluator,
+    as_evaluator,
+    evaluate,
+    position_class,
+)
 from tavli.ai.net import Net, NetError, equity
 from tavli.ai.search import Searcher
 from tavli.engine.board import Move, Position
@@ -109,9 +116,14 @@ class Analyzer:
         :data:`~tavli.ai.evaluator.CLASSES`) and the valuer that answers for it at 0-ply
         (``contact net``, ``race net``, a bear-off database:
         :data:`~tavli.ai.evaluator.VALUERS`)."""
-        flat = np.ascontiguousarray(position.array, dtype=np.int8).reshape(104)
-        cls = int(position_class(flat, self.evaluator.family))
-        used = int(self.evaluator.evaluate([position])[1][0])
+        # a writable copy and the searches' own compiled evaluate: nothing to compile on a
+        # first hint once the searches are (a read-only board would be another type)
+        flat = np.array(position.array, dtype=np.int8).reshape(104)
+        ev = self.evaluator
+        cls = int(position_class(flat, ev.family))
+        f4 = np.float32
+        used = int(evaluate(ev.tables, flat, position.turn, ev.family, np.zeros(ev.n_inputs, f4),
+                            np.zeros(ev.hidden, f4), np.zeros(5, f4)))
         return CLASSES[cls], VALUERS[used]
 
     def position_outputs(self, position: Position,

@@ -132,17 +132,7 @@ def network() -> None:
             an = Analyzer(rules)
             an.rank(start, start.legal_moves((6, 5), rules)[:2], EvalContext(plies=1))
             an.position_outputs(start, EvalContext(plies=1))
-
-
-def valuers() -> None:
-    """What a hint says of the position itself: its class and the valuer answering for it
-    at 0-ply (the batched evaluation, compiled apart from the searches')."""
-    from tavli.ai.analyzer import Analyzer
-    from tavli.ai.shipped import has_shipped_net
-
-    for rules, start in _dice_rules():
-        if has_shipped_net(rules.game):
-            Analyzer(rules).position_valuer(start)
+            an.position_valuer(start)
 
 
 def deep() -> None:
@@ -182,19 +172,18 @@ def dama_search() -> None:
 MOVEGEN = Part("warm.movegen", "the move generator", "movegen")
 ENCODERS = Part("warm.encoders", "the AI's view of the board", "encoders")
 NETWORK = Part("warm.network", "the AI's moves and hints", "network")
-VALUERS = Part("warm.network", "the AI's moves and hints", "valuers")
 STEPTREE = Part("warm.steptree", "the moves step by step", "steptree")
 DAMA_MOVES = Part("warm.dama_moves", "Dama's moves", "dama_moves")
 DAMA_SEARCH = Part("warm.dama_search", "Dama's AI", "dama_search")
 DEEP = Part("warm.deep", "the deeper analysis", "deep")
 #: the parts in stages, most needed first: each stage's parts compile in parallel
 STAGES: tuple[tuple[Part, ...], ...] = (
-    (MOVEGEN, ENCODERS), (NETWORK, VALUERS, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
+    (MOVEGEN, ENCODERS), (NETWORK, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
 #: what the app's server process runs itself (plain requests: a game's legal moves)
 SERVER_PARTS = (MOVEGEN, STEPTREE, DAMA_MOVES)
 #: the stages a first hint or AI move needs, by kind of game
 NEEDS: dict[str, tuple[tuple[Part, ...], ...]] = {
-    "dice": ((MOVEGEN, ENCODERS), (NETWORK, VALUERS)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
+    "dice": ((MOVEGEN, ENCODERS), (NETWORK,)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
 
 
 def all_parts() -> list[Part]:

@@ -106,8 +106,7 @@ def warm_dice_games() -> float:
     ply. Returns the seconds it took."""
     from tavli.ai import warmup
 
-    return warmup.prepare([warmup.MOVEGEN, warmup.ENCODERS, warmup.NETWORK, warmup.VALUERS,
-                           warmup.DEEP])
+    return warmup.prepare([warmup.MOVEGEN, warmup.ENCODERS, warmup.NETWORK, warmup.DEEP])
 
 
 def warm_dama() -> float:
