@@ -38,7 +38,7 @@ from numba import njit
 
 from tavli.ai.bearoff import bearoff_outputs, empty_tables, load_tables
 from tavli.ai.encode import encode, is_contact
-from tavli.ai.net import N_OUT, Net, NetError, Scratch, forward, scratch_for
+from tavli.ai.net import N_OUT, Net, NetError, Scratch, forward, make_scratch
 from tavli.ai.race import race_sanity
 from tavli.ai.shipped import family_net, family_race_net
 from tavli.engine.games import PINNING, RUNNING, Variant, find_variant
@@ -171,7 +171,7 @@ class Evaluator:
         if states < 1 or hash_size & (hash_size - 1) or hash_size < 2 * states:
             raise ValueError("scratch needs states >= 1 and a power-of-two hash_size of at "
                              "least 2 * states")
-        return scratch_for(self.n_inputs, self.hidden, states, hash_size)
+        return make_scratch(self.n_inputs, self.hidden, states, hash_size)
 
     def evaluate_arrays(self, boards: np.ndarray,
                         turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

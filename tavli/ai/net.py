@@ -94,12 +94,6 @@ def make_scratch(n_in, hidden, states, hash_size):
         np.zeros((states, REC), np.int8), np.zeros(HT + hash_size + states, np.int64))
 
 
-def scratch_for(n_in: int, hidden: int, states: int, hash_size: int) -> Scratch:
-    """:func:`make_scratch` run as Python (the same code, the same arrays): what Python
-    callers use, so that a first run compiles it only where compiled code makes one."""
-    return make_scratch.py_func(n_in, hidden, states, hash_size)
-
-
 @njit(cache=True, fastmath=True)
 def _sigmoid(z):
     if z < -30.0:
@@ -244,7 +238,7 @@ class Net:
         if states < 1 or hash_size & (hash_size - 1) or hash_size < 2 * states:
             raise ValueError("scratch needs states >= 1 and a power-of-two hash_size of at "
                              "least 2 * states")
-        return scratch_for(self.W1.shape[0], self.hidden, states, hash_size)
+        return make_scratch(self.W1.shape[0], self.hidden, states, hash_size)
 
     @property
     def hidden(self) -> int:

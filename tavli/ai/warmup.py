@@ -62,19 +62,21 @@ def _dice_rules():
 
 
 def movegen() -> None:
-    """The move generator of every game with dice and the valuers of races (the race
-    encoder, the bear-off databases): a part as long as :func:`encoders`, so that the two
-    share the cores evenly."""
+    """The move generator of every game with dice, the valuers of races (the race
+    encoder, the bear-off databases) and Fevga's inputs: a part as long as
+    :func:`encoders`, so that the two share the cores evenly."""
     import numpy as np
 
     from tavli.ai.bearoff import bearoff_outputs, load_tables
+    from tavli.ai.encode import encode_fevga
     from tavli.ai.evaluator import position_class
     from tavli.ai.race import encode_race, race_sanity
 
     for rules, start in _dice_rules():
         start.legal_moves((6, 5), rules)
     b, y = _board(), np.zeros(5, dtype=np.float32)
-    encode_race(b, 0, np.zeros(512, dtype=np.float32))
+    for encoder in (encode_race, encode_fevga):
+        encoder(b, 0, np.zeros(512, dtype=np.float32))
     position_class(b, 0)
     race_sanity(b, 0, y)
     bo1, bo2 = load_tables()
@@ -90,22 +92,22 @@ def steptree() -> None:
 
 
 def encoders() -> None:
-    """The networks' inputs of Plakoto, Fevga, Portes and backgammon, the networks'
-    forward pass, a game's end (the work arrays are made by Python:
-    :func:`tavli.ai.net.scratch_for`)."""
+    """The networks' inputs of Plakoto, Portes and backgammon, the networks' forward pass
+    and work arrays, a game's end."""
     import numpy as np
 
-    from tavli.ai.encode import encode_fevga, encode_plakoto, encode_portes
+    from tavli.ai.encode import encode_plakoto, encode_portes
     from tavli.ai.fastplay import terminal
     from tavli.ai.features import encode_portes2
     from tavli.ai.net import Net, forward
     from tavli.engine.rules import Rules
 
     b, x = _board(), np.zeros(512, dtype=np.float32)
-    for encoder in (encode_plakoto, encode_fevga, encode_portes):
+    for encoder in (encode_plakoto, encode_portes):
         encoder(b, 0, x)
     encode_portes2(b, 0, x, 0)
     net = Net.random(0, hidden=2, seed=0)
+    net.scratch(8, 16)  # the searches' work arrays
     forward(net.weights, x[:net.W1.shape[0]].copy(), np.zeros(2, np.float32),
             np.zeros(5, np.float32))
     terminal(b, 0, Rules.for_game("portes").kernel_flags(), np.zeros(5, np.float32))
