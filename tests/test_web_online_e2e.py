@@ -16,29 +16,15 @@ import json
 import pytest
 from conftest import ARTIFACTS, wait_js
 from test_online_page import online_server  # noqa: F401 - the fixture
-from test_web_page_e2e import LANGS, LOCALES, SIZES, VISIBLE_TEXTS, untranslated
+from test_web_page_e2e import (  # noqa: F401 - open_page: the fixture
+    LANGS,
+    SIZES,
+    VISIBLE_TEXTS,
+    open_page,
+    untranslated,
+)
 
 from tavli import i18n
-
-
-@pytest.fixture
-def open_page(browser):
-    made = []
-
-    def make(lang: str = "en", size=SIZES[1][0]):
-        phone = size["width"] < 500
-        ctx = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone,
-                                  locale=LOCALES[lang], reduced_motion="reduce")
-        page = ctx.new_page()
-        page.set_default_timeout(30000)
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        made.append(ctx)
-        return page
-
-    yield make
-    for ctx in made:
-        ctx.close()
 
 
 def start_page(page, server: str) -> None:

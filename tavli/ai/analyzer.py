@@ -21,7 +21,7 @@ from tavli.ai.evaluator import (
     evaluate,
     position_class,
 )
-from tavli.ai.net import Net, NetError, equity
+from tavli.ai.net import N_OUT, Net, NetError, equity
 from tavli.ai.search import Searcher
 from tavli.engine.board import Move, Position
 from tavli.engine.rules import Rules
@@ -123,7 +123,7 @@ class Analyzer:
         cls = int(position_class(flat, ev.family))
         f4 = np.float32
         used = int(evaluate(ev.tables, flat, position.turn, ev.family, np.zeros(ev.n_inputs, f4),
-                            np.zeros(ev.hidden, f4), np.zeros(5, f4)))
+                            np.zeros(ev.hidden, f4), np.zeros(N_OUT, f4)))
         return CLASSES[cls], VALUERS[used]
 
     def position_outputs(self, position: Position,

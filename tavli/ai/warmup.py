@@ -4,8 +4,8 @@ from Numba's cache) before a request needs it.
 The work is a list of named parts in stages (:data:`STAGES`): the parts of a stage are
 independent of each other and compile in parallel, one process each
 (:func:`prepare_parallel`); a later stage links what the earlier ones compiled, loaded
-from Numba's cache (a kernel loaded from the cache is linked into the kernels that call
-it, not compiled again). A first run pays the compiling once, spread over the cores, and
+from Numba's cache (a kernel loaded from the cache is not typed again, only linked into
+the kernels that call it). A first run pays the compiling once, spread over the cores, and
 the hint's own kernels come first.
 
 Each part runs under a lock shared by every process of this cache (:func:`part_lock`), so
@@ -121,30 +121,33 @@ def _board():
     return np.array(Position.start("portes").array).reshape(104)
 
 
-def network() -> None:
-    """The AI's moves and hints (1-ply, the default level) and its cube decisions."""
+def _analyzers():
+    """An analyzer of each game with dice that has a shipped network, with its rules and
+    start."""
     from tavli.ai.analyzer import Analyzer
-    from tavli.ai.context import EvalContext
     from tavli.ai.shipped import has_shipped_net
 
     for rules, start in _dice_rules():
         if has_shipped_net(rules.game):
-            an = Analyzer(rules)
-            an.rank(start, start.legal_moves((6, 5), rules)[:2], EvalContext(plies=1))
-            an.position_outputs(start, EvalContext(plies=1))
-            an.position_valuer(start)
+            yield Analyzer(rules), rules, start
+
+
+def network() -> None:
+    """The AI's moves and hints (1-ply, the default level) and its cube decisions."""
+    from tavli.ai.context import EvalContext
+
+    for an, rules, start in _analyzers():
+        an.rank(start, start.legal_moves((6, 5), rules)[:2], EvalContext(plies=1))
+        an.position_outputs(start, EvalContext(plies=1))
+        an.position_valuer(start)
 
 
 def deep() -> None:
     """The 2-ply search (the world-class level, the reviews)."""
-    from tavli.ai.analyzer import Analyzer
     from tavli.ai.context import EvalContext
-    from tavli.ai.shipped import has_shipped_net
 
-    for rules, start in _dice_rules():
-        if has_shipped_net(rules.game):
-            Analyzer(rules).rank(start, start.legal_moves((6, 5), rules)[:2],
-                                 EvalContext(plies=2))
+    for an, rules, start in _analyzers():
+        an.rank(start, start.legal_moves((6, 5), rules)[:2], EvalContext(plies=2))
 
 
 def dama_moves() -> None:
