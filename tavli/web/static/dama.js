@@ -10,7 +10,7 @@
  */
 import {announce, liveRegions} from "./a11y.js";
 import {api} from "./http.js";
-import {t, tm, tn} from "./i18n.js";
+import {catalogueReady, t, tm, tn} from "./i18n.js";
 import {opponentRequest} from "./newgame.js";
 import {$, button, cap, el, sleep, svgPoint, toast} from "./util.js";
 
@@ -774,7 +774,7 @@ export function setupDama() {
   if (m) {
     const d = $("#dlg-new");
     if (d.open) d.close();
-    load(m[1]);
+    catalogueReady.then(() => load(m[1]));   // its texts drawn in the page's language
   }
 }
 

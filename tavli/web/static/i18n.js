@@ -5,7 +5,8 @@
  * The language chosen is kept in localStorage ("tavli.lang") and sent with every request
  * (X-Tavli-Lang), so the API's errors come in it too; without a choice the server follows
  * the browser's Accept-Language. A key missing from the catalogue shows as the key.
- * Exports I18N (the catalogue), t, tn, tm, gameName, langHeaders and loadCatalogue.
+ * Exports I18N (the catalogue), t, tn, tm, gameName, langHeaders, loadCatalogue and
+ * catalogueReady.
  */
 import {option} from "./util.js";
 
@@ -68,6 +69,11 @@ function applyI18n(root) {
 /** The header that asks the server for the page's language. */
 export function langHeaders() { return {"X-Tavli-Lang": I18N.lang}; }
 
+let catalogueLoaded;
+/** Resolved once the catalogue is in (loadCatalogue): what draws text waits for it, so
+ * that no message key shows on the page. */
+export const catalogueReady = new Promise((resolve) => { catalogueLoaded = resolve; });
+
 /** Load the catalogue of the chosen language (or the browser's), translate the page and
  * fill the language menu; `headers`: what every request carries (the access token). */
 export async function loadCatalogue(headers) {
@@ -89,4 +95,5 @@ export async function loadCatalogue(headers) {
       location.reload();
     });
   }
+  catalogueLoaded();
 }
