@@ -202,6 +202,28 @@ def test_a_turn_tapped_in_the_review_shows_the_board_in_sight(open_page, server,
     assert page.errors == []
 
 
+def test_the_review_pressed_twice_is_fetched_and_drawn_once(open_page, server, cube_review):
+    """A second press while the review is on its way waits for it: one request, one chart
+    (two drew the chart twice, and a point tapped in between was gone)."""
+    gid, _ = cube_review
+    page = open_page("en", SIZES[1][0])
+    open_review(page, server, gid)
+    page.click("#btn-review-close")
+    page.wait_for_selector("#btn-review:not([hidden])")
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/review") else None)
+    page.evaluate("(() => { const b = document.querySelector('#btn-review'); "
+                  "b.click(); b.click(); })()")
+    page.wait_for_selector("#review:not([hidden]) #chart circle.pt")
+    first = page.locator("#chart circle.pt").first.element_handle()
+    until_idle(page)
+    page.wait_for_timeout(300)
+    assert len(asked) == 1, asked
+    assert page.evaluate("(c) => c.isConnected", first)
+    assert page.is_hidden("#btn-review")
+    assert page.errors == []
+
+
 # --- resigning in the local app -----------------------------------------------------------
 def a_person_to_move(page) -> dict:
     """Roll (and let the AI act) until the person has dice to play."""

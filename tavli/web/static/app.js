@@ -569,25 +569,47 @@ function previewHint(m, tr) {
 }
 
 // --- review ------------------------------------------------------------------------------------
-export async function openReview() {
-  if (!S.state) return;
+let reviewing = null;   // {token, done}: the review being fetched, a second call waits for it
+
+/** Fetch and draw the review of the game shown. While one is on its way, a second call (the
+ * button pressed again, or pressed as an imported game opens its review by itself) waits for
+ * it rather than fetching and drawing the chart a second time under the reader's pointer. */
+export function openReview() {
+  if (!S.state) return Promise.resolve();
+  if (reviewing?.token !== S.token) {       // none on its way for this game
+    const mine = {token: S.token};
+    mine.done = fetchReview(S.state.id).finally(() => {
+      if (reviewing === mine) reviewing = null;
+    });
+    reviewing = mine;
+  }
+  return reviewing.done;
+}
+
+async function fetchReview(id) {
+  const token = S.token;
   setBusy(true);
+  render();                                 // the Review button hides while it is made
   $("#status").textContent = t("st.reviewing");
   try {
-    const path = `/api/games/${S.state.id}/review`;
+    const path = `/api/games/${encodeURIComponent(id)}/review`;
     let r = await api("GET", path);
     while (r && r.status === "running") {   // 202: the review is being made
+      if (S.token !== token) return;        // another game opened meanwhile
       $("#status").textContent = t("st.reviewing_pct", {pct: Math.round(100 * r.progress)});
       await sleep(700);
       r = await api("GET", path);
     }
+    if (S.token !== token) return;
     S.review = r;
     drawReview();
   } catch (e) {
-    toast(e.message);
+    if (S.token === token) toast(e.message);
   } finally {
-    setBusy(false);
-    render();
+    if (S.token === token) {
+      setBusy(false);
+      render();
+    }
   }
 }
 
