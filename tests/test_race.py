@@ -304,7 +304,7 @@ def test_race_rollouts_same_with_processes_and_resume_from_partial(tmp_path):
     got = sample_starts(rules.game, 12, 5, pick_any=True, evaluator=ev)
     boards, turns = got.boards[:12], got.turns[:12]
     one = rollouts_of(ev, rules, boards, turns, 72, 3, "test")
-    two = rollouts_of(ev, rules, boards, turns, 72, 3, "test", jobs=2)
+    two = rollouts_of(ev, rules, boards, turns, 72, 3, "test", compute=2)
     np.testing.assert_array_equal(one.means, two.means)
     np.testing.assert_array_equal(one.outputs, two.outputs)
     # a run stopped after 10 positions left them in the partial file; a rerun resumes

@@ -53,7 +53,7 @@ def test_a_rollout_replays_for_its_seed_and_whatever_the_processes():
     ctx = RolloutContext(games=108, truncate=3, seed=7)
     one = rollout(OPENING, ctx)
     again = rollout(OPENING, ctx)
-    two = rollout(OPENING, ctx, jobs=2)
+    two = rollout(OPENING, ctx, compute=2)
     other = rollout(OPENING, ctx.with_seed(8))
     for r in (again, two):
         assert r.trials == one.trials == 108
@@ -124,7 +124,7 @@ def test_the_api_refuses_bad_settings():
     with pytest.raises(OptionError, match="ply 0 or 1"):
         RolloutContext(play=EvalContext(plies=2))
     with pytest.raises(OptionError, match="jobs"):
-        rollout(RACE, jobs=0)
+        rollout(RACE, compute=0)
     with pytest.raises(GameOver, match="over"):
         rollout(OVER)
     with pytest.raises(OptionError):

@@ -93,7 +93,7 @@ def test_a_line_cut_short_is_played_again(tmp_path):
 
 def test_jobs_give_the_same_games(tmp_path):
     one = run_strength("greedy", "random", "portes", 8, seed=4)
-    two = run_strength("greedy", "random", "portes", 8, seed=4, jobs=2,
+    two = run_strength("greedy", "random", "portes", 8, seed=4, compute=2,
                        log=tmp_path / "j.jsonl")
     assert np.array_equal(one.points, two.points)
 

@@ -97,10 +97,10 @@ def _same(a: list[Chunk], b: list[Chunk]) -> bool:
 def test_labels_do_not_depend_on_the_number_of_processes(tmp_path, teacher):
     ev = Evaluator(teacher)
     log = io.StringIO()
-    files = label_run(ev, QUICK, 250, tmp_path / "one", jobs=1, log=log)
+    files = label_run(ev, QUICK, 250, tmp_path / "one", compute=1, log=log)
     assert [p.name for p in files] == ["chunk-00000.npz", "chunk-00001.npz",
                                        "chunk-00002.npz"]
-    label_run(ev, QUICK, 250, tmp_path / "two", jobs=2, log=log)
+    label_run(ev, QUICK, 250, tmp_path / "two", compute=2, log=log)
     one, two = _chunks(tmp_path / "one"), _chunks(tmp_path / "two")
     assert [len(c.boards) for c in one] == [100, 100, 50]
     assert _same(one, two)
@@ -108,7 +108,7 @@ def test_labels_do_not_depend_on_the_number_of_processes(tmp_path, teacher):
 
 def test_an_interrupted_labelling_resumes_to_the_same_labels(tmp_path, teacher, monkeypatch):
     ev = Evaluator(teacher)
-    label_run(ev, QUICK, 250, tmp_path / "whole", jobs=1, log=io.StringIO())
+    label_run(ev, QUICK, 250, tmp_path / "whole", compute=1, log=io.StringIO())
     save = Chunk.save
     calls = []
 
@@ -121,19 +121,19 @@ def test_an_interrupted_labelling_resumes_to_the_same_labels(tmp_path, teacher, 
 
     monkeypatch.setattr(Chunk, "save", save_then_stop)
     with pytest.raises(KeyboardInterrupt):
-        label_run(ev, QUICK, 250, tmp_path / "cut", jobs=1, log=io.StringIO())
+        label_run(ev, QUICK, 250, tmp_path / "cut", compute=1, log=io.StringIO())
     assert [p.name for p in (tmp_path / "cut").glob("chunk-*")] == ["chunk-00000.npz"]
     monkeypatch.setattr(Chunk, "save", save)
     log = io.StringIO()
-    label_run(ev, QUICK, 250, tmp_path / "cut", jobs=1, log=log)
+    label_run(ev, QUICK, 250, tmp_path / "cut", compute=1, log=log)
     assert "1 of 3 chunks already labelled" in log.getvalue()
     assert "chunk 0:" not in log.getvalue()  # not labelled again
     assert not list((tmp_path / "cut").glob(".tmp-*"))
     assert _same(_chunks(tmp_path / "whole"), _chunks(tmp_path / "cut"))
     # the total may change on a rerun: chunks are the same but for the last one's size
-    assert len(label_run(ev, QUICK, 200, tmp_path / "cut", jobs=1, log=io.StringIO())) == 2
+    assert len(label_run(ev, QUICK, 200, tmp_path / "cut", compute=1, log=io.StringIO())) == 2
     last = Chunk.load(tmp_path / "cut" / "chunk-00002.npz")
-    label_run(ev, QUICK, 300, tmp_path / "cut", jobs=1, log=io.StringIO())
+    label_run(ev, QUICK, 300, tmp_path / "cut", compute=1, log=io.StringIO())
     longer = Chunk.load(tmp_path / "cut" / "chunk-00002.npz")
     assert len(last.boards) == 50 and len(longer.boards) == 100
     assert np.array_equal(longer.labels[:50], last.labels)
@@ -141,7 +141,7 @@ def test_an_interrupted_labelling_resumes_to_the_same_labels(tmp_path, teacher, 
     # another teacher or other settings do not mix into a folder
     with pytest.raises(TrainingError, match="labels of another run .*differing: every"):
         label_run(ev, LabelSettings(**{**QUICK.__dict__, "every": 0.5}), 250,
-                  tmp_path / "cut", jobs=1)
+                  tmp_path / "cut", compute=1)
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +150,7 @@ def labelled(tmp_path_factory, teacher):
     folder = tmp_path_factory.mktemp("labels")
     files = label_run(Evaluator(teacher), LabelSettings(targets="ply1", every=0.5,
                                                         screen=0.0, chunk=800), 1600,
-                      folder, jobs=1, log=io.StringIO())
+                      folder, compute=1, log=io.StringIO())
     data = load_chunks(files, "portes")
     return _encode(data.boards, data.sides, teacher), data.labels, data.games_of
 
@@ -290,9 +290,9 @@ def test_rounds_keep_only_a_better_student_and_stop_after_two_without_gain(tmp_p
     settings = rounds.RoundSettings(positions=40, labels=LabelSettings(targets="ply1",
                                                                        chunk=40), games=40)
     log = io.StringIO()
-    best = rounds.train_rounds(bad, tmp_path, settings, rounds=1, jobs=1, log=log)
+    best = rounds.train_rounds(bad, tmp_path, settings, rounds=1, compute=1, log=log)
     assert "kept" in log.getvalue() and np.array_equal(best.W2, good.W2)
-    best = rounds.train_rounds(bad, tmp_path, settings, rounds=4, jobs=1, log=log)
+    best = rounds.train_rounds(bad, tmp_path, settings, rounds=4, compute=1, log=log)
     state = json.loads((tmp_path / "rounds.json").read_text())
     r1, r2, r3 = state["rounds"]  # round 4 never starts: rounds 2 and 3 gained nothing
     assert r1["kept"] and r1["match"]["ppg"] > 2 * r1["match"]["se"]

@@ -20,8 +20,9 @@ import numpy as np
 from numba import njit
 
 from tavli.ai.encode import encode, is_contact
-from tavli.ai.evaluator import evaluate
-from tavli.ai.net import N_OUT, flip, forward, money_equity
+from tavli.ai.evaluator import Evaluator, evaluate
+from tavli.ai.net import N_OUT, flip, forward, make_scratch, money_equity
+from tavli.compute import Compute, open_pool
 from tavli.engine.games.kernel import BACKGAMMON, DRAW, F_BACKGAMMONS, F_KERNEL, GOES_ON, verdict
 from tavli.engine.movegen import HASH_SIZE, MAX_STATES, generate
 
@@ -242,14 +243,15 @@ def play_games(a, b, pubw, start, flags, n_pairs, seed, s, results):
 
 
 def compiled_match(net_a, kind_a: int, net_b, kind_b: int, rules, pairs: int, seed: int,
-                   scratch=None) -> np.ndarray:
+                   scratch=None, first_pair: int = 0) -> np.ndarray:
     """A's points in ``2 pairs`` duplicate-dice games (money scoring, no cube) between two
     compiled players (``NET`` with its network or :class:`~tavli.ai.evaluator.Evaluator`
-    (a network alone plays with the bear-off databases), ``PUBEVAL`` or ``RANDOM``).
-    ``scratch``: work arrays to use (:data:`~tavli.ai.net.Scratch`; made here when none is
-    given or it is too small for the networks)."""
-    from tavli.ai.evaluator import Evaluator
-    from tavli.ai.net import Net, make_scratch
+    (a network alone plays with the bear-off databases), ``PUBEVAL`` or ``RANDOM``): the
+    pairs ``first_pair``, ``first_pair + 1``, … of the match of ``seed`` (a pair's games
+    depend on its number alone, so a match split into blocks of pairs gives the same
+    points). ``scratch``: work arrays to use (:data:`~tavli.ai.net.Scratch`; made here
+    when none is given or it is too small for the networks)."""
+    from tavli.ai.net import Net
     from tavli.engine.board import Position
 
     def as_ev(net):
@@ -264,7 +266,53 @@ def compiled_match(net_a, kind_a: int, net_b, kind_b: int, rules, pairs: int, se
     res = np.zeros(2 * pairs)
     play_games((kind_a, a.tables), (kind_b, b.tables), pubeval_weights(),
                np.array(Position.start(rules).array), rules.kernel_flags(), pairs,
-               pair_seed_base(seed), scratch, res)
+               (pair_seed_base(seed) + first_pair) % 4294967296, scratch, res)
+    return res
+
+
+#: dice pairs a task of a distributed match (:func:`match_job`)
+MATCH_BLOCK = 100
+
+
+def _match_setup(a, kind_a: int, b, kind_b: int, rules):
+    sizes = [e for e in (a, b) if e is not None and hasattr(e, "n_inputs")]
+    n_in = max([e.n_inputs for e in sizes], default=1)
+    hidden = max([e.hidden for e in sizes], default=1)
+    return a, kind_a, b, kind_b, rules, make_scratch(n_in, hidden, MAX_STATES, HASH_SIZE)
+
+
+def _match_block(state, task: tuple[int, int, int]) -> tuple[int, np.ndarray]:
+    a, kind_a, b, kind_b, rules, scratch = state
+    seed, first, n = task
+    return first, compiled_match(a, kind_a, b, kind_b, rules, n, seed, scratch, first)
+
+
+def match_job(a, kind_a: int, b, kind_b: int, rules, pairs: int, seed: int, compute=None,
+              progress=None) -> np.ndarray:
+    """:func:`compiled_match` as a job of blocks of :data:`MATCH_BLOCK` pairs run where
+    ``compute`` (:class:`tavli.compute.Compute`) says: the same points wherever it runs.
+    ``progress(pairs_done)`` is told as blocks finish."""
+    compute = compute or Compute()
+    a, b = (Evaluator(n) if n is not None and not isinstance(n, Evaluator) else n
+            for n in (a, b))
+    blocks = [(seed, k, min(MATCH_BLOCK, pairs - k)) for k in range(0, pairs, MATCH_BLOCK)]
+    res = np.zeros(2 * pairs)
+    if not blocks:
+        return res
+    # the first block here: a cold cache compiles once, in this process, and the workers
+    # load the kernels instead of compiling each
+    state = _match_setup(a, kind_a, b, kind_b, rules)
+    first, pts = _match_block(state, blocks[0])
+    res[:len(pts)] = pts
+    done = blocks[0][2]
+    if progress is not None:
+        progress(done)
+    with open_pool(compute, _match_setup, (a, kind_a, b, kind_b, rules)) as pool:
+        for first, pts in pool.map(_match_block, blocks[1:]):
+            res[2 * first:2 * first + len(pts)] = pts
+            done += len(pts) // 2
+            if progress is not None:
+                progress(done)
     return res
 
 

@@ -15,7 +15,8 @@ luck-adjusted ones, with their standard errors (over the trials, as if independe
 stratification makes them a little pessimistic).
 
 Each trial's dice depend only on the seed and the trial's number, so a rollout gives the
-same figures whatever ``jobs`` (processes) plays it.
+same figures wherever it is played (:class:`~tavli.compute.Compute`: this process, local
+processes, a Ray cluster).
 
 >>> from tavli.engine.board import Position
 >>> pos = Position.from_points("backgammon", {1: 1}, {1: 1, 2: 1}, 1)
@@ -36,6 +37,7 @@ import numpy as np
 
 from tavli.ai.context import DEFAULT_ROLLOUT, EvalContext, RolloutContext
 from tavli.ai.net import N_OUT, equity
+from tavli.compute import Compute, Pool, as_compute, open_pool
 from tavli.engine.board import Dice, Move, Position
 from tavli.engine.rules import Rules
 from tavli.errors import GameOver, OptionError
@@ -102,47 +104,36 @@ def check_jobs(jobs: int) -> None:
 
 
 class Runner:
-    """Plays rollout trials with one evaluator and rule set, in this process or in
-    ``jobs`` worker processes (kept until :meth:`close`)."""
+    """Plays rollout trials with one evaluator and rule set, in this process or where
+    ``compute`` says (:class:`~tavli.compute.Compute`, or a number of local processes;
+    its workers kept until :meth:`close`): the trials are the same wherever they ran."""
 
-    def __init__(self, evaluator, rules: Rules, jobs: int = 1) -> None:
+    def __init__(self, evaluator, rules: Rules, compute: Compute | int = 1) -> None:
         from tavli.ai.search import SEARCH_STATES
 
-        check_jobs(jobs)
+        if not isinstance(compute, Compute):
+            check_jobs(compute)
+        self.compute = as_compute(compute)
         self.evaluator = evaluator
         self.rules = rules
         self.flags = rules.kernel_flags()
         self.count_bg = bool(rules.backgammons)
-        self.jobs = jobs
         self.scratch = evaluator.scratch(SEARCH_STATES, 2 * SEARCH_STATES)
-        self._pool = None
+        self._pool: Pool | None = None
 
     def _chunk(self, root: np.ndarray, side: int, cfg) -> np.ndarray:
-        from tavli.ai.playout import RES, play_trials
+        return _rollout_chunk((self.evaluator, self.flags, self.scratch), (root, side, cfg))
 
-        res = np.zeros((cfg.n, RES))
-        play_trials(self.evaluator.tables, root, side, self.flags, cfg, self.scratch, res)
-        return res
-
-    def _pool_get(self):
-        """The worker processes: forked from this one where that is safe (POSIX, one
-        thread: they start at once with the compiled code and the evaluator loaded), else
-        spawned (each imports tavli and loads the kernels from Numba's cache)."""
+    def _pool_get(self) -> Pool:
+        """The workers (started at the first rollout that needs them)."""
         if self._pool is None:
-            import multiprocessing as mp
-            import threading
-
-            method = ("fork" if threading.active_count() == 1
-                      and "fork" in mp.get_all_start_methods() else "spawn")
-            self._pool = mp.get_context(method).Pool(
-                self.jobs, _worker_init, (self.evaluator, self.flags))
+            self._pool = open_pool(self.compute, _rollout_setup, (self.evaluator, self.flags))
         return self._pool
 
     def close(self) -> None:
-        """Stop the worker processes."""
+        """Stop the workers."""
         if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
+            self._pool.close()
             self._pool = None
 
     def __enter__(self) -> Runner:
@@ -183,7 +174,7 @@ class Runner:
 
         stop = add(self._chunk(root, side, cfg(0)))  # here first: a cold cache compiles once
         if not stop and len(starts) > 1:
-            if self.jobs == 1:
+            if self.compute.here:
                 for first in starts[1:]:
                     if add(self._chunk(root, side, cfg(first))):
                         break
@@ -192,33 +183,31 @@ class Runner:
                 todo = deque(starts[1:])
                 pending: deque = deque()
                 while todo or pending:
-                    while todo and len(pending) < 2 * self.jobs:
-                        pending.append(pool.apply_async(_worker_chunk,
-                                                        (root, side, cfg(todo.popleft()))))
-                    if add(pending.popleft().get()):
+                    while todo and len(pending) < 2 * pool.workers:
+                        pending.append(pool.submit(_rollout_chunk,
+                                                   (root, side, cfg(todo.popleft()))))
+                    if add(pool.result(pending.popleft())):
                         for p in pending:  # let the chunks under way finish unused
-                            p.wait()
+                            pool.result(p)
                         break
         meter.close()
         return np.concatenate(rows), time.perf_counter() - t0
 
 
-_WORKER: dict = {}
-
-
-def _worker_init(evaluator, flags) -> None:
+def _rollout_setup(evaluator, flags):
     from tavli.ai.search import SEARCH_STATES
 
-    _WORKER.update(ev=evaluator, flags=flags,
-                   scratch=evaluator.scratch(SEARCH_STATES, 2 * SEARCH_STATES))
+    return evaluator, flags, evaluator.scratch(SEARCH_STATES, 2 * SEARCH_STATES)
 
 
-def _worker_chunk(root: np.ndarray, side: int, cfg) -> np.ndarray:
+def _rollout_chunk(state, task) -> np.ndarray:
+    """A chunk of trials (``task``: the root board, its side, the trials' settings)."""
     from tavli.ai.playout import RES, play_trials
 
-    w = _WORKER
+    evaluator, flags, scratch = state
+    root, side, cfg = task
     res = np.zeros((cfg.n, RES))
-    play_trials(w["ev"].tables, root, side, w["flags"], cfg, w["scratch"], res)
+    play_trials(evaluator.tables, root, side, flags, cfg, scratch, res)
     return res
 
 
@@ -321,24 +310,24 @@ def _setup(position: Position, evaluator, rules: Rules | None):
 
 
 def rollout(position: Position, ctx: RolloutContext = DEFAULT_ROLLOUT, evaluator=None, *,
-            jobs: int = 1, rules: Rules | None = None,
+            compute: Compute | int = 1, rules: Rules | None = None,
             progress: TextIO | None = None) -> RolloutResult:
     """Roll out ``position`` for its side to move, before the roll, as ``ctx`` says
     (:class:`~tavli.ai.context.RolloutContext`: the trials, their ply, truncation, seed,
     luck adjustment — with it the trials cost about 20 times more at 0-ply and the
     standard error falls several times — and the standard error to stop at), moves chosen
     by ``evaluator`` (a :class:`~tavli.ai.evaluator.Evaluator` or network; the shipped one
-    by default), played in ``jobs`` processes. ``progress``: a stream for a progress line
-    (stderr)."""
-    check_jobs(jobs)
+    by default), played where ``compute`` says (:class:`~tavli.compute.Compute`, or a
+    number of local processes). ``progress``: a stream for a progress line (stderr)."""
     ev, rules = _setup(position, evaluator, rules)
-    with Runner(ev, rules, jobs) as runner:
+    with Runner(ev, rules, compute) as runner:
         res, secs = runner.run(position, ctx, progress)
     return summarize(res, bool(rules.backgammons), ctx.luck, secs, ctx.settings())
 
 
 def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None = 5,
-                  ctx: RolloutContext = DEFAULT_ROLLOUT, evaluator=None, *, jobs: int = 1,
+                  ctx: RolloutContext = DEFAULT_ROLLOUT, evaluator=None, *,
+                  compute: Compute | int = 1,
                   rules: Rules | None = None, candidates: list[Move] | None = None,
                   progress: TextIO | None = None) -> list[RolloutResult]:
     """Roll out the after-positions of moves of ``dice`` in ``position`` (the best
@@ -348,7 +337,8 @@ def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None
     has its outcome exactly (0 trials)."""
     from tavli.ai.analyzer import Analyzer
 
-    check_jobs(jobs)
+    if not isinstance(compute, Compute):
+        check_jobs(compute)
     if moves is not None and (not isinstance(moves, int) or moves < 1):
         raise OptionError(f"moves must be at least 1 (or all), not {moves!r}")
     ev, rules = _setup(position, evaluator, rules)
@@ -358,7 +348,7 @@ def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None
         candidates = [r.move for r in ranked[:moves]]
     settings = ctx.settings()
     results = []
-    with Runner(ev, rules, jobs) as runner:
+    with Runner(ev, rules, compute) as runner:
         for i, m in enumerate(candidates, 1):
             end = _game_over(m, rules)
             if end is not None:

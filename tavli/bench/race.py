@@ -32,6 +32,7 @@ from tavli.ai.context import RolloutContext
 from tavli.ai.evaluator import E_RACE, Evaluator
 from tavli.ai.net import N_OUT, Net, equity, read_npz, write_npz
 from tavli.ai.race import RACE
+from tavli.compute import Compute
 from tavli.engine.games import find_variant
 from tavli.engine.rules import Rules
 from tavli.errors import NetError, OptionError
@@ -106,12 +107,12 @@ def equity_errors(ev: Evaluator, rolls: Rollouts, rules: Rules) -> np.ndarray:
 
 
 def rollouts_of(ev: Evaluator, rules: Rules, boards: np.ndarray, turns: np.ndarray,
-                trials: int, seed: int, player: str, progress=None, jobs: int = 1,
+                trials: int, seed: int, player: str, progress=None, compute: Compute | int = 1,
                 partial: str | Path | None = None) -> Rollouts:
     """The positions (flat boards, ``turns[k]`` to move) rolled out ``trials`` times each
     by ``ev`` at 0-ply to the end (:mod:`tavli.ai.rollout`: plain means, stratified first
     rolls; position ``k`` takes the rollout seed ``seed * 100,000 + k``), the trials of a
-    position in ``jobs`` processes (the figures do not depend on ``jobs``). With
+    position where ``compute`` says (:mod:`tavli.compute`; the figures do not depend on it). With
     ``partial`` the positions done so far are saved there every few positions, and a run
     of the same positions and settings resumes from it."""
     from tavli.ai.rollout import Runner, summarize
@@ -136,7 +137,7 @@ def rollouts_of(ev: Evaluator, rules: Rules, boards: np.ndarray, turns: np.ndarr
                         outputs[:k], trials, seed, player)
 
     plain = RolloutContext(games=trials, luck=False)  # each position's own seed below
-    with Runner(ev, rules, jobs) as runner:
+    with Runner(ev, rules, compute) as runner:
         for k in range(k0, n):
             pos = Position(rules.game, boards[k].reshape(4, 26), int(turns[k]), validate=False)
             res, _ = runner.run(pos, plain.with_seed((seed * 100_000 + k) % 2**32))
@@ -170,10 +171,10 @@ def _resume(part: Path | None, family: str, boards: np.ndarray, turns: np.ndarra
 
 
 def make_rollouts(ev: Evaluator, rules: Rules, positions: int, trials: int, seed: int,
-                  player: str, progress=None, jobs: int = 1,
+                  player: str, progress=None, compute: Compute | int = 1,
                   partial: str | Path | None = None) -> Rollouts:
     """``positions`` race positions from self-play of ``ev`` (seed ``seed``), rolled out
-    ``trials`` times each by ``ev`` (:func:`rollouts_of`, ``jobs`` and ``partial`` as
+    ``trials`` times each by ``ev`` (:func:`rollouts_of`, ``compute`` and ``partial`` as
     there)."""
     from tavli.bench.racegames import sample_starts
 
@@ -189,7 +190,7 @@ def make_rollouts(ev: Evaluator, rules: Rules, positions: int, trials: int, seed
         k += 1
     b = np.concatenate(boards)[:positions]
     t = np.concatenate(turns)[:positions]
-    return rollouts_of(ev, rules, b, t, trials, seed, player, progress, jobs, partial)
+    return rollouts_of(ev, rules, b, t, trials, seed, player, progress, compute, partial)
 
 
 def _stats(err: np.ndarray) -> tuple[float, float]:
@@ -199,9 +200,9 @@ def _stats(err: np.ndarray) -> tuple[float, float]:
 def bench_race(game: str, positions: int = POSITIONS, trials: int = TRIALS, seed: int = 1,
                rollouts: str | Path | None = None, race: str | Path | None = None,
                net: str | Path | None = None, games: int = 0, out=None,
-               progress=None, jobs: int = 1) -> dict:
+               progress=None, compute: Compute | int = 1) -> dict:
     """Measure (see the module docstring), print and return the figures. The rollouts
-    run in ``jobs`` processes; with ``rollouts`` they are saved as they go in
+    run where ``compute`` says; with ``rollouts`` they are saved as they go in
     ``ROLLOUTS.part.npz`` (a run stopped resumes there, removed at the end)."""
     from tavli.ai.shipped import family_rules, load_race_net, shipped_net, shipped_race_net
     from tavli.bench.racegames import pair_stats, race_match
@@ -228,7 +229,7 @@ def bench_race(game: str, positions: int = POSITIONS, trials: int = TRIALS, seed
             raise OptionError("the race benchmark needs at least 2 positions and 2 trials")
         player = f"{contact!r} + race {racenet!r}"
         part = None if path is None else path.with_name(path.name + ".part.npz")
-        rolls = make_rollouts(full, rules, positions, trials, seed, player, progress, jobs,
+        rolls = make_rollouts(full, rules, positions, trials, seed, player, progress, compute,
                               part)
         if path is not None:
             rolls.save(path)

@@ -27,7 +27,8 @@ yardstick).
 
 Long runs (a search level against another takes seconds a game) take ``--log FILE``: each
 pair's result is appended to the file as it finishes, a rerun with the same arguments
-plays only the pairs still missing, and ``--jobs N`` plays pairs in N processes.
+plays only the pairs still missing; ``--jobs N`` plays pairs in N processes, ``--ray``
+or ``--ray-address`` on Ray (:mod:`tavli.compute`), the same points wherever.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from tavli.compute import Compute, as_compute, open_pool
 from tavli.engine.games import HITTING
 from tavli.engine.rules import Rules
 from tavli.errors import RuleError
@@ -276,19 +278,16 @@ def play_pairs(a, b, rules: Rules, pairs: int, seed: int) -> np.ndarray:
     return np.array([p for k in range(pairs) for p in _play_pair(a, b, rules, seed, k)])
 
 
-_WORKER: dict = {}
-
-
-def _worker_init(a_text: str, b_text: str, game: str, rules_options: list[str],
-                 seed: int, cube: bool = False, match: int = 0) -> None:
+def _strength_setup(a_text: str, b_text: str, game: str, rules_options: list[str],
+                    seed: int, cube: bool = False, match: int = 0) -> dict:
+    """A worker's players and rules, made from the players' texts (a player object need
+    not pickle)."""
     rules = _match_rules(game, rules_options, cube, match)
-    _WORKER.update(a=_as_player(parse_player(a_text, rules)),
-                   b=_as_player(parse_player(b_text, rules)), rules=rules, seed=seed,
-                   match=match)
+    return dict(a=_as_player(parse_player(a_text, rules)),
+                b=_as_player(parse_player(b_text, rules)), rules=rules, seed=seed, match=match)
 
 
-def _worker_pair(k: int) -> tuple[int, tuple[float, float]]:
-    w = _WORKER
+def _strength_pair(w: dict, k: int) -> tuple[int, tuple[float, float]]:
     return k, _pair(w["a"], w["b"], w["rules"], w["seed"], k, w["match"])
 
 
@@ -370,10 +369,12 @@ class MatchLog:
 
 def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int = 10000,
                  seed: int = 1, rules_options: list[str] | None = None, log=None,
-                 jobs: int = 1, progress=None, cube: bool = False, match: int = 0) -> Result:
+                 compute: Compute | int = 1, progress=None, cube: bool = False,
+                 match: int = 0) -> Result:
     """A's points per game over ``games`` duplicate-dice games. With ``log`` (a path) the
     results of each pair are appended to that file and a rerun plays only the missing
-    pairs; ``jobs`` > 1 plays Python-driven games in that many processes; ``cube``:
+    pairs; the games are played where ``compute`` says (:class:`~tavli.compute.Compute`,
+    or a number of local processes), with the same points wherever; ``cube``:
     money play with the cube (Jacoby on); ``match``: ``games`` matches to that many
     points (each +1 when A wins it, -1 when it loses)."""
     rules = _match_rules(game, rules_options, cube, match)
@@ -389,10 +390,22 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
         if match:
             header["match"] = match
         mlog = MatchLog(log, header)
+    compute = as_compute(compute)
     if a.compiled is not None and b.compiled is not None and not match:
-        from tavli.ai.fastplay import compiled_match
+        from tavli.ai.fastplay import match_job
 
-        res = compiled_match(a.net, a.compiled, b.net, b.compiled, rules, pairs, seed)
+        t0 = time.time()
+
+        def told(done: int) -> None:
+            if progress is not None:
+                rate = 120 * done / max(1e-9, time.time() - t0)
+                print(f"\r{2 * done}/{2 * pairs} games  {rate:.0f} games/min", end="",
+                      file=progress, flush=True)
+
+        res = match_job(a.net, a.compiled, b.net, b.compiled, rules, pairs, seed, compute,
+                        told)
+        if progress is not None:
+            print(file=progress)
         if mlog is not None:
             for k in range(pairs):
                 if k not in mlog.done:
@@ -419,17 +432,15 @@ def run_strength(a_text: str, b_text: str, game: str = "backgammon", games: int 
                 print(f"\r{2 * len(done)}/{2 * pairs} games  {total / (2 * len(done)):+.3f} "
                       f"ppg  {2 * rate * 60:.1f} games/min", end="", file=progress, flush=True)
 
-    if jobs > 1 and len(todo) > 1:
-        import multiprocessing as mp
-
+    if not compute.here and len(todo) > 1:
         # the first pair here: a cold cache compiles once, in this process (which says
         # so), and the workers load the kernels from the cache instead of compiling each
         pa, pb = _as_player(a), _as_player(b)
         record(todo[0], _pair(pa, pb, rules, seed, todo[0], match))
-        ctx = mp.get_context("spawn")
-        with ctx.Pool(jobs, _worker_init, (a_text, b_text, game, list(rules_options or []),
-                                           seed, cube, match)) as pool:
-            for k, pts in pool.imap_unordered(_worker_pair, todo[1:]):
+        with open_pool(compute, _strength_setup, (a_text, b_text, game,
+                                                  list(rules_options or []), seed, cube,
+                                                  match)) as pool:
+            for k, pts in pool.map(_strength_pair, todo[1:]):
                 record(k, pts)
     else:
         pa, pb = _as_player(a), _as_player(b)
@@ -449,13 +460,13 @@ def _as_player(spec: Spec):
 
 def bench_strength(a_text: str, b_text: str, game: str = "backgammon", games: int = 10000,
                    seed: int = 1, rules_options: list[str] | None = None,
-                   out=None, log=None, jobs: int = 1, progress=None,
+                   out=None, log=None, compute: Compute | int = 1, progress=None,
                    cube: bool = False, match: int = 0) -> Result:
     """Play and print: games, A's win rate with a 95% interval, points per game ± SE (with
     ``match``: matches won with a 95% interval)."""
     out = out or sys.stdout
     t0 = time.time()
-    r = run_strength(a_text, b_text, game, games, seed, rules_options, log=log, jobs=jobs,
+    r = run_strength(a_text, b_text, game, games, seed, rules_options, log=log, compute=compute,
                      progress=progress, cube=cube, match=match)
     dt = time.time() - t0
     p, hw = r.win_rate()

@@ -8,7 +8,7 @@ import argparse
 import json
 from typing import Any
 
-from tavli.cli.args import add_lang_option, at_least
+from tavli.cli.args import add_compute_args, add_lang_option, at_least, compute_of
 from tavli.errors import CliError
 
 
@@ -26,6 +26,7 @@ def register(sub) -> None:
                    help="also roll out each checker play marked doubtful or worse: the "
                         "analysis' top 3 and the move played, N trials each (0-ply, "
                         "luck-adjusted), and say whether the rollout confirms the error")
+    add_compute_args(a, "1")
     a.add_argument("--json", action="store_true", help="print JSON")
     add_lang_option(a)
     a.set_defaults(func=cmd_analyse)
@@ -64,7 +65,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.rollout is not None:
         from tavli.cli.rollout import analysis_rollouts
 
-        rolled = analysis_rollouts(obj, entries, result["turns"], args.rollout)
+        rolled = analysis_rollouts(obj, entries, result["turns"], args.rollout,
+                                   compute_of(args))
     if args.json:
         print(json.dumps(result))
         return 0

@@ -18,6 +18,7 @@ import argparse
 from collections.abc import Callable
 from typing import NoReturn
 
+from tavli.compute import Compute
 from tavli.engine.games import games, lookup, menu_name
 from tavli.errors import one_line
 
@@ -150,3 +151,25 @@ def games_help(tail: str = "", dama: bool = False) -> str:
     if dama:
         names += [n for n in dama_game_names() if n not in names]
     return "|".join(names) + tail
+
+
+def add_compute_args(p: argparse.ArgumentParser, jobs_default: str) -> None:
+    """``--jobs``, ``--ray`` and ``--ray-address``: where a long job's tasks run
+    (:class:`tavli.compute.Compute`; :func:`compute_of` reads them back). ``jobs_default``
+    says in words what no ``--jobs`` means."""
+    p.add_argument("--jobs", type=at_least(1), default=None,
+                   help=f"worker processes, or Ray workers with --ray (default {jobs_default})")
+    p.add_argument("--ray", action="store_true",
+                   help="run the work on a local Ray instance of --jobs workers (the extra "
+                        "tavli[ray])")
+    p.add_argument("--ray-address", metavar="ADDR", default=None,
+                   help="run the work on the Ray cluster at ADDR (host:port, or 'auto'; "
+                        "started with `ray start --head`): one worker per CPU unless --jobs")
+
+
+def compute_of(args: argparse.Namespace, jobs: int | None = 1):
+    """The :class:`tavli.compute.Compute` of the options of :func:`add_compute_args`
+    (``jobs``: the number of local processes without ``--jobs``; None: one per core)."""
+    if args.ray or args.ray_address is not None:
+        return Compute(jobs=args.jobs, ray=True, ray_address=args.ray_address).check()
+    return Compute(jobs=args.jobs if args.jobs is not None else jobs)

@@ -10,7 +10,15 @@ import argparse
 import sys
 
 from tavli.cli import dama
-from tavli.cli.args import add_rule_option, at_least, dama_rule_set, even_games, seed_arg
+from tavli.cli.args import (
+    add_compute_args,
+    add_rule_option,
+    at_least,
+    compute_of,
+    dama_rule_set,
+    even_games,
+    seed_arg,
+)
 from tavli.cli.common import require_extra
 from tavli.errors import CliError
 
@@ -65,9 +73,8 @@ def _play_options(b: argparse.ArgumentParser) -> None:
     b.add_argument("--log", metavar="FILE",
                    help="strength: append each dice pair's result to FILE and resume from "
                         "it (for long runs: search levels, gnubg, greedy)")
-    b.add_argument("--jobs", type=at_least(1), default=1,
-                   help="strength: processes for games played through Python; race: "
-                        "processes for the rollouts")
+    add_compute_args(b, "1; strength: the games, race: the rollouts, jobs: the largest "
+                        "number of workers measured")
 
 
 def _service_options(b: argparse.ArgumentParser) -> None:
@@ -168,7 +175,7 @@ def _bench_race(args: argparse.Namespace) -> int:
     games = _even_games(args, 10000 if args.games is None else args.games)
     bench_race(args.game, positions=args.positions or POSITIONS, trials=args.trials,
                seed=args.seed, rollouts=args.rollouts, race=args.race, net=args.net,
-               games=games, progress=sys.stderr, jobs=args.jobs)
+               games=games, progress=sys.stderr, compute=compute_of(args))
     return 0
 
 
@@ -185,7 +192,8 @@ def _bench_strength(args: argparse.Namespace) -> int:
     games = _even_games(args, (2000 if args.match else 10000) if args.games is None
                         else args.games)
     bench_strength(args.players[0], args.players[1], game=args.game, games=games,
-                   seed=args.seed, rules_options=args.rule, log=args.log, jobs=args.jobs,
+                   seed=args.seed, rules_options=args.rule, log=args.log,
+                   compute=compute_of(args),
                    progress=sys.stderr if args.log else None, cube=args.cube,
                    match=args.match or 0)
     return 0

@@ -11,14 +11,17 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from tavli.cli.args import (
+    add_compute_args,
     add_lang_option,
     add_rule_option,
     at_least,
+    compute_of,
     games_help,
     positive_float,
     seed_arg,
 )
 from tavli.cli.common import read_position, rules_for
+from tavli.compute import HERE, Compute
 from tavli.errors import CliError
 
 if TYPE_CHECKING:
@@ -47,8 +50,7 @@ def register(sub) -> None:
     r.add_argument("--truncate", type=at_least(1), default=None, metavar="T",
                    help="stop each trial after T turns and take the 0-ply value")
     r.add_argument("--seed", type=seed_arg, default=1)
-    r.add_argument("--jobs", type=at_least(1), default=1,
-                   help="processes (the figures do not depend on it)")
+    add_compute_args(r, "1; the figures do not depend on it")
     r.add_argument("--target-se", type=positive_float, default=None, metavar="E",
                    help="stop once the equity's standard error is below E")
     r.add_argument("--no-luck", action="store_true",
@@ -103,7 +105,8 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     ctx = RolloutContext.at_ply(args.ply, games=args.games, truncate=args.truncate,
                                 seed=args.seed, luck=not args.no_luck,
                                 target_se=args.target_se)
-    kw: dict[str, Any] = dict(evaluator=ev, jobs=args.jobs, rules=rules, progress=sys.stderr)
+    kw: dict[str, Any] = dict(evaluator=ev, compute=compute_of(args), rules=rules,
+                              progress=sys.stderr)
     count_bg = bool(rules.backgammons)
     side = side_word(pos.turn)
     if args.dice is None:
@@ -171,15 +174,15 @@ def _se(v: float) -> str:
     return "-" if v != v else f"{v:.4f}"
 
 
-def roll_moves(pos, moves, rules, trials: int) -> list:
+def roll_moves(pos, moves, rules, trials: int, compute: Compute = HERE) -> list:
     """``moves`` of one roll in ``pos`` rolled out as ``hint --rollout`` and ``analyse
     --rollout`` do: ``trials`` each, 0-ply, luck-adjusted, seed 1, progress on stderr;
-    best first (:func:`tavli.ai.rollout.rollout_moves`)."""
+    best first (:func:`tavli.ai.rollout.rollout_moves`), played where ``compute`` says."""
     from tavli.ai.context import RolloutContext
     from tavli.ai.rollout import rollout_moves
 
     return rollout_moves(pos, None, None, RolloutContext(games=trials), rules=rules,
-                         candidates=list(moves), progress=sys.stderr)
+                         candidates=list(moves), progress=sys.stderr, compute=compute)
 
 
 def _top_lines(key: str, results, rules, trials: int, played: str | None = None) -> list[str]:
@@ -222,7 +225,8 @@ def confirms(best, played) -> tuple[bool, float, float]:
     return bool(diff > 2 * se), round(diff, 6), round(se, 6)
 
 
-def analysis_rollouts(obj, entries, turns: list[dict], trials: int) -> dict[tuple, list[str]]:
+def analysis_rollouts(obj, entries, turns: list[dict], trials: int,
+                      compute: Compute = HERE) -> dict[tuple, list[str]]:
     """``tavli analyse --rollout N``: every checker play the analysis marks (doubtful or
     worse) with its best moves (:attr:`~tavli.ai.analysis.TurnAnalysis.top`) and the move
     played rolled out on its position and roll as :func:`roll_moves` does. ``entries``:
@@ -244,7 +248,7 @@ def analysis_rollouts(obj, entries, turns: list[dict], trials: int) -> dict[tupl
         played = chosen.after.id()
         legal = {m.after.id(): m for m in pos.legal_moves(dice, game.rules)}
         wanted = list(e.top) + ([] if played in e.top else [played])
-        results = roll_moves(pos, [legal[k] for k in wanted], game.rules, trials)
+        results = roll_moves(pos, [legal[k] for k in wanted], game.rules, trials, compute)
         mine = next(r for r in results if r.move.after.id() == played)
         t["rollouts"] = [{**r.to_dict(), "played": r is mine} for r in results]
         ok, diff, se = confirms(results[0], mine)

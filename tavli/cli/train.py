@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from tavli.cli.args import at_least, even_games, seed_arg
+from tavli.cli.args import add_compute_args, at_least, compute_of, even_games, seed_arg
 from tavli.errors import CliError
 
 
@@ -166,8 +166,7 @@ def _register_train_round(sub) -> None:
                          "the work)")
     tr.add_argument("--chunk", type=at_least(1), default=1000,
                     help="positions a labels file (default 1,000)")
-    tr.add_argument("--jobs", type=at_least(1), default=None,
-                    help="labelling processes (default: one per core)")
+    add_compute_args(tr, "one per core")
     tr.add_argument("--hidden", type=at_least(1), default=None,
                     help="the student's hidden units (default: the teacher's)")
     tr.add_argument("--epochs", type=at_least(1), default=30, help="most epochs (default 30)")
@@ -252,5 +251,5 @@ def cmd_train_round(args: argparse.Namespace) -> int:
         fit=FitSettings(hidden=args.hidden, epochs=args.epochs, patience=args.patience,
                         lr=args.lr, batch=args.batch),
         games=args.games, z=args.z, seed=args.seed)
-    train_rounds(start, args.run, settings, args.rounds, race, args.jobs)
+    train_rounds(start, args.run, settings, args.rounds, race, compute_of(args, None))
     return 0

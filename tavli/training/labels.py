@@ -39,7 +39,6 @@ run keeps.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections import namedtuple
@@ -55,10 +54,11 @@ from tavli.ai.fastplay import MAX_PLIES, new_game, throw
 from tavli.ai.net import N_OUT, money_equity, read_npz, write_npz
 from tavli.ai.playout import RES, Trials, play_trials
 from tavli.ai.search import SEARCH_STATES, _after_value, v1, v2
+from tavli.compute import Compute, as_compute, open_pool
 from tavli.engine.board import Position
 from tavli.engine.games.kernel import F_BACKGAMMONS, F_KERNEL
 from tavli.engine.movegen import generate
-from tavli.errors import TrainingError
+from tavli.errors import OptionError, TrainingError
 from tavli.training.fitting import digest
 
 TARGETS = ("ply2", "ply1", "rollout")
@@ -335,26 +335,20 @@ def chunk_sizes(positions: int, chunk: int) -> list[int]:
     return [min(chunk, positions - c) for c in range(0, positions, chunk)]
 
 
-_WORKER: dict = {}
-
-
-def _worker_init(ev: Evaluator, settings: LabelSettings, folder: str) -> None:
+def _label_setup(ev: Evaluator, settings: LabelSettings):
     from tavli.ai.shipped import training_rules
 
-    _WORKER.update(ev=ev, settings=settings, folder=Path(folder),
-                   rules=training_rules(family_name(ev.family)),
-                   scratch=ev.scratch(SEARCH_STATES, 2 * SEARCH_STATES))
+    return (ev, settings, training_rules(family_name(ev.family)),
+            ev.scratch(SEARCH_STATES, 2 * SEARCH_STATES))
 
 
-def _worker_chunk(task: tuple[int, int]) -> tuple[int, int, int, float]:
-    """Label chunk ``c`` of ``size`` positions and write its file: (c, positions, games,
-    seconds)."""
+def _label_task(state, task: tuple[int, int]) -> tuple[int, Chunk, float]:
+    """Label chunk ``c`` of ``size`` positions: (c, the chunk, seconds). The chunk comes
+    back to the caller, which writes it (a worker of a cluster may have another disk)."""
+    ev, settings, rules, scratch = state
     c, size = task
-    w = _WORKER
     t0 = time.time()
-    chunk = label_chunk(w["ev"], w["settings"], c, size, w["rules"], w["scratch"])
-    chunk.save(chunk_path(w["folder"], c))
-    return c, len(chunk.boards), chunk.games, time.time() - t0
+    return c, label_chunk(ev, settings, c, size, rules, scratch), time.time() - t0
 
 
 def _have_chunk(folder: Path, c: int, size: int) -> bool:
@@ -377,9 +371,11 @@ def run_meta(ev: Evaluator, settings: LabelSettings) -> dict:
 
 
 def label_run(ev: Evaluator, settings: LabelSettings, positions: int, folder: str | Path,
-              jobs: int | None = None, log=None) -> list[Path]:
+              compute: Compute | int | None = None, log=None) -> list[Path]:
     """Label ``positions`` positions with the teacher ``ev`` into ``folder`` (chunk files
-    and ``meta.json``), in ``jobs`` processes (default: one per core). A folder holding
+    and ``meta.json``) where ``compute`` says (:class:`~tavli.compute.Compute`, or a
+    number of local processes; default one per core): the chunks are the same wherever
+    they were labelled. A folder holding
     a run with the same teacher and settings is resumed: its finished chunks are kept
     (``positions`` may differ from the first call's: a chunk is the same whatever the
     total, but for the last one's size, which is labelled again where it changed).
@@ -388,9 +384,10 @@ def label_run(ev: Evaluator, settings: LabelSettings, positions: int, folder: st
     settings.check()
     if positions < 1:
         raise TrainingError("the number of positions must be at least 1")
-    jobs = jobs or os.cpu_count() or 1
-    if jobs < 1:
-        raise TrainingError("jobs must be at least 1")
+    try:
+        compute = as_compute(compute, None)
+    except OptionError as e:
+        raise TrainingError(str(e)) from None
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     meta = run_meta(ev, settings)
@@ -416,28 +413,25 @@ def label_run(ev: Evaluator, settings: LabelSettings, positions: int, folder: st
     t0 = time.time()
     labelled = 0
 
-    def report(c: int, n: int, games: int, dt: float) -> None:
+    def report(c: int, chunk: Chunk, dt: float) -> None:
         nonlocal done, labelled
+        chunk.save(chunk_path(folder, c))
         done += 1
-        labelled += n
+        labelled += len(chunk.boards)
         rate = labelled / max(1e-9, time.time() - t0)
-        print(f"chunk {c}: {n} positions from {games} games in {dt:.0f} s; {done}/"
-              f"{len(sizes)} chunks ({rate:.1f} positions/s)", file=log, flush=True)
+        print(f"chunk {c}: {len(chunk.boards)} positions from {chunk.games} games in "
+              f"{dt:.0f} s; {done}/{len(sizes)} chunks ({rate:.1f} positions/s)", file=log,
+              flush=True)
 
-    if todo and jobs > 1 and len(todo) > 1:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
-
-        label_chunk(ev, settings, 0, 1)  # compile here once; the workers load the cache
-        ctx = mp.get_context("spawn")
-        with ProcessPoolExecutor(min(jobs, len(todo)), ctx, _worker_init,
-                                 (ev, settings, str(folder))) as pool:
-            for res in pool.map(_worker_chunk, todo):
+    if todo:
+        if len(todo) > 1 and not compute.here:
+            print(f"labelling on {compute.describe()}", file=log, flush=True)
+            label_chunk(ev, settings, 0, 1)  # compile here once; the workers load the cache
+        else:
+            compute = Compute()
+        with open_pool(compute, _label_setup, (ev, settings)) as pool:
+            for res in pool.map(_label_task, todo):
                 report(*res)
-    elif todo:
-        _worker_init(ev, settings, str(folder))
-        for task in todo:
-            report(*_worker_chunk(task))
     return [chunk_path(folder, c) for c in range(len(sizes))]
 
 

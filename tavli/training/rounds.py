@@ -34,7 +34,8 @@ import numpy as np
 from tavli.ai.encode import family_name
 from tavli.ai.evaluator import Evaluator
 from tavli.ai.net import Net
-from tavli.errors import TrainingError
+from tavli.compute import Compute, as_compute
+from tavli.errors import OptionError, TrainingError
 from tavli.training.fitting import FitSettings, digest, fit_labels
 from tavli.training.labels import LabelSettings, chunk_seed, label_run, load_chunks, summary
 
@@ -143,10 +144,10 @@ def _encode(boards: np.ndarray, sides: np.ndarray, net: Net) -> np.ndarray:
     return X
 
 
-def play_round(run: Run, r: int, jobs: int | None) -> dict:
-    """Round ``r`` (1, 2, …) of ``run``: label, fit, measure, keep or not. Returns its
-    record (also in ``rounds.json``)."""
-    from tavli.ai.fastplay import NET, compiled_match
+def play_round(run: Run, r: int, compute: Compute) -> dict:
+    """Round ``r`` (1, 2, …) of ``run``: label, fit, measure, keep or not, the labels and
+    the match where ``compute`` says. Returns its record (also in ``rounds.json``)."""
+    from tavli.ai.fastplay import NET, match_job
     from tavli.ai.shipped import training_rules
 
     s, log, folder = run.settings, run.log, run.folder / f"round-{r}"
@@ -161,7 +162,7 @@ def play_round(run: Run, r: int, jobs: int | None) -> dict:
     print(f"round {r}: teacher {rec['teacher']} ({teacher!r})", file=log, flush=True)
 
     lset = LabelSettings(**dict(asdict(s.labels), seed=chunk_seed(s.seed, 1000 + r)))
-    files = label_run(run.evaluator(teacher), lset, s.positions, folder / "labels", jobs,
+    files = label_run(run.evaluator(teacher), lset, s.positions, folder / "labels", compute,
                       log)
     rec["labels"] = f"round-{r}/labels"
     # the labels of earlier rounds with this teacher are valid targets too
@@ -195,8 +196,8 @@ def play_round(run: Run, r: int, jobs: int | None) -> dict:
     else:
         pairs = s.games // 2
         seed = 1000 * s.seed + r  # `tavli bench strength ... --seed` replays it
-        res = compiled_match(run.evaluator(fit.net), NET, run.evaluator(teacher), NET, rules,
-                             pairs, seed)
+        res = match_job(run.evaluator(fit.net), NET, run.evaluator(teacher), NET, rules,
+                        pairs, seed, compute)
         ppg = float(res.mean())
         se = float(res.std(ddof=1) / math.sqrt(len(res)))
         match = {"games": len(res), "seed": seed, "ppg": ppg, "se": se,
@@ -215,25 +216,31 @@ def play_round(run: Run, r: int, jobs: int | None) -> dict:
 
 
 def train_rounds(start: Net, folder: str | Path, settings: RoundSettings = RoundSettings(),
-                 rounds: int = 1, race: Net | None = None, jobs: int | None = None,
-                 log=None) -> Net:
+                 rounds: int = 1, race: Net | None = None,
+                 compute: Compute | int | None = None, log=None) -> Net:
     """Supervised rounds from the network ``start`` in the run folder ``folder`` (see the
     module's text): up to ``rounds`` rounds in all (a rerun resumes and may raise it),
-    stopping early after two successive rounds without significant gain. Returns the
-    current (best) network."""
+    stopping early after two successive rounds without significant gain; the labelling
+    and the matches run where ``compute`` says (:class:`~tavli.compute.Compute`, or a
+    number of local processes; default one per core). Returns the current (best)
+    network."""
     log = log or sys.stdout
     settings.check()
     if rounds < 1:
         raise TrainingError("rounds must be at least 1")
     if race is not None and race.family != start.family:
         raise TrainingError("the race network is of another family than the start one")
+    try:
+        compute = as_compute(compute, None)
+    except OptionError as e:
+        raise TrainingError(str(e)) from None
     run = Run(Path(folder), start, race, settings, log)
     for r in range(1, rounds + 1):
         if r <= len(run.rounds) and "kept" in run.rounds[r - 1]:
             continue  # finished before
         if run.stalled():
             break
-        play_round(run, r, jobs)
+        play_round(run, r, compute)
     if run.stalled():
         print("two successive rounds brought no significant gain: stopping", file=log,
               flush=True)
