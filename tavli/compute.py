@@ -27,6 +27,7 @@ arrays) and then runs tasks (``work(state, task)``).
 
 from __future__ import annotations
 
+import copy
 import os
 import threading
 from collections import deque
@@ -259,19 +260,27 @@ def ray_connect(compute: Compute):
                 raise OptionError(f"cannot join the Ray cluster at {compute.ray_address}: "
                                   f"{e}") from None
         else:
-            ray.init(num_cpus=compute.jobs or os.cpu_count() or 1, include_dashboard=False,
-                     log_to_driver=False)
+            # every core of this machine (or more, if asked): pools of fewer workers fit
+            ray.init(num_cpus=max(compute.jobs or 0, os.cpu_count() or 1),
+                     include_dashboard=False, log_to_driver=False)
     return ray
+
+
+def _writable(value: Any) -> Any:
+    """``value`` with its arrays copied writable. Ray hands arrays over read-only (shared
+    memory, no copy), and a compiled kernel given a read-only array is another type to
+    Numba: it would compile every kernel again in each worker."""
+    return copy.deepcopy(value)
 
 
 class _Actor:
     """A Ray worker: the state built once, then tasks."""
 
     def __init__(self, setup: Setup, *args: Any) -> None:
-        self.state = setup(*args)
+        self.state = setup(*_writable(args))
 
     def run(self, work: Work, task: Any) -> Any:
-        return work(self.state, task)
+        return work(self.state, _writable(task))
 
 
 class RayActors(Pool):
@@ -280,7 +289,10 @@ class RayActors(Pool):
 
     def __init__(self, compute: Compute, setup: Setup, args: tuple) -> None:
         ray = self.ray = ray_connect(compute)
-        n = compute.jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        n = compute.jobs or max(1, cpus)
+        if n > cpus:  # an actor a CPU: the others would wait for ever
+            raise OptionError(f"the Ray cluster has {cpus} CPUs: at most {cpus} workers")
         self.workers = n
         shared = [ray.put(a) for a in args]  # top-level references: Ray resolves them
         actor = ray.remote(num_cpus=1)(_Actor)
@@ -297,7 +309,7 @@ class RayActors(Pool):
 
     def result(self, handle: Any) -> Any:
         try:
-            return self.ray.get(handle)
+            return _writable(self.ray.get(handle))
         finally:
             i = self._owner.pop(handle, None)
             if i is not None:

@@ -28,7 +28,7 @@ def register(sub) -> None:
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
     b.add_argument("what", choices=["coldstart", "movegen", "strength", "race", "cube",
                                     "choices", "dama", "web", "server", "eval", "rollout",
-                                    "moves"])
+                                    "moves", "jobs"])
     _play_options(b)
     _service_options(b)
     _ply_options(b)
@@ -253,8 +253,17 @@ def _bench_web(args: argparse.Namespace) -> int:
 
 
 #: the benchmark of each ``WHAT``
+def _bench_jobs(args: argparse.Namespace) -> int:
+    from tavli.training.scaling import bench_jobs
+
+    _no_players(args, "jobs [--positions CHUNKS] [--games N] [--jobs WORKERS] [--ray]")
+    bench_jobs(chunks=args.positions or 20, pairs=(args.games or 10000) // 2,
+               workers=args.jobs or 2, ray=True if args.ray else None)
+    return 0
+
+
 BENCHES = {"eval": _bench_ai, "rollout": _bench_ai, "moves": _bench_ai,
            "coldstart": _bench_coldstart, "movegen": _bench_movegen, "race": _bench_race,
            "strength": _bench_strength,
            "cube": _bench_cube, "choices": _bench_choices, "dama": _bench_dama,
-           "server": _bench_server, "web": _bench_web}
+           "server": _bench_server, "web": _bench_web, "jobs": _bench_jobs}
