@@ -229,3 +229,11 @@ def test_pdn_replay_reads_a_saved_game(tmp_path, dama_terminal, capsys):
     out, err = capsys.readouterr()
     assert out.startswith("game 1: box, 1 move,")
     assert "'tavli dama pdn' is now 'tavli replay " in err
+
+
+@pytest.mark.parametrize("option", [["--jobs", "2"], ["--ray"], ["--ray-address", "h:1"],
+                                    ["--log", "x.jsonl"]])
+def test_the_dice_games_job_options_are_refused_for_dama(capsys, option):
+    assert tavli_main(["bench", "strength", "neural:0", "minimax:1", "--game", "italian",
+                       *option]) == 2
+    assert "not for Dama" in capsys.readouterr().err

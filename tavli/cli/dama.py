@@ -140,8 +140,9 @@ def strength(args: argparse.Namespace, games: int) -> int:
 
     usage = "usage: tavli bench strength neural[:LEVEL] minimax[:DEPTH] --game " \
             f"{args.game} [--games N] [--seed S]"
-    if args.cube or args.match or args.log or args.jobs != 1:
-        raise CliError(f"--cube, --match, --log and --jobs are not for Dama ({usage})")
+    if args.cube or args.match or args.log or args.jobs is not None or args.ray \
+            or args.ray_address is not None:
+        raise CliError(f"--cube, --match, --log, --jobs and Ray are not for Dama ({usage})")
     ai, minimax = (p.strip().lower() for p in args.players)
     kind, _sep, level = ai.partition(":")
     mm, _sep, depth = minimax.partition(":")
