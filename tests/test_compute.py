@@ -4,7 +4,6 @@ strength match, a rollout. The Ray tests share one local instance of two workers
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import sys
@@ -21,9 +20,8 @@ from tavli.cli import main
 from tavli.compute import Compute, as_compute, open_pool
 from tavli.engine.board import Position
 from tavli.errors import OptionError
-from tavli.training.labels import Chunk, LabelSettings, label_run
+from tavli.training.labels import Chunk
 
-QUICK = LabelSettings(targets="ply1", every=0.3, screen=0.3, chunk=60, seed=5)
 ON_RAY = Compute(ray=True, jobs=2)
 
 
@@ -75,22 +73,6 @@ def test_a_pool_gives_the_same_results_wherever_it_runs(ray_instance):
             assert (pids == {os.getpid()}) == compute.here, (compute, pids)
 
 
-def test_labels_on_ray_are_those_of_this_process(tmp_path, ray_instance):
-    from tavli.ai.evaluator import Evaluator
-
-    ev = Evaluator(shipped_net("portes"))
-    label_run(ev, QUICK, 150, tmp_path / "here", compute=1, log=io.StringIO())
-    log = io.StringIO()
-    label_run(ev, QUICK, 150, tmp_path / "ray", compute=ON_RAY, log=log)
-    assert "labelling on a local Ray instance of 2 workers" in log.getvalue()
-    for c in range(3):
-        a = Chunk.load(tmp_path / "here" / f"chunk-{c:05d}.npz")
-        b = Chunk.load(tmp_path / "ray" / f"chunk-{c:05d}.npz")
-        for k in Chunk.FIELDS:
-            x, y = np.asarray(getattr(a, k)), np.asarray(getattr(b, k))
-            assert x.dtype == y.dtype and x.tobytes() == y.tobytes(), (c, k)
-
-
 def _round_args(run, start, *extra):
     return ["train-round", "portes", "--from", str(start), "--run", str(run),
             "--positions", "120", "--targets", "ply1", "--chunk", "60", "--epochs", "2",
@@ -112,16 +94,22 @@ def test_a_round_on_ray_is_the_round_in_local_processes(tmp_path, ray_instance, 
         a = np.load(tmp_path / "local" / name)
         b = np.load(tmp_path / "ray" / name)
         assert all(np.array_equal(a[k], b[k]) for k in a.files), name
+    for c in range(2):  # the labels, byte for byte
+        name = f"round-1/labels/chunk-{c:05d}.npz"
+        a, b = Chunk.load(tmp_path / "local" / name), Chunk.load(tmp_path / "ray" / name)
+        for k in Chunk.FIELDS:
+            x, y = np.asarray(getattr(a, k)), np.asarray(getattr(b, k))
+            assert x.dtype == y.dtype and x.tobytes() == y.tobytes(), (c, k)
 
 
 def test_a_strength_match_on_ray_is_the_local_one(ray_instance):
     # compiled players (blocks of pairs) and players driven through Python (a pair a task)
+    # (local processes: tests/test_strength.py)
     for a, b, game, games in (("neural:0", "pubeval", "backgammon", 240),
-                              ("greedy", "random", "plakoto", 8)):
+                              ("greedy", "random", "plakoto", 6)):
         here = run_strength(a, b, game, games, seed=6)
-        for compute in (Compute(jobs=2), ON_RAY):
-            there = run_strength(a, b, game, games, seed=6, compute=compute)
-            assert np.array_equal(here.points, there.points), (a, b, compute)
+        there = run_strength(a, b, game, games, seed=6, compute=ON_RAY)
+        assert np.array_equal(here.points, there.points), (a, b)
 
 
 def test_a_rollout_on_ray_is_the_local_one(ray_instance):
