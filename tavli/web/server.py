@@ -65,6 +65,22 @@ def _open_when_up(server, url: str) -> None:
     threading.Thread(target=wait, daemon=True).start()
 
 
+def _listening_socket(host: str, port: int, backlog: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` (0: a free port) and listening."""
+    from tavli.errors import CliError
+
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(backlog)
+    except OSError as e:
+        sock.close()
+        raise CliError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the server (blocking until Ctrl-C)."""
     import uvicorn
@@ -99,15 +115,13 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
-    if port == 0:  # the port is known once the socket is bound
-        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-        sock.bind((host, 0))
-        port = sock.getsockname()[1]
-        url = f"http://{shown}:{port}/"
-        sockets = [sock]
-    else:
-        url = f"http://{shown}:{port}/"
-        sockets = None
+    # bound and listening before the address is printed: a browser (or a script) that
+    # goes there at once waits in the queue rather than being refused while the server
+    # starts its workers (and port 0's number is known only once bound)
+    sock = _listening_socket(host, port, config.backlog)
+    port = sock.getsockname()[1]
+    url = f"http://{shown}:{port}/"
+    sockets = [sock]
     if token is not None:
         url = f"{url}?token={token}"
     print(f"tavli: playing at {url}  (games saved in {db}; Ctrl-C stops the server)",
