@@ -1,8 +1,8 @@
 """Where long jobs run: in this process, in local worker processes, or on a Ray cluster.
 
-Labelling, the strength matches, the fits' data and the rollouts are jobs over tasks
-that carry everything they depend on (a chunk's index and seed, a range of dice pairs, a
-range of trials): a task's result is the same wherever it runs, so a job gives the same
+Labelling, the strength matches and the rollouts are jobs over tasks that carry
+everything they depend on (a chunk's index and seed, a range of dice pairs, a range of
+trials): a task's result is the same wherever it runs, so a job gives the same
 output in one process, in ``jobs`` processes or on a cluster. :class:`Compute` says where
 (one value, passed as gnubg passes its ``evalcontext``); :func:`open_pool` starts the
 workers, each of which builds its state once (``setup(*args)``: an evaluator, its work
