@@ -54,12 +54,23 @@ def sigmoid(z: np.ndarray) -> np.ndarray:
 
 def widen(init: Net, hidden: int, rng: np.random.Generator) -> list[np.ndarray]:
     """Starting weights of ``hidden`` units: ``init``'s first units as they are, any
-    further ones small and random (``W1`` and ``W2`` drawn from ``rng`` in that order),
-    the output biases ``init``'s."""
+    further ones with small random input weights (drawn from ``rng``) and no output
+    weights yet, the output biases ``init``'s: a wider student starts with its
+    teacher's outputs exactly (with small random output weights, 128 new units moved
+    the outputs enough to triple the starting error), and the new units' output
+    weights learn from the first step on.
+
+    >>> t = Net.random(0, hidden=3, seed=1)
+    >>> W1, b1, W2, b2 = widen(t, 5, np.random.default_rng(0))
+    >>> x = np.random.default_rng(2).random((4, t.W1.shape[0]), dtype=np.float32)
+    >>> bool(np.allclose(Student(W1, b1, W2, b2).forward(x)[1],
+    ...                  Student(t.W1, t.b1, t.W2, t.b2).forward(x)[1]))
+    True
+    """
     n_in = init.W1.shape[0]
     W1 = rng.normal(0, 0.02, (n_in, hidden)).astype(np.float32)
     b1 = np.zeros(hidden, np.float32)
-    W2 = rng.normal(0, 0.02, (hidden, N_OUT)).astype(np.float32)
+    W2 = np.zeros((hidden, N_OUT), np.float32)
     b2 = init.b2.copy()
     k = min(init.hidden, hidden)
     W1[:, :k] = init.W1[:, :k]
