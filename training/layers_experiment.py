@@ -20,7 +20,14 @@ import numpy as np
 from tavli.ai.net import Net, equity
 from tavli.ai.shipped import shipped_net
 from tavli.training.blas import blas_threads
-from tavli.training.fitting import Student, cosine_rate, holdout_mask, sigmoid, widen
+from tavli.training.fitting import (
+    Student,
+    adam_step,
+    cosine_rate,
+    holdout_mask,
+    sigmoid,
+    widen,
+)
 from tavli.training.labels import load_chunks
 from tavli.training.rounds import _encode
 
@@ -51,13 +58,7 @@ class TwoLayers:
         d1 = (d2 @ Wm.T) * h1 * (1 - h1)
         grads = (Xb.T @ d1, d1.sum(0), h1.T @ d2, d2.sum(0), h2.T @ d3, d3.sum(0))
         self.t += 1
-        c1, c2 = 1 - 0.9 ** self.t, 1 - 0.999 ** self.t
-        for a, g, mm, vv in zip(self.params, grads, self.m, self.v, strict=True):
-            mm *= 0.9
-            mm += 0.1 * g
-            vv *= 0.999
-            vv += 0.001 * g * g
-            a -= rate * (mm / c1) / (np.sqrt(vv / c2) + 1e-8)
+        adam_step(self.params, grads, self.m, self.v, self.t, rate)
         return y
 
 

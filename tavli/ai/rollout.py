@@ -97,12 +97,6 @@ class RolloutResult:
                 f"{self.plain_equity_se:.4f})")
 
 
-def check_jobs(jobs: int) -> None:
-    """Refuse a number of processes that is not a whole number of at least 1."""
-    if not isinstance(jobs, int) or jobs < 1:
-        raise OptionError(f"jobs must be at least 1, not {jobs!r}")
-
-
 class Runner:
     """Plays rollout trials with one evaluator and rule set, in this process or where
     ``compute`` says (:class:`~tavli.compute.Compute`, or a number of local processes;
@@ -111,9 +105,7 @@ class Runner:
     def __init__(self, evaluator, rules: Rules, compute: Compute | int = 1) -> None:
         from tavli.ai.search import SEARCH_STATES
 
-        if not isinstance(compute, Compute):
-            check_jobs(compute)
-        self.compute = as_compute(compute)
+        self.compute = as_compute(compute)  # refuses a number of workers below 1
         self.evaluator = evaluator
         self.rules = rules
         self.flags = rules.kernel_flags()
@@ -337,8 +329,7 @@ def rollout_moves(position: Position, dice: Dice | str | None, moves: int | None
     has its outcome exactly (0 trials)."""
     from tavli.ai.analyzer import Analyzer
 
-    if not isinstance(compute, Compute):
-        check_jobs(compute)
+    compute = as_compute(compute)  # refused before anything is ranked
     if moves is not None and (not isinstance(moves, int) or moves < 1):
         raise OptionError(f"moves must be at least 1 (or all), not {moves!r}")
     ev, rules = _setup(position, evaluator, rules)
@@ -414,5 +405,5 @@ def describe(r: RolloutResult) -> str:
 
 
 __all__ = ["RolloutResult", "rollout", "rollout_moves", "Runner", "summarize",
-           "format_result", "describe", "check_jobs"]
+           "format_result", "describe"]
 

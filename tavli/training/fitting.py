@@ -79,6 +79,19 @@ def widen(init: Net, hidden: int, rng: np.random.Generator) -> list[np.ndarray]:
     return [W1, b1, W2, b2]
 
 
+def adam_step(params, grads, m, v, t: int, rate: float) -> None:
+    """One Adam step (β 0.9 and 0.999) of size ``rate`` on ``params`` in place, with the
+    moments ``m``, ``v`` (updated in place) at step ``t`` (1 for the first)."""
+    c1 = 1 - 0.9 ** t
+    c2 = 1 - 0.999 ** t
+    for a, g, mm, vv in zip(params, grads, m, v, strict=True):
+        mm *= 0.9
+        mm += 0.1 * g
+        vv *= 0.999
+        vv += 0.001 * g * g
+        a -= rate * (mm / c1) / (np.sqrt(vv / c2) + 1e-8)
+
+
 class Student:
     """A network being fitted: its weights (float32) and Adam's moments.
 
@@ -115,14 +128,7 @@ class Student:
         dh = (d2 @ self.W2.T) * h * (1 - h)
         grads = (Xb.T @ dh, dh.sum(0), h.T @ d2, d2.sum(0))
         self.t += 1
-        c1 = 1 - 0.9 ** self.t
-        c2 = 1 - 0.999 ** self.t
-        for a, g, mm, vv in zip(self.params, grads, self.m, self.v, strict=True):
-            mm *= 0.9
-            mm += 0.1 * g
-            vv *= 0.999
-            vv += 0.001 * g * g
-            a -= rate * (mm / c1) / (np.sqrt(vv / c2) + 1e-8)
+        adam_step(self.params, grads, self.m, self.v, self.t, rate)
         return y
 
     def net(self, family: int, meta: dict) -> Net:
