@@ -6,6 +6,7 @@ one-line errors of bad ``--db`` values."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import sqlite3
 import threading
 import time
@@ -14,6 +15,8 @@ import pytest
 
 from tavli.errors import StaleAction, StoreError
 from tavli.store import migrations
+from tavli.store import sql as S
+from tavli.store.accounts import AccountStore
 from tavli.store.base import Action, Notice, Seat, new_game_row, new_token, token_hash
 from tavli.store.dburl import parse_db_url
 from tavli.store.factory import open_store
@@ -173,7 +176,7 @@ def test_migration_from_the_previous_version_keeps_the_data(online_db):
     previous = migrations.LATEST - 1
     with open_store(online_db, schema=previous) as store:
         assert store.version() == previous
-        _game(store)
+        _game_v3(store)
         store.append(_act("g1", 1, dice=[5, 2]), status="playing", record={"n": 1})
     with open_store(online_db) as store:
         assert store.version() == migrations.LATEST
@@ -183,6 +186,31 @@ def test_migration_from_the_previous_version_keeps_the_data(online_db):
         assert (store.seats("g1")[0].seen, store.seats("g1")[0].left) == (42.0, 43.0)
         store.append(_act("g1", 2), status="playing", record=None)
         assert store.game("g1").last_seq == 2
+        # version 4's: accounts, a seat's account, ratings
+        people = AccountStore(store.backend)
+        ann = people.create("Ann", "hash")
+        assert people.claim_guest_seat(ann.id, "g1", "g1-w")
+        assert store.seats("g1")[0].account_id == ann.id
+        assert people.results_of(ann.id) == []  # not over
+
+
+# the seats' insert of schema version 3 (before accounts)
+SEAT_V3 = ("INSERT INTO online_seats (game_id, side, player, name, level, token_hash, joined) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+
+def _game_v3(store, game_id="g1"):
+    """``_game`` as the code of schema version 3 stored it."""
+    row = new_game_row(game_id, "game", "portes", {"game": {"variant": "portes"}},
+                       "c" * 64, "5" * 64)
+    with store.backend.transaction() as tx:
+        tx.run(S.INSERT_GAME, (row.id, row.kind, row.variant, json.dumps(row.settings),
+                               row.status, row.commitment, row.server_seed, 0, row.created,
+                               row.updated, None))
+        tx.run(SEAT_V3, (game_id, "white", "human", "Ann", None, token_hash(f"{game_id}-w"),
+                         1.0))
+        tx.run(SEAT_V3, (game_id, "black", "human", None, None, token_hash(f"{game_id}-b"),
+                         None))
 
 
 def test_a_database_newer_than_this_tavli_is_refused(online_db, monkeypatch):

@@ -40,10 +40,12 @@ from fastapi.responses import JSONResponse
 
 from tavli.errors import TavliError
 from tavli.online import protocol
+from tavli.online.accounts import LOGIN_LIMITS, Accounts, LoginLimits
 from tavli.online.aiseat import AiSeat
 from tavli.online.clock import DEFAULT_ABANDON
 from tavli.online.context import OnlineContext
 from tavli.online.hub import PRESENCE_BEAT, Hub, online_error
+from tavli.online.players import mount_accounts, mount_profiles
 from tavli.online.ratelimit import WRITE_BURST, WRITE_RATE, AddressLimit
 from tavli.online.routes import mount_lobby, mount_pages, mount_reads, mount_seats
 from tavli.online.service import OnlineGames
@@ -98,7 +100,8 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
                       per_game: int = protocol.PER_GAME,
                       http_rate: float = WRITE_RATE, http_burst: int = WRITE_BURST,
                       abandon_after: float | None = DEFAULT_ABANDON,
-                      threads: int | None = THREADS) -> FastAPI:
+                      threads: int | None = THREADS, hasher: Any = None,
+                      login_limits: LoginLimits = LOGIN_LIMITS) -> FastAPI:
     """The online server's app over the database ``db`` (a ``--db`` value or an open
     store). ``allowed_hosts``: the host names it answers to (None: any); ``pool``: where
     an AI seat thinks (an :class:`tavli.web.workers.EnginePool`; default the process's);
@@ -110,12 +113,15 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     ``abandon_after``: the absence (seconds) after which the opponent may claim a game
     created without its own (None: never); ``threads``: the threads that run the store's
     reads and writes (None: anyio's default, 40 — many threads only wait for the one
-    database connection's lock and fight for the GIL, which slows them all)."""
+    database connection's lock and fight for the GIL, which slows them all);
+    ``hasher``: the accounts' password hasher (None: Argon2id's defaults);
+    ``login_limits``: failed logins allowed (:class:`tavli.online.accounts.LoginLimits`)."""
     store = db if isinstance(db, OnlineStore) else open_store(str(db))
     games = OnlineGames(store, beat=presence_beat, abandon_after=abandon_after)
     hub = Hub(games, presence_beat)
     ctx = OnlineContext(store, games, hub, AiSeat(games, hub, pool, ai_deadline),
-                        rate=rate, burst=burst, per_address=per_address, per_game=per_game)
+                        Accounts(store, hasher=hasher, limits=login_limits), rate=rate,
+                        burst=burst, per_address=per_address, per_game=per_game)
 
     app = FastAPI(title="tavli online", version="1", docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json",
@@ -135,6 +141,8 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     mount_lobby(app, ctx)   # GET /api/online/lobby, /api/info
     mount_pages(app, ctx)   # GET /, /online/{id}, the pages' files
     mount_reads(app, ctx)   # GET /api/online/games/{id}, …/record
+    mount_accounts(app, ctx)  # /api/account/… (tavli/online/players.py)
+    mount_profiles(app, ctx)  # GET /api/players/{name}, /api/leaderboard/{game}
     mount_socket(app, ctx)  # /ws/online/{id} (tavli/online/ws.py; the AI seat: aiseat.py)
     return app
 

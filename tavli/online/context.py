@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from tavli.online import protocol
+from tavli.online.accounts import Accounts
 from tavli.online.aiseat import AiSeat
 from tavli.online.hub import Hub
 from tavli.online.service import OnlineGames
@@ -36,7 +37,8 @@ def check_game_id(game_id: str) -> str:
 @dataclass(frozen=True, eq=False)
 class OnlineContext:
     """The online server's parts and limits: the ``store``, the service ``games`` over
-    it, the ``hub`` of this process's connections, the ``ai`` seats' driver; a
+    it, the ``hub`` of this process's connections, the ``ai`` seats' driver, the players'
+    ``accounts``; a
     connection's messages a second (``rate``) and at once (``burst``), the connections
     one address (``per_address``) and one game (``per_game``) may have open."""
 
@@ -44,6 +46,7 @@ class OnlineContext:
     games: OnlineGames
     hub: Hub
     ai: AiSeat
+    accounts: Accounts
     rate: float = protocol.RATE
     burst: int = protocol.BURST
     per_address: int = protocol.PER_ADDRESS

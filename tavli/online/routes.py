@@ -20,9 +20,11 @@ from typing import Any, Literal
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse
 from pydantic import Field
+from starlette.concurrency import run_in_threadpool
 
 from tavli.errors import AccessDenied, StaleAction, WrongState
 from tavli.online.context import OnlineContext, check_game_id
+from tavli.online.players import session_token
 from tavli.web.errors import ApiError, Body, body
 from tavli.web.newgame import NewGame
 from tavli.web.pwa import mount_static
@@ -38,6 +40,7 @@ class CreateBody(Body):
     clock: dict[str, Any] | None = None      # {"reserve": S, "delay": S} (checked later)
     abandon_after: float | None = None       # absent: the server's default; null: never
     listed: bool = False
+    rated: bool = False                      # between accounts (the creator logged in)
 
 
 class JoinBody(Body):
@@ -53,15 +56,22 @@ def links(request: Request, game_id: str, token: str | None) -> dict[str, Any]:
             "invite": None if token is None else f"{base}/online/{game_id}#seat={token}"}
 
 
-def join_seat(ctx: OnlineContext, game_id: str, req: JoinBody) -> dict[str, Any]:
+def join_seat(ctx: OnlineContext, game_id: str, req: JoinBody,
+              session: str | None = None) -> dict[str, Any]:
     """Take a seat of ``game_id`` (in a thread of the pool): the invited seat by its
-    token, or, without one, a listed game's free seat (the answer has its new token)."""
+    token, or, without one, a listed game's free seat (the answer has its new token).
+    ``session``: the session cookie of a player logged in, whose account takes the seat
+    (a rated game's seats are taken by accounts only)."""
     games = ctx.games
     games.refresh(game_id)
+    account = ctx.accounts.session(session)
     token = req.token
     if token is None:  # from the lobby: a listed game's free seat, a new token
         _, token = games.claim(game_id, req.name)
     seat = games.seat(game_id, token)
+    # the seat's account is named before the join (a guest's join clears one named by
+    # an earlier try): a rated game's join is refused without one
+    ctx.accounts.people.seat_account(game_id, seat.side, account and account.id)
     for _ in range(5):  # another action may take the number first
         seq = games.view(game_id)["seq"]
         try:
@@ -89,9 +99,10 @@ def mount_seats(app: FastAPI, ctx: OnlineContext) -> None:
     async def create(request: Request) -> dict[str, Any]:
         req = await body(request, CreateBody, required=True)
         abandon = req.abandon_after if "abandon_after" in req.model_fields_set else "default"
+        account = await run_in_threadpool(ctx.accounts.session, session_token(request))
         new = await hub.call(lambda: games.create(
             req.game, req.name, req.side, clock=req.clock, abandon_after=abandon,
-            listed=req.listed))
+            listed=req.listed, rated=req.rated, account=account and account.id))
         view = await hub.call(games.view_for, new.game_id, new.side)
         return {"id": new.game_id, "side": new.side, "token": new.token,
                 "invite_side": new.invite_side, "invite_token": new.invite_token,
@@ -102,7 +113,7 @@ def mount_seats(app: FastAPI, ctx: OnlineContext) -> None:
     async def join(game_id: str, request: Request) -> dict[str, Any]:
         req = await body(request, JoinBody, required=True)
         check_game_id(game_id)
-        out = await hub.call(join_seat, ctx, game_id, req)
+        out = await run_in_threadpool(join_seat, ctx, game_id, req, session_token(request))
         await hub.push(game_id)
         return out
 

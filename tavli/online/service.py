@@ -46,7 +46,7 @@ from pydantic import Field, ValidationError
 from tavli.engine.games import lookup
 from tavli.engine.layout import SIDE_NAMES
 from tavli.errors import AccessDenied, GameOver, StaleAction, StoreError, TavliError, WrongState
-from tavli.online import fairdice
+from tavli.online import fairdice, rating
 from tavli.online.clock import (
     DEFAULT_ABANDON,
     PRESENCE_BEAT,
@@ -61,6 +61,7 @@ from tavli.play.game import Game
 from tavli.play.history import opening_throws
 from tavli.play.match import Match
 from tavli.play.record import record_of
+from tavli.store.accounts import AccountStore, Result, Settlement
 from tavli.store.base import Action, GameRow, Seat, new_game_row, new_token, token_hash
 from tavli.store.online import OnlineStore
 
@@ -262,6 +263,57 @@ def public(view: dict[str, Any]) -> dict[str, Any]:
 
     return {**view, "legal_moves": [],
             "board": {**view["board"], "turn_tree": bare_root(tree)}}
+
+
+def check_rated_join(seats: list[Seat], side: str) -> None:
+    """A rated game's seat is joined by an account (named on the seat before the join:
+    :meth:`tavli.store.accounts.AccountStore.seat_account`) other than the opponent's."""
+    by_side = {s.side: s for s in seats}
+    mine, theirs = by_side[side].account_id, by_side[other(side)].account_id
+    if mine is None:
+        raise AccessDenied("a rated game is between players logged in: log in to join it")
+    if mine == theirs:
+        raise WrongState("a rated game is played against someone else: this is your own game")
+
+
+def rating_game(t: Table) -> str:
+    """The rating a game or match of ``t`` counts for: its game (portes, plakoto, fevga,
+    backgammon) or ``tavli`` for a match of the rotation."""
+    return "tavli" if t.row.variant == "tavli" else t.game.rules.game_name
+
+
+def result_of(t: Table, seats: list[Seat], at: float) -> Result:
+    """How ``t`` ended (it has): the winner, how the last game ended, the score (a
+    match's, or the points of the game) and the players' accounts."""
+    g, m = t.game, t.match
+    winner = m.winner if m is not None else g.outcome.winner
+    accounts = {s.side: s.account_id for s in seats}
+    return Result(t.id, rating_game(t), m.target if m is not None else 1,
+                  None if winner is None else SIDE_NAMES[winner], g.outcome.kind,
+                  list(m.score) if m is not None else g.outcome.points,
+                  bool(t.row.settings.get("rated")) and settlement(t, seats) is not None,
+                  accounts.get("white"), accounts.get("black"), at)
+
+
+def settlement(t: Table, seats: list[Seat]) -> Settlement | None:
+    """The rated result of ``t`` when it has just ended (``seats``: as stored), or None:
+    not rated, drawn, or not between two accounts. A single game counts as a 1-point
+    match (:mod:`tavli.online.rating`)."""
+    if not t.finished or not t.row.settings.get("rated"):
+        return None
+    accounts = {s.side: s.account_id for s in seats}
+    white, black = accounts.get("white"), accounts.get("black")
+    winner = t.match.winner if t.match is not None else t.game.outcome.winner
+    if not white or not black or white == black or winner is None:
+        return None
+    points = t.match.target if t.match is not None else 1
+
+    def rate(w: tuple[float, int], b: tuple[float, int]) -> Any:
+        after = rating.change(rating.Rated(*w), rating.Rated(*b), points, winner)
+        return tuple((r.rating, r.experience) for r in after)
+
+    return Settlement(t.id, rating_game(t), points, white, black, winner, rate,
+                      rating.START)
 
 
 def may_act(t: Table, side: str, kind: str) -> None:
@@ -471,13 +523,16 @@ class OnlineGames:
 
     # --- creating ------------------------------------------------------------------------
     def create(self, req: Any, name: str, side: str = "white", *, clock: Any = None,
-               abandon_after: Any = "default", listed: bool = False) -> Created:
+               abandon_after: Any = "default", listed: bool = False, rated: bool = False,
+               account: str | None = None) -> Created:
         """A new game or match as ``req`` (a :class:`tavli.web.newgame.NewGame`) asks,
         created by ``name`` playing ``side``: against the AI when ``req.opponent`` is
         "ai" (on ``req.ai_side``), else against a person invited with the other seat's
         token (``listed``: also shown in the lobby, where anyone may take the seat).
         Fair dice: ``req.seed`` is refused. ``clock``: ``{"reserve": S, "delay": S}`` or
-        None; ``abandon_after``: seconds, or None for never (default: the service's)."""
+        None; ``abandon_after``: seconds, or None for never (default: the service's).
+        ``account``: the creator's account (None: a guest); ``rated``: the result changes
+        both players' ratings (between two accounts: :func:`settlement`)."""
         errors, newgame, _ = _web()
         try:
             clock = read_clock(clock)
@@ -512,6 +567,15 @@ class OnlineGames:
                 raise errors.ApiError(422, "listed: a game against the AI has no seat to "
                                            "offer in the lobby", "invalid")
             settings["listed"] = True
+        if rated:
+            if account is None:
+                raise errors.ApiError(401, "rated: a rated game is between players logged "
+                                           "in: log in first", "logged_out",
+                                      key="err.logged_out")
+            if req.opponent == "ai":
+                raise errors.ApiError(422, "rated: games against the AI are not rated",
+                                      "invalid")
+            settings["rated"] = True
         if req.opponent == "ai":  # fixed now, before any player's seed is known
             settings["ai_seeds"] = {other: fairdice.new_client_seed()}
         row = new_game_row(game_id, "game", req.variant, settings,
@@ -519,7 +583,8 @@ class OnlineGames:
         token = new_token()
         invite = None if req.opponent == "ai" else new_token()
         now = time.time()
-        seats = [Seat(game_id, side, "human", name, None, token_hash(token), now)]
+        seats = [Seat(game_id, side, "human", name, None, token_hash(token), now,
+                      account_id=account)]
         if invite is None:
             seats.append(Seat(game_id, other, "ai", None, req.level.strip().lower()))
         else:
@@ -597,6 +662,11 @@ class OnlineGames:
     def _drop(self, game_id: str) -> None:
         with self.lock:
             self.tables.pop(game_id, None)
+
+    def forget(self, game_id: str) -> None:
+        """Drop ``game_id`` from memory: its next read rebuilds it from the store (whose
+        seats changed behind the service's back: a deleted account's names)."""
+        self._drop(game_id)
 
     def seat(self, game_id: str, token: str | None) -> Seat:
         """The seat whose token is ``token`` (:class:`AccessDenied` for none)."""
@@ -762,6 +832,8 @@ class OnlineGames:
                                   f"the next ({t.seq + 1}); it may have been sent before")
             if a["type"] == "join" and t.seats[side].joined is not None:
                 raise WrongState(f"{side} has joined already")
+            if a["type"] == "join" and t.row.settings.get("rated"):
+                check_rated_join(self.store.seats(game_id), side)
             now = time.time()
             fallen = t.clock.fallen(now) if t.clock is not None else None
             if fallen is not None:  # the flag fell before this action: time is called
@@ -779,6 +851,7 @@ class OnlineGames:
         game_id = t.id
         mark = (len(t.game.history), t.dice.drawn, len(t.dice.client_seeds),
                 len(t.match.games) if t.match else 1)
+        was_over = t.finished
         try:
             result = apply(t, side, a, now)
         except TavliError:
@@ -797,8 +870,10 @@ class OnlineGames:
             # writing the whole record with every action cost more than the rest); the
             # endings on time, by abandonment or agreed draw, and a rematch's asking, come
             # after (or with) the end, so they store it too
+            ended = t.finished and not was_over
             self.store.append(done, status=t.status(),
-                              record=t.record() if t.finished else None)
+                              record=t.record() if t.finished else None,
+                              then=self._finish(t, now) if ended else None)
             if a["type"] == "join" and side is not None:
                 self.store.update_seat(game_id, side, name=result["name"], joined=done.at)
                 # as stored: a seat taken from the lobby has a new token
@@ -809,6 +884,14 @@ class OnlineGames:
         t.seq = seq
         t.recent = [*t.recent[-7:], done]
         return done
+
+    def _finish(self, t: Table, at: float) -> Any:
+        """What commits the result of ``t``, which has just ended at ``at``, and the
+        ratings it gives if it is rated, with the action ending it."""
+        seats = self.store.seats(t.id)
+        people = AccountStore(self.store.backend)
+        result, settle = result_of(t, seats, at), settlement(t, seats)
+        return lambda tx: people.finish(tx, result, settle)
 
     # --- time -----------------------------------------------------------------------------
     def flag(self, game_id: str) -> Action | None:
@@ -865,7 +948,7 @@ class OnlineGames:
         row = new_game_row(new_id, t.row.kind, t.row.variant, settings,
                            fairdice.commitment(server_seed), server_seed)
         seats = [Seat(new_id, other(s.side), s.player, s.name, s.level, s.token_hash,
-                      now if s.player == "human" else None)
+                      now if s.player == "human" else None, account_id=s.account_id)
                  for s in self.store.seats(t.id)]
         fresh = build(row, seats)
         row = replace(row, status=fresh.status(), record=fresh.record())

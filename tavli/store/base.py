@@ -101,6 +101,7 @@ class Seat:
     joined: float | None = None
     seen: float | None = None   # last sign of life of a connection (presence)
     left: float | None = None   # when its last connection to a process closed
+    account_id: str | None = None  # the player's account (None: a guest, or the AI)
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,7 @@ class Listening(Subscription):
 
 
 def check_seat_changes(changes: dict[str, Any]) -> None:
-    bad = set(changes) - {"name", "joined", "seen", "left", "token_hash"}
+    bad = set(changes) - {"name", "joined", "seen", "left", "token_hash", "account_id"}
     if bad:
         raise TypeError(f"a seat has no field(s) {sorted(bad)} to change")
 
@@ -287,16 +288,28 @@ class Backend(ABC):
         with self.transaction() as tx:
             return tx.run(statement, args).rowcount
 
-    def append(self, move_on: Sequence[Any], action: Sequence[Any], notice: str) -> bool:
+    def append(self, move_on: Sequence[Any], action: Sequence[Any], notice: str,
+               then: Callable[[Tx], None] | None = None) -> bool:
         """Store an online action if its game moves on from the number before it (the
         parameters of :data:`~tavli.store.sql.MOVE_ON` and
         :data:`~tavli.store.sql.INSERT_ACTION`), in one transaction; whether it did.
-        (Here the listeners read the log, so ``notice``, ``"GAME SEQ"``, goes unused.)"""
+        ``then(tx)``, if given, runs in the same transaction once the action is in (what
+        must commit with it or not at all: a rated result's ratings). (Here the listeners
+        read the log, so ``notice``, ``"GAME SEQ"``, goes unused.)"""
         with self.transaction() as tx:
             if tx.run(MOVE_ON, move_on).rowcount != 1:
                 return False
             tx.run(INSERT_ACTION, action)
+            if then is not None:
+                then(tx)
+                self.notify(tx, notice)
         return True
+
+    def notify(self, tx: Tx, notice: str) -> None:
+        """Tell the other processes' listeners, at commit, that an action is in
+        (``"GAME SEQ"``), when the database does not tell them itself (SQLite's
+        listeners read the log: nothing to do)."""
+        return
 
 
 class Store:

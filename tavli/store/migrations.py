@@ -25,7 +25,7 @@ Add a migration by appending to its list (never edit one that has shipped);
 filled upgrades with its data intact.
 
 >>> [m.version for m in pending(ONLINE, 1, LATEST)], LOCAL.latest
-([2, 3], 2)
+([2, 3, 4], 2)
 """
 
 from __future__ import annotations
@@ -112,6 +112,68 @@ MIGRATIONS: tuple[Migration, ...] = (
         "FROM online_seats",
         "DROP TABLE online_seats",
         "ALTER TABLE online_seats_v3 RENAME TO online_seats",
+    )),
+    Migration(4, "accounts and their sessions, a seat's account, ratings and their changes, "
+                 "the login throttle", (
+        """CREATE TABLE online_accounts (
+            id        TEXT PRIMARY KEY,
+            username  TEXT,                 -- as chosen; NULL once the account is deleted
+            name_key  TEXT UNIQUE,          -- the username case-folded; NULL once deleted
+            password  TEXT,                 -- Argon2id hash (salt and parameters in it)
+            created   {real} NOT NULL,
+            deleted   {real}                -- when deleted (its games stay: "deleted player")
+        )""",
+        """CREATE TABLE online_sessions (
+            token_hash TEXT PRIMARY KEY,    -- SHA-256 of the session cookie, never the cookie
+            account_id TEXT NOT NULL REFERENCES online_accounts (id) ON DELETE CASCADE,
+            created    {real} NOT NULL,
+            expires    {real} NOT NULL
+        )""",
+        "CREATE INDEX online_sessions_account ON online_sessions (account_id)",
+        "ALTER TABLE online_seats ADD COLUMN account_id TEXT REFERENCES online_accounts (id)",
+        "CREATE INDEX online_seats_account ON online_seats (account_id)",
+        """CREATE TABLE online_ratings (
+            account_id TEXT NOT NULL REFERENCES online_accounts (id) ON DELETE CASCADE,
+            game       TEXT NOT NULL,       -- portes, plakoto, fevga, tavli, backgammon
+            rating     {real} NOT NULL,
+            experience INTEGER NOT NULL,    -- match points finished, rated
+            played     INTEGER NOT NULL,    -- rated games and matches finished
+            updated    {real} NOT NULL,
+            PRIMARY KEY (account_id, game)
+        )""",
+        "CREATE INDEX online_ratings_board ON online_ratings (game, rating)",
+        """CREATE TABLE online_rating_changes (
+            game_id    TEXT NOT NULL REFERENCES online_games (id) ON DELETE CASCADE,
+            account_id TEXT NOT NULL REFERENCES online_accounts (id) ON DELETE CASCADE,
+            game       TEXT NOT NULL,
+            opponent   TEXT,                -- the opponent's account
+            won        INTEGER NOT NULL,    -- 1: this player won
+            points     INTEGER NOT NULL,    -- the match's length (1: a single game)
+            old_rating {real} NOT NULL,
+            new_rating {real} NOT NULL,
+            at         {real} NOT NULL,
+            PRIMARY KEY (game_id, account_id)   -- once per game and player
+        )""",
+        "CREATE INDEX online_rating_changes_account ON online_rating_changes (account_id, at)",
+        """CREATE TABLE online_results (
+            game_id    TEXT PRIMARY KEY REFERENCES online_games (id) ON DELETE CASCADE,
+            game       TEXT NOT NULL,       -- what it is rated as: portes, ..., tavli
+            points     INTEGER NOT NULL,    -- the match's length (1: a single game)
+            winner     TEXT,                -- white, black; NULL: drawn
+            how        TEXT NOT NULL,       -- how the last game ended (single, resign, ...)
+            score      TEXT NOT NULL,       -- JSON: the match's score, or the game's points
+            rated      INTEGER NOT NULL,
+            white      TEXT REFERENCES online_accounts (id),   -- the players' accounts
+            black      TEXT REFERENCES online_accounts (id),
+            at         {real} NOT NULL
+        )""",
+        "CREATE INDEX online_results_white ON online_results (white, at)",
+        "CREATE INDEX online_results_black ON online_results (black, at)",
+        """CREATE TABLE online_throttle (
+            key      TEXT PRIMARY KEY,      -- what is limited: an account or an address
+            failures INTEGER NOT NULL,      -- failed logins since ...
+            since    {real} NOT NULL        -- ... the start of the window
+        )""",
     )),
 )
 

@@ -43,6 +43,7 @@ tavli.errors.StaleAction: game g1 is at action 1: action 1 is not the next (2)
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from tavli.errors import StaleAction, StoreError, one_line
@@ -56,6 +57,7 @@ from tavli.store.base import (
     Seat,
     Store,
     Subscription,
+    Tx,
     check_seat_changes,
     dumps,
     dumps_or_none,
@@ -95,7 +97,8 @@ class OnlineStore(Store):
                     game.commitment, game.server_seed, game.last_seq, game.created,
                     game.updated, dumps_or_none(game.record)))
                 tx.many(S.INSERT_SEAT, [(s.game_id, s.side, s.player, s.name, s.level,
-                                         s.token_hash, s.joined) for s in seats])
+                                         s.token_hash, s.joined, s.account_id)
+                                        for s in seats])
         except self.backend.integrity as e:
             raise StoreError(f"game {game.id} cannot be stored: {one_line(e)}") from None
 
@@ -106,7 +109,8 @@ class OnlineStore(Store):
         return self.backend.write(S.CLAIM_SEAT, (token_hash, game_id, side)) == 1
 
     def update_seat(self, game_id: str, side: str, **changes: Any) -> None:
-        """Change a seat's ``name``, ``joined``, ``seen``, ``left`` or ``token_hash``."""
+        """Change a seat's ``name``, ``joined``, ``seen``, ``left``, ``token_hash`` or
+        ``account_id``."""
         check_seat_changes(changes)
         if changes:
             cols = ", ".join(f"{seat_column(k)} = ?" for k in changes)
@@ -120,17 +124,19 @@ class OnlineStore(Store):
             with self.backend.transaction() as tx:
                 tx.many(S.MARK_SEEN, [(at, g, side) for g, side in sorted(seats)])
 
-    def append(self, action: Action, *, status: str, record: dict[str, Any] | None) -> None:
+    def append(self, action: Action, *, status: str, record: dict[str, Any] | None,
+               then: Callable[[Tx], None] | None = None) -> None:
         """Commit ``action`` as the next of its game with the game's new ``status`` and
         ``record`` (None: the stored record stays as it is) in one transaction, then tell
         the listeners. :class:`StaleAction` when ``action.seq`` is not the game's next
-        number (nothing changes)."""
+        number (nothing changes). ``then(tx)``: more to commit in the same transaction
+        (the ratings of a rated result, :mod:`tavli.store.accounts`)."""
         move_on = (action.seq, status, dumps_or_none(record), action.at, action.game_id,
                    action.seq - 1)
         row = (action.game_id, action.seq, action.side, dumps(action.action),
                dumps(action.result), action.at)
         try:
-            done = self.backend.append(move_on, row, f"{action.game_id} {action.seq}")
+            done = self.backend.append(move_on, row, f"{action.game_id} {action.seq}", then)
         except self.backend.integrity:  # another connection took the number first
             raise StaleAction(f"game {action.game_id}: action {action.seq} is taken") from None
         if not done:  # not stored: why

@@ -23,7 +23,7 @@ reader that keeps the last number it has seen catches up with
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
@@ -100,9 +100,15 @@ class PostgresBackend(Backend):
     def session(self) -> AbstractContextManager[Tx]:
         return self._connection(False)
 
-    def append(self, move_on: Sequence[Any], action: Sequence[Any], notice: str) -> bool:
+    def append(self, move_on: Sequence[Any], action: Sequence[Any], notice: str,
+               then: Callable[[Tx], None] | None = None) -> bool:
+        if then is not None:  # more to commit with it: a transaction of several statements
+            return super().append(move_on, action, notice, then)
         with self.session() as tx:
             return bool(tx.rows(APPEND, (*move_on, *action[1:], CHANNEL, notice)))
+
+    def notify(self, tx: Tx, notice: str) -> None:
+        tx.run("SELECT pg_notify(?, ?)", (CHANNEL, notice))
 
     def listen(self, callback: Listener) -> Subscription:
         return _Listen(self, callback).start()

@@ -15,6 +15,10 @@ word       SQLite                                PostgreSQL
 {like}     ``LIKE`` (ignores the case of ASCII)  ``ILIKE`` (``LIKE`` minds the case)
 ========== ===================================== =========================================
 
+and ``{for_update}`` after a select in a transaction: nothing in SQLite (``BEGIN
+IMMEDIATE`` has locked the whole database), `` FOR UPDATE`` in PostgreSQL (the rows read
+stay locked until the transaction ends).
+
 The rest is the same in both: ``ON CONFLICT (id) DO UPDATE SET … = excluded.…`` upserts,
 ``COALESCE``, ``CASE``, ``||``, ``LIMIT … OFFSET``. What differs beyond words lives in the
 backends (:mod:`tavli.store.sqlite`, :mod:`tavli.store.postgresql`): the locks (SQLite's
@@ -45,6 +49,7 @@ class Dialect:
     serial: str    # an increasing row id, the primary key
     listed: str    # an online game's settings say ``"listed": true``
     like: str      # a pattern match that ignores the case of ASCII letters
+    for_update: str = ""  # locks the rows a select reads until the transaction ends
     #: the statement that serializes migrations (its one parameter: a key), if any
     lock: str | None = None
     _cache: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
@@ -54,7 +59,7 @@ class Dialect:
         text = self._cache.get(statement)
         if text is None:
             text = statement.format(real=self.real, serial=self.serial, listed=self.listed,
-                                    like=self.like)
+                                    like=self.like, for_update=self.for_update)
             if self.param != "?":
                 text = text.replace("%", "%%").replace("?", self.param)
             if len(self._cache) < 2048:  # the statements made at run time are few
@@ -65,7 +70,7 @@ class Dialect:
 SQLITE = Dialect("sqlite", "?", "REAL", "INTEGER PRIMARY KEY AUTOINCREMENT",
                  "json_extract(settings, '$.listed') = 1", "LIKE")
 POSTGRESQL = Dialect("postgresql", "%s", "DOUBLE PRECISION", "BIGSERIAL PRIMARY KEY",
-                     "(settings::jsonb ->> 'listed') = 'true'", "ILIKE",
+                     "(settings::jsonb ->> 'listed') = 'true'", "ILIKE", " FOR UPDATE",
                      lock="SELECT pg_advisory_xact_lock(?)")
 
 
@@ -85,13 +90,14 @@ SCHEMA_APPLIED = "INSERT INTO {table} (version, name, applied) VALUES (?, ?, ?)"
 
 GAME_COLUMNS = ("id, kind, variant, settings, status, commitment, server_seed, last_seq, "
                 "created, updated")
-SEAT_COLUMNS = "game_id, side, player, name, level, token_hash, joined, seen, left_at"
+SEAT_COLUMNS = ("game_id, side, player, name, level, token_hash, joined, seen, left_at, "
+                "account_id")
 WHITE_FIRST = "CASE side WHEN 'white' THEN 0 ELSE 1 END"
 
 INSERT_GAME = ("INSERT INTO online_games (" + GAME_COLUMNS + ", record) "
                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 INSERT_SEAT = ("INSERT INTO online_seats (game_id, side, player, name, level, token_hash, "
-               "joined) VALUES (?, ?, ?, ?, ?, ?, ?)")
+               "joined, account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 GAME = "SELECT " + GAME_COLUMNS + ", record FROM online_games WHERE id = ?"
 _GAMES = "SELECT " + GAME_COLUMNS + " FROM online_games "
 _RECENT = " ORDER BY updated DESC LIMIT ?"
@@ -122,6 +128,95 @@ ACTIONS = ("SELECT game_id, seq, side, action, result, at FROM online_actions "
 #: the log's end and what follows a place in it (the id grows over all games)
 LOG_END = "SELECT COALESCE(MAX(id), 0) FROM online_actions"
 LOG_AFTER = "SELECT id, game_id, seq FROM online_actions WHERE id > ? ORDER BY id"
+
+# --- accounts, sessions, ratings (tavli.store.accounts) ---------------------------------------
+
+ACCOUNT_COLUMNS = "id, username, password, created, deleted"
+INSERT_ACCOUNT = ("INSERT INTO online_accounts (id, username, name_key, password, created) "
+                  "VALUES (?, ?, ?, ?, ?)")
+ACCOUNT_BY_NAME = "SELECT " + ACCOUNT_COLUMNS + " FROM online_accounts WHERE name_key = ?"
+ACCOUNT_BY_ID = "SELECT " + ACCOUNT_COLUMNS + " FROM online_accounts WHERE id = ?"
+SET_PASSWORD = "UPDATE online_accounts SET password = ? WHERE id = ? AND deleted IS NULL"
+#: a deleted account keeps its row (its games name it: "deleted player"), nothing else
+FORGET_ACCOUNT = ("UPDATE online_accounts SET username = NULL, name_key = NULL, "
+                  "password = NULL, deleted = ? WHERE id = ?")
+
+INSERT_SESSION = ("INSERT INTO online_sessions (token_hash, account_id, created, expires) "
+                  "VALUES (?, ?, ?, ?)")
+SESSION = ("SELECT a.id, a.username, a.password, a.created, a.deleted FROM online_sessions s "
+           "JOIN online_accounts a ON a.id = s.account_id "
+           "WHERE s.token_hash = ? AND s.expires > ? AND a.deleted IS NULL")
+DELETE_SESSION = "DELETE FROM online_sessions WHERE token_hash = ?"
+DELETE_SESSIONS = "DELETE FROM online_sessions WHERE account_id = ?"
+DELETE_OTHER_SESSIONS = "DELETE FROM online_sessions WHERE account_id = ? AND token_hash <> ?"
+DELETE_EXPIRED_SESSIONS = "DELETE FROM online_sessions WHERE expires <= ?"
+
+#: a guest's seat claimed by an account (its token proves it was this browser's)
+CLAIM_GUEST_SEAT = ("UPDATE online_seats SET account_id = ? WHERE game_id = ? AND "
+                    "token_hash = ? AND player = 'human' AND account_id IS NULL")
+#: a free seat taken by an account before its join action (a rated game's join)
+SEAT_ACCOUNT = ("UPDATE online_seats SET account_id = ? WHERE game_id = ? AND side = ? AND "
+                "joined IS NULL")
+SEATS_OF_ACCOUNT = "SELECT game_id, side FROM online_seats WHERE account_id = ?"
+FORGET_SEAT_NAMES = "UPDATE online_seats SET name = ? WHERE account_id = ? AND name IS NOT NULL"
+JOINS_OF_SEAT = ("SELECT id, action, result FROM online_actions WHERE game_id = ? AND "
+                 "side = ? AND action LIKE '%\"join\"%'")
+REWRITE_ACTION = "UPDATE online_actions SET action = ?, result = ? WHERE id = ?"
+GAME_RECORD = "SELECT record FROM online_games WHERE id = ?"
+SET_RECORD = "UPDATE online_games SET record = ? WHERE id = ?"
+
+RESULT_COLUMNS = "game_id, game, points, winner, how, score, rated, white, black, at"
+INSERT_RESULT = ("INSERT INTO online_results (" + RESULT_COLUMNS + ") "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+#: a player's finished games, the newest first, with the seats' names (account id twice,
+#: limit, offset)
+RESULTS_OF_ACCOUNT = ("SELECT r.game_id, r.game, r.points, r.winner, r.how, r.score, r.rated, "
+                      "r.white, r.black, r.at, g.kind, g.variant, "
+                      "(SELECT name FROM online_seats WHERE game_id = r.game_id AND "
+                      "side = 'white'), "
+                      "(SELECT name FROM online_seats WHERE game_id = r.game_id AND "
+                      "side = 'black') "
+                      "FROM online_results r JOIN online_games g ON g.id = r.game_id "
+                      "WHERE r.white = ? OR r.black = ? "
+                      "ORDER BY r.at DESC, r.game_id LIMIT ? OFFSET ?")
+
+RATING_COLUMNS = "account_id, game, rating, experience, played, updated"
+#: a player's first rated game: the starting rating (account, game, rating, updated)
+ENSURE_RATING = ("INSERT INTO online_ratings (" + RATING_COLUMNS + ") VALUES (?, ?, ?, 0, 0, ?) "
+                 "ON CONFLICT (account_id, game) DO NOTHING")
+#: the two players' ratings, locked until the transaction ends where the database can
+RATINGS_TO_SETTLE = ("SELECT " + RATING_COLUMNS + " FROM online_ratings WHERE game = ? AND "
+                     "account_id IN (?, ?) ORDER BY account_id{for_update}")
+SET_RATING = ("UPDATE online_ratings SET rating = ?, experience = ?, played = played + 1, "
+              "updated = ? WHERE account_id = ? AND game = ?")
+INSERT_RATING_CHANGE = ("INSERT INTO online_rating_changes (game_id, account_id, game, "
+                        "opponent, won, points, old_rating, new_rating, at) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+RATINGS_OF = ("SELECT " + RATING_COLUMNS + " FROM online_ratings WHERE account_id = ? "
+              "ORDER BY game")
+RATING_CHANGES = ("SELECT c.game_id, c.game, c.won, c.points, c.old_rating, c.new_rating, "
+                  "c.at, o.username FROM online_rating_changes c "
+                  "LEFT JOIN online_accounts o ON o.id = c.opponent "
+                  "WHERE c.account_id = ? ORDER BY c.at, c.game_id LIMIT ?")
+RATING_CHANGES_OF_GAME = ("SELECT account_id, old_rating, new_rating FROM "
+                          "online_rating_changes WHERE game_id = ?")
+LEADERBOARD = ("SELECT a.username, r.rating, r.experience, r.played FROM online_ratings r "
+               "JOIN online_accounts a ON a.id = r.account_id "
+               "WHERE r.game = ? AND a.deleted IS NULL "
+               "ORDER BY r.rating DESC, a.name_key LIMIT ?")
+DELETE_RATINGS = "DELETE FROM online_ratings WHERE account_id = ?"
+DELETE_RATING_CHANGES = "DELETE FROM online_rating_changes WHERE account_id = ?"
+
+THROTTLE = "SELECT failures, since FROM online_throttle WHERE key = ?"
+#: one more failure counted for a key (key, since, the window's start: older counts restart)
+THROTTLE_FAILED = ("INSERT INTO online_throttle (key, failures, since) VALUES (?, 1, ?) "
+                   "ON CONFLICT (key) DO UPDATE SET "
+                   "failures = CASE WHEN online_throttle.since < ? THEN 1 "
+                   "ELSE online_throttle.failures + 1 END, "
+                   "since = CASE WHEN online_throttle.since < ? THEN excluded.since "
+                   "ELSE online_throttle.since END")
+THROTTLE_CLEAR = "DELETE FROM online_throttle WHERE key = ?"
+THROTTLE_EXPIRED = "DELETE FROM online_throttle WHERE since < ?"
 
 # --- the browser app's store (tavli.store.local) ---------------------------------------------
 

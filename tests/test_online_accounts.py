@@ -1,0 +1,379 @@
+"""Accounts, sessions, ratings and players' histories on the online server (issue 33),
+through Starlette's test client on both backends: sign-up and login with the cookie,
+the same answer for an unknown name and a wrong password, the login throttle, a rated
+game's ratings changed exactly once in the transaction of its result, rate-farming
+refused, a guest's games claimed, the account deleted with its personal data."""
+
+from __future__ import annotations
+
+import logging
+import warnings
+
+import pytest
+
+from tavli.online.accounts import FAST, LoginLimits
+from tavli.online.app import create_online_app
+from tavli.online.fairdice import new_client_seed
+from tavli.online.players import COOKIE
+from tavli.online.rating import Rated, change
+from tavli.online.service import OnlineGames
+from tavli.store.accounts import DELETED, AccountStore
+from tavli.store.factory import open_store
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+
+def _client(db, **kw) -> TestClient:
+    # https: the session cookie is Secure, and a client sends it back over HTTPS only
+    return TestClient(create_online_app(db, allowed_hosts=["testserver"], hasher=FAST, **kw),
+                      base_url="https://testserver")
+
+
+def _signup(c: TestClient, name: str, password: str = "correct horse", **kw) -> dict:
+    r = c.post("/api/account/signup", json={"username": name, "password": password, **kw})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _rated_game(host: TestClient, guest: TestClient, variant: str = "plakoto", **kw) -> dict:
+    """A rated game created by ``host``, joined by ``guest``, seeded: at the opening."""
+    r = host.post("/api/online/games", json={
+        "game": {"variant": variant, "opponent": "human", **kw}, "name": "Ann",
+        "rated": True})
+    assert r.status_code == 201, r.text
+    new = r.json()
+    r = guest.post(f"/api/online/games/{new['id']}/join",
+                   json={"token": new["invite_token"], "name": "Bob"})
+    assert r.status_code == 200, r.text
+    games = host.app.state.games
+    for n, tok in enumerate((new["token"], new["invite_token"])):
+        games.act(new["id"], tok, 2 + n, {"type": "seed", "seed": new_client_seed()})
+    return new
+
+
+def _resign(games: OnlineGames, new: dict, loser: str = "white") -> None:
+    """Play the opening roll, then ``loser`` resigns a single game."""
+    gid = new["id"]
+    tokens = {"white": new["token"], "black": new["invite_token"]}
+    v = games.view(gid)
+    games.act(gid, tokens["white"], v["seq"] + 1, {"type": "roll"})
+    v = games.view(gid)
+    games.act(gid, tokens[loser], v["seq"] + 1, {"type": "resign", "value": "single"})
+    assert games.view(gid)["status"] == "over"
+
+
+def test_sign_up_log_in_and_out_with_a_session_cookie(online_db, caplog):
+    caplog.set_level(logging.DEBUG)
+    with _client(online_db) as c:
+        assert c.get("/api/account").json() == {"username": None}
+        me = _signup(c, "Ann")
+        assert me["username"] == "Ann" and me["ratings"] == {}
+        cookie = c.cookies.get(COOKIE)
+        assert cookie and len(cookie) >= 32
+        header = next(v for k, v in c.post("/api/account/login", json={
+            "username": "ann", "password": "correct horse"}).headers.items()
+            if k == "set-cookie")
+        assert all(w in header.lower() for w in ("httponly", "samesite=strict", "secure"))
+        assert c.get("/api/account").json()["username"] == "Ann"
+        # the name is taken whatever its case
+        r = c.post("/api/account/signup", json={"username": "ANN", "password": "x" * 10})
+        assert r.status_code == 409 and r.json()["code"] == "name_taken"
+        c.post("/api/account/logout")
+        assert c.get("/api/account").json() == {"username": None}
+        # the password is stored hashed (Argon2id), never in clear, nor logged
+        people = AccountStore(c.app.state.games.store.backend)
+        assert people.by_name("Ann").password.startswith("$argon2id$")
+        assert "correct horse" not in caplog.text
+        assert "correct horse" not in str(people.by_name("Ann"))
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"username": "ab", "password": "correct horse"}, "3 to 20"),
+    ({"username": "a b c", "password": "correct horse"}, "3 to 20"),
+    ({"username": "<script>", "password": "correct horse"}, "3 to 20"),
+    ({"username": "Ann", "password": "short"}, "8 to 256"),
+    ({"username": "Annabel", "password": "annabel"}, "8 to 256"),
+    ({"username": "Annabel1", "password": "ANNABEL1"}, "not be the username"),
+    ({"username": "Ann", "password": 12345678}, "str"),
+    ({"username": "Ann", "password": "correct horse", "email": "a@b"}, "email"),
+])
+def test_a_bad_sign_up_is_refused_and_changes_nothing(tmp_path, body, message):
+    with _client(tmp_path / "o.sqlite3") as c:
+        r = c.post("/api/account/signup", json=body)
+        assert r.status_code == 422 and message in r.json()["error"], r.text
+        assert c.cookies.get(COOKIE) is None
+        assert AccountStore(c.app.state.games.store.backend).by_name("Ann") is None
+
+
+def test_login_answers_the_same_for_no_such_user_and_a_wrong_password(tmp_path):
+    with _client(tmp_path / "o.sqlite3") as c:
+        _signup(c, "Ann")
+        c.cookies.clear()
+        wrong = c.post("/api/account/login", json={"username": "Ann", "password": "nope nope"})
+        nobody = c.post("/api/account/login", json={"username": "Zed", "password": "nope"})
+        assert wrong.status_code == nobody.status_code == 401
+        assert wrong.json() == nobody.json() == {"error": "wrong username or password",
+                                                 "code": "login_failed"}
+        assert c.cookies.get(COOKIE) is None
+
+
+def test_a_login_flood_is_limited_per_account_and_per_address(tmp_path):
+    limits = LoginLimits(per_account=3, per_address=5, window=60)
+    with _client(tmp_path / "o.sqlite3", login_limits=limits) as c:
+        _signup(c, "Ann")
+        _signup(c, "Bob")
+        bad = {"username": "Ann", "password": "guess guess"}
+        codes = [c.post("/api/account/login", json=bad).status_code for _ in range(4)]
+        assert codes == [401, 401, 401, 429]
+        # the right password does not get through either while the account is limited
+        r = c.post("/api/account/login", json={"username": "Ann", "password": "correct horse"})
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+        # another account from the same address: two more failures, then the address is
+        # limited too
+        bob = {"username": "Bob", "password": "guess guess"}
+        codes = [c.post("/api/account/login", json=bob).status_code for _ in range(3)]
+        assert codes == [401, 401, 429]
+    # the counts are in the store: a second process on it sees them
+    with _client(tmp_path / "o.sqlite3", login_limits=limits) as c2:
+        r = c2.post("/api/account/login", json={"username": "Ann", "password": "correct horse"})
+        assert r.status_code == 429
+
+
+def test_a_rated_game_changes_both_ratings_once(online_db):
+    with _client(online_db) as ann, TestClient(ann.app, base_url="https://testserver") as bob:
+        _signup(ann, "Ann")
+        _signup(bob, "Bob")
+        new = _rated_game(ann, bob)
+        games = ann.app.state.games
+        _resign(games, new, loser="white")  # Ann (white) resigns: Bob wins
+        want_bob, want_ann = change(Rated(), Rated(), 1, winner=0)
+        a = ann.get("/api/account").json()["ratings"]["plakoto"]
+        b = bob.get("/api/account").json()["ratings"]["plakoto"]
+        assert (a["rating"], a["experience"], a["played"]) == (
+            round(want_ann.rating, 2), 1, 1)
+        assert (b["rating"], b["experience"], b["played"]) == (
+            round(want_bob.rating, 2), 1, 1)
+        assert b["rating"] == 1510.0 and a["rating"] == 1490.0
+        # actions after the end (a rematch asked) and a second service reading the game
+        # (another process) change nothing
+        games.act(new["id"], new["token"], games.view(new["id"])["seq"] + 1,
+                  {"type": "rematch"})
+        other = OnlineGames(games.store)
+        assert other.view(new["id"])["status"] == "over"
+        assert ann.get("/api/account").json()["ratings"]["plakoto"]["played"] == 1
+        # both histories list it, with the rating change
+        for c, side, result in ((ann, "white", "lost"), (bob, "black", "won")):
+            name = c.get("/api/account").json()["username"]
+            p = c.get(f"/api/players/{name}").json()
+            [g] = p["games"]
+            assert (g["id"], g["side"], g["result"], g["rated"], g["how"]) == (
+                new["id"], side, result, True, "resign")
+            assert g["opponent"] == ("Bob" if side == "white" else "Ann")
+            assert [pt["rating"] for pt in p["chart"]] == [g["rating"]["new"]]
+        board = ann.get("/api/leaderboard/plakoto").json()["players"]
+        assert [(p["username"], p["rating"]) for p in board] == [("Bob", 1510.0),
+                                                                  ("Ann", 1490.0)]
+
+
+def test_a_failure_before_the_commit_loses_the_result_and_the_ratings_together(online_db,
+                                                                              monkeypatch):
+    """The ratings are written in the transaction of the action that ends the game: a
+    crash between them (here the rating's write failing) leaves neither; the retried
+    action commits both, once."""
+    with _client(online_db) as ann, TestClient(ann.app, base_url="https://testserver") as bob:
+        _signup(ann, "Ann")
+        _signup(bob, "Bob")
+        new = _rated_game(ann, bob)
+        games = ann.app.state.games
+        gid = new["id"]
+        games.act(gid, new["token"], 4, {"type": "roll"})
+        seq = games.view(gid)["seq"]
+
+        def crash(self, tx, s, at):
+            raise RuntimeError("the process died here")
+
+        monkeypatch.setattr(AccountStore, "settle", crash)
+        with pytest.raises(RuntimeError):
+            games.act(gid, new["token"], seq + 1, {"type": "resign", "value": "single"})
+        monkeypatch.undo()
+        fresh = OnlineGames(games.store)  # as a restarted process sees the store
+        assert fresh.view(gid)["status"] == "playing" and fresh.view(gid)["seq"] == seq
+        assert ann.get("/api/account").json()["ratings"] == {}
+        fresh.act(gid, new["token"], seq + 1, {"type": "resign", "value": "single"})
+        assert ann.get("/api/account").json()["ratings"]["plakoto"]["played"] == 1
+        assert bob.get("/api/account").json()["ratings"]["plakoto"]["played"] == 1
+        people = AccountStore(games.store.backend)
+        assert len(people.changes_of_game(gid)) == 2
+
+
+def test_rated_games_are_between_two_accounts(tmp_path):
+    with _client(tmp_path / "o.sqlite3") as ann, \
+            TestClient(ann.app, base_url="https://testserver") as guest:
+        body = {"game": {"variant": "portes", "opponent": "human"}, "name": "Ann",
+                "rated": True}
+        r = ann.post("/api/online/games", json=body)
+        assert r.status_code == 401 and r.json()["code"] == "logged_out"
+        _signup(ann, "Ann")
+        ai = {**body, "game": {"variant": "portes", "opponent": "ai", "ai_side": "black"}}
+        assert ann.post("/api/online/games", json=ai).status_code == 422
+        new = ann.post("/api/online/games", json=body).json()
+        # a guest cannot take the seat of a rated game
+        r = guest.post(f"/api/online/games/{new['id']}/join",
+                       json={"token": new["invite_token"], "name": "Bob"})
+        assert r.status_code == 403, r.text
+        # nor can Ann take both seats (no rating farmed off oneself)
+        r = ann.post(f"/api/online/games/{new['id']}/join",
+                     json={"token": new["invite_token"], "name": "Ann again"})
+        assert r.status_code == 409 and "your own game" in r.json()["error"]
+        assert ann.app.state.games.view(new["id"])["status"] == "open"
+        # an unrated game with a guest is recorded, rates nobody
+        r = ann.post("/api/online/games", json={**body, "rated": False})
+        free = r.json()
+        assert guest.post(f"/api/online/games/{free['id']}/join",
+                          json={"token": free["invite_token"], "name": "Bob"}).status_code == 200
+        games = ann.app.state.games
+        for n, tok in enumerate((free["token"], free["invite_token"])):
+            games.act(free["id"], tok, 2 + n, {"type": "seed", "seed": new_client_seed()})
+        _resign(games, free, loser="black")
+        assert ann.get("/api/account").json()["ratings"] == {}
+        [g] = ann.get("/api/players/Ann").json()["games"]
+        assert (g["result"], g["rated"], g["opponent"]) == ("won", False, "Bob")
+
+
+def test_a_guest_claims_his_games_when_he_signs_up(tmp_path):
+    with _client(tmp_path / "o.sqlite3") as c:
+        r = c.post("/api/online/games", json={"game": {"variant": "fevga",
+                                                       "opponent": "human"}, "name": "Ann"})
+        new = r.json()
+        forged = {"game": new["id"], "token": "not-a-seat-token"}
+        me = _signup(c, "Ann", claim=[{"game": new["id"], "token": new["token"]}, forged])
+        assert me["claimed"] == [new["id"]]
+        seats = c.app.state.games.store.seats(new["id"])
+        account = AccountStore(c.app.state.games.store.backend).by_name("Ann").id
+        assert [s.account_id for s in seats] == [account, None]
+        # a seat already an account's is not taken by another
+        c.post("/api/account/logout")
+        _signup(c, "Mallory")
+        r = c.post("/api/account/claim", json={"seats": [{"game": new["id"],
+                                                          "token": new["token"]}]})
+        assert r.json() == {"claimed": []}
+        # claiming needs a session
+        c.post("/api/account/logout")
+        r = c.post("/api/account/claim", json={"seats": []})
+        assert r.status_code == 401
+
+
+def test_changing_the_password_ends_the_other_sessions(tmp_path):
+    with _client(tmp_path / "o.sqlite3") as a, \
+            TestClient(a.app, base_url="https://testserver") as b:
+        _signup(a, "Ann")
+        b.post("/api/account/login", json={"username": "Ann", "password": "correct horse"})
+        assert b.get("/api/account").json()["username"] == "Ann"
+        r = a.post("/api/account/password", json={"old": "wrong one!", "new": "new horse 2"})
+        assert r.status_code == 401
+        r = a.post("/api/account/password", json={"old": "correct horse", "new": "new horse 2"})
+        assert r.status_code == 200
+        assert a.get("/api/account").json()["username"] == "Ann"
+        assert b.get("/api/account").json()["username"] is None
+        r = b.post("/api/account/login", json={"username": "Ann", "password": "correct horse"})
+        assert r.status_code == 401
+        r = b.post("/api/account/login", json={"username": "Ann", "password": "new horse 2"})
+        assert r.status_code == 200
+
+
+def test_a_session_cookie_does_not_act_for_a_seat(tmp_path):
+    """The seat token is what acts: a session (even the seat's own account) without it is
+    a spectator's connection."""
+    with _client(tmp_path / "o.sqlite3") as ann, \
+            TestClient(ann.app, base_url="https://testserver") as bob:
+        _signup(ann, "Ann")
+        _signup(bob, "Bob")
+        new = _rated_game(ann, bob)
+        with bob.websocket_connect(f"/ws/online/{new['id']}") as ws:
+            ws.send_json({"type": "hello"})
+            welcome = ws.receive_json()
+            assert welcome["type"] == "welcome" and welcome["side"] is None
+            ws.send_json({"type": "act", "seq": 4, "action": {"type": "roll"}})
+            answer = ws.receive_json()
+            while answer["type"] == "presence":
+                answer = ws.receive_json()
+            assert answer["type"] == "error" and answer["code"] == "access_denied"
+        assert ann.app.state.games.view(new["id"])["seq"] == 3
+
+
+def test_deleting_an_account_forgets_its_data_and_keeps_its_games(online_db):
+    with _client(online_db) as ann, TestClient(ann.app, base_url="https://testserver") as bob:
+        _signup(ann, "Ann")
+        _signup(bob, "Bob")
+        new = _rated_game(ann, bob)
+        games = ann.app.state.games
+        _resign(games, new, loser="black")
+        r = bob.post("/api/account/delete", json={"password": "wrong password"})
+        assert r.status_code == 401
+        r = bob.post("/api/account/delete", json={"password": "correct horse"})
+        assert r.status_code == 200 and bob.cookies.get(COOKIE) is None
+        assert bob.get("/api/account").json() == {"username": None}
+        assert bob.get("/api/players/Bob").status_code == 404
+        assert bob.post("/api/account/login", json={
+            "username": "Bob", "password": "correct horse"}).status_code == 401
+        # the game stays, its player "deleted player": the seat, the log, the record
+        view = games.view(new["id"])
+        assert [s["name"] for s in view["seats"]] == ["Ann", DELETED]
+        record = ann.get(f"/api/online/games/{new['id']}/record").json()
+        assert record["names"]["black"] == DELETED
+        store = games.store
+        assert "Bob" not in str([a.action for a in store.actions(new["id"])])
+        assert OnlineGames(store).view(new["id"])["status"] == "over"  # still replays
+        # Ann's history keeps the game and her rating
+        p = ann.get("/api/players/Ann").json()
+        assert p["games"][0]["opponent"] == DELETED and p["chart"][0]["opponent"] == DELETED
+        assert p["ratings"]["plakoto"]["rating"] == 1510.0
+        # the name is free again
+        _signup(bob, "Bob", password="another horse")
+
+
+def test_a_tavli_match_is_rated_by_its_length(tmp_path):
+    with _client(tmp_path / "o.sqlite3") as ann, \
+            TestClient(ann.app, base_url="https://testserver") as bob:
+        _signup(ann, "Ann")
+        _signup(bob, "Bob")
+        new = _rated_game(ann, bob, variant="tavli", points=3)
+        games = ann.app.state.games
+        gid = new["id"]
+        tokens = {"white": new["token"], "black": new["invite_token"]}
+        while games.view(gid)["status"] != "over":
+            v = games.view(gid)
+            if v["phase"] == "over":
+                games.act(gid, tokens["white"], v["seq"] + 1, {"type": "next"})
+            elif v["phase"] in ("opening", "roll"):
+                games.act(gid, tokens[v["turn"]], v["seq"] + 1, {"type": "roll"})
+            elif v["turn"] == "white":  # white resigns each game: black wins the match
+                games.act(gid, tokens["white"], v["seq"] + 1,
+                          {"type": "resign", "value": "single"})
+            else:
+                games.act(gid, tokens["black"], v["seq"] + 1,
+                          {"type": "move", "move": v["legal_moves"][0]["move"]})
+        a = ann.get("/api/account").json()["ratings"]["tavli"]
+        assert a["experience"] == 3 and a["played"] == 1
+        assert a["rating"] == round(change(Rated(), Rated(), 3, winner=1)[0].rating, 2)
+
+
+def test_profiles_and_leaderboards_refuse_bad_names(tmp_path):
+    with _client(tmp_path / "o.sqlite3") as c:
+        assert c.get("/api/players/nobody").status_code == 404
+        assert c.get("/api/players/" + "x" * 500).status_code == 422
+        assert c.get("/api/players/a%20b").status_code == 422
+        assert c.get("/api/players/Ann?limit=100000").status_code in (404, 422)
+        assert c.get("/api/leaderboard/chess").status_code == 404
+        assert c.get("/api/leaderboard/portes").json() == {"game": "portes", "players": []}
+
+
+def test_the_store_holds_a_result_once(tmp_path):
+    store = open_store(str(tmp_path / "o.sqlite3"))
+    people = AccountStore(store.backend)
+    a, b = people.create("Ann", "h"), people.create("Bob", "h")
+    assert people.leaderboard("portes") == []
+    assert a.id != b.id
+    store.close()
