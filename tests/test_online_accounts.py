@@ -37,6 +37,15 @@ def _signup(c: TestClient, name: str, password: str = "correct horse", **kw) -> 
     return r.json()
 
 
+@pytest.fixture
+def players(online_db):
+    """Ann and Bob, signed up and logged in, each in a client of one server app."""
+    with _client(online_db) as ann, TestClient(ann.app, base_url="https://testserver") as bob:
+        _signup(ann, "Ann")
+        _signup(bob, "Bob")
+        yield ann, bob
+
+
 def _rated_game(host: TestClient, guest: TestClient, variant: str = "plakoto", **kw) -> dict:
     """A rated game created by ``host``, joined by ``guest``, seeded: at the opening."""
     r = host.post("/api/online/games", json={
@@ -141,71 +150,67 @@ def test_a_login_flood_is_limited_per_account_and_per_address(tmp_path):
         assert r.status_code == 429
 
 
-def test_a_rated_game_changes_both_ratings_once(online_db):
-    with _client(online_db) as ann, TestClient(ann.app, base_url="https://testserver") as bob:
-        _signup(ann, "Ann")
-        _signup(bob, "Bob")
-        new = _rated_game(ann, bob)
-        games = ann.app.state.games
-        _resign(games, new, loser="white")  # Ann (white) resigns: Bob wins
-        want_bob, want_ann = change(Rated(), Rated(), 1, winner=0)
-        a = ann.get("/api/account").json()["ratings"]["plakoto"]
-        b = bob.get("/api/account").json()["ratings"]["plakoto"]
-        assert (a["rating"], a["experience"], a["played"]) == (
-            round(want_ann.rating, 2), 1, 1)
-        assert (b["rating"], b["experience"], b["played"]) == (
-            round(want_bob.rating, 2), 1, 1)
-        assert b["rating"] == 1510.0 and a["rating"] == 1490.0
-        # actions after the end (a rematch asked) and a second service reading the game
-        # (another process) change nothing
-        games.act(new["id"], new["token"], games.view(new["id"])["seq"] + 1,
-                  {"type": "rematch"})
-        other = OnlineGames(games.store)
-        assert other.view(new["id"])["status"] == "over"
-        assert ann.get("/api/account").json()["ratings"]["plakoto"]["played"] == 1
-        # both histories list it, with the rating change
-        for c, side, result in ((ann, "white", "lost"), (bob, "black", "won")):
-            name = c.get("/api/account").json()["username"]
-            p = c.get(f"/api/players/{name}").json()
-            [g] = p["games"]
-            assert (g["id"], g["side"], g["result"], g["rated"], g["how"]) == (
-                new["id"], side, result, True, "resign")
-            assert g["opponent"] == ("Bob" if side == "white" else "Ann")
-            assert [pt["rating"] for pt in p["chart"]] == [g["rating"]["new"]]
-        board = ann.get("/api/leaderboard/plakoto").json()["players"]
-        assert [(p["username"], p["rating"]) for p in board] == [("Bob", 1510.0),
-                                                                  ("Ann", 1490.0)]
+def test_a_rated_game_changes_both_ratings_once(players):
+    ann, bob = players
+    new = _rated_game(ann, bob)
+    games = ann.app.state.games
+    _resign(games, new, loser="white")  # Ann (white) resigns: Bob wins
+    want_bob, want_ann = change(Rated(), Rated(), 1, winner=0)
+    a = ann.get("/api/account").json()["ratings"]["plakoto"]
+    b = bob.get("/api/account").json()["ratings"]["plakoto"]
+    assert (a["rating"], a["experience"], a["played"]) == (
+        round(want_ann.rating, 2), 1, 1)
+    assert (b["rating"], b["experience"], b["played"]) == (
+        round(want_bob.rating, 2), 1, 1)
+    assert b["rating"] == 1510.0 and a["rating"] == 1490.0
+    # actions after the end (a rematch asked) and a second service reading the game
+    # (another process) change nothing
+    games.act(new["id"], new["token"], games.view(new["id"])["seq"] + 1,
+              {"type": "rematch"})
+    other = OnlineGames(games.store)
+    assert other.view(new["id"])["status"] == "over"
+    assert ann.get("/api/account").json()["ratings"]["plakoto"]["played"] == 1
+    # both histories list it, with the rating change
+    for c, side, result in ((ann, "white", "lost"), (bob, "black", "won")):
+        name = c.get("/api/account").json()["username"]
+        p = c.get(f"/api/players/{name}").json()
+        [g] = p["games"]
+        assert (g["id"], g["side"], g["result"], g["rated"], g["how"]) == (
+            new["id"], side, result, True, "resign")
+        assert g["opponent"] == ("Bob" if side == "white" else "Ann")
+        assert [pt["rating"] for pt in p["chart"]] == [g["rating"]["new"]]
+    board = ann.get("/api/leaderboard/plakoto").json()["players"]
+    assert [(p["username"], p["rating"]) for p in board] == [("Bob", 1510.0),
+                                                              ("Ann", 1490.0)]
 
 
-def test_a_failure_before_the_commit_loses_the_result_and_the_ratings_together(online_db,
-                                                                              monkeypatch):
+def test_a_crash_before_the_commit_loses_the_result_and_the_ratings_together(players,
+                                                                            monkeypatch):
     """The ratings are written in the transaction of the action that ends the game: a
     crash between them (here the rating's write failing) leaves neither; the retried
     action commits both, once."""
-    with _client(online_db) as ann, TestClient(ann.app, base_url="https://testserver") as bob:
-        _signup(ann, "Ann")
-        _signup(bob, "Bob")
-        new = _rated_game(ann, bob)
-        games = ann.app.state.games
-        gid = new["id"]
-        games.act(gid, new["token"], 4, {"type": "roll"})
-        seq = games.view(gid)["seq"]
+    ann, bob = players
+    new = _rated_game(ann, bob)
+    games = ann.app.state.games
+    gid = new["id"]
+    games.act(gid, new["token"], 4, {"type": "roll"})
+    seq = games.view(gid)["seq"]
 
-        def crash(self, tx, s, at):
-            raise RuntimeError("the process died here")
+    def crash(self, tx, s, at):
+        raise RuntimeError("the process died here")
 
-        monkeypatch.setattr(AccountStore, "settle", crash)
-        with pytest.raises(RuntimeError):
-            games.act(gid, new["token"], seq + 1, {"type": "resign", "value": "single"})
-        monkeypatch.undo()
-        fresh = OnlineGames(games.store)  # as a restarted process sees the store
-        assert fresh.view(gid)["status"] == "playing" and fresh.view(gid)["seq"] == seq
-        assert ann.get("/api/account").json()["ratings"] == {}
-        fresh.act(gid, new["token"], seq + 1, {"type": "resign", "value": "single"})
-        assert ann.get("/api/account").json()["ratings"]["plakoto"]["played"] == 1
-        assert bob.get("/api/account").json()["ratings"]["plakoto"]["played"] == 1
-        people = AccountStore(games.store.backend)
-        assert len(people.changes_of_game(gid)) == 2
+    monkeypatch.setattr(AccountStore, "settle", crash)
+    with pytest.raises(RuntimeError):
+        games.act(gid, new["token"], seq + 1, {"type": "resign", "value": "single"})
+    monkeypatch.undo()
+    fresh = OnlineGames(games.store)  # as a restarted process sees the store
+    assert fresh.view(gid)["status"] == "playing" and fresh.view(gid)["seq"] == seq
+    assert ann.get("/api/account").json()["ratings"] == {}
+    fresh.act(gid, new["token"], seq + 1, {"type": "resign", "value": "single"})
+    assert ann.get("/api/account").json()["ratings"]["plakoto"]["played"] == 1
+    assert bob.get("/api/account").json()["ratings"]["plakoto"]["played"] == 1
+    people = AccountStore(games.store.backend)
+    assert len(people.changes_of_game(gid)) == 2
 
 
 def test_rated_games_are_between_two_accounts(tmp_path):
@@ -303,35 +308,33 @@ def test_a_session_cookie_does_not_act_for_a_seat(tmp_path):
         assert ann.app.state.games.view(new["id"])["seq"] == 3
 
 
-def test_deleting_an_account_forgets_its_data_and_keeps_its_games(online_db):
-    with _client(online_db) as ann, TestClient(ann.app, base_url="https://testserver") as bob:
-        _signup(ann, "Ann")
-        _signup(bob, "Bob")
-        new = _rated_game(ann, bob)
-        games = ann.app.state.games
-        _resign(games, new, loser="black")
-        r = bob.post("/api/account/delete", json={"password": "wrong password"})
-        assert r.status_code == 401
-        r = bob.post("/api/account/delete", json={"password": "correct horse"})
-        assert r.status_code == 200 and bob.cookies.get(COOKIE) is None
-        assert bob.get("/api/account").json() == {"username": None}
-        assert bob.get("/api/players/Bob").status_code == 404
-        assert bob.post("/api/account/login", json={
-            "username": "Bob", "password": "correct horse"}).status_code == 401
-        # the game stays, its player "deleted player": the seat, the log, the record
-        view = games.view(new["id"])
-        assert [s["name"] for s in view["seats"]] == ["Ann", DELETED]
-        record = ann.get(f"/api/online/games/{new['id']}/record").json()
-        assert record["names"]["black"] == DELETED
-        store = games.store
-        assert "Bob" not in str([a.action for a in store.actions(new["id"])])
-        assert OnlineGames(store).view(new["id"])["status"] == "over"  # still replays
-        # Ann's history keeps the game and her rating
-        p = ann.get("/api/players/Ann").json()
-        assert p["games"][0]["opponent"] == DELETED and p["chart"][0]["opponent"] == DELETED
-        assert p["ratings"]["plakoto"]["rating"] == 1510.0
-        # the name is free again
-        _signup(bob, "Bob", password="another horse")
+def test_deleting_an_account_forgets_its_data_and_keeps_its_games(players):
+    ann, bob = players
+    new = _rated_game(ann, bob)
+    games = ann.app.state.games
+    _resign(games, new, loser="black")
+    r = bob.post("/api/account/delete", json={"password": "wrong password"})
+    assert r.status_code == 401
+    r = bob.post("/api/account/delete", json={"password": "correct horse"})
+    assert r.status_code == 200 and bob.cookies.get(COOKIE) is None
+    assert bob.get("/api/account").json() == {"username": None}
+    assert bob.get("/api/players/Bob").status_code == 404
+    assert bob.post("/api/account/login", json={
+        "username": "Bob", "password": "correct horse"}).status_code == 401
+    # the game stays, its player "deleted player": the seat, the log, the record
+    view = games.view(new["id"])
+    assert [s["name"] for s in view["seats"]] == ["Ann", DELETED]
+    record = ann.get(f"/api/online/games/{new['id']}/record").json()
+    assert record["names"]["black"] == DELETED
+    store = games.store
+    assert "Bob" not in str([a.action for a in store.actions(new["id"])])
+    assert OnlineGames(store).view(new["id"])["status"] == "over"  # still replays
+    # Ann's history keeps the game and her rating
+    p = ann.get("/api/players/Ann").json()
+    assert p["games"][0]["opponent"] == DELETED and p["chart"][0]["opponent"] == DELETED
+    assert p["ratings"]["plakoto"]["rating"] == 1510.0
+    # the name is free again
+    _signup(bob, "Bob", password="another horse")
 
 
 def test_a_tavli_match_is_rated_by_its_length(tmp_path):
