@@ -304,7 +304,8 @@ def test_every_statement_renders_in_both_dialects():
     from tavli.store import sql
 
     statements = [v for k, v in vars(sql).items() if k.isupper() and isinstance(v, str)
-                  and "{table}" not in v and "{changes}" not in v and "{games}" not in v]
+                  and "{table}" not in v and "{changes}" not in v and "{games}" not in v
+                  and "{accounts}" not in v]
     statements += [x.select for x in LISTS.values()]
     assert len(statements) > 20
     for s in statements:

@@ -23,8 +23,10 @@ server, in the engine's worker processes (:mod:`tavli.web.workers`).
 
 :func:`create_online_app` builds what the routes share once (an
 :class:`~tavli.online.context.OnlineContext`), then mounts each domain in order:
-:mod:`tavli.online.routes` (the HTTP routes above, ``mount_seats``, ``mount_lobby``,
-``mount_pages``, ``mount_reads``), :mod:`tavli.online.ws` (``mount_socket``); the AI seat's
+:mod:`tavli.online.routes` (the HTTP routes above, ``mount_seats``, ``mount_info``,
+``mount_pages``, ``mount_reads``), :mod:`tavli.online.lobby` (the seeks),
+:mod:`tavli.online.players` (accounts, profiles), :mod:`tavli.online.ws`
+(``mount_socket``); the AI seat's
 driver is :class:`tavli.online.aiseat.AiSeat`.
 """
 
@@ -45,9 +47,10 @@ from tavli.online.aiseat import AiSeat
 from tavli.online.clock import DEFAULT_ABANDON
 from tavli.online.context import OnlineContext
 from tavli.online.hub import PRESENCE_BEAT, Hub, online_error
+from tavli.online.lobby import mount_lobby
 from tavli.online.players import mount_accounts, mount_profiles
 from tavli.online.ratelimit import WRITE_BURST, WRITE_RATE, AddressLimit
-from tavli.online.routes import mount_lobby, mount_pages, mount_reads, mount_seats
+from tavli.online.routes import mount_info, mount_pages, mount_reads, mount_seats
 from tavli.online.service import OnlineGames
 from tavli.online.ws import mount_socket
 from tavli.store.factory import open_store
@@ -138,7 +141,8 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     mount_rules(app)  # GET /rules/{game}: the rules for players
     mount_pwa(app)    # the manifest and the service worker: installable
     mount_seats(app, ctx)   # POST /api/online/games, …/join (tavli/online/routes.py)
-    mount_lobby(app, ctx)   # GET /api/online/lobby, /api/info
+    mount_info(app, ctx)    # GET /api/info
+    mount_lobby(app, ctx)   # the seeks: GET /api/online/lobby, play-now, /ws/lobby (lobby.py)
     mount_pages(app, ctx)   # GET /, /online/{id}, the pages' files
     mount_reads(app, ctx)   # GET /api/online/games/{id}, …/record
     mount_accounts(app, ctx)  # /api/account/… (tavli/online/players.py)

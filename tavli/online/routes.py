@@ -4,8 +4,8 @@
 * :func:`mount_seats`: ``POST /api/online/games`` (a new game, its creator's seat and the
   invitation's links), ``POST /api/online/games/{id}/join`` (the invited seat taken, or a
   listed game's free seat);
-* :func:`mount_lobby`: ``GET /api/online/lobby`` (the listed games with a free seat) and
-  ``GET /api/info`` (the games, rotations and levels the start page offers);
+* :func:`mount_info`: ``GET /api/info`` (the games, rotations and levels the start page
+  offers; the lobby of listed games is :mod:`tavli.online.lobby`'s);
 * :func:`mount_pages`: ``GET /`` (the start page), ``GET /online/{id}`` (the game page)
   and the pages' static files (tavli/web/static: the board code shared with tavli play);
 * :func:`mount_reads`: ``GET /api/online/games/{id}`` (the state, as a seat or a
@@ -41,6 +41,7 @@ class CreateBody(Body):
     abandon_after: float | None = None       # absent: the server's default; null: never
     listed: bool = False
     rated: bool = False                      # between accounts (the creator logged in)
+    rating_range: tuple[float, float] | None = None  # a seek's: the opponents it is open to
 
 
 class JoinBody(Body):
@@ -67,6 +68,7 @@ def join_seat(ctx: OnlineContext, game_id: str, req: JoinBody,
     account = ctx.accounts.session(session)
     token = req.token
     if token is None:  # from the lobby: a listed game's free seat, a new token
+        games.check_seek(game_id, account and account.id)
         _, token = games.claim(game_id, req.name)
     seat = games.seat(game_id, token)
     # the seat's account is named before the join (a guest's join clears one named by
@@ -102,7 +104,8 @@ def mount_seats(app: FastAPI, ctx: OnlineContext) -> None:
         account = await run_in_threadpool(ctx.accounts.session, session_token(request))
         new = await hub.call(lambda: games.create(
             req.game, req.name, req.side, clock=req.clock, abandon_after=abandon,
-            listed=req.listed, rated=req.rated, account=account and account.id))
+            listed=req.listed, rated=req.rated, account=account and account.id,
+            rating_range=req.rating_range))
         view = await hub.call(games.view_for, new.game_id, new.side)
         return {"id": new.game_id, "side": new.side, "token": new.token,
                 "invite_side": new.invite_side, "invite_token": new.invite_token,
@@ -118,13 +121,8 @@ def mount_seats(app: FastAPI, ctx: OnlineContext) -> None:
         return out
 
 
-def mount_lobby(app: FastAPI, ctx: OnlineContext) -> None:
-    """``GET /api/online/lobby`` and ``GET /api/info``."""
-    games, hub = ctx.games, ctx.hub
-
-    @app.get("/api/online/lobby")
-    async def lobby() -> dict[str, Any]:
-        return {"games": await hub.call(games.lobby)}
+def mount_info(app: FastAPI, ctx: OnlineContext) -> None:
+    """``GET /api/info``: the games, Tavli matches and AI levels of the New game menus."""
 
     @app.get("/api/info")
     async def info() -> dict[str, Any]:
@@ -171,5 +169,5 @@ def mount_reads(app: FastAPI, ctx: OnlineContext) -> None:
         return await hub.call(games.record, check_game_id(game_id))
 
 
-__all__ = ["mount_seats", "mount_lobby", "mount_pages", "mount_reads", "SEAT_HEADER",
+__all__ = ["mount_seats", "mount_info", "mount_pages", "mount_reads", "SEAT_HEADER",
            "CreateBody", "JoinBody", "links", "join_seat"]

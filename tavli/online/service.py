@@ -265,6 +265,18 @@ def public(view: dict[str, Any]) -> dict[str, Any]:
             "board": {**view["board"], "turn_tree": bare_root(tree)}}
 
 
+def read_range(value: Any) -> list[float]:
+    """A seek's rating range ``[low, high]`` (0 to 4,000, low at most high), or 422."""
+    errors, _, _ = _web()
+    ok = (isinstance(value, (list, tuple)) and len(value) == 2
+          and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+          and 0 <= value[0] <= value[1] <= 4000)
+    if not ok:
+        raise errors.ApiError(422, "rating_range: [low, high], 0 to 4000, low at most high",
+                              "invalid")
+    return [float(value[0]), float(value[1])]
+
+
 def check_rated_join(seats: list[Seat], side: str) -> None:
     """A rated game's seat is joined by an account (named on the seat before the join:
     :meth:`tavli.store.accounts.AccountStore.seat_account`) other than the opponent's."""
@@ -524,7 +536,7 @@ class OnlineGames:
     # --- creating ------------------------------------------------------------------------
     def create(self, req: Any, name: str, side: str = "white", *, clock: Any = None,
                abandon_after: Any = "default", listed: bool = False, rated: bool = False,
-               account: str | None = None) -> Created:
+               account: str | None = None, rating_range: Any = None) -> Created:
         """A new game or match as ``req`` (a :class:`tavli.web.newgame.NewGame`) asks,
         created by ``name`` playing ``side``: against the AI when ``req.opponent`` is
         "ai" (on ``req.ai_side``), else against a person invited with the other seat's
@@ -532,7 +544,9 @@ class OnlineGames:
         Fair dice: ``req.seed`` is refused. ``clock``: ``{"reserve": S, "delay": S}`` or
         None; ``abandon_after``: seconds, or None for never (default: the service's).
         ``account``: the creator's account (None: a guest); ``rated``: the result changes
-        both players' ratings (between two accounts: :func:`settlement`)."""
+        both players' ratings (between two accounts: :func:`settlement`);
+        ``rating_range``: ``[low, high]``, the ratings of the players a listed game (a
+        seek) is open to (None: anyone)."""
         errors, newgame, _ = _web()
         try:
             clock = read_clock(clock)
@@ -567,6 +581,11 @@ class OnlineGames:
                 raise errors.ApiError(422, "listed: a game against the AI has no seat to "
                                            "offer in the lobby", "invalid")
             settings["listed"] = True
+        if rating_range is not None:
+            if not listed:
+                raise errors.ApiError(422, "rating_range: only a game listed in the lobby "
+                                           "has one", "invalid")
+            settings["range"] = read_range(rating_range)
         if rated:
             if account is None:
                 raise errors.ApiError(401, "rated: a rated game is between players logged "
@@ -685,20 +704,44 @@ class OnlineGames:
         return seat
 
     def lobby(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The listed games whose invited seat is free, the newest first: ``id``,
-        ``variant``, ``kind``, ``points``, ``host`` (the creator's name), ``created``,
-        ``clock`` (the clock's settings, or None)."""
+        """The listed games (the seeks) whose invited seat is free, the newest first:
+        ``id``, ``variant``, ``kind``, ``points``, ``host`` (the creator's name),
+        ``created``, ``clock`` (the clock's settings, or None), ``rated``, ``range`` (the
+        ratings it is open to, or None) and ``account`` (the host's account, or None)."""
+        rows = self.store.lobby(limit)
+        seats_of = self.store.seats_of([row.id for row in rows])
         out = []
-        for row in self.store.lobby(limit):
-            seats = self.store.seats(row.id)
-            host = [s.name for s in seats if s.joined is not None]
+        for row in rows:
+            seats = seats_of[row.id]
+            host = [s for s in seats if s.joined is not None]
             if not host or all(s.joined is not None for s in seats):
                 continue
             out.append({"id": row.id, "variant": row.variant, "kind": row.kind,
                         "points": row.settings["game"].get("points") or 1,
-                        "host": host[0], "created": row.created,
-                        "clock": row.settings.get("clock")})
+                        "host": host[0].name, "created": row.created,
+                        "clock": row.settings.get("clock"),
+                        "rated": bool(row.settings.get("rated")),
+                        "range": row.settings.get("range"), "account": host[0].account_id})
         return out
+
+    def check_seek(self, game_id: str, account: str | None) -> None:
+        """May the player of ``account`` (None: a guest, rated as a newcomer) take the free
+        seat of the listed game ``game_id``: is his rating in its range, and is it not his
+        own seek? (:class:`WrongState` saying why not.)"""
+        t = self.table(game_id)
+        if account is None and t.row.settings.get("rated"):
+            raise AccessDenied("a rated game is between players logged in: log in to join it")
+        if account is not None and any(s.account_id == account for s in t.seats.values()):
+            raise WrongState("this is your own seek: wait for an opponent")
+        span = t.row.settings.get("range")
+        if span is None:
+            return
+        mine = rating.START
+        if account is not None:
+            mine = AccountStore(self.store.backend).rating(account, rating_game(t), mine)
+        if not span[0] <= mine <= span[1]:
+            raise WrongState(f"this seek is for ratings {span[0]:.0f}-{span[1]:.0f}: yours "
+                             f"is {mine:.0f}")
 
     def claim(self, game_id: str, name: str) -> tuple[str, str]:
         """Take the free seat of a listed game from the lobby: ``(side, token)``, a new

@@ -227,6 +227,22 @@ class AccountStore:
             self.settle(tx, settle, result.at)
 
     # --- ratings ---------------------------------------------------------------------------
+    def rating(self, account_id: str, game: str, default: float) -> float:
+        """The account's rating in ``game`` (``default`` before its first rated game)."""
+        row = self.backend.one(S.RATING_OF, (account_id, game))
+        return default if row is None else row[0]
+
+    def ratings_of(self, account_ids: list[str], game: str) -> dict[str, tuple[str, float]]:
+        """The usernames and ``game`` ratings of several accounts (deleted ones left out;
+        no rating yet: NaN), by account."""
+        out: dict[str, tuple[str, float]] = {}
+        for i in range(0, len(account_ids), 500):
+            part = account_ids[i:i + 500]
+            for r in self.backend.rows(S.NAMES_AND_RATINGS.format(accounts=S.marks(len(part))),
+                                       (game, *part)):
+                out[r[0]] = (r[1], float("nan") if r[2] is None else r[2])
+        return out
+
     def ratings(self, account_id: str) -> list[Rating]:
         return [Rating(*r) for r in self.backend.rows(S.RATINGS_OF, (account_id,))]
 

@@ -192,6 +192,11 @@ SET_RATING = ("UPDATE online_ratings SET rating = ?, experience = ?, played = pl
 INSERT_RATING_CHANGE = ("INSERT INTO online_rating_changes (game_id, account_id, game, "
                         "opponent, won, points, old_rating, new_rating, at) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+RATING_OF = "SELECT rating FROM online_ratings WHERE account_id = ? AND game = ?"
+#: accounts' names and their ratings in one game ({accounts}: marks; game, then the ids)
+NAMES_AND_RATINGS = ("SELECT a.id, a.username, r.rating FROM online_accounts a "
+                     "LEFT JOIN online_ratings r ON r.account_id = a.id AND r.game = ? "
+                     "WHERE a.deleted IS NULL AND a.id IN ({accounts})")
 RATINGS_OF = ("SELECT " + RATING_COLUMNS + " FROM online_ratings WHERE account_id = ? "
               "ORDER BY game")
 RATING_CHANGES = ("SELECT c.game_id, c.game, c.won, c.points, c.old_rating, c.new_rating, "
