@@ -6,6 +6,7 @@ port and chromium driven by Playwright (the one ``make test`` provisions:
 from __future__ import annotations
 
 import io
+import json
 import os
 import socket
 import threading
@@ -14,6 +15,7 @@ import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
+import anyio
 import pytest
 
 from tavli.engine.numba_cache import refresh
@@ -250,3 +252,14 @@ def wait_js(page, expression: str, timeout: float = 20000) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout / 1000:g} s: {expression}")
         page.wait_for_timeout(50)
+
+
+def recv(ws, timeout: float = 10.0) -> dict:
+    """The next message of ``ws`` (a JSON object), failing after ``timeout`` seconds."""
+    async def get():
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    msg = ws.portal.call(get)
+    assert msg["type"] == "websocket.send", msg
+    return json.loads(msg["text"])

@@ -12,6 +12,7 @@ import warnings
 
 import anyio
 import pytest
+from conftest import recv
 
 from tavli.online.app import create_online_app
 from tavli.online.fairdice import new_client_seed, verify_record
@@ -30,17 +31,6 @@ def timeless(state):
 
 def _client(db, **kw) -> TestClient:
     return TestClient(create_online_app(db, allowed_hosts=["testserver"], **kw))
-
-
-def recv(ws, timeout: float = 10.0) -> dict:
-    """The next message of ``ws`` (a JSON object), failing after ``timeout`` seconds."""
-    async def get():
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()
-
-    msg = ws.portal.call(get)
-    assert msg["type"] == "websocket.send", msg
-    return json.loads(msg["text"])
 
 
 def until(ws, pred, timeout: float = 10.0) -> dict:

@@ -44,6 +44,7 @@ from tavli.errors import TavliError
 from tavli.online import protocol
 from tavli.online.accounts import LOGIN_LIMITS, Accounts, LoginLimits
 from tavli.online.aiseat import AiSeat
+from tavli.online.chat import mount_chat
 from tavli.online.clock import DEFAULT_ABANDON
 from tavli.online.context import OnlineContext
 from tavli.online.hub import PRESENCE_BEAT, Hub, online_error
@@ -77,9 +78,11 @@ def lifespan(ctx: OnlineContext, threads: int | None, close_store: bool) -> Any:
 
             anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         await ctx.hub.start()
+        app.state.chat.start()  # other processes' chat messages, read once a second
         try:
             yield
         finally:
+            app.state.chat.stop()
             await ctx.hub.stop()
             if close_store:
                 ctx.store.close()
@@ -148,6 +151,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     mount_accounts(app, ctx)  # /api/account/… (tavli/online/players.py)
     mount_profiles(app, ctx)  # GET /api/players/{name}, /api/leaderboard/{game}
     mount_socket(app, ctx)  # /ws/online/{id} (tavli/online/ws.py; the AI seat: aiseat.py)
+    mount_chat(app, ctx)    # …/chat: the players' messages (tavli/online/chat.py)
     return app
 
 

@@ -165,8 +165,9 @@ class AccountStore:
 
     def delete(self, account_id: str, at: float | None = None) -> list[str]:
         """Forget the account's personal data in one transaction: its name and password,
-        its sessions, ratings and rating history, and its name in its games (seats, the
-        join actions of the log and the records say :data:`DELETED`); the games stay.
+        its sessions, ratings and rating history, its chat messages, and its name in its
+        games (seats, the join actions of the log and the records say :data:`DELETED`);
+        the games stay.
         The games whose names changed."""
         at = time.time() if at is None else at
         with self.backend.transaction() as tx:
@@ -175,6 +176,7 @@ class AccountStore:
             for game_id, side in seats:
                 _forget_joins(tx, game_id, side)
                 _forget_in_record(tx, game_id, side)
+                tx.run(S.DELETE_CHAT_OF_SEAT, (game_id, side))
             for statement in (S.DELETE_SESSIONS, S.DELETE_RATINGS, S.DELETE_RATING_CHANGES):
                 tx.run(statement, (account_id,))
             tx.run(S.FORGET_ACCOUNT, (at, account_id))

@@ -102,6 +102,8 @@ class Seat:
     seen: float | None = None   # last sign of life of a connection (presence)
     left: float | None = None   # when its last connection to a process closed
     account_id: str | None = None  # the player's account (None: a guest, or the AI)
+    chat: bool | None = None       # the seat's chat on or off (None: on for an account)
+    muted: bool | None = None      # the seat does not see its opponent's messages
 
 
 @dataclass(frozen=True)
@@ -177,7 +179,8 @@ class Listening(Subscription):
 
 
 def check_seat_changes(changes: dict[str, Any]) -> None:
-    bad = set(changes) - {"name", "joined", "seen", "left", "token_hash", "account_id"}
+    bad = set(changes) - {"name", "joined", "seen", "left", "token_hash", "account_id", "chat",
+                          "muted"}
     if bad:
         raise TypeError(f"a seat has no field(s) {sorted(bad)} to change")
 

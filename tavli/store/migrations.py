@@ -113,8 +113,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         "DROP TABLE online_seats",
         "ALTER TABLE online_seats_v3 RENAME TO online_seats",
     )),
-    Migration(4, "accounts and their sessions, a seat's account, ratings and their changes, "
-                 "the login throttle", (
+    Migration(4, "accounts and their sessions, a seat's account, results, ratings and their "
+                 "changes, the players' chat, the login throttle", (
         """CREATE TABLE online_accounts (
             id        TEXT PRIMARY KEY,
             username  TEXT,                 -- as chosen; NULL once the account is deleted
@@ -169,6 +169,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX online_results_white ON online_results (white, at)",
         "CREATE INDEX online_results_black ON online_results (black, at)",
+        # a seat's chat switch (NULL: on for an account, off for a guest), its mute
+        "ALTER TABLE online_seats ADD COLUMN chat INTEGER",
+        "ALTER TABLE online_seats ADD COLUMN muted INTEGER",
+        """CREATE TABLE online_chat (
+            id       {serial},
+            game_id  TEXT NOT NULL REFERENCES online_games (id) ON DELETE CASCADE,
+            side     TEXT NOT NULL CHECK (side IN ('white', 'black')),
+            text     TEXT NOT NULL,
+            at       {real} NOT NULL
+        )""",
+        "CREATE INDEX online_chat_game ON online_chat (game_id, id)",
         """CREATE TABLE online_throttle (
             key      TEXT PRIMARY KEY,      -- what is limited: an account or an address
             failures INTEGER NOT NULL,      -- failed logins since ...

@@ -91,7 +91,7 @@ SCHEMA_APPLIED = "INSERT INTO {table} (version, name, applied) VALUES (?, ?, ?)"
 GAME_COLUMNS = ("id, kind, variant, settings, status, commitment, server_seed, last_seq, "
                 "created, updated")
 SEAT_COLUMNS = ("game_id, side, player, name, level, token_hash, joined, seen, left_at, "
-                "account_id")
+                "account_id, chat, muted")
 WHITE_FIRST = "CASE side WHEN 'white' THEN 0 ELSE 1 END"
 
 INSERT_GAME = ("INSERT INTO online_games (" + GAME_COLUMNS + ", record) "
@@ -222,6 +222,18 @@ THROTTLE_FAILED = ("INSERT INTO online_throttle (key, failures, since) VALUES (?
                    "ELSE online_throttle.since END")
 THROTTLE_CLEAR = "DELETE FROM online_throttle WHERE key = ?"
 THROTTLE_EXPIRED = "DELETE FROM online_throttle WHERE since < ?"
+
+# --- the players' chat (tavli.store.chat) ----------------------------------------------------
+
+CHAT_COLUMNS = "id, game_id, side, text, at"
+INSERT_CHAT = ("INSERT INTO online_chat (game_id, side, text, at) VALUES (?, ?, ?, ?) "
+               "RETURNING " + CHAT_COLUMNS)
+CHAT_COUNT = "SELECT COUNT(*) FROM online_chat WHERE game_id = ?"
+CHAT_OF_GAME = ("SELECT " + CHAT_COLUMNS + " FROM online_chat WHERE game_id = ? AND id > ? "
+                "ORDER BY id LIMIT ?")
+CHAT_SINCE = "SELECT " + CHAT_COLUMNS + " FROM online_chat WHERE id > ? ORDER BY id LIMIT ?"
+CHAT_END = "SELECT COALESCE(MAX(id), 0) FROM online_chat"
+DELETE_CHAT_OF_SEAT = "DELETE FROM online_chat WHERE game_id = ? AND side = ?"
 
 # --- the browser app's store (tavli.store.local) ---------------------------------------------
 
