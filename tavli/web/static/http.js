@@ -18,11 +18,12 @@ export const TOKEN = (() => {
 /** The headers that carry the access token (none without one). */
 export function tokenHeaders() { return TOKEN ? {"X-Tavli-Token": TOKEN} : {}; }
 
-/** `method` `path` with the JSON `body` (none when undefined): the answer's JSON (null
- * without). A refusal throws an Error of the server's text — in another language than
- * English, the text and the English detail — with the answer's `status` and `code`. */
-export async function api(method, path, body) {
-  const opts = {method, headers: {...langHeaders(), ...tokenHeaders()}};
+/** `method` `path` with the JSON `body` (none when undefined) and the extra `headers`:
+ * the answer's JSON (null without). A refusal throws an Error of the server's text — in
+ * another language than English, the text and the English detail — with the answer's
+ * `status` and `code`. */
+export async function api(method, path, body, headers = {}) {
+  const opts = {method, headers: {...langHeaders(), ...tokenHeaders(), ...headers}};
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);

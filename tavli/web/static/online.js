@@ -16,6 +16,7 @@ import {
   S, SIDES, completeMove, render, renderBoard, setBoardState, setBusy, setupBoard, simOfText,
   slide, undo,
 } from "./board.js";
+import {addMessages, chatSeat, setupChat} from "./chat.js";
 import {copyLink} from "./copy.js";
 import {verifyDice} from "./fairdice.js";
 import {api} from "./http.js";
@@ -135,6 +136,7 @@ function onMessage(msg) {
       setConn("online", O.side ? t("on.conn.seat", {side: t(`side.${O.side}`)})
         : t("on.conn.watching"));
       if (SEAT && !O.side) toast(t("on.bad_seat"));
+      chatSeat();   // the seat's chat switches (a join may have given it an account)
       show(msg.state, false);
       break;
     case "update":
@@ -148,6 +150,9 @@ function onMessage(msg) {
     case "presence":
       O.presence = msg;
       renderPresence();
+      break;
+    case "chat":
+      addMessages(msg.messages);
       break;
     case "error":
       if (msg.seq !== undefined && O.pending === msg.seq) O.pending = null;
@@ -289,6 +294,7 @@ async function join(evt) {
     await api("POST", `/api/online/games/${encodeURIComponent(GAME_ID)}/join`,
               {token: SEAT, name});
     $("#join").hidden = true;
+    chatSeat();   // the seat is taken: its chat switches (on for an account)
   } catch (e) {
     toast(e.message);
   }
@@ -613,6 +619,7 @@ async function init() {
   // page's, the board's, the motion settings and the sound
   window.tavli = {state: () => O.raw, O, S, MOTION, SOUND};
   render();
+  setupChat(GAME_ID, SEAT);
   connect();
 }
 
