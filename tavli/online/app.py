@@ -51,6 +51,7 @@ from tavli.online.hub import PRESENCE_BEAT, Hub, online_error
 from tavli.online.lobby import mount_lobby
 from tavli.online.players import mount_accounts, mount_profiles
 from tavli.online.ratelimit import WRITE_BURST, WRITE_RATE, AddressLimit
+from tavli.online.review import mount_review
 from tavli.online.routes import mount_info, mount_pages, mount_reads, mount_seats
 from tavli.online.service import OnlineGames
 from tavli.online.ws import mount_socket
@@ -152,6 +153,7 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     mount_profiles(app, ctx)  # GET /api/players/{name}, /api/leaderboard/{game}
     mount_socket(app, ctx)  # /ws/online/{id} (tavli/online/ws.py; the AI seat: aiseat.py)
     mount_chat(app, ctx)    # …/chat: the players' messages (tavli/online/chat.py)
+    mount_review(app, ctx, pool)  # …/review, …/export of a finished game (review.py)
     return app
 
 

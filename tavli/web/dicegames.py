@@ -10,8 +10,6 @@ a restart of the server. Making a game is :mod:`tavli.web.newgame`, storing it
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
 from tavli.engine.layout import SIDE_NAMES
@@ -31,7 +29,7 @@ from tavli.web.newgame import (
     new_session,
     rematch_request,
 )
-from tavli.web.reviews import ReviewJob, Reviews
+from tavli.web.reviews import ReviewJob, Reviews, start_review
 from tavli.web.sessions import Session, restore, row
 from tavli.web.steps import match_steps
 
@@ -284,33 +282,13 @@ class DiceGames(GameKind):
         an AI player played, at most 2, and at least the app's ply): made in
         the worker processes, in parts, in the background; requests for the same review
         share one job, and finished ones are kept (:class:`tavli.web.reviews.Reviews`)."""
-        from tavli.ai.analysis import ply_note, ply_note_msg, result_of, review_ply
-
-        if ply is not None and ply not in (0, 1, 2):
-            raise ApiError(422, "ply must be 0, 1 or 2", "invalid", key="err.ply")
         with s.lock:
             record = s.record()
-            games = s.games
-            title = s.meta["title"]
-            total = sum(len(g.turns) for g in games)
             levels = {f"{side}'s AI": p.get("level", "expert")
                       for side, p in s.meta.get("players", {}).items()
                       if p.get("type") == "ai"}
-            if ply is None:  # one ply deeper than the AI played (docs/web.md)
-                ply = review_ply(levels, self.analysis_ply)
-            head = {"id": s.id, "ply": ply, "title": title,
-                    "ply_note": ply_note(ply, levels),
-                    "ply_note_msg": ply_note_msg(ply, levels),
-                    "result": result_of(s.match if s.match is not None else s.game),
-                    "games": [{"number": i + 1, "game": g.rules.game_name,
-                               "result": g.outcome.to_dict() if g.outcome else None}
-                              for i, g in enumerate(games)]}
-        for g in games:
-            if engine_name(g.rules.game) != "neural":
-                raise ApiError(409, f"no trained network for {g.rules.game_name} is installed: "
-                                    "the review needs one", "unavailable", key="err.no_network")
-        digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
-        return self.reviews.start((s.id, digest, ply), record, digest, ply, total, head)
+            return start_review(self.reviews, s.id, s.obj, record, s.meta["title"], levels,
+                                ply, self.analysis_ply)
 
     def export(self, s: Session) -> dict[str, Any]:
         return s.record()
@@ -318,12 +296,7 @@ class DiceGames(GameKind):
     def export_text(self, s: Session, fmt: str) -> str:
         """The game or match as a gnubg ``.mat`` or ``.sgf`` file (422 for a game those
         files cannot hold: not backgammon, or set up from another position)."""
-        if fmt not in exchange.formats_of(s.obj):
-            raise ApiError(422, f".{fmt} files hold backgammon games and matches from "
-                                f"the opening position, not this {s.game.rules.game_name} "
-                                "game: export it as a tavli record (format=json)",
-                           "unsupported", key="err.format_backgammon")
-        return exchange.export_text(s.obj, fmt)
+        return exchange.export_checked(s.obj, fmt)
 
 
 def _after_roll(s: Session, side: str, kind: str) -> None:

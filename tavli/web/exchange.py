@@ -22,7 +22,7 @@ import re
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from tavli.errors import RecordError, TavliError
+from tavli.errors import ApiError, RecordError, TavliError
 from tavli.play.text import as_record_errors
 from tavli.web.records import MAX_EVENTS, MAX_GAMES, MAX_TOTAL
 
@@ -109,6 +109,18 @@ def export_text(obj: Game | Match, fmt: str) -> str:
     from tavli.play.formats import dumps
 
     return dumps(obj, fmt)
+
+
+def export_checked(obj: Game | Match, fmt: str) -> str:
+    """:func:`export_text`, or a 422 for a game those files cannot hold (not backgammon,
+    or set up from another position)."""
+    if fmt not in formats_of(obj):
+        game = (obj.game if hasattr(obj, "games") else obj).rules.game_name
+        raise ApiError(422, f".{fmt} files hold backgammon games and matches from the "
+                            f"opening position, not this {game} game: export it as a "
+                            "tavli record (format=json)", "unsupported",
+                       key="err.format_backgammon")
+    return export_text(obj, fmt)
 
 
 def ids(s: Session) -> dict[str, Any]:

@@ -10,13 +10,18 @@ turns as it goes. Requests for the same review share its job; finished jobs are 
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import math
 import threading
 from collections import OrderedDict
 from typing import Any
 
+from fastapi.responses import JSONResponse, Response
+
 from tavli.engine.dice import dice_text
+from tavli.errors import ApiError
 from tavli.i18n import msg, ngettext
 from tavli.web import workers
 from tavli.web.workers import EnginePool, PoolError
@@ -41,6 +46,20 @@ class ReviewJob:
     def progress(self) -> dict[str, Any]:
         return {"status": "running", "done": self.done, "total": self.total,
                 "progress": round(self.done / self.total, 3) if self.total else 0.0}
+
+
+async def answer(job: ReviewJob, wait: float = 1.0) -> Response:
+    """The answer to a review request: the review when ``job`` has made it within
+    ``wait`` seconds (200), else its progress (202, ask again); its error if it failed."""
+    for _ in range(int(wait / 0.05)):
+        if job.finished.is_set():
+            break
+        await asyncio.sleep(0.05)
+    if not job.finished.is_set():
+        return JSONResponse(job.progress(), status_code=202, headers={"Retry-After": "1"})
+    if job.error is not None:
+        raise ApiError(*job.error)
+    return Response(job.body, media_type="application/json")
 
 
 def parts(total: int, ply: int) -> list[tuple[int, int]]:
@@ -102,6 +121,36 @@ class Reviews:
             job.error = (500, f"the review failed: {type(e).__name__}: {e}", "engine")
         finally:
             job.finished.set()
+
+
+def start_review(reviews: Reviews, key: str, obj: Any, record: dict[str, Any], title: str,
+                 levels: dict[str, str], ply: int | None, default_ply: int) -> ReviewJob:
+    """The review of the game or match ``obj`` (its ``record``; ``key``: its id in the
+    app) at ``ply`` (None: one ply deeper than its AI players, ``levels``, played, at
+    least ``default_ply``), started or shared (:meth:`Reviews.start`). The browser app's
+    games and the online server's finished ones ask the same way. 422 for a bad ply, 409
+    when a game has no trained network."""
+    from tavli.ai.analysis import ply_note, ply_note_msg, result_of, review_ply
+    from tavli.ai.shipped import has_shipped_net
+
+    if ply is not None and ply not in (0, 1, 2):
+        raise ApiError(422, "ply must be 0, 1 or 2", "invalid", key="err.ply")
+    games = list(obj.games) if hasattr(obj, "games") else [obj]
+    if ply is None:  # one ply deeper than the AI played (docs/web.md)
+        ply = review_ply(levels, default_ply)
+    head = {"id": key, "ply": ply, "title": title,
+            "ply_note": ply_note(ply, levels), "ply_note_msg": ply_note_msg(ply, levels),
+            "result": result_of(obj),
+            "games": [{"number": i + 1, "game": g.rules.game_name,
+                       "result": g.outcome.to_dict() if g.outcome else None}
+                      for i, g in enumerate(games)]}
+    for g in games:
+        if not has_shipped_net(g.rules.game):
+            raise ApiError(409, f"no trained network for {g.rules.game_name} is installed: "
+                                "the review needs one", "unavailable", key="err.no_network")
+    digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
+    total = sum(len(g.turns) for g in games)
+    return reviews.start((key, digest, ply), record, digest, ply, total, head)
 
 
 def finish(head: dict[str, Any], ply: int, got: list[Any]) -> dict[str, Any]:

@@ -17,7 +17,6 @@ this order (FastAPI matches routes in the order they were added):
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +26,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 
 from tavli.engine.games import game_names
-from tavli.web import cubehint, exchange, listing, workers
+from tavli.web import cubehint, exchange, listing, reviews, workers
 from tavli.web.context import WebContext
 from tavli.web.dicegames import engine_name
 from tavli.web.errors import ApiError, Body, Side, body
@@ -147,15 +146,7 @@ def mount_review(app: FastAPI, ctx: WebContext) -> None:
         if ply is not None and ply not in ("0", "1", "2"):
             raise ApiError(422, "ply must be 0, 1 or 2", "invalid", key="err.ply")
         job = await call(api.review_job, game_id, None if ply is None else int(ply))
-        for _ in range(int(REVIEW_WAIT / 0.05)):
-            if job.finished.is_set():
-                break
-            await asyncio.sleep(0.05)
-        if not job.finished.is_set():
-            return JSONResponse(job.progress(), status_code=202, headers={"Retry-After": "1"})
-        if job.error is not None:
-            raise ApiError(*job.error)
-        return Response(job.body, media_type="application/json")
+        return await reviews.answer(job, REVIEW_WAIT)
 
 
 def mount_records(app: FastAPI, ctx: WebContext) -> None:
