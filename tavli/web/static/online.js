@@ -13,8 +13,8 @@
 import "./theme.js";   // first: the colours before anything is drawn
 import {setupA11y} from "./a11y.js";
 import {
-  S, SIDES, completeMove, render, renderBoard, setBoardState, setBusy, setupBoard, simOfText,
-  slide, undo,
+  S, SIDES, completeMove, oppositeOf, render, renderBoard, setBoardState, setBusy, setupBoard,
+  simOf, simOfText, slide, undo,
 } from "./board.js";
 import {addMessages, chatSeat, setupChat} from "./chat.js";
 import {copyLink} from "./copy.js";
@@ -23,6 +23,7 @@ import {api} from "./http.js";
 import {I18N, gameName, loadCatalogue, t, tn} from "./i18n.js";
 import {setupKeys} from "./keys.js";
 import {registerServiceWorker} from "./pwa.js";
+import {cubeText, drawReviewPanel, markEntry, pollReview, turnText} from "./review.js";
 import {setupRules} from "./rules.js";
 import {SOUND} from "./sound.js";
 import {$, MOTION, button, cap, sleep, toast} from "./util.js";
@@ -47,7 +48,45 @@ const O = {
   animated: 0,         // moves animated so far
   clockTimer: null,
   sawPlay: false,      // a state without a rematch was shown (a spectator follows it)
+  review: null,        // the finished game's review, while it is shown
 };
+
+// --- after the game: the review ----------------------------------------------------------
+async function openReview() {
+  $("#btn-review").disabled = true;
+  $("#status").textContent = t("st.reviewing");
+  try {
+    const r = await pollReview(`/api/online/games/${encodeURIComponent(GAME_ID)}/review`);
+    O.review = r;
+    drawReviewPanel(r, O.side || "white", {turn: showReviewTurn, cube: showReviewCube});
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    $("#btn-review").disabled = false;
+    renderPanel();
+  }
+}
+
+/** The board of a review entry (a turn, or the position of a cube decision). */
+function showReviewEntry(entry, kind, i, text) {
+  S.sim = simOf(entry.board, oppositeOf(entry.board.game));
+  S.done = [];
+  S.selected = null;
+  markEntry(kind, i, text);
+  renderBoard();
+}
+
+function showReviewTurn(i) { showReviewEntry(O.review.turns[i], "move", i, turnText(O.review, i)); }
+
+function showReviewCube(i) { showReviewEntry(O.review.cube[i], "cube", i, cubeText(O.review, i)); }
+
+function closeReview() {
+  O.review = null;
+  $("#review").hidden = true;
+  $("#review-banner").hidden = true;
+  if (O.raw) setBoard(O.raw);
+  render();
+}
 
 // --- the seat token -------------------------------------------------------------------------
 function readToken() {
@@ -526,6 +565,15 @@ function renderPanel() {
   const seed = localStorage.getItem(KEY("seed"));
   $("#my-seed").textContent = O.side && seed ? t("on.my_seed", {seed}) : "";
   show("#btn-verify", st.status === "over");
+  // after the game: its review and its files
+  show("#after", st.status === "over");
+  show("#btn-review", st.status === "over" && !O.review);
+  const base = `/api/online/games/${encodeURIComponent(GAME_ID)}/export?download=true`;
+  $("#export-json").href = `${base}&format=json`;
+  for (const fmt of ["mat", "sgf"]) {   // gnubg's files hold backgammon only
+    $(`#export-${fmt}`).href = `${base}&format=${fmt}`;
+    show(`#export-${fmt}`, st.status === "over" && st.variant === "backgammon");
+  }
   // links (the creator's page keeps the invitation until the seat is taken)
   const invite = localStorage.getItem(KEY("invite"));
   show("#links", !!O.side);
@@ -607,6 +655,8 @@ async function init() {
   });
   $("#resign-cancel").addEventListener("click", () => { O.resigning = false; renderPanel(); });
   $("#btn-verify").addEventListener("click", verify);
+  $("#btn-review").addEventListener("click", openReview);
+  $("#btn-review-close").addEventListener("click", closeReview);
   $("#copy-invite").addEventListener("click", (e) => copyLink($("#invite-link"), e.target));
   $("#copy-watch").addEventListener("click", (e) => copyLink($("#watch-link"), e.target));
   document.addEventListener("keydown", (e) => {
