@@ -24,6 +24,18 @@ class InlinePool:
         return fn(*args)
 
 
+def play_some(games, gid: str, tokens: dict[str, str], actions: int) -> None:
+    """Seed both seats of the joined game ``gid``, then play ``actions`` rolls and moves
+    (each the first legal move)."""
+    for n, tok in enumerate(tokens.values()):
+        games.act(gid, tok, 2 + n, {"type": "seed", "seed": new_client_seed()})
+    for _ in range(actions):
+        v = games.view(gid)
+        action = ({"type": "move", "move": v["legal_moves"][0]["move"]}
+                  if v["phase"] == "move" else {"type": "roll"})
+        games.act(gid, tokens[v["turn"]], v["seq"] + 1, action)
+
+
 def _finished(c: TestClient, variant: str) -> dict:
     """A game of two guests, a few turns played, then resigned by the side to move."""
     new = c.post("/api/online/games", json={"game": {"variant": variant, "opponent": "human"},
@@ -33,13 +45,7 @@ def _finished(c: TestClient, variant: str) -> dict:
     games = c.app.state.games
     gid = new["id"]
     tokens = {"white": new["token"], "black": new["invite_token"]}
-    for n, tok in enumerate(tokens.values()):
-        games.act(gid, tok, 2 + n, {"type": "seed", "seed": new_client_seed()})
-    for _ in range(6):
-        v = games.view(gid)
-        action = ({"type": "move", "move": v["legal_moves"][0]["move"]}
-                  if v["phase"] == "move" else {"type": "roll"})
-        games.act(gid, tokens[v["turn"]], v["seq"] + 1, action)
+    play_some(games, gid, tokens, 6)
     r = c.get(f"/api/online/games/{gid}/review")
     assert r.status_code == 409 and "over" in r.json()["error"]  # not during the game
     assert c.get(f"/api/online/games/{gid}/export").status_code == 409

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import served, wait_js
-from tavli.online.fairdice import new_client_seed
+from tests.test_online_review import play_some
 
 
 class InlinePool:
@@ -43,13 +43,7 @@ def _finished(app, variant: str) -> dict:
     gid = new.game_id
     tokens = {"white": new.token, "black": new.invite_token}
     games.act(gid, new.invite_token, 1, {"type": "join", "name": "Bob"})
-    for n, tok in enumerate(tokens.values()):
-        games.act(gid, tok, 2 + n, {"type": "seed", "seed": new_client_seed()})
-    for _ in range(8):
-        v = games.view(gid)
-        action = ({"type": "move", "move": v["legal_moves"][0]["move"]}
-                  if v["phase"] == "move" else {"type": "roll"})
-        games.act(gid, tokens[v["turn"]], v["seq"] + 1, action)
+    play_some(games, gid, tokens, 8)
     v = games.view(gid)
     games.act(gid, tokens[v["turn"]], v["seq"] + 1, {"type": "resign", "value": "single"})
     return {"id": gid, "white": new.token}
