@@ -380,3 +380,69 @@ def test_the_store_holds_a_result_once(tmp_path):
     assert people.leaderboard("portes") == []
     assert a.id != b.id
     store.close()
+
+
+KILLED = """
+import sys, time
+from tavli.online.service import OnlineGames
+from tavli.store.accounts import AccountStore
+from tavli.store.factory import open_store
+
+db, gid, token, seq = sys.argv[1:5]
+games = OnlineGames(open_store(db))
+settle = AccountStore.settle
+
+
+def settle_then_hang(self, tx, s, at):
+    settle(self, tx, s, at)           # the ratings written in the result's transaction,
+    print("settled", flush=True)      # and the process killed before it commits
+    time.sleep(120)
+
+
+AccountStore.settle = settle_then_hang
+games.act(gid, token, int(seq), {"type": "resign", "value": "single"})
+"""
+
+
+def test_kill_9_between_the_result_and_the_commit_loses_and_doubles_nothing(online_db):
+    """A server process killed (SIGKILL) after writing a rated result's ratings and before
+    its transaction commits: the result and the ratings are both lost, the game goes on;
+    the same action taken again commits them once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tavli.web.newgame import NewGame
+
+    store = open_store(online_db)
+    people = AccountStore(store.backend)
+    ann, bob = people.create("Ann", "h"), people.create("Bob", "h")
+    games = OnlineGames(store)
+    new = games.create(NewGame(variant="plakoto", opponent="human"), name="Ann", rated=True,
+                       account=ann.id)
+    gid = new.game_id
+    people.seat_account(gid, "black", bob.id)
+    games.act(gid, new.invite_token, 1, {"type": "join", "name": "Bob"})
+    for n, tok in enumerate((new.token, new.invite_token)):
+        games.act(gid, tok, 2 + n, {"type": "seed", "seed": new_client_seed()})
+    games.act(gid, new.token, 4, {"type": "roll"})
+    seq = games.view(gid)["seq"] + 1
+    root = Path(__file__).resolve().parent.parent
+    child = subprocess.Popen([sys.executable, "-c", KILLED, online_db, gid, new.token,
+                              str(seq)], stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        assert child.stdout.readline().strip() == "settled"
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(30)
+    fresh = OnlineGames(open_store(online_db))
+    assert fresh.view(gid)["status"] == "playing" and fresh.view(gid)["seq"] == seq - 1
+    assert people.ratings(ann.id) == [] and people.changes_of_game(gid) == {}
+    fresh.act(gid, new.token, seq, {"type": "resign", "value": "single"})
+    assert [r.played for r in people.ratings(ann.id)] == [1]
+    assert [r.rating for r in people.ratings(bob.id)] == [1510.0]
+    assert len(people.changes_of_game(gid)) == 2
+    store.close()
