@@ -64,6 +64,7 @@ from tavli.play.record import record_of
 from tavli.store.accounts import AccountStore, Result, Settlement
 from tavli.store.base import Action, GameRow, Seat, new_game_row, new_token, token_hash
 from tavli.store.online import OnlineStore
+from tavli.web import exchange
 
 #: games kept in memory (the others replay from the store when asked for): more than a
 #: server's games in play, or it replays them all the time (about 100 KB each)
@@ -836,6 +837,8 @@ class OnlineGames:
             "draw_offer": t.draw_offer,
             "rematch": dict(t.rematch) if t.rematch else None,
             "abandon_after": t.row.settings.get("abandon_after"),
+            # the files the finished game can be exported as (…/export?format=)
+            "exports": exchange.formats_of(t.obj) if t.finished else [],
             "board": board_view(t.obj),
         }
 

@@ -26,10 +26,10 @@ export function addMessages(messages) {
     const li = document.createElement("li");
     li.dataset.side = m.side;
     const who = document.createElement("b");
-    who.textContent = `${m.name || t(`side.${m.side}`)}: `;
+    who.textContent = t("chat.who", {name: m.name || t(`side.${m.side}`)});
     const text = document.createElement("span");
     text.textContent = m.text;   // text, never HTML
-    li.append(who, text);
+    li.append(who, " ", text);
     log.appendChild(li);
   }
   $("#chat-empty").hidden = C.ids.size > 0;

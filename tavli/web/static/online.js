@@ -570,9 +570,9 @@ function renderPanel() {
   show("#btn-review", st.status === "over" && !O.review);
   const base = `/api/online/games/${encodeURIComponent(GAME_ID)}/export?download=true`;
   $("#export-json").href = `${base}&format=json`;
-  for (const fmt of ["mat", "sgf"]) {   // gnubg's files hold backgammon only
+  for (const fmt of ["mat", "sgf"]) {   // the files the server can write of this game
     $(`#export-${fmt}`).href = `${base}&format=${fmt}`;
-    show(`#export-${fmt}`, st.status === "over" && st.variant === "backgammon");
+    show(`#export-${fmt}`, (st.exports || []).includes(fmt));
   }
   // links (the creator's page keeps the invitation until the seat is taken)
   const invite = localStorage.getItem(KEY("invite"));
