@@ -55,7 +55,7 @@ from tavli.online.service import OnlineGames
 from tavli.online.ws import mount_socket
 from tavli.store.factory import open_store
 from tavli.store.online import OnlineStore
-from tavli.web.errors import install_handlers, translated
+from tavli.web.errors import api_body, install_handlers
 from tavli.web.lang import LangMiddleware, mount_i18n, request_lang
 from tavli.web.limits import BodyLimit
 from tavli.web.pwa import mount_pwa
@@ -88,10 +88,10 @@ def lifespan(ctx: OnlineContext, threads: int | None, close_store: bool) -> Any:
 
 
 async def _error(request: Request, exc: TavliError) -> JSONResponse:
-    """The online errors' own statuses (:func:`tavli.online.hub.online_error`)."""
+    """The online errors' own statuses (:func:`tavli.online.hub.online_error`), in the
+    request's language (the catalogue's message of an error that names one)."""
     e = online_error(exc)
-    return JSONResponse(translated(e.message, e.code, request_lang(request)),
-                        status_code=e.status)
+    return JSONResponse(api_body(e, request_lang(request)), status_code=e.status)
 
 
 def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
