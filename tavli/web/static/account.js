@@ -112,10 +112,9 @@ function dialog() {
   hint.className = "muted";
   const buttons = document.createElement("div");
   buttons.className = "buttons";
-  const go = document.createElement("button");
+  const go = button("", "primary", () => {});   // the form's submit
   go.type = "submit";
   go.id = "acc-go";
-  go.className = "primary";
   buttons.append(button(t("btn.cancel"), "", () => d.close()), go);
   form.append(h, hint, field("acc-user", "ac.username", "text", "username", "ac.username_rule"),
               field("acc-pass", "ac.password", "password", "current-password",
@@ -156,7 +155,7 @@ async function submit(d) {
     d.close();
     toast(signup && me.claimed && me.claimed.length
       ? `${t("ac.welcome", {name: me.username})} ${tn("ac.claimed", me.claimed.length)}`
-      : t("ac.welcome", {name: me.username}));
+      : t("ac.welcome", {name: me.username}), "info");
     changed(me);
   } catch (e) {
     toast(e.message);
@@ -185,7 +184,10 @@ function renderBar() {
   if (name) {
     const who = document.createElement("span");
     who.className = "who";
-    who.append(`${t("ac.signed_in")} `, playerLink(name));
+    const lead = document.createElement("span");
+    lead.className = "lead";
+    lead.textContent = `${t("ac.signed_in")} `;
+    who.append(lead, playerLink(name));
     bar.replaceChildren(who, button(t("ac.logout"), "", logout));
     bar.lastChild.id = "acc-logout";
   } else {

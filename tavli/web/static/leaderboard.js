@@ -8,6 +8,7 @@ import {RATED_GAMES, fillRows, formatRating, playerLink, setupAccount} from "./a
 import {api} from "./http.js";
 import {gameName, loadCatalogue, t} from "./i18n.js";
 import {registerServiceWorker} from "./pwa.js";
+import {setupRules} from "./rules.js";
 import {$, option, toast} from "./util.js";
 
 async function show(game) {
@@ -38,5 +39,6 @@ async function init() {
   await show(menu.value);
 }
 
+setupRules(() => null);   // no game here: the list of the games' rules
 registerServiceWorker();
 init();

@@ -13,6 +13,7 @@ import {
 import {api} from "./http.js";
 import {gameName, loadCatalogue, t} from "./i18n.js";
 import {registerServiceWorker} from "./pwa.js";
+import {setupRules} from "./rules.js";
 import {$, el, toast} from "./util.js";
 
 const NAME = decodeURIComponent(location.pathname.split("/").pop());
@@ -34,7 +35,7 @@ function ratingsTable(p) {
 }
 
 // --- the chart ------------------------------------------------------------------------------
-const BOX = {w: 640, h: 260, left: 52, right: 14, top: 14, bottom: 30};
+const BOX = {w: 640, h: 260, left: 52, right: 18, top: 14, bottom: 30};
 
 /** The ratings over time: x is the order of the rated games (0: before the first), y the
  * rating after each; a game's line starts at its rating before its first rated game. */
@@ -50,6 +51,8 @@ function drawChart(p) {
     $("#pf-chart-data").hidden = true;
     return;
   }
+  BOX.w = Math.max(300, Math.min(900, box.clientWidth || 640));  // text at its own size
+  BOX.h = Math.round(Math.max(200, Math.min(300, BOX.w * 0.45)));
   const values = chart.flatMap((c) => [c.old, c.rating]);
   const lo = Math.floor((Math.min(...values) - 10) / 10) * 10;
   const hi = Math.ceil((Math.max(...values) + 10) / 10) * 10;
@@ -66,6 +69,7 @@ function drawChart(p) {
       .textContent = String(v);
   }
   const dates = [[0, chart[0].at, "start"], [n, chart[n - 1].at, "end"]];
+  if (formatDate(chart[0].at) === formatDate(chart[n - 1].at)) dates.pop();  // one day
   for (const [i, at, anchor] of dates) {
     el("text", {x: x(i), y: BOX.h - 8, class: "tick", "text-anchor": anchor}, svg)
       .textContent = formatDate(at);
@@ -77,9 +81,13 @@ function drawChart(p) {
     chart.forEach((c, i) => { if (c.game === g) pts.push([i + 1, c.rating]); });
     el("polyline", {points: pts.map(([i, v]) => `${x(i)},${y(v)}`).join(" "),
                     class: `line g-${g}`, "data-game": g}, svg);
-    for (const [i, v] of pts.slice(1)) {
-      el("circle", {cx: x(i), cy: y(v), r: 3.5, class: `dot g-${g}`}, svg);
-    }
+    el("circle", {cx: x(pts[0][0]), cy: y(pts[0][1]), r: 3.5, class: `start g-${g}`}, svg);
+    chart.forEach((c, i) => {
+      if (c.game !== g) return;
+      const dot = el("circle", {cx: x(i + 1), cy: y(c.rating), r: 4, class: `dot g-${g}`}, svg);
+      el("title", {}, dot).textContent =
+        `${formatDate(c.at)} · ${gameName(g)} · ${rating(c.rating)}`;
+    });
   }
   box.replaceChildren(svg);
   $("#pf-legend").replaceChildren(...shown.map((g) => {
@@ -156,7 +164,7 @@ async function changePassword(evt) {
     await api("POST", "/api/account/password", {old: $("#pw-old").value, new: $("#pw-new").value});
     $("#pw-old").value = "";
     $("#pw-new").value = "";
-    toast(t("ac.password_changed"));
+    toast(t("ac.password_changed"), "info");
   } catch (e) {
     toast(e.message);
   }
@@ -166,7 +174,7 @@ async function deleteAccount(evt) {
   evt.preventDefault();
   try {
     await api("POST", "/api/account/delete", {password: $("#del-pass").value});
-    toast(t("ac.deleted"));
+    toast(t("ac.deleted"), "info");
     forget();
     await load();
   } catch (e) {
@@ -219,10 +227,17 @@ async function load() {
 async function init() {
   await loadCatalogue();
   setupMine();
+  let width = 0;
+  new ResizeObserver(() => {   // the chart drawn again at its box's new width
+    const w = $("#pf-chart").clientWidth;
+    if (P.profile && w && Math.abs(w - width) > 20) drawChart(P.profile);
+    width = w;
+  }).observe($("#pf-chart"));
   await setupAccount(showMine);
   await load();
   document.body.dataset.ready = "1";
 }
 
+setupRules(() => null);   // no game here: the list of the games' rules
 registerServiceWorker();
 init();

@@ -45,10 +45,12 @@ export function backoff(retries) {
   return Math.min(10000, 400 * 2 ** retries) * (0.75 + Math.random() / 2);
 }
 
-/** Show `text` in the page's #toast for five seconds. */
-export function toast(text) {
+/** Show `text` in the page's #toast for five seconds (`kind` "info": news, not an
+ * error). */
+export function toast(text, kind) {
   const t = $("#toast");
   t.textContent = text;
+  t.dataset.kind = kind || "";
   t.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { t.hidden = true; }, 5000);
