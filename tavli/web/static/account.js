@@ -121,6 +121,9 @@ function dialog() {
                     "ac.password_rule"), buttons);
   form.addEventListener("submit", (e) => { e.preventDefault(); submit(d); });
   d.append(form);
+  // the toasts show in the dialog while it is open (the page under a modal dialog is
+  // inert: a toast there would not be announced), and go back to the page after
+  d.addEventListener("close", () => document.body.append($("#toast")));
   document.body.append(d);
   return d;
 }
@@ -139,6 +142,7 @@ function openDialog(mode) {
   pass.minLength = signup ? 8 : 1;
   pass.value = "";
   d.showModal();
+  d.append($("#toast"));
   d.querySelector("#acc-user").focus();
 }
 
