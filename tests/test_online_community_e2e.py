@@ -170,6 +170,27 @@ def test_sign_up_a_rated_seek_live_profiles_and_deletion(browser, community_serv
     ann.select_option("#lb-game", "fevga")
     wait_js(ann, "!document.querySelector('#lb-empty').hidden")
 
+    # Ann changes her password on her profile and logs out; the old password is refused
+    # (the server's words, in a toast above the dialog), the new one logs her in
+    _ready(ann, server + "/players/Ann")
+    ann.fill("#pw-old", "correct horse Ann")
+    ann.fill("#pw-new", "battery staple Ann")
+    ann.click("#pw-go")
+    wait_js(ann, "document.querySelector('#toast').textContent.includes('password is changed')")
+    ann.click("#acc-logout")
+    wait_js(ann, "document.body.dataset.account === ''")
+    assert not ann.is_visible("#pf-mine")
+    ann.click("#acc-login")
+    ann.fill("#acc-user", "Ann")
+    ann.fill("#acc-pass", "correct horse Ann")
+    ann.click("#acc-go")
+    wait_js(ann, "document.querySelector('#dlg-account #toast')?.textContent === "
+                 "'wrong username or password'")
+    ann.fill("#acc-pass", "battery staple Ann")
+    ann.click("#acc-go")
+    wait_js(ann, "document.body.dataset.account === 'Ann'")
+    assert ann.is_visible("#pf-mine")
+
     # a guest's game with Ann, by invitation: unrated, her rating unchanged
     invite, _ = _create(cat, server, "portes", 1)
     _online(cat)
