@@ -18,7 +18,7 @@ import pytest
 from test_web_a11y_e2e import axe
 
 from tests.conftest import ARTIFACTS, served, wait_js
-from tests.test_online_page import _create, _online, _page, _play
+from tests.test_online_page import _create, _join, _online, _page, _play
 
 SIZES = [(360, 740), (1280, 800)]
 
@@ -194,10 +194,7 @@ def test_sign_up_a_rated_seek_live_profiles_and_deletion(browser, community_serv
     # a guest's game with Ann, by invitation: unrated, her rating unchanged
     invite, _ = _create(cat, server, "portes", 1)
     _online(cat)
-    ann.goto(invite)
-    wait_js(ann, "!document.querySelector('#join').hidden")
-    ann.fill("#join-name", "Ann")
-    ann.click("#join-go")
+    _join(ann, invite, "Ann")
     _online(ann)
     _resign_game(cat, ann)
     a = _profile(ann, server, "Ann")
