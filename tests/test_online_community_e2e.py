@@ -221,7 +221,8 @@ def test_sign_up_a_rated_seek_live_profiles_and_deletion(browser, community_serv
 
 def test_the_pages_in_greek_and_play_now(browser, community_server):
     """A profile of no one and the leaderboard in Greek; Play now posts a seek when none
-    fits (the game's page then waits), and a second player's Play now takes it."""
+    fits (the game's page then waits), and a second player's Play now takes it; a range of
+    ratings shown in the lobby, the server refusing a player outside it."""
     server = community_server
     eve = _page(browser, locale="el-GR")
     _ready(eve, server + "/players/nobody_here")
@@ -247,6 +248,60 @@ def test_the_pages_in_greek_and_play_now(browser, community_server):
     dan.wait_for_url(f"**/online/{gid}")
     _online(dan)
     wait_js(eve, "window.tavli.state().status === 'playing'")
+    # a listed game open to ratings 1600-1800: the lobby says so, and a newcomer (1500)
+    # is refused its seat by the server
+    _ready(dan, server + "/")
+    dan.select_option("#ng-variant", "portes")
+    dan.select_option("#ng-points", "1")
+    dan.check("#ng-listed")
+    dan.fill("#ng-range-low", "1600")
+    dan.fill("#ng-range-high", "1800")
+    dan.click("#ng-start")
+    wait_js(dan, "!!document.body.dataset.created")
+    gid = dan.evaluate("document.body.dataset.created")
+    seek = f"#lobby li[data-id='{gid}']"
+    _ready(eve, server + "/")
+    wait_js(eve, f"!!document.querySelector(\"{seek}\")", 5000)
+    assert "1600–1800" in eve.inner_text(seek)
+    eve.click(f"{seek} button")
+    wait_js(eve, "!document.querySelector('#toast').hidden")
+    assert "1600-1800" in eve.inner_text("#toast")   # the server's detail, in English
     for p in (eve, dan):
         assert p.errors == []
         p.context.close()
+
+
+def test_the_account_errors_in_the_requests_language(tmp_path):
+    """The pages show the server's refusals as they come: an account's own message in the
+    page's language (the catalogue's), another kind's words with the English detail."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from tavli.online.accounts import FAST
+    from tavli.online.app import create_online_app
+
+    app = create_online_app(str(tmp_path / "o.sqlite3"), allowed_hosts=["testserver"],
+                            hasher=FAST)
+    el = {"X-Tavli-Lang": "el"}
+    with TestClient(app) as c:
+        r = c.post("/api/account/login", json={"username": "Ann", "password": "x" * 8},
+                   headers=el)
+        assert (r.status_code, r.json()) == (401, {"error": "Λάθος όνομα χρήστη ή κωδικός.",
+                                                   "code": "login_failed"})
+        r = c.post("/api/account/signup", json={"username": "A", "password": "x" * 8},
+                   headers=el)
+        assert r.json()["error"] == "Το όνομα χρήστη έχει 3 έως 20 γράμματα, ψηφία, _ ή -."
+        assert c.get("/api/players/Nobody", headers={"X-Tavli-Lang": "de"}).json() == {
+            "error": "Es gibt keinen Spieler mit diesem Namen.", "code": "not_found"}
+        r = c.post("/api/online/games", json={
+            "game": {"variant": "portes", "opponent": "human"}, "name": "Ann",
+            "listed": True}, headers=el)
+        r = c.post(f"/api/online/games/{r.json()['id']}/join", json={"name": "Bob"},
+                   headers=el)
+        assert r.status_code == 200
+        r = c.post(f"/api/online/games/{r.json()['state']['id']}/join",
+                   json={"name": "Cat"}, headers=el)
+        assert r.status_code == 409 and r.json()["detail"] == "the seat has been taken"
