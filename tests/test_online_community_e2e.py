@@ -10,6 +10,7 @@ which then is no more, and Ann's history names "deleted player". The pages at 36
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -269,6 +270,40 @@ def test_the_pages_in_greek_and_play_now(browser, community_server):
     for p in (eve, dan):
         assert p.errors == []
         p.context.close()
+
+
+@pytest.mark.parametrize("lang", ["el", "de", "it"])
+def test_the_pages_in_each_language(browser, community_server, lang):
+    """The new screens on a phone in Greek, German and Italian: no English left, no key
+    shown raw, nothing wider than the screen (test_i18n_e2e's check)."""
+    from test_i18n_e2e import LOCALES, check_screen
+
+    server = community_server
+    page = _page(browser, locale=LOCALES[lang], viewport={"width": 360, "height": 740},
+                 is_mobile=True, has_touch=True)
+
+    def check(name):
+        check_screen(page, lang, f"community-{lang}-{name}")
+        raw = re.search(r"\b(?:ac|pf|lb)\.[a-z_]+", page.inner_text("body"))
+        assert raw is None, (name, raw)
+
+    _ready(page, server + "/")
+    check("start")
+    page.click("#acc-signup")
+    check("signup")
+    page.fill("#acc-user", f"Zoe_{lang}")
+    page.fill("#acc-pass", "correct horse")
+    page.click("#acc-go")
+    wait_js(page, f"document.body.dataset.account === 'Zoe_{lang}'")
+    page.check("#ng-rated")
+    check("start-signed-in")
+    _ready(page, f"{server}/players/Zoe_{lang}")
+    page.click("#del-open")
+    check("profile")
+    _ready(page, server + "/leaderboard?game=plakoto")
+    check("leaderboard")
+    assert page.errors == []
+    page.context.close()
 
 
 def test_the_account_errors_in_the_requests_language(tmp_path):
