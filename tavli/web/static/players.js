@@ -17,6 +17,7 @@ import {setupRules} from "./rules.js";
 import {$, el, toast} from "./util.js";
 
 const NAME = decodeURIComponent(location.pathname.split("/").pop());
+const PAGE = 50;   // finished games a request brings (the server's default)
 const P = {profile: null};
 const rating = formatRating;
 
@@ -197,6 +198,20 @@ function setupMine() {
   $("#del-form").addEventListener("submit", deleteAccount);
 }
 
+/** The next finished games, after those shown. */
+async function moreGames() {
+  const p = P.profile;
+  try {
+    const next = await api("GET", `/api/players/${encodeURIComponent(NAME)}` +
+                           `?limit=${PAGE}&offset=${p.games.length}`);
+    p.games.push(...next.games);
+    gamesTable(p);
+    $("#pf-more").hidden = next.games.length < PAGE;
+  } catch (e) {
+    toast(t("pf.load_failed", {error: e.message}));
+  }
+}
+
 // --- the page -----------------------------------------------------------------------------------
 async function load() {
   let p;
@@ -204,7 +219,9 @@ async function load() {
     p = await api("GET", `/api/players/${encodeURIComponent(NAME)}`);
   } catch (e) {
     P.profile = null;
-    for (const id of ["#profile", "#pf-chart-box", "#pf-games-box", "#pf-mine"]) $(id).hidden = true;
+    for (const id of ["#profile", "#pf-chart-box", "#pf-games-box", "#pf-mine"]) {
+      $(id).hidden = true;
+    }
     $("#missing").textContent = e.status === 404 || e.status === 422 ? e.message
       : t("pf.load_failed", {error: e.message});
     $("#missing").hidden = false;
@@ -218,6 +235,7 @@ async function load() {
   ratingsTable(p);
   drawChart(p);
   gamesTable(p);
+  $("#pf-more").hidden = p.games.length < PAGE;
   for (const id of ["#profile", "#pf-chart-box", "#pf-games-box"]) $(id).hidden = false;
   $("#missing").hidden = true;
   showMine();
@@ -227,6 +245,7 @@ async function load() {
 async function init() {
   await loadCatalogue();
   setupMine();
+  $("#pf-more").addEventListener("click", moreGames);
   let width = 0;
   new ResizeObserver(() => {   // the chart drawn again at its box's new width
     const w = $("#pf-chart").clientWidth;
