@@ -6,8 +6,8 @@
  * so the games played as a guest become the account's. Errors come from the server in
  * the page's language (http.js) and show as toasts.
  * Also the community pages' small helpers (profile links, dates, tables). Exports
- * ACCOUNT, RATED_GAMES, setupAccount, logout, forget, playerLink, guestSeats, field,
- * fillRows, formatRating and formatDate.
+ * ACCOUNT, RATED_GAMES, setupAccount, logout, forget, playerLink, fillRows, formatRating
+ * and formatDate.
  */
 import {api} from "./http.js";
 import {I18N, t, tn} from "./i18n.js";
@@ -31,7 +31,7 @@ export function playerLink(name) {
 }
 
 /** The seats this browser took as a guest: [{game, token}] (the claim of a sign-up). */
-export function guestSeats() {
+function guestSeats() {
   const seats = [];
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
@@ -44,7 +44,7 @@ export function guestSeats() {
 
 /** A label of the text `key` around a new input of `type` (its id `id`; `hint`: a key of
  * the hint under it). */
-export function field(id, key, type, autocomplete, hint) {
+function field(id, key, type, autocomplete, hint) {
   const label = document.createElement("label");
   const span = document.createElement("span");
   span.textContent = t(key);

@@ -48,6 +48,16 @@ function ratingRange() {
   return [low === "" ? 0 : Number(low), high === "" ? 4000 : Number(high)];
 }
 
+/** The player's name, or "" after asking for it (a toast, the field focused). */
+function askedName() {
+  const name = myName();
+  if (!name) {
+    toast(t("on.name_first"));
+    $("#ng-name").focus();
+  }
+  return name;
+}
+
 async function create(evt) {
   evt.preventDefault();
   const name = myName();
@@ -82,12 +92,8 @@ async function create(evt) {
 /** Play now: the open seek of the game, length and clock chosen whose host is rated
  * nearest, else one's own seek; either way the game's page (waiting there, in the latter). */
 async function playNow() {
-  const name = myName();
-  if (!name) {
-    toast(t("on.name_first"));
-    $("#ng-name").focus();
-    return;
-  }
+  const name = askedName();
+  if (!name) return;
   const body = {game: newGameRequest(), name, clock: clockRequest(), rated: rated()};
   $("#ng-play-now").disabled = true;
   try {
@@ -101,12 +107,8 @@ async function playNow() {
 }
 
 async function joinListed(id) {
-  const name = myName();
-  if (!name) {
-    toast(t("on.name_first"));
-    $("#ng-name").focus();
-    return;
-  }
+  const name = askedName();
+  if (!name) return;
   try {
     const r = await api("POST", `/api/online/games/${encodeURIComponent(id)}/join`, {name});
     localStorage.setItem(`tavli.online.seat.${id}`, r.token);
