@@ -10,6 +10,7 @@ which then is no more, and Ann's history names "deleted player". The pages at 36
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import tempfile
@@ -270,6 +271,38 @@ def test_the_pages_in_greek_and_play_now(browser, community_server):
     for p in (eve, dan):
         assert p.errors == []
         p.context.close()
+
+
+def test_the_lobby_comes_back_after_its_connection_drops(browser, community_server):
+    """The lobby's WebSocket refused once: the page reads the lobby by GET, connects again
+    (backoff) and shows a seek posted afterwards without a reload."""
+    server = community_server
+    page = _page(browser)
+    tries, reads = [], []
+
+    def lobby_socket(ws):
+        tries.append(ws.url)
+        if len(tries) == 1:
+            ws.close()              # the first connection dropped at once
+        else:
+            ws.connect_to_server()  # then the server's, as it is
+
+    page.route_web_socket(re.compile(r"/ws/lobby$"), lobby_socket)
+    page.on("request", lambda r: reads.append(r.url) if r.url.endswith("/api/online/lobby")
+            else None)
+    _ready(page, server + "/")
+    wait_js(page, "document.body.dataset.live === '1'", 8000)
+    assert len(tries) == 2 and len(reads) >= 2, (tries, reads)  # at start, at the drop
+    page.evaluate("window.sameDocument = true")
+    r = page.request.post(server + "/api/online/games", data=json.dumps({
+        "game": {"variant": "fevga", "opponent": "human"}, "name": "Gus", "listed": True}),
+        headers={"Content-Type": "application/json"})
+    assert r.ok, r.text()
+    wait_js(page, f"!!document.querySelector(\"#lobby li[data-id='{r.json()['id']}']\")",
+            5000)
+    assert page.evaluate("window.sameDocument") is True and len(tries) == 2
+    assert page.errors == []
+    page.context.close()
 
 
 @pytest.mark.parametrize("lang", ["el", "de", "it"])
