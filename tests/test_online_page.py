@@ -62,6 +62,14 @@ def _create(page, server, variant, points, listed=False, clock=""):
     return invite, watch
 
 
+def _join(page, invite, name):
+    """Open the invitation ``invite`` and take its seat as ``name``."""
+    page.goto(invite)
+    wait_js(page, "!document.querySelector('#join').hidden")
+    page.fill("#join-name", name)
+    page.click("#join-go")
+
+
 def _online(page):
     wait_js(page, "!!document.body && document.body.dataset.conn === 'online' && "
                   "!!window.tavli && !!window.tavli.state()")
@@ -223,10 +231,7 @@ def test_a_tampered_record_makes_the_verify_say_mismatch(browser, online_server)
     bob = _page(browser)
     invite, _ = _create(ann, online_server, "portes", 1)
     _online(ann)
-    bob.goto(invite)
-    wait_js(bob, "!document.querySelector('#join').hidden")
-    bob.fill("#join-name", "Bob")
-    bob.click("#join-go")
+    _join(bob, invite, "Bob")
     for p in (ann, bob):
         wait_js(p, "window.tavli.state().seats.every((s) => s.seeded)")
     # a few turns, then white resigns: the game is over and the seed revealed

@@ -17,7 +17,8 @@ with warnings.catch_warnings():
 
 STATIC = Path(__file__).parent.parent / "tavli" / "web" / "static"
 #: each page and its entry module
-PAGES = {"index.html": "play.js", "lobby.html": "lobby.js", "online.html": "online.js"}
+PAGES = {"index.html": "play.js", "lobby.html": "lobby.js", "online.html": "online.js",
+         "players.html": "players.js", "leaderboard.html": "leaderboard.js"}
 #: the one global a module sets: the page's test and debug surface, by the entry modules
 SURFACE = {"play.js", "online.js"}
 

@@ -40,7 +40,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from tavli.errors import TavliError
+from tavli.errors import TavliError, kind_key
 from tavli.online import protocol
 from tavli.online.accounts import LOGIN_LIMITS, Accounts, LoginLimits
 from tavli.online.aiseat import AiSeat
@@ -57,7 +57,7 @@ from tavli.online.service import OnlineGames
 from tavli.online.ws import mount_socket
 from tavli.store.factory import open_store
 from tavli.store.online import OnlineStore
-from tavli.web.errors import install_handlers, translated
+from tavli.web.errors import api_body, install_handlers, translated
 from tavli.web.lang import LangMiddleware, mount_i18n, request_lang
 from tavli.web.limits import BodyLimit
 from tavli.web.pwa import mount_pwa
@@ -92,10 +92,15 @@ def lifespan(ctx: OnlineContext, threads: int | None, close_store: bool) -> Any:
 
 
 async def _error(request: Request, exc: TavliError) -> JSONResponse:
-    """The online errors' own statuses (:func:`tavli.online.hub.online_error`)."""
+    """The online errors' own statuses (:func:`tavli.online.hub.online_error`), in the
+    request's language: the catalogue's message of an error that names its own (a wrong
+    login, a username taken…), else the words of its code with the English detail (what
+    a kind's general words, "that cannot be done now", would leave out)."""
     e = online_error(exc)
-    return JSONResponse(translated(e.message, e.code, request_lang(request)),
-                        status_code=e.status)
+    lang = request_lang(request)
+    if e.key is not None and e.key != kind_key(exc):
+        return JSONResponse(api_body(e, lang), status_code=e.status)
+    return JSONResponse(translated(e.message, e.code, lang), status_code=e.status)
 
 
 def create_online_app(db: str | Path | OnlineStore = ":memory:", *,

@@ -165,14 +165,18 @@ def mount_accounts(app: FastAPI, ctx: OnlineContext) -> None:
         return {"claimed": games}
 
 
-def result_out(r: Result, account_id: str, changes: dict[str, tuple[float, float]]
-               ) -> dict[str, Any]:
-    """A finished game as a profile lists it, from the player's side."""
+def result_out(r: Result, account_id: str, changes: dict[str, tuple[float, float]],
+               people: dict[str, Account | None]) -> dict[str, Any]:
+    """A finished game as a profile lists it, from the player's side; ``people``: the
+    opponents' accounts by id (the profile's links to theirs)."""
     side = "white" if r.white == account_id else "black"
     opp = "black" if side == "white" else "white"
     names = dict(zip(("white", "black"), r.names, strict=True))
+    theirs = people.get((r.black if side == "white" else r.white) or "")
     out = {"id": r.game_id, "game": r.game, "kind": r.kind, "variant": r.variant,
            "points": r.points, "side": side, "opponent": names[opp] or DELETED,
+           "opponent_player": theirs and theirs.username,
+           "opponent_deleted": bool(theirs and theirs.deleted),
            "result": "draw" if r.winner is None else "won" if r.winner == side else "lost",
            "how": r.how, "score": r.score, "rated": r.rated, "at": r.at}
     if r.game_id in changes:
@@ -187,13 +191,17 @@ def profile(people: AccountStore, username: str, limit: int, offset: int) -> dic
         raise ApiError(404, "no player with this name", "not_found", key="err.no_player")
     history = people.changes(account.id)
     changes = {c.game_id: (c.old, c.new) for c in history}
+    results = people.results_of(account.id, limit, offset)
+    opponents = {i for r in results for i in (r.white, r.black) if i and i != account.id}
+    accounts = {i: people.by_id(i) for i in sorted(opponents)}
     return {
         "username": account.username, "created": account.created,
         "ratings": ratings_out(people, account.id),
-        "chart": [{"game": c.game, "at": c.at, "rating": round(c.new, 2), "id": c.game_id,
-                   "won": c.won, "opponent": c.opponent or DELETED} for c in history],
-        "games": [result_out(r, account.id, changes)
-                  for r in people.results_of(account.id, limit, offset)],
+        "chart": [{"game": c.game, "at": c.at, "old": round(c.old, 2),
+                   "rating": round(c.new, 2), "id": c.game_id, "won": c.won,
+                   "opponent": c.opponent or DELETED, "opponent_deleted": c.opponent is None}
+                  for c in history],
+        "games": [result_out(r, account.id, changes, accounts) for r in results],
     }
 
 

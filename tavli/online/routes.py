@@ -6,8 +6,9 @@
   listed game's free seat);
 * :func:`mount_info`: ``GET /api/info`` (the games, rotations and levels the start page
   offers; the lobby of listed games is :mod:`tavli.online.lobby`'s);
-* :func:`mount_pages`: ``GET /`` (the start page), ``GET /online/{id}`` (the game page)
-  and the pages' static files (tavli/web/static: the board code shared with tavli play);
+* :func:`mount_pages`: ``GET /`` (the start page), ``GET /online/{id}`` (the game page),
+  ``GET /players/{username}`` (a profile), ``GET /leaderboard`` and the pages' static
+  files (tavli/web/static: the board code shared with tavli play);
 * :func:`mount_reads`: ``GET /api/online/games/{id}`` (the state, as a seat or a
   spectator sees it) and ``GET …/record`` (the record with its fair-dice proof).
 """
@@ -23,6 +24,7 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from tavli.errors import AccessDenied, StaleAction, WrongState
+from tavli.online.accounts import read_username
 from tavli.online.context import OnlineContext, check_game_id
 from tavli.online.players import session_token
 from tavli.web.errors import ApiError, Body, body
@@ -133,7 +135,8 @@ def mount_info(app: FastAPI, ctx: OnlineContext) -> None:
 
 def mount_pages(app: FastAPI, ctx: OnlineContext) -> None:
     """``GET /`` (the start page: Play a friend, the lobby), ``GET /online/{id}`` (the game
-    page) and the pages' files (:func:`tavli.web.pwa.mount_static`)."""
+    page), ``GET /players/{username}`` (a profile), ``GET /leaderboard`` and the pages'
+    files (:func:`tavli.web.pwa.mount_static`)."""
 
     @app.get("/", include_in_schema=False)
     async def start_page() -> FileResponse:
@@ -143,6 +146,15 @@ def mount_pages(app: FastAPI, ctx: OnlineContext) -> None:
     async def game_page(game_id: str) -> FileResponse:
         check_game_id(game_id)
         return FileResponse(STATIC / "online.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/players/{username}", include_in_schema=False)
+    async def profile_page(username: str) -> FileResponse:
+        read_username(username if len(username) <= 64 else "")  # 422 for what is no name
+        return FileResponse(STATIC / "players.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(STATIC / "leaderboard.html", headers={"Cache-Control": "no-cache"})
 
     mount_static(app)   # the pages' files (tavli/web/pwa.py)
 

@@ -26,7 +26,7 @@ import {registerServiceWorker} from "./pwa.js";
 import {cubeText, drawReviewPanel, markEntry, pollReview, turnText} from "./review.js";
 import {setupRules} from "./rules.js";
 import {SOUND} from "./sound.js";
-import {$, MOTION, button, cap, sleep, toast} from "./util.js";
+import {$, MOTION, backoff, button, cap, sleep, toast} from "./util.js";
 
 const GAME_ID = decodeURIComponent(location.pathname.split("/").pop());
 const KEY = (what) => `tavli.online.${what}.${GAME_ID}`;
@@ -140,7 +140,7 @@ function connect() {
       setBusy(false);
       return;
     }
-    const wait = Math.min(10000, 400 * 2 ** O.retries) * (0.75 + Math.random() / 2);
+    const wait = backoff(O.retries);
     O.retries += 1;
     setConn("offline", t("on.conn.offline"));
     setTimeout(connect, wait);

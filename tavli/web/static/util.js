@@ -1,7 +1,7 @@
 /* The small helpers every page uses (tavli play's, the online start page, the online game
  * page): the element look-up ($), SVG elements (el, svgPoint), the page's pace (MOTION,
- * sleep), the toast, menu options and buttons. No game state, no text (i18n.js) and no
- * rule; imports nothing.
+ * sleep), the reconnections' backoff, the toast, menu options and buttons. No game state,
+ * no text (i18n.js) and no rule; imports nothing.
  */
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -39,10 +39,18 @@ export const MOTION = {reduced: false, slides: 0, quick: false};
 /** A pause of the page's pace (none with the quick-play setting, a11y.js). */
 export function sleep(ms) { return new Promise((r) => setTimeout(r, MOTION.quick ? 0 : ms)); }
 
-/** Show `text` in the page's #toast for five seconds. */
-export function toast(text) {
+/** The wait (ms) before the `retries`-th reconnection of a WebSocket: 0.4 s doubling to
+ * 10 s, jittered (so that a server's restart is not met by every page at once). */
+export function backoff(retries) {
+  return Math.min(10000, 400 * 2 ** retries) * (0.75 + Math.random() / 2);
+}
+
+/** Show `text` in the page's #toast for five seconds (`kind` "info": news, not an
+ * error). */
+export function toast(text, kind) {
   const t = $("#toast");
   t.textContent = text;
+  t.dataset.kind = kind || "";
   t.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { t.hidden = true; }, 5000);
