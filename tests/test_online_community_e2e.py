@@ -375,3 +375,16 @@ def test_the_account_errors_in_the_requests_language(tmp_path):
         r = c.post(f"/api/online/games/{r.json()['state']['id']}/join",
                    json={"name": "Cat"}, headers=el)
         assert r.status_code == 409 and r.json()["detail"] == "the seat has been taken"
+
+
+def test_the_game_page_says_rated_and_links_the_players_profiles(browser, community_server):
+    ann = _page(browser)
+    _ready(ann, community_server)
+    _sign_up(ann, "Gia")
+    new = ann.evaluate("""async () => (await fetch('/api/online/games', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name: 'Gia',
+        rated: true, game: {variant: 'fevga', opponent: 'human'}})})).json()""")
+    ann.goto(f"{community_server}/online/{new['id']}#seat={new['token']}")
+    wait_js(ann, "document.querySelector('#title').textContent.includes('rated')")
+    link = ann.locator("#players a[href='/players/Gia']")
+    assert link.count() == 1 and "Gia" in link.inner_text()

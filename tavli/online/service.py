@@ -164,6 +164,8 @@ class Table:
     draw_offer: str | None = None
     #: ``{"offered_by": side}`` while one seat asks for a rematch, ``{"id": new id}`` after
     rematch: dict[str, str] | None = None
+    #: the seats' accounts' usernames, as read (:meth:`OnlineGames._username`)
+    usernames: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -815,8 +817,10 @@ class OnlineGames:
             "variant": t.row.variant, "commitment": t.dice.commitment,
             "seats": [{"side": s.side, "player": s.player, "name": s.name,
                        "level": s.level, "joined": s.joined is not None,
-                       "seeded": s.side in t.dice.client_seeds}
+                       "seeded": s.side in t.dice.client_seeds,
+                       "account": self._username(t, s.account_id)}
                       for s in t.seats.values()],
+            "rated": bool(t.row.settings.get("rated")),
             "game": g.rules.game_name,
             # the game's rule options and the match's length, as tavli play's state has
             # them (the Rules button opens the rules page with them)
@@ -841,6 +845,16 @@ class OnlineGames:
             "exports": exchange.formats_of(t.obj) if t.finished else [],
             "board": board_view(t.obj),
         }
+
+    def _username(self, t: Table, account: str | None) -> str | None:
+        """The username of a seat's ``account`` (its profile: ``/players/NAME``), read
+        once per table (None: a guest, the AI or a deleted account)."""
+        if account is None:
+            return None
+        if account not in t.usernames:
+            found = AccountStore(self.store.backend).by_id(account)
+            t.usernames[account] = found.username if found else None
+        return t.usernames[account]
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The game's record with its fair-dice proof (``tavli verify`` checks it once the

@@ -22,11 +22,11 @@ export const RATED_GAMES = ["portes", "plakoto", "fevga", "tavli", "backgammon"]
 const SEAT_PREFIX = "tavli.online.seat.";
 const CLAIM_MAX = 200;   // the server's limit of one claim
 
-/** A link to the profile of the player `name`. */
-export function playerLink(name) {
+/** A link to the profile of the player `name` (its text `text`, the name by default). */
+export function playerLink(name, text = name) {
   const a = document.createElement("a");
   a.href = `/players/${encodeURIComponent(name)}`;
-  a.textContent = name;
+  a.textContent = text;
   return a;
 }
 

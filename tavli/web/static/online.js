@@ -11,6 +11,7 @@
  * Exports nothing; sets the page's test surface window.tavli (docs/web.md).
  */
 import "./theme.js";   // first: the colours before anything is drawn
+import {playerLink} from "./account.js";
 import {setupA11y} from "./a11y.js";
 import {
   S, SIDES, completeMove, oppositeOf, render, renderBoard, setBoardState, setBusy, setupBoard,
@@ -460,8 +461,10 @@ function renderPlayers() {
     row.innerHTML = '<span class="disc"></span><span class="name"></span>' +
       '<span class="pips"></span><span class="clock" hidden></span><span class="away"></span>';
     row.querySelector(".disc").classList.add(side);
-    row.querySelector(".name").textContent = t(side === O.side ? "on.pl.row_you" : "on.pl.row",
-                                               {name: nameOf(side), side: t(`side.${side}`)});
+    const text = t(side === O.side ? "on.pl.row_you" : "on.pl.row",
+                   {name: nameOf(side), side: t(`side.${side}`)});
+    const account = seatOf(side).account;   // a player's profile, when he has an account
+    row.querySelector(".name").replaceChildren(account ? playerLink(account, text) : text);
     const b = st.board || {};
     row.querySelector(".pips").textContent = b.pips ? t("pl.pips", {n: b.pips[side]}) : "";
     if (st.clock) {
@@ -495,8 +498,9 @@ function renderPanel() {
   document.body.dataset.side = O.side || "";
   document.body.dataset.seq = String(st.seq);
   const game = gameName(st.game, cap(st.game));
-  $("#title").textContent = st.kind === "match"
-    ? t("on.title.match", {target: b.target, name: game, n: b.game_number}) : game;
+  $("#title").textContent = (st.kind === "match"
+    ? t("on.title.match", {target: b.target, name: game, n: b.game_number}) : game) +
+    (st.rated ? ` · ${t("on.rated_game")}` : "");
   // the score
   const sc = $("#score");
   if (st.kind === "match" && st.score) {
