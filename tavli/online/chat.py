@@ -32,7 +32,7 @@ from fastapi import FastAPI, Request
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from tavli.errors import AccessDenied, ApiError, WrongState
+from tavli.errors import AccessDenied, ApiError
 from tavli.online.context import OnlineContext, check_game_id
 from tavli.online.protocol import Bucket
 from tavli.online.routes import SEAT_HEADER
@@ -109,7 +109,8 @@ class Chat:
         text = read_text(text)
         seats = self.seats(game_id)
         if not chat_on(seats[seat.side]):
-            raise WrongState("your chat is off: turn it on to write")
+            raise ApiError(409, "your chat is off: turn it on to write", "wrong_state",
+                           key="err.chat_off")
         bucket = self.buckets.get((game_id, seat.side))
         if bucket is None:
             if len(self.buckets) > 100_000:

@@ -31,7 +31,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from tavli.errors import WrongState
+from tavli.errors import ApiError, WrongState
 from tavli.online import rating
 from tavli.online.accounts import logged_out
 from tavli.online.context import OnlineContext
@@ -102,7 +102,7 @@ def play_now(ctx: OnlineContext, request: Request, req: PlayNowBody) -> dict[str
             theirs = rating.START if seek["rating"] is None else seek["rating"]
             fits.append((abs(theirs - mine), seek["created"], seek["id"]))
     for _, _, game_id in sorted(fits):
-        with contextlib.suppress(WrongState):  # taken meanwhile, or not for us: the next
+        with contextlib.suppress(WrongState, ApiError):  # taken meanwhile, not for us: next
             out = join_seat(ctx, game_id, JoinBody(name=req.name), session_token(request))
             return {"matched": True, "id": game_id, **out}
     new = ctx.games.create(req.game, req.name, "white", clock=req.clock, listed=True,

@@ -45,7 +45,15 @@ from pydantic import Field, ValidationError
 
 from tavli.engine.games import lookup
 from tavli.engine.layout import SIDE_NAMES
-from tavli.errors import AccessDenied, GameOver, StaleAction, StoreError, TavliError, WrongState
+from tavli.errors import (
+    AccessDenied,
+    ApiError,
+    GameOver,
+    StaleAction,
+    StoreError,
+    TavliError,
+    WrongState,
+)
 from tavli.online import fairdice, rating
 from tavli.online.clock import (
     DEFAULT_ABANDON,
@@ -286,9 +294,11 @@ def check_rated_join(seats: list[Seat], side: str) -> None:
     by_side = {s.side: s for s in seats}
     mine, theirs = by_side[side].account_id, by_side[other(side)].account_id
     if mine is None:
-        raise AccessDenied("a rated game is between players logged in: log in to join it")
+        raise ApiError(403, "a rated game is between players logged in: log in to join it",
+                       "access_denied", key="err.rated_login")
     if mine == theirs:
-        raise WrongState("a rated game is played against someone else: this is your own game")
+        raise ApiError(409, "a rated game is played against someone else: this is your own "
+                            "game", "wrong_state", key="err.own_game")
 
 
 def rating_game(t: Table) -> str:
@@ -733,9 +743,11 @@ class OnlineGames:
         own seek? (:class:`WrongState` saying why not.)"""
         t = self.table(game_id)
         if account is None and t.row.settings.get("rated"):
-            raise AccessDenied("a rated game is between players logged in: log in to join it")
+            raise ApiError(403, "a rated game is between players logged in: log in to join it",
+                           "access_denied", key="err.rated_login")
         if account is not None and any(s.account_id == account for s in t.seats.values()):
-            raise WrongState("this is your own seek: wait for an opponent")
+            raise ApiError(409, "this is your own seek: wait for an opponent", "wrong_state",
+                           key="err.own_seek")
         span = t.row.settings.get("range")
         if span is None:
             return
@@ -743,8 +755,10 @@ class OnlineGames:
         if account is not None:
             mine = AccountStore(self.store.backend).rating(account, rating_game(t), mine)
         if not span[0] <= mine <= span[1]:
-            raise WrongState(f"this seek is for ratings {span[0]:.0f}-{span[1]:.0f}: yours "
-                             f"is {mine:.0f}")
+            low, high, yours = (f"{v:.0f}" for v in (span[0], span[1], mine))
+            raise ApiError(409, f"this seek is for ratings {low}-{high}: yours is {yours}",
+                           "wrong_state", key="err.seek_range",
+                           params={"low": low, "high": high, "yours": yours})
 
     def claim(self, game_id: str, name: str) -> tuple[str, str]:
         """Take the free seat of a listed game from the lobby: ``(side, token)``, a new

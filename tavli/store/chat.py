@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tavli.errors import WrongState
+from tavli.errors import ApiError
 from tavli.store import sql as S
 from tavli.store.base import Backend
 
@@ -47,7 +47,8 @@ class ChatStore:
         already (:class:`WrongState`; counted in the same transaction)."""
         with self.backend.transaction() as tx:
             if tx.rows(S.CHAT_COUNT, (game_id,))[0][0] >= most:
-                raise WrongState(f"this game's chat is full ({most} messages)")
+                raise ApiError(409, f"this game's chat is full ({most} messages)", "wrong_state",
+                               key="err.chat_full", params={"n": most})
             return Message(*tx.rows(S.INSERT_CHAT, (game_id, side, text, at))[0])
 
     def messages(self, game_id: str, after: int = 0, limit: int = 200) -> list[Message]:
