@@ -145,6 +145,8 @@ class Hub:
         for h in self.timers.values():
             h.cancel()
         self.timers.clear()
+        with contextlib.suppress(Exception):
+            await self.games.store.aclose()
 
     async def call(self, fn: Any, *args: Any) -> Any:
         """``fn(*args)``: on the event loop when the store's calls are quick
@@ -156,7 +158,7 @@ class Hub:
         return await run_in_threadpool(fn, *args)
 
     def _heard(self, notice: Notice) -> None:  # the listener's thread
-        self.games.heard(notice.game_id, notice.seq)
+        self.games.heard(notice.game_id, notice.seq, notice.action)
         loop = self.loop
         if loop is not None and notice.game_id in self.conns:
             with self.heard_lock:  # the loop is woken once for the notices of a look
@@ -316,7 +318,8 @@ class Hub:
         if news is not None and news[1] and news[1][0].seq > low + 1:
             news = None  # a connection came meanwhile and is further behind
         try:
-            views, actions = news or await self.call(self._news, game_id, low)
+            views, actions = news or self.news_now(game_id, low) \
+                or await self.call(self._news, game_id, low)
         except TavliError:
             return  # the game cannot be read now: the next notice tries again
         self.watch(game_id, views["others"])
@@ -343,6 +346,20 @@ class Hub:
     async def _call_time(self, game_id: str) -> None:
         self.timers.pop(game_id, None)
         await self.push(game_id)  # reading the game calls time; the timer is set again
+
+    def news_now(self, game_id: str, after: int) -> tuple[dict[str, Any], list[Any]] | None:
+        """:meth:`_news` from memory only (:meth:`OnlineGames.views_now`: the actions the
+        store's notices carried applied, no read of the store), on the event loop; None
+        when the store is needed."""
+        views = self.games.views_now(game_id)
+        if views is None:
+            return None
+        seq = views["others"]["seq"]
+        t = self.games.tables.get(game_id)
+        recent = [a for a in t.recent if a.seq > after] if t is not None else []
+        if seq <= after or (recent and recent[0].seq == after + 1 and recent[-1].seq >= seq):
+            return views, recent
+        return None
 
     def _news(self, game_id: str, after: int) -> tuple[dict[str, Any], list[Any]]:
         """The game's views (:meth:`OnlineGames.views`) and its actions

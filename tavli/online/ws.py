@@ -68,7 +68,12 @@ async def act(ctx: OnlineContext, conn: Conn, msg: dict[str, Any]) -> None:
     hub.acting[conn.game_id] = seq  # its notice sends nothing: this pushes it
     try:
         async with conn.lock:  # the ack goes before any update of this action
-            news = await hub.call(do)
+            if games.store.inline:  # a local file: the whole act on the loop
+                news = await hub.call(do)
+            else:
+                news = await act_now(games, hub, conn, seq, msg["action"], low)
+                if news is False:  # the store is needed first: the thread pool's way
+                    news = await hub.call(do)
             with contextlib.suppress(Exception):
                 await conn.ws.send_json({"type": "ack", "seq": seq})
     except BaseException:
@@ -79,6 +84,26 @@ async def act(ctx: OnlineContext, conn: Conn, msg: dict[str, Any]) -> None:
             del hub.acting[conn.game_id]
     await hub.push(conn.game_id, news)
     hub.spawn(ctx.ai.drive(conn.game_id))
+
+
+async def act_now(games: Any, hub: Any, conn: Conn, seq: int, action: Any, low: int
+                  ) -> Any:
+    """An action applied from memory on the event loop and committed through the
+    store's asyncio connection (a store across a network: no thread), and the news to
+    push (None: read them later); False when it needs the store before that
+    (:meth:`tavli.online.service.OnlineGames.prepare`)."""
+    p = games.prepare(conn.game_id, conn.token, seq, action)
+    if p is None:
+        return False
+    try:
+        await games.store.append_async(p.action, status=p.status, record=p.record)
+    except BaseException:
+        games.abort(p)
+        raise
+    games.finish(p)
+    with contextlib.suppress(TavliError):
+        return hub.news_now(conn.game_id, low)
+    return None
 
 
 async def handle(ctx: OnlineContext, conn: Conn, raw: dict[str, Any]) -> None:

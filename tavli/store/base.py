@@ -118,13 +118,51 @@ class Action:
 
 @dataclass(frozen=True)
 class Notice:
-    """What listeners hear: game ``game_id`` has accepted action ``seq``."""
+    """What listeners hear: game ``game_id`` has accepted action ``seq``, and the action
+    itself when the notice could carry it (``action``; None: "look at the log" — an
+    action too large for PostgreSQL's notice, or a notice of the old form). A listener
+    that keeps the last number it has applied applies a carried action without reading
+    the log; one that sees a gap (a missed notice) catches up from the log."""
 
     game_id: str
     seq: int
+    action: Action | None = field(default=None, compare=False, repr=False)
 
 
 Listener = Callable[[Notice], None]
+
+#: the largest notice payload (PostgreSQL refuses more than 8,000 bytes)
+NOTICE_MAX = 7999
+
+
+def notice_payload(action: Action) -> str:
+    """What an append tells the listeners of ``action``: the action as compact JSON when
+    it fits in :data:`NOTICE_MAX` bytes, else ``"GAME SEQ"`` (look at the log).
+
+    >>> notice_payload(Action("g1", 3, "white", {"type": "roll"}, {"dice": [3, 1]}, 1.5))
+    '{"g":"g1","s":3,"d":"white","a":{"type":"roll"},"r":{"dice":[3,1]},"t":1.5}'
+    >>> notice_payload(Action("g1", 4, "white", {"type": "x" * 8000}, {}, 1.5))
+    'g1 4'
+    >>> read_notice('g1 4'), read_notice(notice_payload(Action("g1", 3, None, {}, {}, 2.0))
+    ...                                  ).action
+    (Notice(game_id='g1', seq=4), Action(game_id='g1', seq=3, side=None, action={}, \
+result={}, at=2.0))
+    """
+    text = json.dumps({"g": action.game_id, "s": action.seq, "d": action.side,
+                       "a": action.action, "r": action.result, "t": action.at},
+                      separators=(",", ":"), ensure_ascii=False)
+    if len(text) <= NOTICE_MAX // 4 or len(text.encode()) <= NOTICE_MAX:
+        return text
+    return f"{action.game_id} {action.seq}"
+
+
+def read_notice(payload: str) -> Notice:
+    """The notice of a payload of :func:`notice_payload`."""
+    if payload.startswith("{"):
+        d = json.loads(payload)
+        return Notice(d["g"], d["s"], Action(d["g"], d["s"], d["d"], d["a"], d["r"], d["t"]))
+    game_id, _, seq = payload.rpartition(" ")
+    return Notice(game_id, int(seq))
 
 
 class Subscription(ABC):
@@ -159,9 +197,9 @@ class Listening(Subscription):
     def wake(self) -> None:
         """Cut the thread's wait short (it is stopping)."""
 
-    def tell(self, game_id: str, seq: int) -> None:
+    def tell(self, notice: Notice) -> None:
         try:
-            self.callback(Notice(game_id, seq))
+            self.callback(notice)
         except Exception:  # a listener's bug must not stop the others' news
             log.exception("online store listener failed")
 
@@ -291,12 +329,23 @@ class Backend(ABC):
         """Store an online action if its game moves on from the number before it (the
         parameters of :data:`~tavli.store.sql.MOVE_ON` and
         :data:`~tavli.store.sql.INSERT_ACTION`), in one transaction; whether it did.
-        (Here the listeners read the log, so ``notice``, ``"GAME SEQ"``, goes unused.)"""
+        (Here the listeners read the log, so ``notice``, :func:`notice_payload`, goes
+        unused.)"""
         with self.transaction() as tx:
             if tx.run(MOVE_ON, move_on).rowcount != 1:
                 return False
             tx.run(INSERT_ACTION, action)
         return True
+
+    async def append_async(self, move_on: Sequence[Any], action: Sequence[Any],
+                           notice: str) -> bool:
+        """:meth:`append` from the event loop without blocking it: here the same call
+        (a backend whose calls are quick, :attr:`inline`); PostgreSQL's goes through an
+        asyncio connection."""
+        return self.append(move_on, action, notice)
+
+    async def aclose(self) -> None:  # noqa: B027 - nothing to close unless overridden
+        """Close what :meth:`append_async` opened on the running event loop."""
 
 
 class Store:
@@ -331,6 +380,7 @@ class Store:
         self.close()
 
 
-__all__ = ["GameRow", "Seat", "Action", "Notice", "Listener", "Subscription", "Listening",
+__all__ = ["GameRow", "Seat", "Action", "Notice", "Listener", "notice_payload", "read_notice",
+           "NOTICE_MAX", "Subscription", "Listening",
            "Backend", "Tx", "Store", "new_game_row", "new_token", "token_hash", "STATUSES",
            "StoreError"]

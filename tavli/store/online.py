@@ -42,6 +42,7 @@ tavli.errors.StaleAction: game g1 is at action 1: action 1 is not the next (2)
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -59,6 +60,7 @@ from tavli.store.base import (
     check_seat_changes,
     dumps,
     dumps_or_none,
+    notice_payload,
     seat_column,
     stale,
     token_hash,
@@ -71,6 +73,16 @@ IN_LIST = 500
 def _game(r: tuple[Any, ...], record: Any = None) -> GameRow:
     return GameRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], r[7],
                    json.loads(record) if record else None, r[8], r[9])
+
+
+def _append_args(action: Action, status: str, record: dict[str, Any] | None
+                 ) -> tuple[tuple[Any, ...], tuple[Any, ...], str]:
+    """The parameters of :meth:`Backend.append` for ``action``."""
+    move_on = (action.seq, status, dumps_or_none(record), action.at, action.game_id,
+               action.seq - 1)
+    row = (action.game_id, action.seq, action.side, dumps(action.action),
+           dumps(action.result), action.at)
+    return move_on, row, notice_payload(action)
 
 
 class OnlineStore(Store):
@@ -123,21 +135,39 @@ class OnlineStore(Store):
     def append(self, action: Action, *, status: str, record: dict[str, Any] | None) -> None:
         """Commit ``action`` as the next of its game with the game's new ``status`` and
         ``record`` (None: the stored record stays as it is) in one transaction, then tell
-        the listeners. :class:`StaleAction` when ``action.seq`` is not the game's next
-        number (nothing changes)."""
-        move_on = (action.seq, status, dumps_or_none(record), action.at, action.game_id,
-                   action.seq - 1)
-        row = (action.game_id, action.seq, action.side, dumps(action.action),
-               dumps(action.result), action.at)
+        the listeners (the notice carries the action when it fits:
+        :func:`~tavli.store.base.notice_payload`). :class:`StaleAction` when
+        ``action.seq`` is not the game's next number (nothing changes)."""
+        args = _append_args(action, status, record)
         try:
-            done = self.backend.append(move_on, row, f"{action.game_id} {action.seq}")
+            done = self.backend.append(*args)
         except self.backend.integrity:  # another connection took the number first
             raise StaleAction(f"game {action.game_id}: action {action.seq} is taken") from None
-        if not done:  # not stored: why
-            last = self.backend.one(S.LAST_SEQ, (action.game_id,))
-            if last is None:
-                raise StoreError(f"no online game {action.game_id!r}")
-            raise stale(action.game_id, last[0], action.seq)
+        if not done:
+            self._refused(action)
+
+    async def append_async(self, action: Action, *, status: str,
+                           record: dict[str, Any] | None) -> None:
+        """:meth:`append` from the server's event loop, never blocking it (PostgreSQL:
+        an asyncio connection; SQLite: the same quick call)."""
+        args = _append_args(action, status, record)
+        try:
+            done = await self.backend.append_async(*args)
+        except self.backend.integrity:
+            raise StaleAction(f"game {action.game_id}: action {action.seq} is taken") from None
+        if not done:  # why, read in a thread (the loop is not stopped by a read)
+            await asyncio.to_thread(self._refused, action)
+
+    def _refused(self, action: Action) -> None:
+        """Why an append was not stored: no such game, or a stale number."""
+        last = self.backend.one(S.LAST_SEQ, (action.game_id,))
+        if last is None:
+            raise StoreError(f"no online game {action.game_id!r}")
+        raise stale(action.game_id, last[0], action.seq)
+
+    async def aclose(self) -> None:
+        """Close what :meth:`append_async` opened on the running event loop."""
+        await self.backend.aclose()
 
     # --- reading -------------------------------------------------------------------------
     def game(self, game_id: str) -> GameRow | None:

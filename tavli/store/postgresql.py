@@ -8,27 +8,35 @@ What it does its own way (the statements are :mod:`tavli.store.sql`'s):
   game's row on from the number before the action's (:data:`~tavli.store.sql.MOVE_ON`: a
   row another process is moving on is locked until that commits, then read again and no
   longer matches), inserts the action only if it did, and calls
-  ``pg_notify('tavli_actions', 'GAME SEQ')``: PostgreSQL delivers the notice at commit, to
+  ``pg_notify('tavli_actions', PAYLOAD)``: PostgreSQL delivers the notice at commit, to
   every connection that has run ``LISTEN tavli_actions`` — the listeners of every
   process (:meth:`PostgresBackend.listen`: a connection of its own and a thread). The
-  unique ``(game_id, seq)`` is the last guard: two processes racing for one number, one
-  wins and the other is refused.
+  payload is the action itself as JSON (:func:`~tavli.store.base.notice_payload`), so
+  the other processes apply it without reading the log; an action over 8,000 bytes
+  (PostgreSQL's limit) is told as ``"GAME SEQ"``: look at the log. The unique
+  ``(game_id, seq)`` is the last guard: two processes racing for one number, one wins
+  and the other is refused.
+* The server's appends go through asyncio connections
+  (:meth:`PostgresBackend.append_async`, ``psycopg_pool.AsyncConnectionPool``, one per
+  event loop): the event loop waits for the database without blocking, and no thread is
+  involved.
 * The migrations take an advisory lock (:attr:`tavli.store.sql.Dialect.lock`).
 
-A notice can be missed (a listener reconnecting): it says only "look at the log", so a
-reader that keeps the last number it has seen catches up with
-:meth:`~tavli.store.online.OnlineStore.actions` and nothing is lost.
+A notice can be missed (a listener reconnecting): a reader that keeps the last number it
+has applied sees the gap at the next notice (or when a client arrives) and catches up
+with :meth:`~tavli.store.online.OnlineStore.actions`, so nothing is lost.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from tavli.errors import StoreError, one_line
-from tavli.store.base import Backend, Listener, Listening, Subscription, Tx
+from tavli.store.base import Backend, Listener, Listening, Subscription, Tx, read_notice
 from tavli.store.dburl import DbUrl
 from tavli.store.sql import MOVE_ON, POSTGRESQL
 
@@ -78,6 +86,8 @@ class PostgresBackend(Backend):
         self.conninfo = psycopg.conninfo.make_conninfo(**info)
         with self.opening():
             psycopg.connect(self.conninfo).close()  # reachable, the database there?
+        self.pool_size = pool_size
+        self._apool: tuple[asyncio.AbstractEventLoop, Any] | None = None
         self._pool = ConnectionPool(self.conninfo, min_size=1, max_size=pool_size,
                                     open=True, name="tavli-store", timeout=POOL_WAIT,
                                     kwargs={"autocommit": True})
@@ -103,6 +113,37 @@ class PostgresBackend(Backend):
     def append(self, move_on: Sequence[Any], action: Sequence[Any], notice: str) -> bool:
         with self.session() as tx:
             return bool(tx.rows(APPEND, (*move_on, *action[1:], CHANNEL, notice)))
+
+    async def append_async(self, move_on: Sequence[Any], action: Sequence[Any],
+                           notice: str) -> bool:
+        pool = await self._async_pool()
+        try:
+            async with pool.connection() as conn:
+                cur = await conn.execute(self.dialect.sql(APPEND),
+                                         (*move_on, *action[1:], CHANNEL, notice))
+                return bool(await cur.fetchall())
+        except self._lost as e:
+            raise StoreError(f"the PostgreSQL database {self.shown}: {one_line(e)}") from None
+
+    async def _async_pool(self) -> Any:
+        """The pool of asyncio connections of the running event loop (opened at its
+        first use; a new loop — a test's — gets a new one)."""
+        loop = asyncio.get_running_loop()
+        if self._apool is not None and self._apool[0] is loop:
+            return self._apool[1]
+        from psycopg_pool import AsyncConnectionPool
+
+        pool = AsyncConnectionPool(self.conninfo, min_size=1, max_size=self.pool_size,
+                                   open=False, name="tavli-store-async",
+                                   timeout=POOL_WAIT, kwargs={"autocommit": True})
+        await pool.open()
+        self._apool = (loop, pool)  # another loop's pool (a test's, gone) is left behind
+        return pool
+
+    async def aclose(self) -> None:
+        got, self._apool = self._apool, None
+        if got is not None and got[0] is asyncio.get_running_loop():
+            await got[1].close()
 
     def listen(self, callback: Listener) -> Subscription:
         return _Listen(self, callback).start()
@@ -135,8 +176,7 @@ class _Listen(Listening):
         while not self.stop.is_set():
             try:
                 for n in self.conn.notifies(timeout=self.TICK):
-                    game_id, _, seq = n.payload.rpartition(" ")
-                    self.tell(game_id, int(seq))
+                    self.tell(read_notice(n.payload))
                     if self.stop.is_set():
                         break
             except psycopg.Error:
