@@ -131,14 +131,16 @@ class Hub:
         """Listen to the store (every action appended by any process on the database)
         and keep presence up to date."""
         self.loop = asyncio.get_running_loop()
-        self.sub = await run_in_threadpool(self.games.store.listen, self._heard)
+        self.sub = await self.games.store.listen_async(self._heard_here)
+        if self.sub is None:  # a listener of its own thread (SQLite's poller)
+            self.sub = await run_in_threadpool(self.games.store.listen, self._heard)
         if self.games.known is None:
             self.games.known = {}  # fed by the notices from now on
         self.spawn(self._beats())
 
     async def stop(self) -> None:
         if self.sub is not None:
-            await run_in_threadpool(self.sub.close)
+            await self.sub.aclose()
             self.sub = None
         for t in list(self.tasks):
             t.cancel()
@@ -156,6 +158,11 @@ class Hub:
         if self.games.store.inline:
             return fn(*args)
         return await run_in_threadpool(fn, *args)
+
+    def _heard_here(self, notice: Notice) -> None:  # the loop's thread (asyncio listener)
+        self.games.heard(notice.game_id, notice.seq, notice.action)
+        if notice.game_id in self.conns:
+            self._notice(notice)
 
     def _heard(self, notice: Notice) -> None:  # the listener's thread
         self.games.heard(notice.game_id, notice.seq, notice.action)

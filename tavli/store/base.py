@@ -21,6 +21,7 @@ between the stores and the databases.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -166,10 +167,15 @@ def read_notice(payload: str) -> Notice:
 
 
 class Subscription(ABC):
-    """A running listener; :meth:`close` stops it (and waits for its thread)."""
+    """A running listener; :meth:`close` stops it (and waits for its thread), or
+    :meth:`aclose` from an event loop."""
 
     @abstractmethod
     def close(self) -> None: ...
+
+    async def aclose(self) -> None:
+        """:meth:`close` from an event loop (in a thread: it may wait for one)."""
+        await asyncio.to_thread(self.close)
 
 
 class Listening(Subscription):
@@ -289,6 +295,12 @@ class Backend(ABC):
     def listen(self, callback: Listener) -> Subscription:
         """Call ``callback(notice)`` (from a thread of the backend's) for each online
         action appended from now on, by any store on the database."""
+
+    async def listen_async(self, callback: Listener) -> Subscription | None:
+        """Call ``callback(notice)`` on the running event loop for each online action
+        appended from now on (PostgreSQL: an asyncio connection, no thread); None when
+        the backend has no such listener (then :meth:`listen`)."""
+        return None
 
     @abstractmethod
     def disconnect(self) -> None:

@@ -216,5 +216,11 @@ class OnlineStore(Store):
         appended from now on, by this store or any other on the same database."""
         return self.backend.listen(callback)
 
+    async def listen_async(self, callback: Listener) -> Subscription | None:
+        """Call ``callback(notice)`` on the running event loop for each action appended
+        from now on, by any store on the database, when the backend listens that way
+        (PostgreSQL); else None (:meth:`listen` then)."""
+        return await self.backend.listen_async(callback)
+
 
 __all__ = ["OnlineStore"]

@@ -30,6 +30,7 @@ with :meth:`~tavli.store.online.OnlineStore.actions`, so nothing is lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -148,6 +149,15 @@ class PostgresBackend(Backend):
     def listen(self, callback: Listener) -> Subscription:
         return _Listen(self, callback).start()
 
+    async def listen_async(self, callback: Listener) -> Subscription | None:
+        sub = _AsyncListen(self, callback)
+        try:
+            await sub.connect()
+        except _driver().Error as e:
+            raise StoreError(f"cannot listen on {self.shown}: {one_line(e)}") from None
+        sub.task = asyncio.get_running_loop().create_task(sub.run())
+        return sub
+
     def disconnect(self) -> None:
         self._pool.close()
 
@@ -191,6 +201,52 @@ class _Listen(Listening):
 
     def hang_up(self) -> None:
         self.conn.close()
+
+
+class _AsyncListen(Subscription):
+    """``LISTEN tavli_actions`` on an asyncio connection of its own, read by a task of
+    the event loop (the server's: no thread, no trip between threads per notice)."""
+
+    def __init__(self, backend: PostgresBackend, callback: Listener) -> None:
+        self.backend = backend
+        self.callback = callback
+        self.conn: Any = None
+        self.task: asyncio.Task | None = None
+
+    async def connect(self) -> None:
+        self.conn = await _driver().AsyncConnection.connect(self.backend.conninfo,
+                                                            autocommit=True)
+        await self.conn.execute(f"LISTEN {CHANNEL}")
+
+    async def run(self) -> None:
+        psycopg = _driver()
+        while True:
+            try:
+                async for n in self.conn.notifies():
+                    try:
+                        self.callback(read_notice(n.payload))
+                    except Exception:  # a listener's bug must not stop the others' news
+                        log.exception("online store listener failed")
+            except psycopg.Error:
+                log.warning("online store listener lost its connection; reconnecting")
+                await asyncio.sleep(1.0)
+                with contextlib.suppress(psycopg.Error):
+                    await self.conn.close()
+                with contextlib.suppress(psycopg.Error):
+                    await self.connect()
+
+    def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    async def aclose(self) -> None:
+        self.close()
+        if self.task is not None:
+            with contextlib.suppress(BaseException):
+                await self.task
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                await self.conn.close()
 
 
 __all__ = ["PostgresBackend", "CHANNEL"]
