@@ -450,6 +450,10 @@ class Pending:
     action: Action
     status: str
     record: dict[str, Any] | None
+    #: the views after it (:meth:`OnlineGames.views`), and whether the mover's is
+    #: everybody else's (no legal moves, no turn tree to show)
+    views: dict[str, Any] | None = None
+    same: bool = False
 
 
 @dataclass(frozen=True)
@@ -795,9 +799,10 @@ class OnlineGames:
     def prepare(self, game_id: str, token: str | None, seq: int, action: Any
                 ) -> Pending | None:
         """:meth:`act` up to the store, from memory: the action checked and applied
-        to the table, which stays locked (and ``busy``) until :meth:`finish` (committed)
-        or :meth:`abort`; None when that needs the store (:meth:`act` then: a seat not
-        known here, a table behind the log, a join, a claim, a rematch, a clock)."""
+        to the table, the views after it made, the table locked (and ``busy``) until
+        :meth:`finish` (committed) or :meth:`abort` (forgotten); None when that needs the
+        store (:meth:`act` then: a seat not known here, a table behind the log, a join, a
+        claim, a rematch, a clock)."""
         a = read_action(action)
         if isinstance(seq, bool) or not isinstance(seq, int) or not token \
                 or not isinstance(token, str) or len(token) > 200 \
@@ -810,8 +815,8 @@ class OnlineGames:
             h = token_hash(token)
             seat = next((x for x in t.seats.values() if x.token_hash == h
                          and x.joined is not None), None)
-            if seat is None or seq > t.seq + 1:
-                t.lock.release()
+            if seat is None or seq > t.seq + 1 or time.time() - t.marks[0] > 1.5 * self.beat:
+                t.lock.release()  # the seats' presence is read from the store too
                 return None
             if seq != t.seq + 1:
                 raise StaleAction(f"game {game_id} is at action {t.seq}: action {seq} is "
@@ -819,17 +824,23 @@ class OnlineGames:
             now = time.time()
             done = self._apply(t, seat.side, seq, a, now)
             t.busy = True
-            return Pending(t, done, t.status(), t.record() if t.finished else None)
         except BaseException:
             t.lock.release()
             raise
+        try:  # applied: the table is at ``seq`` (forgotten if the append fails)
+            t.seq = seq
+            t.recent = [*t.recent[-7:], done]
+            views = self._views(t, t.marks[1], now)
+            return Pending(t, done, t.status(), t.record() if t.finished else None,
+                           views, t.shown[1] is t.shown[2])
+        except BaseException:
+            self.abort(Pending(t, done, "", None))
+            raise
 
     def finish(self, p: Pending) -> Action:
-        """The prepared action is committed: the table moves on (and is let go)."""
+        """The prepared action is committed: the table is let go."""
         t = p.table
         try:
-            t.seq = p.action.seq
-            t.recent = [*t.recent[-7:], p.action]
             if self.known is not None and self.known.get(t.id, 0) < t.seq:
                 self.known[t.id] = t.seq
         finally:

@@ -121,13 +121,16 @@ class Action:
 class Notice:
     """What listeners hear: game ``game_id`` has accepted action ``seq``, and the action
     itself when the notice could carry it (``action``; None: "look at the log" — an
-    action too large for PostgreSQL's notice, or a notice of the old form). A listener
-    that keeps the last number it has applied applies a carried action without reading
-    the log; one that sees a gap (a missed notice) catches up from the log."""
+    action too large for PostgreSQL's notice, or a notice of the old form), with what
+    the appending process added for the others (``news``: text the store passes on
+    untouched, when it fits too). A listener that keeps the last number it has applied
+    applies a carried action without reading the log; one that sees a gap (a missed
+    notice) catches up from the log."""
 
     game_id: str
     seq: int
     action: Action | None = field(default=None, compare=False, repr=False)
+    news: str | None = field(default=None, compare=False, repr=False)
 
 
 Listener = Callable[[Notice], None]
@@ -136,23 +139,36 @@ Listener = Callable[[Notice], None]
 NOTICE_MAX = 7999
 
 
-def notice_payload(action: Action) -> str:
-    """What an append tells the listeners of ``action``: the action as compact JSON when
-    it fits in :data:`NOTICE_MAX` bytes, else ``"GAME SEQ"`` (look at the log).
+def _fits(text: str) -> bool:
+    return len(text) <= NOTICE_MAX // 4 or len(text.encode()) <= NOTICE_MAX
+
+
+def notice_payload(action: Action, news: str | None = None) -> str:
+    """What an append tells the listeners of ``action``: the action as compact JSON, and
+    after a line break ``news`` (see :class:`Notice`), when that fits in
+    :data:`NOTICE_MAX` bytes; else the action alone when it fits; else ``"GAME SEQ"``
+    (look at the log).
 
     >>> notice_payload(Action("g1", 3, "white", {"type": "roll"}, {"dice": [3, 1]}, 1.5))
     '{"g":"g1","s":3,"d":"white","a":{"type":"roll"},"r":{"dice":[3,1]},"t":1.5}'
     >>> notice_payload(Action("g1", 4, "white", {"type": "x" * 8000}, {}, 1.5))
     'g1 4'
-    >>> read_notice('g1 4'), read_notice(notice_payload(Action("g1", 3, None, {}, {}, 2.0))
-    ...                                  ).action
-    (Notice(game_id='g1', seq=4), Action(game_id='g1', seq=3, side=None, action={}, \
-result={}, at=2.0))
+    >>> n = read_notice(notice_payload(Action("g1", 3, None, {}, {}, 2.0), "news"))
+    >>> n, n.action, n.news
+    (Notice(game_id='g1', seq=3), Action(game_id='g1', seq=3, side=None, action={}, \
+result={}, at=2.0), 'news')
+    >>> read_notice(notice_payload(Action("g1", 3, None, {}, {}, 2.0), "x" * 8000)).news
+    >>> read_notice('g1 4')
+    Notice(game_id='g1', seq=4)
     """
     text = json.dumps({"g": action.game_id, "s": action.seq, "d": action.side,
                        "a": action.action, "r": action.result, "t": action.at},
                       separators=(",", ":"), ensure_ascii=False)
-    if len(text) <= NOTICE_MAX // 4 or len(text.encode()) <= NOTICE_MAX:
+    if news is not None:
+        full = text + "\n" + news
+        if _fits(full):
+            return full
+    if _fits(text):
         return text
     return f"{action.game_id} {action.seq}"
 
@@ -160,8 +176,10 @@ result={}, at=2.0))
 def read_notice(payload: str) -> Notice:
     """The notice of a payload of :func:`notice_payload`."""
     if payload.startswith("{"):
-        d = json.loads(payload)
-        return Notice(d["g"], d["s"], Action(d["g"], d["s"], d["d"], d["a"], d["r"], d["t"]))
+        text, sep, news = payload.partition("\n")  # JSON text has no raw line break
+        d = json.loads(text)
+        return Notice(d["g"], d["s"], Action(d["g"], d["s"], d["d"], d["a"], d["r"], d["t"]),
+                      news if sep else None)
     game_id, _, seq = payload.rpartition(" ")
     return Notice(game_id, int(seq))
 

@@ -75,14 +75,14 @@ def _game(r: tuple[Any, ...], record: Any = None) -> GameRow:
                    json.loads(record) if record else None, r[8], r[9])
 
 
-def _append_args(action: Action, status: str, record: dict[str, Any] | None
-                 ) -> tuple[tuple[Any, ...], tuple[Any, ...], str]:
+def _append_args(action: Action, status: str, record: dict[str, Any] | None,
+                 news: str | None) -> tuple[tuple[Any, ...], tuple[Any, ...], str]:
     """The parameters of :meth:`Backend.append` for ``action``."""
     move_on = (action.seq, status, dumps_or_none(record), action.at, action.game_id,
                action.seq - 1)
     row = (action.game_id, action.seq, action.side, dumps(action.action),
            dumps(action.result), action.at)
-    return move_on, row, notice_payload(action)
+    return move_on, row, notice_payload(action, news)
 
 
 class OnlineStore(Store):
@@ -132,13 +132,15 @@ class OnlineStore(Store):
             with self.backend.transaction() as tx:
                 tx.many(S.MARK_SEEN, [(at, g, side) for g, side in sorted(seats)])
 
-    def append(self, action: Action, *, status: str, record: dict[str, Any] | None) -> None:
+    def append(self, action: Action, *, status: str, record: dict[str, Any] | None,
+               news: str | None = None) -> None:
         """Commit ``action`` as the next of its game with the game's new ``status`` and
         ``record`` (None: the stored record stays as it is) in one transaction, then tell
-        the listeners (the notice carries the action when it fits:
-        :func:`~tavli.store.base.notice_payload`). :class:`StaleAction` when
-        ``action.seq`` is not the game's next number (nothing changes)."""
-        args = _append_args(action, status, record)
+        the listeners (the notice carries the action, and ``news`` for the other
+        processes, when it fits: :func:`~tavli.store.base.notice_payload`).
+        :class:`StaleAction` when ``action.seq`` is not the game's next number (nothing
+        changes)."""
+        args = _append_args(action, status, record, news)
         try:
             done = self.backend.append(*args)
         except self.backend.integrity:  # another connection took the number first
@@ -147,10 +149,10 @@ class OnlineStore(Store):
             self._refused(action)
 
     async def append_async(self, action: Action, *, status: str,
-                           record: dict[str, Any] | None) -> None:
+                           record: dict[str, Any] | None, news: str | None = None) -> None:
         """:meth:`append` from the server's event loop, never blocking it (PostgreSQL:
         an asyncio connection; SQLite: the same quick call)."""
-        args = _append_args(action, status, record)
+        args = _append_args(action, status, record, news)
         try:
             done = await self.backend.append_async(*args)
         except self.backend.integrity:
