@@ -45,6 +45,8 @@ CHANNEL = "tavli_actions"
 CONNECT_TIMEOUT = 5   # seconds, unless the URL says otherwise (connect_timeout=...)
 POOL_SIZE = 8
 POOL_WAIT = 10        # seconds a query waits for a connection before it fails
+APPENDERS = 2         # asyncio connections committing a server's appends (in groups)
+GROUP = 64            # appends committed together at most
 #: an online append in one statement: MOVE_ON, the action if the game moved on, the notice
 #: (parameters: MOVE_ON's; seq, side, action, result, at; the channel and the notice)
 APPEND = ("WITH g AS (" + MOVE_ON + " RETURNING id), "
@@ -88,7 +90,7 @@ class PostgresBackend(Backend):
         with self.opening():
             psycopg.connect(self.conninfo).close()  # reachable, the database there?
         self.pool_size = pool_size
-        self._apool: tuple[asyncio.AbstractEventLoop, Any] | None = None
+        self._appender: _Appender | None = None
         self._pool = ConnectionPool(self.conninfo, min_size=1, max_size=pool_size,
                                     open=True, name="tavli-store", timeout=POOL_WAIT,
                                     kwargs={"autocommit": True})
@@ -117,34 +119,17 @@ class PostgresBackend(Backend):
 
     async def append_async(self, move_on: Sequence[Any], action: Sequence[Any],
                            notice: str) -> bool:
-        pool = await self._async_pool()
-        try:
-            async with pool.connection() as conn:
-                cur = await conn.execute(self.dialect.sql(APPEND),
-                                         (*move_on, *action[1:], CHANNEL, notice))
-                return bool(await cur.fetchall())
-        except self._lost as e:
-            raise StoreError(f"the PostgreSQL database {self.shown}: {one_line(e)}") from None
-
-    async def _async_pool(self) -> Any:
-        """The pool of asyncio connections of the running event loop (opened at its
-        first use; a new loop — a test's — gets a new one)."""
         loop = asyncio.get_running_loop()
-        if self._apool is not None and self._apool[0] is loop:
-            return self._apool[1]
-        from psycopg_pool import AsyncConnectionPool
-
-        pool = AsyncConnectionPool(self.conninfo, min_size=1, max_size=self.pool_size,
-                                   open=False, name="tavli-store-async",
-                                   timeout=POOL_WAIT, kwargs={"autocommit": True})
-        await pool.open()
-        self._apool = (loop, pool)  # another loop's pool (a test's, gone) is left behind
-        return pool
+        if self._appender is None or self._appender.loop is not loop:
+            # another loop's (a test's, gone) is left behind
+            self._appender = _Appender(self, loop)
+        return await self._appender.append((*move_on, *action[1:], CHANNEL, notice),
+                                           action[0])
 
     async def aclose(self) -> None:
-        got, self._apool = self._apool, None
-        if got is not None and got[0] is asyncio.get_running_loop():
-            await got[1].close()
+        got, self._appender = self._appender, None
+        if got is not None and got.loop is asyncio.get_running_loop():
+            await got.close()
 
     def listen(self, callback: Listener) -> Subscription:
         return _Listen(self, callback).start()
@@ -160,6 +145,101 @@ class PostgresBackend(Backend):
 
     def disconnect(self) -> None:
         self._pool.close()
+
+
+class _Appender:
+    """The appends of one event loop, committed in groups: the appends that arrive
+    while a group is being committed wait (as they would for a connection) and go
+    together in the next — one transaction, sent in one round trip (psycopg's
+    pipeline) on one of :data:`APPENDERS` asyncio connections. PostgreSQL commits
+    the notifying transactions one at a time (a lock for the whole database), so one
+    commit for many appends is what lets the server keep up; each append still
+    moves its game on only from the number before it (the row's lock and the
+    ``WHERE``), and the games of a group are locked in the order of their ids, so two
+    groups never deadlock. A group that fails (the unique key, a lost connection) is
+    retried one append at a time, so one append's error is that append's alone."""
+
+    def __init__(self, backend: PostgresBackend, loop: asyncio.AbstractEventLoop) -> None:
+        self.backend = backend
+        self.loop = loop
+        self.sql = backend.dialect.sql(APPEND)
+        self.queue: list[tuple[tuple[Any, ...], str, asyncio.Future]] = []
+        self.running = 0
+        self.pool: Any = None
+        self.opening: asyncio.Lock = asyncio.Lock()
+
+    async def append(self, params: tuple[Any, ...], game_id: str) -> bool:
+        fut = self.loop.create_future()
+        self.queue.append((params, game_id, fut))
+        if self.running < APPENDERS:
+            self.running += 1
+            self.loop.create_task(self._flush())
+        return await fut
+
+    async def _open(self) -> Any:
+        async with self.opening:
+            if self.pool is None:
+                from psycopg_pool import AsyncConnectionPool
+
+                pool = AsyncConnectionPool(self.backend.conninfo, min_size=1,
+                                           max_size=APPENDERS, open=False,
+                                           name="tavli-store-appends", timeout=POOL_WAIT,
+                                           kwargs={"autocommit": True})
+                await pool.open()
+                self.pool = pool
+        return self.pool
+
+    async def _flush(self) -> None:
+        try:
+            while self.queue:
+                group, self.queue = self.queue[:GROUP], self.queue[GROUP:]
+                group.sort(key=lambda item: item[1])  # the rows locked in one order
+                try:
+                    done = await self._commit([p for p, _, _ in group])
+                except Exception:  # noqa: BLE001 - told to each append below
+                    done = None
+                if done is None:  # one at a time: each its own outcome
+                    for params, _, fut in group:
+                        try:
+                            ok = (await self._commit([params]) or [False])[0]
+                        except Exception as e:  # noqa: BLE001 - this append's error
+                            if not fut.done():
+                                fut.set_exception(self._error(e))
+                            continue
+                        if not fut.done():
+                            fut.set_result(ok)
+                    continue
+                for (_, _, fut), ok in zip(group, done, strict=True):
+                    if not fut.done():
+                        fut.set_result(ok)
+        except BaseException as e:  # cancelled (the loop ends): nobody waits forever
+            for _, _, fut in self.queue:
+                if not fut.done():
+                    fut.set_exception(e)
+            raise
+        finally:
+            self.running -= 1
+
+    async def _commit(self, group: list[tuple[Any, ...]]) -> list[bool]:
+        """The appends of ``group`` in one transaction: whether each moved its game on."""
+        pool = await self._open()
+        async with pool.connection() as conn:
+            async with conn.pipeline():
+                async with conn.transaction():
+                    curs = [await conn.execute(self.sql, p) for p in group]
+            return [bool(await c.fetchall()) for c in curs]
+
+    def _error(self, e: BaseException) -> BaseException:
+        if isinstance(e, self.backend.integrity):
+            return e  # the caller's StaleAction
+        if isinstance(e, self.backend._lost):
+            return StoreError(f"the PostgreSQL database {self.backend.shown}: "
+                              f"{one_line(e)}")
+        return e
+
+    async def close(self) -> None:
+        if self.pool is not None:
+            await self.pool.close()
 
 
 class _Listen(Listening):
