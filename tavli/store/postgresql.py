@@ -4,22 +4,25 @@ on one or many machines sharing one database.
 
 What it does its own way (the statements are :mod:`tavli.store.sql`'s):
 
-* An online append is one statement (one round trip, its own transaction): it moves the
-  game's row on from the number before the action's (:data:`~tavli.store.sql.MOVE_ON`: a
-  row another process is moving on is locked until that commits, then read again and no
-  longer matches), inserts the action only if it did, and calls
-  ``pg_notify('tavli_actions', PAYLOAD)``: PostgreSQL delivers the notice at commit, to
-  every connection that has run ``LISTEN tavli_actions`` — the listeners of every
-  process (:meth:`PostgresBackend.listen`: a connection of its own and a thread). The
-  payload is the action itself as JSON (:func:`~tavli.store.base.notice_payload`), so
-  the other processes apply it without reading the log; an action over 8,000 bytes
-  (PostgreSQL's limit) is told as ``"GAME SEQ"``: look at the log. The unique
-  ``(game_id, seq)`` is the last guard: two processes racing for one number, one wins
-  and the other is refused.
-* The server's appends go through asyncio connections
-  (:meth:`PostgresBackend.append_async`, ``psycopg_pool.AsyncConnectionPool``, one per
-  event loop): the event loop waits for the database without blocking, and no thread is
-  involved.
+* An online append is one statement: it moves the game's row on from the number before
+  the action's (:data:`~tavli.store.sql.MOVE_ON`: a row another process is moving on is
+  locked until that commits, then read again and no longer matches), inserts the action
+  only if it did, and calls ``pg_notify('tavli_actions', PAYLOAD)``: PostgreSQL delivers
+  the notice at commit, to every connection that has run ``LISTEN tavli_actions`` — the
+  listeners of every process. The payload is the action itself as JSON, and what the
+  appending process made for the others (the update it sends its own connections:
+  :func:`~tavli.store.base.notice_payload`), so the other processes neither read the log
+  nor work the game to tell their players; a payload over 8,000 bytes (PostgreSQL's
+  limit) carries the action alone, an action over it ``"GAME SEQ"``: look at the log.
+  The unique ``(game_id, seq)`` is the last guard: two processes racing for one number,
+  one wins and the other is refused.
+* The server's appends go through asyncio connections (:meth:`PostgresBackend.append_async`:
+  the event loop waits for the database without blocking, no thread involved), committed
+  in groups (:class:`_Appender`: PostgreSQL commits the notifying transactions one at a
+  time); its listener is an asyncio connection too (:meth:`PostgresBackend.listen_async`:
+  the notices are read on the event loop). The thread-pool ways (:meth:`append`,
+  :meth:`listen`: a connection and a thread of its own) remain for what is not on the
+  server's hot path (creating games, joining, presence, the tests, SQLite's callers).
 * The migrations take an advisory lock (:attr:`tavli.store.sql.Dialect.lock`).
 
 A notice can be missed (a listener reconnecting): a reader that keeps the last number it
@@ -190,6 +193,7 @@ class _Appender:
         return self.pool
 
     async def _flush(self) -> None:
+        group: list[tuple[tuple[Any, ...], str, asyncio.Future]] = []
         try:
             while self.queue:
                 group, self.queue = self.queue[:GROUP], self.queue[GROUP:]
@@ -213,7 +217,7 @@ class _Appender:
                     if not fut.done():
                         fut.set_result(ok)
         except BaseException as e:  # cancelled (the loop ends): nobody waits forever
-            for _, _, fut in self.queue:
+            for _, _, fut in group + self.queue:
                 if not fut.done():
                     fut.set_exception(e)
             raise
