@@ -226,3 +226,47 @@ def test_prepare_append_finish_on_the_event_loop(online_db):
             await store.aclose()
 
     asyncio.run(run())
+
+
+def test_appends_committed_in_groups_keep_their_own_outcome(pg_cluster):
+    """Many appends at once from one event loop (PostgreSQL commits them in groups): each
+    lands once, in order, with its notice; a stale one in the middle is refused alone."""
+    from tavli.store.base import Seat, new_game_row, token_hash
+
+    url = pg_cluster.create_database("groups")
+
+    async def run():
+        with open_store(url) as store, open_store(url) as other:
+            heard: list[Notice] = []
+            other.listen(heard.append)
+            for i in range(20):
+                store.create(new_game_row(f"g{i}", "game", "portes", {"game": {}},
+                                          "c" * 64, "5" * 64),
+                             [Seat(f"g{i}", "white", "human", "A",
+                                   token_hash=token_hash(f"t{i}"), joined=1.0)])
+
+            async def play(i):
+                for seq in range(1, 6):
+                    await store.append_async(
+                        Action(f"g{i}", seq, "white", {"type": "roll"}, {"n": seq}),
+                        status="playing", record=None, news=f"white 1\n{{\"n\": {seq}}}")
+
+            async def stale():
+                await asyncio.sleep(0)
+                with pytest.raises(StaleAction):
+                    await store.append_async(Action("g3", 1, "white", {"type": "x"}, {}),
+                                             status="playing", record=None)
+
+            await asyncio.gather(*(play(i) for i in range(20)), stale())
+            for i in range(20):
+                log = store.actions(f"g{i}")
+                assert [(a.seq, a.result) for a in log] == [(s, {"n": s}) for s in
+                                                           range(1, 6)]
+            assert _wait(lambda: len(heard) == 100)
+            assert all(n.news == f"white 1\n{{\"n\": {n.seq}}}" and n.action is not None
+                       for n in heard)
+            mine = [n.seq for n in heard if n.game_id == "g7"]
+            assert mine == [1, 2, 3, 4, 5]
+            await store.aclose()
+
+    asyncio.run(run())
