@@ -446,3 +446,32 @@ def test_kill_9_between_the_result_and_the_commit_loses_and_doubles_nothing(onli
     assert [r.rating for r in people.ratings(bob.id)] == [1510.0]
     assert len(people.changes_of_game(gid)) == 2
     store.close()
+
+
+def test_an_ending_action_takes_the_way_that_commits_its_ratings(online_db):
+    """On the event loop's way (a store across a network: ``prepare``, then an asyncio
+    append) an action that ends a rated game is not prepared: it goes the thread pool's
+    way, whose transaction commits the result and the ratings with it."""
+    from tavli.web.newgame import NewGame
+
+    with open_store(online_db) as store:
+        people = AccountStore(store.backend)
+        ann, bob = people.create("Ann", "h"), people.create("Bob", "h")
+        games = OnlineGames(store)
+        games.known = {}   # as a hub's service: the notices keep it up to date
+        new = games.create(NewGame(variant="portes", opponent="human"), name="Ann",
+                           rated=True, account=ann.id)
+        gid = new.game_id
+        people.seat_account(gid, "black", bob.id)
+        games.act(gid, new.invite_token, 1, {"type": "join", "name": "Bob"})
+        for n, tok in enumerate((new.token, new.invite_token)):
+            games.act(gid, tok, 2 + n, {"type": "seed", "seed": new_client_seed()})
+        games.act(gid, new.token, 4, {"type": "roll"})
+        v = games.view(gid)
+        token = new.token if v["turn"] == "white" else new.invite_token
+        resign = {"type": "resign", "value": "single"}
+        assert games.prepare(gid, token, 5, resign) is None   # not on the loop's way
+        assert games.tables.get(gid) is None                  # what it applied: forgotten
+        games.act(gid, token, 5, resign)                      # the thread pool's way
+        assert len(people.changes_of_game(gid)) == 2
+        assert games.view(gid)["status"] == "over" and games.view(gid)["rated"]

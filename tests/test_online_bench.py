@@ -45,3 +45,39 @@ def test_options_are_checked():
     with pytest.raises(CliError):
         bench_server(players=4, processes=3)
     assert quantile([], 0.5)[0] != quantile([], 0.5)[0]  # NaN
+
+
+def test_one_command_runs_several_configurations(capsys):
+    """``--players 4,6 --processes 1,2``: a run for each, then the table of them all."""
+    from tavli.online.bench import bench_servers
+
+    runs = bench_servers(players=[4, 6], processes=[1, 2], seconds=2,
+                         think=(0.05, 0.2))
+    assert [(r["players"], r["processes"]) for r in runs] == [(4, 1), (4, 2), (6, 1),
+                                                               (6, 2)]
+    assert [r["store"].split(" ")[0] for r in runs] == ["SQLite", "PostgreSQL"] * 2
+    for r in runs:
+        _clean(r)
+        assert r["server_ms_per_action"] > 0
+    table = capsys.readouterr().out.split("tavli bench server: 4 runs")[1]
+    assert "server CPU/action" in table and "p99" in table
+    assert len([line for line in table.splitlines() if "SQLite" in line
+                or "PostgreSQL" in line]) == 4
+    with pytest.raises(CliError):
+        bench_servers(players=[4, 5], processes=[1])
+    with pytest.raises(CliError):
+        bench_servers(players=[4], processes=[1, 3])
+
+
+def test_the_command_line_takes_lists_and_single_numbers():
+    from tavli.cli import build_parser
+
+    p = build_parser()
+    a = p.parse_args(["bench", "server", "--players", "1000,3000", "--processes", "1,2"])
+    assert a.n_players == [1000, 3000] and a.processes == [1, 2]
+    a = p.parse_args(["bench", "server", "--players", "200", "--processes", "2"])
+    assert a.n_players == [200] and a.processes == [2]
+    a = p.parse_args(["bench", "server"])
+    assert a.n_players == [1000] and a.processes == [1]
+    with pytest.raises(SystemExit):
+        p.parse_args(["bench", "server", "--processes", "3"])

@@ -83,6 +83,32 @@ seed_arg = at_least(0, MAX_SEED)
 """A random seed: a whole number in ``0..2**32 - 1`` (what every generator takes)."""
 
 
+def numbers(one: Callable[[str], int]) -> Callable[[str], list[int]]:
+    """An argparse type for one number or several, comma-separated, each read by
+    ``one``; each number once, in the order given.
+
+    >>> numbers(at_least(1, 2))("1,2")
+    [1, 2]
+    >>> numbers(at_least(2))("1000")
+    [1000]
+    >>> numbers(at_least(1, 2))("1,3")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a whole number from 1 to 2 is needed, got '3'
+    """
+
+    def parse(text: str) -> list[int]:
+        out: list[int] = []
+        for part in text.split(","):
+            value = one(part.strip())
+            if value not in out:
+                out.append(value)
+        return out
+
+    parse.__name__ = f"numbers_{one.__name__}"
+    return parse
+
+
 def positive_float(text: str) -> float:
     """An argparse type for a number above 0.
 

@@ -17,6 +17,7 @@ from tavli.cli.args import (
     compute_of,
     dama_rule_set,
     even_games,
+    numbers,
     seed_arg,
 )
 from tavli.cli.common import require_extra
@@ -88,11 +89,15 @@ def _service_options(b: argparse.ArgumentParser) -> None:
                    help="server: the online store (default a temporary SQLite file with "
                         "one process, a throw-away PostgreSQL cluster with two or with "
                         "--db postgresql; or a file, postgresql://...)")
-    b.add_argument("--players", dest="n_players", type=at_least(2, 20_000), default=1000,
-                   metavar="N",
-                   help="server: simulated players, in pairs (default 1,000; at most 20,000)")
-    b.add_argument("--processes", type=int, choices=[1, 2], default=1,
-                   help="server: tavli serve processes sharing the store (default 1)")
+    b.add_argument("--players", dest="n_players", type=numbers(at_least(2, 20_000)),
+                   default=[1000], metavar="N[,N...]",
+                   help="server: simulated players, in pairs (default 1,000; at most "
+                        "20,000); several, comma-separated (1000,3000): one run each")
+    b.add_argument("--processes", type=numbers(at_least(1, 2)), default=[1],
+                   metavar="P[,P...]",
+                   help="server: tavli serve processes sharing the store, 1 or 2 (default "
+                        "1); 1,2: each number of players with one process (SQLite unless "
+                        "--db) and with two (PostgreSQL)")
     b.add_argument("--seconds", type=float, default=60.0,
                    help="server: seconds of play, after the set-up (default 60)")
     b.add_argument("--think", default="1-3", metavar="LOW-HIGH",
@@ -231,16 +236,14 @@ def _bench_dama(args: argparse.Namespace) -> int:
 
 
 def _bench_server(args: argparse.Namespace) -> int:
-    from tavli.online.bench import bench_server, parse_think
+    from tavli.online.bench import bench_servers, clean, parse_think
 
     require_extra("httpx", "httpx", "tavli bench server")  # its simulated players' client
-    res = bench_server(players=args.n_players, processes=args.processes, db=args.db,
-                       seconds=args.seconds, think=parse_think(args.think),
-                       clients=args.client_processes, seed=args.seed,
-                       profile=args.profile)
-    bad = (res["lost"] + res["mismatched"] + res["not_received"] + res["duplicated"]
-           + res["out_of_order"] + res["log_gaps"])
-    return 1 if bad or res["errors"] or res["tracebacks"] else 0
+    runs = bench_servers(players=args.n_players, processes=args.processes, db=args.db,
+                         seconds=args.seconds, think=parse_think(args.think),
+                         clients=args.client_processes, seed=args.seed,
+                         profile=args.profile)
+    return 1 if any(not clean(res) for res in runs) else 0
 
 
 def _bench_web(args: argparse.Namespace) -> int:

@@ -228,10 +228,64 @@ def bench_server(players: int = 1000, processes: int = 1, db: str | None = None,
     return report
 
 
+def clean(res: dict[str, Any]) -> bool:
+    """Whether a run lost, duplicated or refused nothing and no server failed."""
+    bad = (res["lost"] + res["mismatched"] + res["not_received"] + res["duplicated"]
+           + res["out_of_order"] + res["log_gaps"])
+    return not bad and not res["errors"] and not res["tracebacks"]
+
+
+def bench_servers(players: list[int], processes: list[int], db: str | None = None,
+                  profile: str | None = None, quiet: bool = False,
+                  **options: Any) -> list[dict[str, Any]]:
+    """:func:`bench_server` for every number of ``players`` with every number of
+    ``processes`` (one process: SQLite unless ``db``; two: PostgreSQL), one after the
+    other, then a table of them all; the reports. ``profile``: with several runs, each
+    its own file (``FILE.P-N``: processes, players)."""
+    for n in players:  # every option checked before the first run
+        if n < 2 or n % 2:
+            raise CliError(f"--players: an even number, at least 2, not {n}")
+    for k in processes:
+        if k not in (1, 2):
+            raise CliError(f"--processes: 1 or 2, not {k}")
+    several = len(players) * len(processes) > 1
+    runs = []
+    for n in players:
+        for k in processes:
+            runs.append(bench_server(
+                players=n, processes=k, db=db, quiet=quiet,
+                profile=f"{profile}.{k}-{n}" if profile and several else profile,
+                **options))
+    if several and not quiet:
+        print(summary(runs), flush=True)
+    return runs
+
+
+def summary(runs: list[dict[str, Any]]) -> str:
+    """The runs in one table: players, processes and store, actions/s, p50/p95/p99 from
+    an act to the opponent's update, the servers' CPU per action (all of them together),
+    what was lost or duplicated."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+    lines = [f"tavli bench server: {len(runs)} runs ({os.cpu_count()} CPUs, load now "
+             f"{load:.1f})",
+             f"  {'players':>7}  {'processes, store':<24} {'actions/s':>9} {'p50':>9} "
+             f"{'p95':>9} {'p99':>9}  {'server CPU/action':>17}  lost, duplicated"]
+    for r in runs:
+        store = r["store"].split(" ")[0]
+        lines.append(
+            f"  {r['players']:>7}  {str(r['processes']) + ', ' + store:<24} "
+            f"{r['actions_per_s']:>9.1f} {r['p50'][0] * 1000:>7.1f}ms "
+            f"{r['p95'][0] * 1000:>7.1f}ms {r['p99'][0] * 1000:>7.1f}ms  "
+            f"{r['server_ms_per_action']:>15.2f}ms  "
+            f"{r['lost'] + r['mismatched'] + r['not_received']}, {r['duplicated']}"
+            f"{'' if clean(r) else '  (NOT CLEAN: see its report)'}")
+    return "\n".join(lines)
+
+
 def _per(cpu: list[float], wall: float, actions: int) -> str:
     """CPU time per action of processes that used the fractions ``cpu`` of a core over
     ``wall`` seconds."""
-    return f"{sum(cpu) * wall / actions * 1000:.1f} ms" if actions else "-"
+    return f"{sum(cpu) * wall / actions * 1000:.2f} ms" if actions else "-"
 
 
 def _report(results: list[dict[str, Any]], found: dict[str, int], setup: float,
@@ -286,7 +340,11 @@ def _report(results: list[dict[str, Any]], found: dict[str, int], setup: float,
             "lost": found["lost"], "mismatched": found["mismatched"],
             "not_received": found["not_received"], "duplicated": dup,
             "out_of_order": order, "log_gaps": found["log_gaps"],
-            "unanswered": unanswered, "server_cpu": server_cpu, "client_cpu": client_cpu}
+            "unanswered": unanswered, "server_cpu": server_cpu, "client_cpu": client_cpu,
+            "server_ms_per_action": (sum(server_cpu) * wall / sent * 1000 if sent
+                                     else math.nan),
+            "load": load}
 
 
-__all__ = ["bench_server", "quantile", "parse_think", "check"]
+__all__ = ["bench_server", "bench_servers", "summary", "clean", "quantile", "parse_think",
+           "check"]

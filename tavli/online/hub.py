@@ -83,6 +83,19 @@ class Conn:
             with contextlib.suppress(Exception):
                 await self.ws.send_json(message)
 
+    async def send_text_at(self, seq: int, text: str) -> bool:
+        """Send ``text``, the update of action ``seq`` alone, if this connection was sent
+        up to ``seq - 1``; whether it has action ``seq`` now."""
+        async with self.lock:
+            if self.seq >= seq:
+                return True
+            if self.seq != seq - 1:
+                return False
+            self.seq = seq
+            with contextlib.suppress(Exception):
+                await self.ws.send_text(text)
+            return True
+
     async def send_news(self, actions: list[Any], views: dict[str, Any],
                         texts: dict[tuple[int, bool], str] | None = None) -> None:
         """Send the actions after :attr:`seq` up to the views', with the view of this
@@ -131,20 +144,24 @@ class Hub:
         """Listen to the store (every action appended by any process on the database)
         and keep presence up to date."""
         self.loop = asyncio.get_running_loop()
-        self.sub = await run_in_threadpool(self.games.store.listen, self._heard)
+        self.sub = await self.games.store.listen_async(self._heard_here)
+        if self.sub is None:  # a listener of its own thread (SQLite's poller)
+            self.sub = await run_in_threadpool(self.games.store.listen, self._heard)
         if self.games.known is None:
             self.games.known = {}  # fed by the notices from now on
         self.spawn(self._beats())
 
     async def stop(self) -> None:
         if self.sub is not None:
-            await run_in_threadpool(self.sub.close)
+            await self.sub.aclose()
             self.sub = None
         for t in list(self.tasks):
             t.cancel()
         for h in self.timers.values():
             h.cancel()
         self.timers.clear()
+        with contextlib.suppress(Exception):
+            await self.games.store.aclose()
 
     async def call(self, fn: Any, *args: Any) -> Any:
         """``fn(*args)``: on the event loop when the store's calls are quick
@@ -155,8 +172,13 @@ class Hub:
             return fn(*args)
         return await run_in_threadpool(fn, *args)
 
+    def _heard_here(self, notice: Notice) -> None:  # the loop's thread (asyncio listener)
+        self.games.heard(notice.game_id, notice.seq, notice.action)
+        if notice.game_id in self.conns:
+            self._notice(notice)
+
     def _heard(self, notice: Notice) -> None:  # the listener's thread
-        self.games.heard(notice.game_id, notice.seq)
+        self.games.heard(notice.game_id, notice.seq, notice.action)
         loop = self.loop
         if loop is not None and notice.game_id in self.conns:
             with self.heard_lock:  # the loop is woken once for the notices of a look
@@ -175,9 +197,43 @@ class Hub:
     def _notice(self, notice: Notice) -> None:  # the loop's thread
         if self.acting.get(notice.game_id, -1) >= notice.seq:
             return  # an action of this process: its act pushes it (no second read)
-        group = self.conns.get(notice.game_id, ())
-        if any(c.hello and c.seq < notice.seq for c in group):  # else: sent already
+        group = [c for c in self.conns.get(notice.game_id, ())
+                 if c.hello and c.seq < notice.seq]
+        if not group:
+            return  # sent already
+        carried = self._carried(notice)
+        if carried is not None:
+            self.spawn(self._forward(notice.game_id, notice.seq, group, carried))
+        else:
             self.spawn(self.push(notice.game_id))
+
+    def _carried(self, notice: Notice) -> tuple[str, bool, str] | None:
+        """The update the accepting process made for everybody but the mover, carried
+        by ``notice`` (:func:`news_of`): ``(turn, whether the mover gets it too, the
+        message's text)``; None when there is none, or the game has a clock (its timer
+        needs the state)."""
+        if notice.news is None:
+            return None
+        t = self.games.tables.get(notice.game_id)
+        if t is None or t.clock is not None:
+            return None
+        head, sep, text = notice.news.partition("\n")
+        turn, _, same = head.partition(" ")
+        return (turn, same == "1", text) if sep else None
+
+    async def _forward(self, game_id: str, seq: int, group: list[Conn],
+                       carried: tuple[str, bool, str]) -> None:
+        """Send the carried update of action ``seq`` to the connections at ``seq - 1``
+        (the game is not worked here: its table applies the action when it is next
+        needed); the others, and a mover whose view differs, get :meth:`push`'s."""
+        turn, same, text = carried
+        rest = False
+        for c in group:
+            if (c.side is not None and c.side == turn and not same) \
+                    or not await c.send_text_at(seq, text):
+                rest = True
+        if rest:
+            await self.push(game_id)
 
     def spawn(self, coro: Any) -> None:
         """Run ``coro`` in the background (kept until it ends)."""
@@ -306,9 +362,11 @@ class Hub:
         """The last action number every connection of the game has been sent."""
         return min((c.seq for c in self.conns.get(game_id, ()) if c.hello), default=-1)
 
-    async def push(self, game_id: str, news: Any = None) -> None:
+    async def push(self, game_id: str, news: Any = None,
+                   texts: dict[tuple[int, bool], str] | None = None) -> None:
         """Send every connection of ``game_id`` that has said hello what it lacks
-        (``news``: the view and the actions after :meth:`low`, read already)."""
+        (``news``: the view and the actions after :meth:`low`, read already; ``texts``:
+        messages of them encoded already, as :meth:`Conn.send_news` keeps them)."""
         group = [c for c in self.conns.get(game_id, ()) if c.hello]
         if not group:
             return
@@ -316,11 +374,12 @@ class Hub:
         if news is not None and news[1] and news[1][0].seq > low + 1:
             news = None  # a connection came meanwhile and is further behind
         try:
-            views, actions = news or await self.call(self._news, game_id, low)
+            views, actions = news or self.news_now(game_id, low) \
+                or await self.call(self._news, game_id, low)
         except TavliError:
             return  # the game cannot be read now: the next notice tries again
         self.watch(game_id, views["others"])
-        texts: dict[tuple[int, bool], str] = {}
+        texts = dict(texts) if texts and news is not None else {}
         for c in group:
             await c.send_news(actions, views, texts)
 
@@ -344,6 +403,20 @@ class Hub:
         self.timers.pop(game_id, None)
         await self.push(game_id)  # reading the game calls time; the timer is set again
 
+    def news_now(self, game_id: str, after: int) -> tuple[dict[str, Any], list[Any]] | None:
+        """:meth:`_news` from memory only (:meth:`OnlineGames.views_now`: the actions the
+        store's notices carried applied, no read of the store), on the event loop; None
+        when the store is needed."""
+        views = self.games.views_now(game_id)
+        if views is None:
+            return None
+        seq = views["others"]["seq"]
+        t = self.games.tables.get(game_id)
+        recent = [a for a in t.recent if a.seq > after] if t is not None else []
+        if seq <= after or (recent and recent[0].seq == after + 1 and recent[-1].seq >= seq):
+            return views, recent
+        return None
+
     def _news(self, game_id: str, after: int) -> tuple[dict[str, Any], list[Any]]:
         """The game's views (:meth:`OnlineGames.views`) and its actions
         after ``after``."""
@@ -356,4 +429,17 @@ class Hub:
         return views, self.games.store.actions(game_id, after=max(0, after))
 
 
-__all__ = ["Hub", "Conn", "online_error", "PRESENCE_BEAT"]
+def update_text(actions: list[Any], view: dict[str, Any]) -> str:
+    """The ``update`` message of ``actions`` with the state ``view``, as sent."""
+    return json.dumps({"type": "update", "actions": [action_out(a) for a in actions],
+                       "state": view}, separators=(",", ":"), ensure_ascii=False)
+
+
+def news_of(turn: str, same: bool, text: str) -> str:
+    """What an append carries to the other processes (the store's notice, when it
+    fits): the side to move, whether the mover's update is everybody else's, and that
+    update's text (:meth:`Hub._carried` reads it)."""
+    return f"{turn} {int(same)}\n{text}"
+
+
+__all__ = ["Hub", "Conn", "online_error", "PRESENCE_BEAT", "update_text", "news_of"]

@@ -78,6 +78,7 @@ from tavli.web import exchange
 #: server's games in play, or it replays them all the time (about 100 KB each)
 CACHE = 4096
 ID_BYTES = 16  # a game id is 128 random bits: knowing it lets one watch
+INBOX = 64  # carried actions a table keeps at most before it applies them
 
 
 def _web() -> Any:
@@ -174,6 +175,11 @@ class Table:
     rematch: dict[str, str] | None = None
     #: the seats' accounts' usernames, as read (:meth:`OnlineGames._username`)
     usernames: dict[str, str | None] = field(default_factory=dict)
+    #: actions heard of (carried by the store's notices) and not applied yet, by number
+    inbox: dict[int, Action] = field(default_factory=dict)
+    #: an action of this process applied here and being committed from the event loop
+    #: (:meth:`OnlineGames.prepare`): the table is ahead of the store until it is done
+    busy: bool = False
 
     @property
     def id(self) -> str:
@@ -512,6 +518,21 @@ def _rematch(t: Table, side: str) -> dict[str, Any]:
 
 # --- the service -------------------------------------------------------------------------
 
+@dataclass(frozen=True, eq=False)
+class Pending:
+    """An action applied to its table and not committed yet (:meth:`OnlineGames.prepare`):
+    the store's append, then :meth:`OnlineGames.finish` or :meth:`OnlineGames.abort`."""
+
+    table: Table
+    action: Action
+    status: str
+    record: dict[str, Any] | None
+    #: the views after it (:meth:`OnlineGames.views`), and whether the mover's is
+    #: everybody else's (no legal moves, no turn tree to show)
+    views: dict[str, Any] | None = None
+    same: bool = False
+
+
 @dataclass(frozen=True)
 class Created:
     """A new game: its id, the creator's side and token, the invited seat's side and token
@@ -542,6 +563,7 @@ class OnlineGames:
         self.abandon_after = abandon_after
         self.tables: SessionCache[Table] = SessionCache(cache)
         self.lock = threading.Lock()  # guards the cache only
+        self.inbox_lock = threading.Lock()  # the tables' inboxes (the listener's thread)
         # the last action number heard of per game, once a listener of the store feeds
         # :meth:`heard` (None: nobody does, so every read of a game looks at the log)
         self.known: dict[str, int] | None = None
@@ -645,6 +667,8 @@ class OnlineGames:
                 t = self.tables.setdefault(game_id, fresh)
         with t.lock:
             known = None if self.known is None else self.known.get(game_id)
+            if known is not None and known > t.seq:
+                self._from_inbox(t)  # the actions the notices carried: no read
             if known is None or known > t.seq:  # else nothing new: no read of the log
                 self._catch_up(t)
                 if self.known is not None:
@@ -657,30 +681,70 @@ class OnlineGames:
         if self.known is not None:
             self.known.pop(game_id, None)
 
-    def heard(self, game_id: str, seq: int) -> None:
-        """The store says game ``game_id`` has action ``seq`` (a listener's notice): the
-        next read of the game catches up with the log; until then it is read from memory
-        (an action of a table behind the log is refused by the store, and the table
-        rebuilt, so this only saves reads)."""
+    def heard(self, game_id: str, seq: int, action: Action | None = None) -> None:
+        """The store says game ``game_id`` has action ``seq`` (a listener's notice, with
+        the action when the notice carried it): the next read of the game applies the
+        carried actions in order, without reading the log, and reads the log only for
+        what it has not been carried (a missed notice, an action too large for one);
+        until then it is read from memory (an action of a table behind the log is
+        refused by the store, and the table rebuilt, so this only saves reads)."""
         if self.known is None:
             self.known = {}
         if len(self.known) > 16 * CACHE:
             self.known.clear()  # forgotten: read the log once more
         if seq > self.known.get(game_id, 0):
             self.known[game_id] = seq
+        if action is not None:
+            t = self.tables.get(game_id)
+            if t is not None and seq > t.seq:
+                with self.inbox_lock:
+                    if len(t.inbox) >= INBOX:
+                        t.inbox.clear()  # far behind: the log will say
+                    t.inbox[seq] = action
 
     def _catch_up(self, t: Table) -> None:
-        """Apply the logged actions after ``t.seq`` (under ``t.lock``), each checked
-        against the result the log holds."""
+        """Apply the actions after ``t.seq`` (under ``t.lock``): those carried by the
+        notices, then the log's, each checked against the result it holds."""
+        self._from_inbox(t)
         news = self.store.actions(t.id, after=t.seq)
         if not news:
             return
+        self._replay(t, news)
+        t.seats = {s.side: s for s in self.store.seats(t.id)}
+
+    def _from_inbox(self, t: Table) -> None:
+        """Apply the carried actions that follow ``t.seq`` in order (under ``t.lock``):
+        no read of the store; those after a gap wait for the log."""
+        if not t.inbox:
+            return
+        with self.inbox_lock:
+            box, t.inbox = t.inbox, {}
+        ready = []
+        while t.seq + 1 + len(ready) in box:
+            ready.append(box.pop(t.seq + 1 + len(ready)))
+        later = {k: a for k, a in box.items() if k > t.seq + len(ready)}
+        if later:
+            with self.inbox_lock:
+                t.inbox.update(later)
+        if ready:
+            self._replay(t, ready)
+
+    def _replay(self, t: Table, news: list[Action]) -> None:
+        """Apply ``news`` (the actions after ``t.seq``, in order) under ``t.lock``, each
+        checked against the result it was accepted with; a join names its seat (the
+        token of a seat taken from the lobby is read from the store when it is used)."""
         try:
             for a in news:
                 got = apply(t, a.side, a.action, a.at)
                 if got != a.result:
                     raise StoreError(f"game {t.id}: the log does not replay at action {a.seq} "
                                      f"(it says {a.result}, the engine {got})")
+                if a.action.get("type") == "join" and a.side in t.seats:
+                    # the seat as stored: its account too (named before the join), read
+                    # once per join
+                    stored = {x.side: x for x in self.store.seats(t.id)}.get(a.side)
+                    t.seats[a.side] = replace(stored or t.seats[a.side], name=got["name"],
+                                              joined=a.at)
                 t.seq = a.seq
                 t.recent = [*t.recent[-7:], a]
         except TavliError as e:
@@ -689,7 +753,6 @@ class OnlineGames:
                 raise
             raise StoreError(f"game {t.id}: the log does not replay at action {a.seq}: "
                              f"{e}") from None
-        t.seats = {s.side: s for s in self.store.seats(t.id)}
 
     def _drop(self, game_id: str) -> None:
         with self.lock:
@@ -807,14 +870,133 @@ class OnlineGames:
         if now - read > 1.5 * self.beat:  # else as the hub's last beat read them
             # (:meth:`saw`; a beat comes every beat and takes a while itself)
             seats = self.store.seats(game_id)
+            if self.known is not None:  # a hub's: its beats keep them (and these too)
+                self.saw(game_id, seats, now)
         with t.lock:
-            key = (t.seq, id(t.game), len(t.game.history))
-            if t.shown[0] != key:  # the same until the next action: made once
-                full = self._view(t)
-                t.shown = (key, full, public(full))
-            absent = {s.side: absent_for(s, self.beat, now) for s in seats}
-            return {"turn": t.shown[1]["turn"], "mover": {**t.shown[1], "absent": absent},
-                    "others": {**t.shown[2], "absent": absent}}
+            return self._views(t, seats, now)
+
+    def _views(self, t: Table, seats: list[Seat], now: float) -> dict[str, Any]:
+        """:meth:`views` of ``t`` (under ``t.lock``) with the absences of ``seats``."""
+        key = (t.seq, id(t.game), len(t.game.history))
+        if t.shown[0] != key:  # the same until the next action: made once
+            full = self._view(t)
+            t.shown = (key, full, public(full))
+        absent = {s.side: absent_for(s, self.beat, now) for s in seats}
+        return {"turn": t.shown[1]["turn"], "mover": {**t.shown[1], "absent": absent},
+                "others": {**t.shown[2], "absent": absent}}
+
+    # --- from memory, on the server's event loop ---------------------------------------
+    # A store across a network (PostgreSQL) is not called from the event loop except
+    # through its asyncio connections: what follows needs no store call, or says so
+    # (None) and the caller takes the thread pool's way (:meth:`views`, :meth:`act`).
+    # The event loop's thread holds a table's lock only between :meth:`prepare` and
+    # :meth:`finish` (across the append's await); ``t.busy`` keeps its other coroutines
+    # out meanwhile (the lock is reentrant), threads wait for the lock.
+
+    def _memory(self, game_id: str) -> Table | None:
+        """The table of ``game_id`` brought up to what this process has heard, from
+        memory only, its lock taken (release it); None when that needs the store (not
+        in memory, behind the notices, a clock to check, an act under way)."""
+        t = self.tables.get(game_id)
+        if t is None or t.busy or t.clock is not None or self.known is None:
+            return None
+        if not t.lock.acquire(blocking=False):
+            return None
+        try:
+            known = self.known.get(game_id)
+            if known is not None and known > t.seq:
+                self._from_inbox(t)
+            if known is None or known > t.seq:
+                t.lock.release()
+                return None
+        except BaseException:
+            t.lock.release()
+            raise
+        return t
+
+    def views_now(self, game_id: str) -> dict[str, Any] | None:
+        """:meth:`views` from memory only (the carried actions applied), or None when
+        that needs the store."""
+        now = time.time()
+        t = self._memory(game_id)
+        if t is None:
+            return None
+        try:
+            read, seats = t.marks
+            if now - read > 1.5 * self.beat:
+                return None
+            return self._views(t, seats, now)
+        finally:
+            t.lock.release()
+
+    def prepare(self, game_id: str, token: str | None, seq: int, action: Any
+                ) -> Pending | None:
+        """:meth:`act` up to the store, from memory: the action checked and applied
+        to the table, the views after it made, the table locked (and ``busy``) until
+        :meth:`finish` (committed) or :meth:`abort` (forgotten); None when that needs the
+        store (:meth:`act` then: a seat not known here, a table behind the log, a join, a
+        claim, a rematch, a clock, an action that ends the game)."""
+        a = read_action(action)
+        if isinstance(seq, bool) or not isinstance(seq, int) or not token \
+                or not isinstance(token, str) or len(token) > 200 \
+                or a["type"] in ("join", "claim", "rematch"):
+            return None
+        t = self._memory(game_id)
+        if t is None:
+            return None
+        try:
+            h = token_hash(token)
+            seat = next((x for x in t.seats.values() if x.token_hash == h
+                         and x.joined is not None), None)
+            if seat is None or seq > t.seq + 1 or time.time() - t.marks[0] > 1.5 * self.beat:
+                t.lock.release()  # the seats' presence is read from the store too
+                return None
+            if seq != t.seq + 1:
+                raise StaleAction(f"game {game_id} is at action {t.seq}: action {seq} is "
+                                  f"not the next ({t.seq + 1}); it may have been sent before")
+            now = time.time()
+            was_over = t.finished
+            done = self._apply(t, seat.side, seq, a, now)
+            if t.finished and not was_over:
+                # an action that ends the game commits its result (and a rated game's
+                # ratings) in its transaction: act()'s way, on a table read again
+                self._drop(game_id)
+                t.lock.release()
+                return None
+            t.busy = True
+        except BaseException:
+            t.lock.release()
+            raise
+        try:  # applied: the table is at ``seq`` (forgotten if the append fails)
+            t.seq = seq
+            t.recent = [*t.recent[-7:], done]
+            views = self._views(t, t.marks[1], now)
+            return Pending(t, done, t.status(), t.record() if t.finished else None,
+                           views, t.shown[1] is t.shown[2])
+        except BaseException:
+            self.abort(Pending(t, done, "", None))
+            raise
+
+    def finish(self, p: Pending) -> Action:
+        """The prepared action is committed: the table is let go."""
+        t = p.table
+        try:
+            if self.known is not None and self.known.get(t.id, 0) < t.seq:
+                self.known[t.id] = t.seq
+        finally:
+            t.busy = False
+            t.lock.release()
+        return p.action
+
+    def abort(self, p: Pending) -> None:
+        """The prepared action was not committed: the table is forgotten (the store has
+        the truth)."""
+        t = p.table
+        try:
+            self._drop(t.id)
+        finally:
+            t.busy = False
+            t.lock.release()
 
     def saw(self, game_id: str, seats: list[Seat], at: float) -> None:
         """The seats of ``game_id`` as read at ``at`` (the hub's presence beat): a view
@@ -900,6 +1082,8 @@ class OnlineGames:
         t = self.table(game_id)
         with t.lock:
             if seq > t.seq + 1:  # the log may be ahead of this table (not heard of yet)
+                self._from_inbox(t)
+            if seq > t.seq + 1:
                 self._catch_up(t)
             if seq != t.seq + 1:
                 raise StaleAction(f"game {game_id} is at action {t.seq}: action {seq} is not "
@@ -923,17 +1107,9 @@ class OnlineGames:
                now: float) -> Action:
         """Apply ``a`` (under ``t.lock``) and commit it as action ``seq`` at ``now``."""
         game_id = t.id
-        mark = (len(t.game.history), t.dice.drawn, len(t.dice.client_seeds),
-                len(t.match.games) if t.match else 1)
         was_over = t.finished
-        try:
-            result = apply(t, side, a, now)
-        except TavliError:
-            if mark != (len(t.game.history), t.dice.drawn, len(t.dice.client_seeds),
-                        len(t.match.games) if t.match else 1):
-                self._drop(game_id)  # half done: the store has the truth
-            raise
-        done = Action(game_id, seq, side, a, result, now)
+        done = self._apply(t, side, seq, a, now)
+        result = done.result
         if a["type"] == "join" and side is not None:
             t.seats[side] = Seat(**{**t.seats[side].__dict__, "name": result["name"],
                                     "joined": done.at})
@@ -966,6 +1142,21 @@ class OnlineGames:
         people = AccountStore(self.store.backend)
         result, settle = result_of(t, seats, at), settlement(t, seats)
         return lambda tx: people.finish(tx, result, settle)
+
+    def _apply(self, t: Table, side: str | None, seq: int, a: dict[str, Any],
+               now: float) -> Action:
+        """Apply ``a`` to ``t`` (under ``t.lock``): the action to commit as ``seq``. An
+        action refused half done drops the table (the store has the truth)."""
+        mark = (len(t.game.history), t.dice.drawn, len(t.dice.client_seeds),
+                len(t.match.games) if t.match else 1)
+        try:
+            result = apply(t, side, a, now)
+        except TavliError:
+            if mark != (len(t.game.history), t.dice.drawn, len(t.dice.client_seeds),
+                        len(t.match.games) if t.match else 1):
+                self._drop(t.id)
+            raise
+        return Action(t.id, seq, side, a, result, now)
 
     # --- time -----------------------------------------------------------------------------
     def flag(self, game_id: str) -> Action | None:
@@ -1033,4 +1224,4 @@ class OnlineGames:
                 raise
 
 
-__all__ = ["OnlineGames", "Table", "Created", "apply", "read_action", "build"]
+__all__ = ["OnlineGames", "Table", "Created", "Pending", "apply", "read_action", "build"]

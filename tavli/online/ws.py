@@ -17,7 +17,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from tavli.errors import AccessDenied, TavliError
 from tavli.online import protocol
 from tavli.online.context import GAME_ID, OnlineContext
-from tavli.online.hub import Conn, online_error
+from tavli.online.hub import Conn, news_of, online_error, update_text
 from tavli.online.protocol import ProtocolError, error
 
 
@@ -68,7 +68,15 @@ async def act(ctx: OnlineContext, conn: Conn, msg: dict[str, Any]) -> None:
     hub.acting[conn.game_id] = seq  # its notice sends nothing: this pushes it
     try:
         async with conn.lock:  # the ack goes before any update of this action
-            news = await hub.call(do)
+            texts = None
+            if games.store.inline:  # a local file: the whole act on the loop
+                news = await hub.call(do)
+            else:
+                got = await act_now(games, hub, conn, seq, msg["action"], low)
+                if got is False:  # the store is needed first: the thread pool's way
+                    news = await hub.call(do)
+                else:
+                    news, texts = got
             with contextlib.suppress(Exception):
                 await conn.ws.send_json({"type": "ack", "seq": seq})
     except BaseException:
@@ -77,8 +85,38 @@ async def act(ctx: OnlineContext, conn: Conn, msg: dict[str, Any]) -> None:
     finally:
         if hub.acting.get(conn.game_id) == seq:
             del hub.acting[conn.game_id]
-    await hub.push(conn.game_id, news)
+    await hub.push(conn.game_id, news, texts)
     hub.spawn(ctx.ai.drive(conn.game_id))
+
+
+async def act_now(games: Any, hub: Any, conn: Conn, seq: int, action: Any, low: int
+                  ) -> Any:
+    """An action applied from memory on the event loop and committed through the
+    store's asyncio connection (a store across a network: no thread), the update the
+    other processes send their connections carried by the store's notice; what to
+    push here (:meth:`tavli.online.hub.Hub.push`'s ``news`` and ``texts``; None: read
+    them later). False when it needs the store before that
+    (:meth:`tavli.online.service.OnlineGames.prepare`)."""
+    p = games.prepare(conn.game_id, conn.token, seq, action)
+    if p is None:
+        return False
+    try:
+        views = p.views
+        others = update_text([p.action], views["others"])
+        await games.store.append_async(p.action, status=p.status, record=p.record,
+                                       news=news_of(views["turn"], p.same, others))
+    except BaseException:
+        games.abort(p)
+        raise
+    games.finish(p)
+    texts = {(seq - 1, False): others}
+    if p.same:
+        texts[(seq - 1, True)] = others
+    if low < seq - 1:  # a connection further behind: the news from the start
+        with contextlib.suppress(TavliError):
+            return hub.news_now(conn.game_id, low), None
+        return None, None
+    return (views, [p.action]), texts
 
 
 async def handle(ctx: OnlineContext, conn: Conn, raw: dict[str, Any]) -> None:

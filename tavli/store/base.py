@@ -21,6 +21,7 @@ between the stores and the databases.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -121,20 +122,81 @@ class Action:
 
 @dataclass(frozen=True)
 class Notice:
-    """What listeners hear: game ``game_id`` has accepted action ``seq``."""
+    """What listeners hear: game ``game_id`` has accepted action ``seq``, and the action
+    itself when the notice could carry it (``action``; None: "look at the log" — an
+    action too large for PostgreSQL's notice, or a notice of the old form), with what
+    the appending process added for the others (``news``: text the store passes on
+    untouched, when it fits too). A listener that keeps the last number it has applied
+    applies a carried action without reading the log; one that sees a gap (a missed
+    notice) catches up from the log."""
 
     game_id: str
     seq: int
+    action: Action | None = field(default=None, compare=False, repr=False)
+    news: str | None = field(default=None, compare=False, repr=False)
 
 
 Listener = Callable[[Notice], None]
 
+#: the largest notice payload (PostgreSQL refuses more than 8,000 bytes)
+NOTICE_MAX = 7999
+
+
+def _fits(text: str) -> bool:
+    return len(text) <= NOTICE_MAX // 4 or len(text.encode()) <= NOTICE_MAX
+
+
+def notice_payload(action: Action, news: str | None = None) -> str:
+    """What an append tells the listeners of ``action``: the action as compact JSON, and
+    after a line break ``news`` (see :class:`Notice`), when that fits in
+    :data:`NOTICE_MAX` bytes; else the action alone when it fits; else ``"GAME SEQ"``
+    (look at the log).
+
+    >>> notice_payload(Action("g1", 3, "white", {"type": "roll"}, {"dice": [3, 1]}, 1.5))
+    '{"g":"g1","s":3,"d":"white","a":{"type":"roll"},"r":{"dice":[3,1]},"t":1.5}'
+    >>> notice_payload(Action("g1", 4, "white", {"type": "x" * 8000}, {}, 1.5))
+    'g1 4'
+    >>> n = read_notice(notice_payload(Action("g1", 3, None, {}, {}, 2.0), "news"))
+    >>> n, n.action, n.news
+    (Notice(game_id='g1', seq=3), Action(game_id='g1', seq=3, side=None, action={}, \
+result={}, at=2.0), 'news')
+    >>> read_notice(notice_payload(Action("g1", 3, None, {}, {}, 2.0), "x" * 8000)).news
+    >>> read_notice('g1 4')
+    Notice(game_id='g1', seq=4)
+    """
+    text = json.dumps({"g": action.game_id, "s": action.seq, "d": action.side,
+                       "a": action.action, "r": action.result, "t": action.at},
+                      separators=(",", ":"), ensure_ascii=False)
+    if news is not None:
+        full = text + "\n" + news
+        if _fits(full):
+            return full
+    if _fits(text):
+        return text
+    return f"{action.game_id} {action.seq}"
+
+
+def read_notice(payload: str) -> Notice:
+    """The notice of a payload of :func:`notice_payload`."""
+    if payload.startswith("{"):
+        text, sep, news = payload.partition("\n")  # JSON text has no raw line break
+        d = json.loads(text)
+        return Notice(d["g"], d["s"], Action(d["g"], d["s"], d["d"], d["a"], d["r"], d["t"]),
+                      news if sep else None)
+    game_id, _, seq = payload.rpartition(" ")
+    return Notice(game_id, int(seq))
+
 
 class Subscription(ABC):
-    """A running listener; :meth:`close` stops it (and waits for its thread)."""
+    """A running listener; :meth:`close` stops it (and waits for its thread), or
+    :meth:`aclose` from an event loop."""
 
     @abstractmethod
     def close(self) -> None: ...
+
+    async def aclose(self) -> None:
+        """:meth:`close` from an event loop (in a thread: it may wait for one)."""
+        await asyncio.to_thread(self.close)
 
 
 class Listening(Subscription):
@@ -162,9 +224,9 @@ class Listening(Subscription):
     def wake(self) -> None:
         """Cut the thread's wait short (it is stopping)."""
 
-    def tell(self, game_id: str, seq: int) -> None:
+    def tell(self, notice: Notice) -> None:
         try:
-            self.callback(Notice(game_id, seq))
+            self.callback(notice)
         except Exception:  # a listener's bug must not stop the others' news
             log.exception("online store listener failed")
 
@@ -256,6 +318,12 @@ class Backend(ABC):
         """Call ``callback(notice)`` (from a thread of the backend's) for each online
         action appended from now on, by any store on the database."""
 
+    async def listen_async(self, callback: Listener) -> Subscription | None:
+        """Call ``callback(notice)`` on the running event loop for each online action
+        appended from now on (PostgreSQL: an asyncio connection, no thread); None when
+        the backend has no such listener (then :meth:`listen`)."""
+        return None
+
     @abstractmethod
     def disconnect(self) -> None:
         """Close the connections of the stores (not the listeners')."""
@@ -298,7 +366,7 @@ class Backend(ABC):
         :data:`~tavli.store.sql.INSERT_ACTION`), in one transaction; whether it did.
         ``then(tx)``, if given, runs in the same transaction once the action is in (what
         must commit with it or not at all: a rated result's ratings). (Here the listeners
-        read the log, so ``notice``, ``"GAME SEQ"``, goes unused.)"""
+        read the log, so ``notice``, :func:`notice_payload`, goes unused.)"""
         with self.transaction() as tx:
             if tx.run(MOVE_ON, move_on).rowcount != 1:
                 return False
@@ -309,10 +377,20 @@ class Backend(ABC):
         return True
 
     def notify(self, tx: Tx, notice: str) -> None:
-        """Tell the other processes' listeners, at commit, that an action is in
-        (``"GAME SEQ"``), when the database does not tell them itself (SQLite's
-        listeners read the log: nothing to do)."""
+        """Tell the other processes' listeners, at commit, that an action is in (the
+        ``notice``: :func:`notice_payload`), when the database does not tell them itself
+        (SQLite's listeners read the log: nothing to do)."""
         return
+
+    async def append_async(self, move_on: Sequence[Any], action: Sequence[Any],
+                           notice: str) -> bool:
+        """:meth:`append` from the event loop without blocking it: here the same call
+        (a backend whose calls are quick, :attr:`inline`); PostgreSQL's goes through an
+        asyncio connection."""
+        return self.append(move_on, action, notice)
+
+    async def aclose(self) -> None:  # noqa: B027 - nothing to close unless overridden
+        """Close what :meth:`append_async` opened on the running event loop."""
 
 
 class Store:
@@ -347,6 +425,7 @@ class Store:
         self.close()
 
 
-__all__ = ["GameRow", "Seat", "Action", "Notice", "Listener", "Subscription", "Listening",
+__all__ = ["GameRow", "Seat", "Action", "Notice", "Listener", "notice_payload", "read_notice",
+           "NOTICE_MAX", "Subscription", "Listening",
            "Backend", "Tx", "Store", "new_game_row", "new_token", "token_hash", "STATUSES",
            "StoreError"]

@@ -42,6 +42,7 @@ tavli.errors.StaleAction: game g1 is at action 1: action 1 is not the next (2)
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -61,18 +62,31 @@ from tavli.store.base import (
     check_seat_changes,
     dumps,
     dumps_or_none,
+    notice_payload,
     seat_column,
     stale,
     token_hash,
 )
 
 #: games per ``IN (…)`` list (SQLite allows some thousands of parameters)
-IN_LIST = 500
+IN_LIST = 200
+#: seats marked seen per transaction
+MARK_CHUNK = 100
 
 
 def _game(r: tuple[Any, ...], record: Any = None) -> GameRow:
     return GameRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], r[7],
                    json.loads(record) if record else None, r[8], r[9])
+
+
+def _append_args(action: Action, status: str, record: dict[str, Any] | None,
+                 news: str | None) -> tuple[tuple[Any, ...], tuple[Any, ...], str]:
+    """The parameters of :meth:`Backend.append` for ``action``."""
+    move_on = (action.seq, status, dumps_or_none(record), action.at, action.game_id,
+               action.seq - 1)
+    row = (action.game_id, action.seq, action.side, dumps(action.action),
+           dumps(action.result), action.at)
+    return move_on, row, notice_payload(action, news)
 
 
 class OnlineStore(Store):
@@ -118,32 +132,55 @@ class OnlineStore(Store):
                                (*changes.values(), game_id, side))
 
     def mark_seen(self, seats: list[tuple[str, str]], at: float | None) -> None:
-        """Set the ``seen`` time of many seats ``(game_id, side)`` at once (one
-        transaction: presence, every beat; in one order, so two never deadlock)."""
-        if seats:
+        """Set the ``seen`` time of many seats ``(game_id, side)`` at once (presence,
+        every beat): a transaction per :data:`MARK_CHUNK` seats, in one order, so two
+        never deadlock — and SQLite's lock, which the server's appends wait for, is
+        never held for more than a chunk (a thousand seats in one transaction stopped
+        every game for a tenth of a second each beat)."""
+        rows = [(at, g, side) for g, side in sorted(seats)]
+        for i in range(0, len(rows), MARK_CHUNK):
             with self.backend.transaction() as tx:
-                tx.many(S.MARK_SEEN, [(at, g, side) for g, side in sorted(seats)])
+                tx.many(S.MARK_SEEN, rows[i:i + MARK_CHUNK])
 
     def append(self, action: Action, *, status: str, record: dict[str, Any] | None,
-               then: Callable[[Tx], None] | None = None) -> None:
+               news: str | None = None, then: Callable[[Tx], None] | None = None) -> None:
         """Commit ``action`` as the next of its game with the game's new ``status`` and
         ``record`` (None: the stored record stays as it is) in one transaction, then tell
-        the listeners. :class:`StaleAction` when ``action.seq`` is not the game's next
-        number (nothing changes). ``then(tx)``: more to commit in the same transaction
-        (the ratings of a rated result, :mod:`tavli.store.accounts`)."""
-        move_on = (action.seq, status, dumps_or_none(record), action.at, action.game_id,
-                   action.seq - 1)
-        row = (action.game_id, action.seq, action.side, dumps(action.action),
-               dumps(action.result), action.at)
+        the listeners (the notice carries the action, and ``news`` for the other
+        processes, when it fits: :func:`~tavli.store.base.notice_payload`).
+        :class:`StaleAction` when ``action.seq`` is not the game's next number (nothing
+        changes). ``then(tx)``: more to commit in the same transaction (the result of a
+        game that ends, and the ratings of a rated one: :mod:`tavli.store.accounts`)."""
+        args = _append_args(action, status, record, news)
         try:
-            done = self.backend.append(move_on, row, f"{action.game_id} {action.seq}", then)
+            done = self.backend.append(*args, then)
         except self.backend.integrity:  # another connection took the number first
             raise StaleAction(f"game {action.game_id}: action {action.seq} is taken") from None
-        if not done:  # not stored: why
-            last = self.backend.one(S.LAST_SEQ, (action.game_id,))
-            if last is None:
-                raise StoreError(f"no online game {action.game_id!r}")
-            raise stale(action.game_id, last[0], action.seq)
+        if not done:
+            self._refused(action)
+
+    async def append_async(self, action: Action, *, status: str,
+                           record: dict[str, Any] | None, news: str | None = None) -> None:
+        """:meth:`append` from the server's event loop, never blocking it (PostgreSQL:
+        an asyncio connection; SQLite: the same quick call)."""
+        args = _append_args(action, status, record, news)
+        try:
+            done = await self.backend.append_async(*args)
+        except self.backend.integrity:
+            raise StaleAction(f"game {action.game_id}: action {action.seq} is taken") from None
+        if not done:  # why, read in a thread (the loop is not stopped by a read)
+            await asyncio.to_thread(self._refused, action)
+
+    def _refused(self, action: Action) -> None:
+        """Why an append was not stored: no such game, or a stale number."""
+        last = self.backend.one(S.LAST_SEQ, (action.game_id,))
+        if last is None:
+            raise StoreError(f"no online game {action.game_id!r}")
+        raise stale(action.game_id, last[0], action.seq)
+
+    async def aclose(self) -> None:
+        """Close what :meth:`append_async` opened on the running event loop."""
+        await self.backend.aclose()
 
     # --- reading -------------------------------------------------------------------------
     def game(self, game_id: str) -> GameRow | None:
@@ -191,6 +228,12 @@ class OnlineStore(Store):
         """Call ``callback(notice)`` (from a thread of the store's) for each action
         appended from now on, by this store or any other on the same database."""
         return self.backend.listen(callback)
+
+    async def listen_async(self, callback: Listener) -> Subscription | None:
+        """Call ``callback(notice)`` on the running event loop for each action appended
+        from now on, by any store on the database, when the backend listens that way
+        (PostgreSQL); else None (:meth:`listen` then)."""
+        return await self.backend.listen_async(callback)
 
 
 __all__ = ["OnlineStore"]

@@ -127,7 +127,8 @@ ACTIONS = ("SELECT game_id, seq, side, action, result, at FROM online_actions "
            "WHERE game_id = ? AND seq > ? ORDER BY seq")
 #: the log's end and what follows a place in it (the id grows over all games)
 LOG_END = "SELECT COALESCE(MAX(id), 0) FROM online_actions"
-LOG_AFTER = "SELECT id, game_id, seq FROM online_actions WHERE id > ? ORDER BY id"
+LOG_AFTER = ("SELECT id, game_id, seq, side, action, result, at FROM online_actions "
+             "WHERE id > ? ORDER BY id")
 
 # --- accounts, sessions, ratings (tavli.store.accounts) ---------------------------------------
 

@@ -6,7 +6,9 @@ is ``BEGIN IMMEDIATE``, so it writes alone (the lock PostgreSQL takes row by row
 Listeners poll the online log (the ``id`` column grows with every action) from a thread
 with its own connection every ``POLL`` seconds: this process's appends and other
 processes' on the same file are heard within ``POLL`` (the server sends its own actions
-without waiting for their notice); several servers on several machines need PostgreSQL.
+without waiting for their notice), each notice with its action (one read of the log for
+all the games, so no game has to read it back); several servers on several machines need
+PostgreSQL.
 
 >>> db = SqliteBackend(":memory:")
 >>> with db.transaction() as tx:
@@ -19,6 +21,7 @@ without waiting for their notice); several servers on several machines need Post
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -26,7 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tavli.errors import StoreError
-from tavli.store.base import Backend, Listener, Listening, Subscription, Tx
+from tavli.store.base import Action, Backend, Listener, Listening, Notice, Subscription, Tx
 from tavli.store.sql import LOG_AFTER, LOG_END, SQLITE
 
 POLL = 0.05  # seconds between a listener's looks at the log
@@ -111,7 +114,8 @@ class _Poller(Listening):
                 continue  # busy or closing: look again
             for r in rows:
                 self.last = r[0]
-                self.tell(r[1], r[2])
+                self.tell(Notice(r[1], r[2], Action(r[1], r[2], r[3], json.loads(r[4]),
+                                                    json.loads(r[5]), r[6])))
 
     def wake(self) -> None:
         self.woken.set()
