@@ -154,10 +154,14 @@ class Chat:
 
     async def look(self) -> None:
         """Deliver what other processes stored since the last look."""
+        # on the loop for a local file (a thread would fight the loop's own store calls
+        # for the file's lock and the interpreter: measured, 0.1 ms more per action at
+        # 3,000 players), else in a thread
+        call = self.ctx.hub.call
         if self.last < 0:
-            self.last = await run_in_threadpool(self.store.end)
+            self.last = await call(self.store.end)
             return
-        news = await run_in_threadpool(self.store.since, self.last)
+        news = await call(self.store.since, self.last)
         if not news:
             return
         self.last = news[-1].id
@@ -166,7 +170,7 @@ class Chat:
         self.delivered.difference_update(m.id for m in news)
         if mine:
             games = sorted({m.game_id for m in mine})
-            seats_of = await run_in_threadpool(
+            seats_of = await call(
                 lambda: {g: {s.side: s for s in seats}
                          for g, seats in self.ctx.store.seats_of(games).items()})
             await self.deliver(mine, seats_of)

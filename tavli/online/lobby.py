@@ -146,7 +146,9 @@ class LobbyWatch:
                 await ws.send_text(self.text)
 
     async def read(self) -> str:
-        seeks = await run_in_threadpool(lobby_view, self.ctx)
+        # on the loop for a local file (a trip to a thread would fight the loop's own
+        # store calls for the file's lock and the interpreter), else in a thread
+        seeks = await self.ctx.hub.call(lobby_view, self.ctx)
         return json.dumps({"type": "lobby", "games": seeks}, separators=(",", ":"))
 
     async def run(self) -> None:
