@@ -740,10 +740,9 @@ class OnlineGames:
                     raise StoreError(f"game {t.id}: the log does not replay at action {a.seq} "
                                      f"(it says {a.result}, the engine {got})")
                 if a.action.get("type") == "join" and a.side in t.seats:
-                    # the seat as stored: its account too (named before the join), read
-                    # once per join
-                    stored = {x.side: x for x in self.store.seats(t.id)}.get(a.side)
-                    t.seats[a.side] = replace(stored or t.seats[a.side], name=got["name"],
+                    # (its account, named on the seat before the join, comes with the
+                    # seats' next reading: no store call here, which may be on the loop)
+                    t.seats[a.side] = replace(t.seats[a.side], name=got["name"],
                                               joined=a.at)
                 t.seq = a.seq
                 t.recent = [*t.recent[-7:], a]
@@ -1008,13 +1007,16 @@ class OnlineGames:
     def _view(self, t: Table) -> dict[str, Any]:
         """The view of ``t`` without ``absent`` (under ``t.lock``)."""
         g = t.game
+        # the seats' accounts as the presence beat last read them (a seat joined through
+        # another process has its account there before this table reads the seats)
+        marked = {m.side: m.account_id for m in t.marks[1]}
         return {
             "id": t.id, "status": t.status(), "seq": t.seq, "kind": t.row.kind,
             "variant": t.row.variant, "commitment": t.dice.commitment,
             "seats": [{"side": s.side, "player": s.player, "name": s.name,
                        "level": s.level, "joined": s.joined is not None,
                        "seeded": s.side in t.dice.client_seeds,
-                       "account": self._username(t, s.account_id)}
+                       "account": self._username(t, s.account_id or marked.get(s.side))}
                       for s in t.seats.values()],
             "rated": bool(t.row.settings.get("rated")),
             "game": g.rules.game_name,
