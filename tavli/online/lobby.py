@@ -38,6 +38,7 @@ from tavli.online.context import OnlineContext
 from tavli.online.players import session_token
 from tavli.online.protocol import Bucket
 from tavli.online.routes import JoinBody, join_seat
+from tavli.online.service import rating_game
 from tavli.store.accounts import AccountStore
 from tavli.web.errors import Body, body
 from tavli.web.newgame import NewGame
@@ -55,10 +56,6 @@ class PlayNowBody(Body):
     name: str = Field(min_length=1, max_length=40)
     clock: dict[str, Any] | None = None
     rated: bool = False
-
-
-def rating_game(variant: str) -> str:
-    return "tavli" if variant == "tavli" else variant
 
 
 def lobby_view(ctx: OnlineContext, limit: int = 50) -> list[dict[str, Any]]:

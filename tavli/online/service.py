@@ -173,7 +173,7 @@ class Table:
     draw_offer: str | None = None
     #: ``{"offered_by": side}`` while one seat asks for a rematch, ``{"id": new id}`` after
     rematch: dict[str, str] | None = None
-    #: the seats' accounts' usernames, as read (:meth:`OnlineGames._username`)
+    #: the seats' accounts' usernames, as read (:meth:`OnlineGames._learn_usernames`)
     usernames: dict[str, str | None] = field(default_factory=dict)
     #: actions heard of (carried by the store's notices) and not applied yet, by number
     inbox: dict[int, Action] = field(default_factory=dict)
@@ -307,10 +307,16 @@ def check_rated_join(seats: list[Seat], side: str) -> None:
                             "game", "wrong_state", key="err.own_game")
 
 
-def rating_game(t: Table) -> str:
-    """The rating a game or match of ``t`` counts for: its game (portes, plakoto, fevga,
-    backgammon) or ``tavli`` for a match of the rotation."""
-    return "tavli" if t.row.variant == "tavli" else t.game.rules.game_name
+def rating_game(variant: str) -> str:
+    """The rating a game or match of ``variant`` counts for: its game (portes, plakoto,
+    fevga, backgammon; a twin counts as its game, Tapa as Plakoto) or ``tavli`` for a
+    match of the rotation.
+
+    >>> [rating_game(v) for v in ("portes", "tapa", "narde", "backgammon", "tavli")]
+    ['portes', 'plakoto', 'fevga', 'backgammon', 'tavli']
+    """
+    played = lookup(variant)
+    return "tavli" if played is None else played.name
 
 
 def result_of(t: Table, seats: list[Seat], at: float) -> Result:
@@ -319,7 +325,7 @@ def result_of(t: Table, seats: list[Seat], at: float) -> Result:
     g, m = t.game, t.match
     winner = m.winner if m is not None else g.outcome.winner
     accounts = {s.side: s.account_id for s in seats}
-    return Result(t.id, rating_game(t), m.target if m is not None else 1,
+    return Result(t.id, rating_game(t.row.variant), m.target if m is not None else 1,
                   None if winner is None else SIDE_NAMES[winner], g.outcome.kind,
                   list(m.score) if m is not None else g.outcome.points,
                   bool(t.row.settings.get("rated")) and settlement(t, seats) is not None,
@@ -343,7 +349,7 @@ def settlement(t: Table, seats: list[Seat]) -> Settlement | None:
         after = rating.change(rating.Rated(*w), rating.Rated(*b), points, winner)
         return tuple((r.rating, r.experience) for r in after)
 
-    return Settlement(t.id, rating_game(t), points, white, black, winner, rate,
+    return Settlement(t.id, rating_game(t.row.variant), points, white, black, winner, rate,
                       rating.START)
 
 
@@ -815,7 +821,8 @@ class OnlineGames:
             return
         mine = rating.START
         if account is not None:
-            mine = AccountStore(self.store.backend).rating(account, rating_game(t), mine)
+            game = rating_game(t.row.variant)
+            mine = AccountStore(self.store.backend).rating(account, game, mine)
         if not span[0] <= mine <= span[1]:
             low, high, yours = (f"{v:.0f}" for v in (span[0], span[1], mine))
             raise ApiError(409, f"this seek is for ratings {low}-{high}: yours is {yours}",
@@ -872,6 +879,7 @@ class OnlineGames:
             if self.known is not None:  # a hub's: its beats keep them (and these too)
                 self.saw(game_id, seats, now)
         with t.lock:
+            self._learn_usernames(t, [*t.seats.values(), *seats])
             return self._views(t, seats, now)
 
     def _views(self, t: Table, seats: list[Seat], now: float) -> dict[str, Any]:
@@ -1016,7 +1024,7 @@ class OnlineGames:
             "seats": [{"side": s.side, "player": s.player, "name": s.name,
                        "level": s.level, "joined": s.joined is not None,
                        "seeded": s.side in t.dice.client_seeds,
-                       "account": self._username(t, s.account_id or marked.get(s.side))}
+                       "account": t.usernames.get(s.account_id or marked.get(s.side))}
                       for s in t.seats.values()],
             "rated": bool(t.row.settings.get("rated")),
             "game": g.rules.game_name,
@@ -1044,15 +1052,14 @@ class OnlineGames:
             "board": board_view(t.obj),
         }
 
-    def _username(self, t: Table, account: str | None) -> str | None:
-        """The username of a seat's ``account`` (its profile: ``/players/NAME``), read
-        once per table (None: a guest, the AI or a deleted account)."""
-        if account is None:
-            return None
-        if account not in t.usernames:
-            found = AccountStore(self.store.backend).by_id(account)
-            t.usernames[account] = found.username if found else None
-        return t.usernames[account]
+    def _learn_usernames(self, t: Table, seats: list[Seat]) -> None:
+        """Read the usernames of ``seats``' accounts not known to ``t`` yet (once per
+        account and table; on the thread pool's way: :meth:`_view` itself reads nothing,
+        as it may run on the event loop)."""
+        for s in seats:
+            if s.account_id is not None and s.account_id not in t.usernames:
+                found = AccountStore(self.store.backend).by_id(s.account_id)
+                t.usernames[s.account_id] = found.username if found else None
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The game's record with its fair-dice proof (``tavli verify`` checks it once the
