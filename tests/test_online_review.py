@@ -89,3 +89,32 @@ def test_a_finished_game_exports_as_a_record_and_gnubg_files(tmp_path):
         assert game.is_over
         assert c.get(f"/api/online/games/{bg['id']}/export?format=sgf").text.startswith("(;")
         assert c.get("/api/online/games/nosuch/export").status_code == 404
+
+
+def test_reviews_in_the_making_are_bounded(tmp_path, monkeypatch):
+    """Anyone may ask for a review: beyond a few in the making at once, a new one is
+    refused (503) rather than queued."""
+    import threading
+
+    from tavli.online import review
+
+    gate = threading.Event()
+
+    class SlowPool(InlinePool):
+        def call(self, fn, *args, timeout=None):
+            gate.wait(30)
+            return fn(*args)
+
+    monkeypatch.setattr(review, "MAKING", 1)
+    app = create_online_app(tmp_path / "o.sqlite3", allowed_hosts=["testserver"],
+                            pool=SlowPool())
+    try:
+        with TestClient(app) as c:
+            first, second = _finished(c, "portes"), _finished(c, "portes")
+            assert c.get(f"/api/online/games/{first['id']}/review").status_code == 202
+            r = c.get(f"/api/online/games/{second['id']}/review")
+            assert r.status_code == 503 and r.json()["code"] == "busy"
+            # the one in the making is still answered
+            assert c.get(f"/api/online/games/{first['id']}/review").status_code == 202
+    finally:
+        gate.set()

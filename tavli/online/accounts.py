@@ -182,6 +182,7 @@ class Accounts:
             else ""
         # an unknown name is checked too (against a dummy hash): it takes as long
         if not self._verify(account.password if account else None, secret) or not account:
+            self.people.forget_old_failures(self.limits.window)  # the table stays small
             for key in keys:
                 self.people.failed(key, self.limits.window)
             raise wrong_login()

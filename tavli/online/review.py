@@ -9,7 +9,8 @@ engine for the player to move (409 until then).
 * ``GET /api/online/games/{id}/review?ply=0|1|2``: 200 with the review, or 202 with its
   progress while it is being made (ask again); the answer is the browser app's
   (:func:`tavli.web.reviews.start_review`, docs/web.md). Reviews are shared by the
-  requests for the same game and ply, and the last few are kept.
+  requests for the same game and ply, and the last few are kept; at most
+  :data:`MAKING` are made at once (another is refused, 503 ``busy``).
 * ``GET /api/online/games/{id}/export?format=json|mat|sgf&download=true``: the record
   (with its fair-dice proof) or the gnubg file (422 for a game those files cannot hold).
 """
@@ -29,6 +30,8 @@ from tavli.web.reviews import Reviews, answer, start_review
 
 #: the ply of a review unless asked (the AI's levels do not apply: two people played)
 PLY = 1
+#: reviews in the making at once on a process (anyone may ask: beyond it, 503)
+MAKING = 4
 
 
 def finished(ctx: OnlineContext, game_id: str) -> Any:
@@ -46,7 +49,7 @@ def mount_review(app: FastAPI, ctx: OnlineContext, pool: Any = None) -> None:
 
     def reviews() -> Reviews:
         if "r" not in state:
-            state["r"] = Reviews(pool or workers.default_pool())
+            state["r"] = Reviews(pool or workers.default_pool(), most=MAKING)
         return state["r"]
 
     def job(game_id: str, ply: int | None) -> Any:

@@ -77,9 +77,13 @@ def parts(total: int, ply: int) -> list[tuple[int, int]]:
 class Reviews:
     """The review jobs of one app, over its :class:`~tavli.web.workers.EnginePool`."""
 
-    def __init__(self, pool: EnginePool, keep: int = 16) -> None:
+    def __init__(self, pool: EnginePool, keep: int = 16, most: int | None = None) -> None:
+        """``keep``: finished reviews kept; ``most``: reviews in the making at once (None:
+        no bound; a server open to anyone sets one: a new review beyond it is refused,
+        503, instead of queueing a thread)."""
         self.pool = pool
         self.keep = max(1, keep)
+        self.most = most
         self._jobs: OrderedDict[tuple, ReviewJob] = OrderedDict()
         self._lock = threading.Lock()
         # parts of reviews in the workers at once: one worker stays free for AI moves
@@ -93,6 +97,10 @@ class Reviews:
             if job is not None and not (job.finished.is_set() and job.error is not None):
                 self._jobs.move_to_end(key)
                 return job
+            making = sum(not j.finished.is_set() for j in self._jobs.values())
+            if self.most is not None and making >= self.most:
+                raise ApiError(503, f"{making} reviews are being made: try again in a "
+                                    "minute", "busy", key="err.busy_reviews")
             job = self._jobs[key] = ReviewJob(key, total)
             done = [k for k, j in self._jobs.items() if j.finished.is_set()]
             for k in done[:max(0, len(self._jobs) - self.keep)]:
