@@ -263,3 +263,13 @@ def recv(ws, timeout: float = 10.0) -> dict:
     msg = ws.portal.call(get)
     assert msg["type"] == "websocket.send", msg
     return json.loads(msg["text"])
+
+
+def wait_until(pred, timeout: float = 5.0) -> bool:
+    """Whether ``pred()`` came true within ``timeout`` seconds (polled every 20 ms)."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.02)
+    return False

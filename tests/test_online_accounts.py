@@ -7,6 +7,7 @@ refused, a guest's games claimed, the account deleted with its personal data."""
 from __future__ import annotations
 
 import logging
+import time
 import warnings
 
 import pytest
@@ -382,6 +383,22 @@ def test_the_store_holds_a_result_once(tmp_path):
     store.close()
 
 
+def _rated_at_the_opening(games: OnlineGames, people: AccountStore, variant: str):
+    """A rated game of Ann's and Bob's accounts made through the service, joined, seeded
+    and its opening thrown: ``(new, ann, bob)``."""
+    from tavli.web.newgame import NewGame
+
+    ann, bob = people.create("Ann", "h"), people.create("Bob", "h")
+    new = games.create(NewGame(variant=variant, opponent="human"), name="Ann", rated=True,
+                       account=ann.id)
+    people.seat_account(new.game_id, "black", bob.id)
+    games.act(new.game_id, new.invite_token, 1, {"type": "join", "name": "Bob"})
+    for n, tok in enumerate((new.token, new.invite_token)):
+        games.act(new.game_id, tok, 2 + n, {"type": "seed", "seed": new_client_seed()})
+    games.act(new.game_id, new.token, 4, {"type": "roll"})
+    return new, ann, bob
+
+
 KILLED = """
 import sys, time
 from tavli.online.service import OnlineGames
@@ -414,20 +431,11 @@ def test_kill_9_between_the_result_and_the_commit_loses_and_doubles_nothing(onli
     import sys
     from pathlib import Path
 
-    from tavli.web.newgame import NewGame
-
     store = open_store(online_db)
     people = AccountStore(store.backend)
-    ann, bob = people.create("Ann", "h"), people.create("Bob", "h")
     games = OnlineGames(store)
-    new = games.create(NewGame(variant="plakoto", opponent="human"), name="Ann", rated=True,
-                       account=ann.id)
+    new, ann, bob = _rated_at_the_opening(games, people, "plakoto")
     gid = new.game_id
-    people.seat_account(gid, "black", bob.id)
-    games.act(gid, new.invite_token, 1, {"type": "join", "name": "Bob"})
-    for n, tok in enumerate((new.token, new.invite_token)):
-        games.act(gid, tok, 2 + n, {"type": "seed", "seed": new_client_seed()})
-    games.act(gid, new.token, 4, {"type": "roll"})
     seq = games.view(gid)["seq"] + 1
     root = Path(__file__).resolve().parent.parent
     child = subprocess.Popen([sys.executable, "-c", KILLED, online_db, gid, new.token,
@@ -452,21 +460,12 @@ def test_an_ending_action_takes_the_way_that_commits_its_ratings(online_db):
     """On the event loop's way (a store across a network: ``prepare``, then an asyncio
     append) an action that ends a rated game is not prepared: it goes the thread pool's
     way, whose transaction commits the result and the ratings with it."""
-    from tavli.web.newgame import NewGame
-
     with open_store(online_db) as store:
         people = AccountStore(store.backend)
-        ann, bob = people.create("Ann", "h"), people.create("Bob", "h")
         games = OnlineGames(store)
         games.known = {}   # as a hub's service: the notices keep it up to date
-        new = games.create(NewGame(variant="portes", opponent="human"), name="Ann",
-                           rated=True, account=ann.id)
+        new, _, _ = _rated_at_the_opening(games, people, "portes")
         gid = new.game_id
-        people.seat_account(gid, "black", bob.id)
-        games.act(gid, new.invite_token, 1, {"type": "join", "name": "Bob"})
-        for n, tok in enumerate((new.token, new.invite_token)):
-            games.act(gid, tok, 2 + n, {"type": "seed", "seed": new_client_seed()})
-        games.act(gid, new.token, 4, {"type": "roll"})
         v = games.view(gid)
         token = new.token if v["turn"] == "white" else new.invite_token
         resign = {"type": "resign", "value": "single"}
@@ -475,3 +474,18 @@ def test_an_ending_action_takes_the_way_that_commits_its_ratings(online_db):
         games.act(gid, token, 5, resign)                      # the thread pool's way
         assert len(people.changes_of_game(gid)) == 2
         assert games.view(gid)["status"] == "over" and games.view(gid)["rated"]
+
+
+def test_old_failed_logins_are_forgotten(tmp_path):
+    """The throttle's counts of a window gone by are deleted as new failures come: the
+    table holds the current window's keys only."""
+    limits = LoginLimits(per_account=3, per_address=5, window=0.2)
+    with _client(tmp_path / "o.sqlite3", login_limits=limits) as c:
+        backend = c.app.state.games.store.backend
+        for name in ("Ann", "Bob"):
+            c.post("/api/account/login", json={"username": name, "password": "guess guess"})
+        assert backend.one("SELECT COUNT(*) FROM online_throttle")[0] == 3  # 2 names, 1 address
+        time.sleep(0.3)
+        c.post("/api/account/login", json={"username": "Cat", "password": "guess guess"})
+        keys = {r[0] for r in backend.rows("SELECT key FROM online_throttle")}
+        assert keys == {"account:cat", "address:testclient"}

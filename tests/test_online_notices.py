@@ -7,24 +7,16 @@ connection (prepare, append, finish), on both backends where it applies."""
 from __future__ import annotations
 
 import asyncio
-import time
+from contextlib import contextmanager
 
 import pytest
+from conftest import wait_until
 
 from tavli.errors import StaleAction, StoreError
 from tavli.online.service import OnlineGames
 from tavli.store.base import NOTICE_MAX, Action, Notice, notice_payload, read_notice
 from tavli.store.factory import open_store
 from tavli.web.newgame import NewGame
-
-
-def _wait(pred, timeout=5.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        if pred():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def _seeded(games: OnlineGames):
@@ -89,7 +81,7 @@ def test_listeners_hear_the_action_itself(online_db):
         games = OnlineGames(a)
         new = _seeded(games)
         done = _play(games, new, 3)
-        assert _wait(lambda: len(heard) >= 6)
+        assert wait_until(lambda: len(heard) >= 6)
         mine = [n for n in heard if n.game_id == new.game_id]
         assert [n.seq for n in mine] == [1, 2, 3, 4, 5, 6]
         assert [n.action for n in mine[3:]] == done  # side, action, result and time
@@ -106,13 +98,17 @@ def test_an_action_too_large_for_a_notice_is_read_from_the_log(pg_cluster):
         t = games.table(new.game_id)
         big = Action(new.game_id, 4, None, {"type": "note", "text": "x" * 9000}, {}, 1.0)
         a.append(big, status=t.status(), record=None)  # as another process's would be
-        assert _wait(lambda: any(n.seq == 4 for n in heard))
+        assert wait_until(lambda: any(n.seq == 4 for n in heard))
         n = [n for n in heard if n.seq == 4][0]
         assert n.action is None  # "look at the log"
         assert b.actions(new.game_id, after=3)[0].action == big.action
 
 
-def test_a_carried_action_is_applied_without_reading_the_log(tmp_path):
+@contextmanager
+def two_processes(tmp_path):
+    """Two services on one SQLite file, as two server processes: ``a`` plays a seeded game
+    ``new``; ``b`` listens (``known``) and has read the game once, through a store that
+    counts its reads (``b_store``). Yields ``(a, new, b, b_store, sa)``."""
     db = str(tmp_path / "o.sqlite3")
     with open_store(db) as sa, open_store(db) as sb:
         a = OnlineGames(sa)
@@ -121,6 +117,11 @@ def test_a_carried_action_is_applied_without_reading_the_log(tmp_path):
         b = OnlineGames(b_store)  # type: ignore[arg-type]
         b.known = {}  # as when its hub listens
         assert b.view(new.game_id)["seq"] == 3  # loaded once from the store
+        yield a, new, b, b_store, sa
+
+
+def test_a_carried_action_is_applied_without_reading_the_log(tmp_path):
+    with two_processes(tmp_path) as (a, new, b, b_store, sa):
         reads = b_store.reads
         done = _play(a, new, 6)
         for x in done:  # the notices, each with its action
@@ -139,14 +140,7 @@ def test_a_carried_action_is_applied_without_reading_the_log(tmp_path):
 
 
 def test_a_gap_falls_back_to_the_log(tmp_path):
-    db = str(tmp_path / "o.sqlite3")
-    with open_store(db) as sa, open_store(db) as sb:
-        a = OnlineGames(sa)
-        new = _seeded(a)
-        b_store = Counting(sb)
-        b = OnlineGames(b_store)  # type: ignore[arg-type]
-        b.known = {}
-        b.view(new.game_id)
+    with two_processes(tmp_path) as (a, new, b, b_store, _):
         reads = b_store.reads
         done = _play(a, new, 4)
         b.heard(new.game_id, done[0].seq, done[0])
@@ -168,13 +162,7 @@ def test_a_gap_falls_back_to_the_log(tmp_path):
 
 
 def test_a_carried_action_that_does_not_replay_is_refused(tmp_path):
-    db = str(tmp_path / "o.sqlite3")
-    with open_store(db) as sa, open_store(db) as sb:
-        a = OnlineGames(sa)
-        new = _seeded(a)
-        b = OnlineGames(sb)
-        b.known = {}
-        b.view(new.game_id)
+    with two_processes(tmp_path) as (a, new, b, _, _):
         x = _play(a, new, 1)[0]
         forged = Action(x.game_id, x.seq, x.side, x.action, {**x.result, "dice": [9, 9]},
                         x.at)
@@ -263,7 +251,7 @@ def test_appends_committed_in_groups_keep_their_own_outcome(pg_cluster):
                 log = store.actions(f"g{i}")
                 assert [(a.seq, a.result) for a in log] == [(s, {"n": s}) for s in
                                                            range(1, 6)]
-            assert _wait(lambda: len(heard) == 100)
+            assert wait_until(lambda: len(heard) == 100)
             assert all(n.news == f"white 1\n{{\"n\": {n.seq}}}" and n.action is not None
                        for n in heard)
             mine = [n.seq for n in heard if n.game_id == "g7"]

@@ -12,6 +12,7 @@ import threading
 import time
 
 import pytest
+from conftest import wait_until
 
 from tavli.errors import StaleAction, StoreError
 from tavli.store import migrations
@@ -35,13 +36,6 @@ def _act(game_id, seq, side="white", **result):
     return Action(game_id, seq, side, {"type": "roll"}, result)
 
 
-def _wait(pred, timeout=5.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        if pred():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_games_seats_and_the_numbered_log(online_db):
@@ -153,11 +147,11 @@ def test_listeners_hear_the_actions_of_another_connection(online_db):
         b.append(_act("g2", 1), status="playing", record=None)
         b.append(_act("g1", 2), status="playing", record=None)
         want = [Notice("g1", 1), Notice("g2", 1), Notice("g1", 2)]
-        assert _wait(lambda: len(heard_a) == 3 and len(heard_b) == 3)
+        assert wait_until(lambda: len(heard_a) == 3 and len(heard_b) == 3)
         assert heard_a == want and heard_b == want
         sub_a.close()
         b.append(_act("g1", 3), status="playing", record=None)
-        assert _wait(lambda: len(heard_b) == 4)
+        assert wait_until(lambda: len(heard_b) == 4)
         time.sleep(0.3)
         assert len(heard_a) == 3  # closed: hears no more
 
