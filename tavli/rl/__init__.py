@@ -1,0 +1,1 @@
+"""Interfaces for researchers: reinforcement-learning environments (filled below)."""
