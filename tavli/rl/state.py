@@ -36,21 +36,36 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tavli.ai.encode import encode, n_inputs
 from tavli.engine.games.kernel import DRAW, GOES_ON, KIND_NAMES, verdict
 from tavli.engine.layout import NSLOTS
-from tavli.engine.movegen import HT, STEPS, generate, thread_workspace
+from tavli.engine.movegen import STEPS, generate, thread_workspace
 from tavli.engine.rules import Rules
 from tavli.errors import IllegalMove, WrongState
-from tavli.rl.actions import DOUBLE, DROP, PASS, ROLL, TAKE, describe, encode_steps
+from tavli.rl.actions import (
+    DOUBLE,
+    DROP,
+    NUM_ACTIONS,
+    PASS,
+    ROLL,
+    TAKE,
+    describe,
+    encode_steps,
+)
+from tavli.rl.base import CHANCE, TERMINAL
 
 MAX_CUBE = 64
 #: phases: a turn to play, a cube decision before rolling, a double to answer, the end
 MOVE, CUBE, ANSWER, DICE, OVER = "move", "cube", "answer", "dice", "over"
-#: the player of a chance node (the dice) and of the end, as OpenSpiel numbers them
-CHANCE, TERMINAL = -1, -4
 #: room for the legal turns of one throw (grown when a position has more)
 START_CAPACITY = 1024
 BOARD = 4 * NSLOTS
+#: what an observation adds to the encoder's inputs: the raw board (4 x 26, the
+#: observer's row first), the dice (two one-hot dice), the cube (value's log2 / 6, owned
+#: by the observer, by the opponent), the phase (move, cube, answer, dice, over) and
+#: whether the observer is to decide
+OBS_EXTRA = BOARD + 12 + 3 + 5 + 1
+PHASES = (MOVE, CUBE, ANSWER, DICE, OVER)
 
 
 @njit(cache=True)
@@ -113,6 +128,8 @@ class TurnState:
     :meth:`returns` are the game points each side has won (cube and gammons included).
     """
 
+    num_actions = NUM_ACTIONS
+
     def __init__(self, rules: Rules | str = "portes", seed: int | None = None,
                  chance: bool = False) -> None:
         self.rules = rules if isinstance(rules, Rules) else Rules.for_game(rules)
@@ -125,6 +142,9 @@ class TurnState:
         self.results = np.empty((START_CAPACITY, BOARD), dtype=np.int8)
         self.codes = np.empty(START_CAPACITY, dtype=np.int64)
         self.chance = chance
+        self.family = self.rules.variant.kernel
+        self.n_features = n_inputs(self.family)
+        self.observation_size = self.n_features + OBS_EXTRA
         self.reset(seed)
 
     # --- the game's course ------------------------------------------------------------
@@ -291,6 +311,28 @@ class TurnState:
 
     def action_to_string(self, action: int) -> str:
         return describe(int(action), self.dice if self.phase == MOVE else None)
+
+    def observation(self, side: int) -> np.ndarray:
+        """The encoder's inputs for ``side`` (:mod:`tavli.ai.encode`, the networks' own),
+        then the raw board and the rest of the state (:data:`OBS_EXTRA`)."""
+        x = np.zeros(self.observation_size, dtype=np.float32)
+        encode(self.board, side, self.family, x)
+        k = self.n_features
+        rows = self.board.reshape(4, NSLOTS)
+        order = (side, 1 - side, 2 + side, 3 - side)
+        x[k:k + BOARD] = rows[order, :].reshape(-1)
+        k += BOARD
+        if self.dice is not None and self.phase == MOVE:
+            x[k + self.dice[0] - 1] = 1
+            x[k + 6 + self.dice[1] - 1] = 1
+        k += 12
+        x[k] = np.log2(self.cube) / 6
+        x[k + 1] = self.cube_owner == side
+        x[k + 2] = self.cube_owner == 1 - side
+        k += 3
+        x[k + PHASES.index(self.phase)] = 1
+        x[k + 5] = self.player == side
+        return x
 
     def board_array(self) -> np.ndarray:
         """The board as :mod:`tavli.engine.layout` has it (``int8[4, 26]``, a copy)."""
