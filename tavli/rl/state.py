@@ -334,6 +334,29 @@ class TurnState:
         x[k + 5] = self.player == side
         return x
 
+    def afterstates(self, side: int) -> tuple[np.ndarray, np.ndarray]:
+        """The legal codes of the turn to play and, for each, the observation ``side``
+        would have of the position it leaves, before the next throw (no dice, phase
+        ``dice``): what a value network of afterstates (TD-Gammon's way) reads.
+        Empty when no turn is to be played."""
+        if self.phase != MOVE or self.n == 0:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, self.observation_size),
+                                                         dtype=np.float32)
+        codes = self.codes[:self.n].copy()
+        out = np.zeros((self.n, self.observation_size), dtype=np.float32)
+        k = self.n_features
+        order = (side, 1 - side, 2 + side, 3 - side)
+        flags = k + BOARD + 12
+        for j in range(self.n):
+            b = self.results[j]
+            encode(b, side, self.family, out[j])
+            out[j, k:k + BOARD] = b.reshape(4, NSLOTS)[order, :].reshape(-1)
+            out[j, flags] = np.log2(self.cube) / 6
+            out[j, flags + 1] = self.cube_owner == side
+            out[j, flags + 2] = self.cube_owner == 1 - side
+            out[j, flags + 3 + PHASES.index(DICE)] = 1
+        return codes, out
+
     def board_array(self) -> np.ndarray:
         """The board as :mod:`tavli.engine.layout` has it (``int8[4, 26]``, a copy)."""
         return self.board.reshape(4, NSLOTS).copy()
