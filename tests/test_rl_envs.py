@@ -130,6 +130,7 @@ def test_a_long_game_is_truncated_without_reward():
     assert aec.truncations == {"white": True, "black": True}
     assert aec.terminations == {"white": False, "black": False}
     assert aec.rewards == {"white": 0.0, "black": 0.0}
+    assert not aec.last()[0]["action_mask"].any()
     aec.step(None)
     aec.step(None)
     assert aec.agents == []
@@ -247,6 +248,7 @@ def test_illegal_actions_lose_or_raise_as_asked():
     e.reset(seed=1)
     obs, reward, terminated, truncated, info = e.step(1)
     assert (reward, terminated, truncated, info) == (-2.0, True, False, {"illegal_action": True})
+    assert not obs["action_mask"].any() and not e.action_masks().any()
     with pytest.raises(WrongState):
         e.step(int(e.game.legal_actions()[0]))
     strict = TavliEnv("plakoto", illegal_action="raise")
@@ -273,7 +275,7 @@ def test_a_gym_game_is_truncated_after_max_turns():
         _, reward, terminated, truncated, _ = e.step(int(e.game.legal_actions()[0]))
         steps += 1
         assert not terminated and reward == 0
-    assert e.turns == 6 and steps == 3
+    assert e.turns == 6 and steps == 3 and not e.action_masks().any()
 
 
 # --- the baselines -------------------------------------------------------------------------

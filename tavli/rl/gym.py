@@ -40,17 +40,9 @@ from typing import Any
 import numpy as np
 
 from tavli.errors import IllegalMove, OptionError, WrongState
+from tavli.rl import views
 from tavli.rl.games import GAMES, make_state
 from tavli.rl.policies import Policy, make_policy
-from tavli.rl.views import (
-    DEFAULT_MAX_TURNS,
-    action_space,
-    draw_seed,
-    game_text,
-    most_points,
-    observation_space,
-    observe,
-)
 
 try:
     import gymnasium
@@ -58,29 +50,24 @@ except ImportError as e:  # the environments are the optional extra
     raise ImportError("tavli.rl.gym needs Gymnasium: pip install tavli[rl]") from e
 
 ILLEGAL_ACTIONS = ("lose", "raise")
-RENDER_MODES = ("ansi", "human")
 
 
 class TavliEnv(gymnasium.Env):
     """The learner plays ``side`` of ``game`` (with the rule options ``rule_options``)
     against ``opponent`` (see the module docstring)."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+    metadata = {"render_modes": list(views.RENDER_MODES), "render_fps": 1}
 
     def __init__(self, game: str = "portes", opponent: str | Policy = "random",
                  side: int | str = 0, illegal_action: str = "lose",
-                 max_turns: int = DEFAULT_MAX_TURNS, render_mode: str | None = None,
+                 max_turns: int = views.DEFAULT_MAX_TURNS, render_mode: str | None = None,
                  **rule_options: Any) -> None:
         if side not in (0, 1, "random"):
             raise OptionError(f"side must be 0, 1 or 'random', got {str(side)[:20]!r}")
         if illegal_action not in ILLEGAL_ACTIONS:
             raise OptionError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, "
                               f"got {str(illegal_action)[:20]!r}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise OptionError(f"render_mode must be one of {', '.join(RENDER_MODES)} or "
-                              f"None, got {str(render_mode)[:20]!r}")
-        if not (isinstance(max_turns, int) and max_turns > 0):
-            raise OptionError(f"max_turns must be a positive integer, got {max_turns!r}")
+        views.check_options(render_mode, max_turns)
         self.game = make_state(game, **rule_options)
         self.opponent = make_policy(opponent)
         self.side_choice = side
@@ -88,8 +75,8 @@ class TavliEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         self.max_turns = max_turns
         self.render_mode = render_mode
-        self.observation_space = observation_space(self.game)
-        self.action_space = action_space(self.game)
+        self.observation_space = views.observation_space(self.game)
+        self.action_space = views.action_space(self.game)
         self.turns = 0
         self.over = True  # no game until reset
 
@@ -98,15 +85,17 @@ class TavliEnv(gymnasium.Env):
         """A new game (``seed``: the dice, the side when drawn and the opponent's random
         choices); the opponent plays until the learner is to decide."""
         super().reset(seed=seed)
-        self.game.reset(draw_seed(self.np_random))
+        self.game.reset(views.draw_seed(self.np_random))
         if self.side_choice == "random":
             self.side = int(self.np_random.integers(2))
         if hasattr(self.opponent, "seed"):
-            self.opponent.seed(draw_seed(self.np_random))
+            self.opponent.seed(views.draw_seed(self.np_random))
         self.turns = 0
         self.over = False
         self._opponent_plays()
-        return observe(self.game, self.side), {}
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), {}
 
     def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
         """The learner takes ``action``, then the opponent plays until the learner is to
@@ -119,8 +108,8 @@ class TavliEnv(gymnasium.Env):
                 raise IllegalMove(f"action {str(action)[:20]} is not legal here ({len(legal)} "
                                   "legal actions: see action_masks())")
             self.over = True
-            return (observe(self.game, self.side), -float(most_points(self.game)), True,
-                    False, {"illegal_action": True})
+            loss = -float(views.most_points(self.game))
+            return self._observe(), loss, True, False, {"illegal_action": True}
         self._play(int(action))
         self._opponent_plays()
         terminated = self.game.is_terminal()
@@ -129,7 +118,7 @@ class TavliEnv(gymnasium.Env):
         reward = float(self.game.returns()[self.side]) if terminated else 0.0
         if self.render_mode == "human":
             self.render()
-        return observe(self.game, self.side), reward, terminated, truncated, {}
+        return self._observe(), reward, terminated, truncated, {}
 
     def _play(self, action: int) -> None:
         self.game.step(action)
@@ -139,20 +128,21 @@ class TavliEnv(gymnasium.Env):
         while self.game.player == 1 - self.side and self.turns < self.max_turns:
             self._play(self.opponent(self.game))
 
+    def _observe(self) -> dict[str, np.ndarray]:
+        """The learner's observation; once the episode is over, no action is legal."""
+        obs = views.observe(self.game, self.side)
+        if self.over:
+            obs["action_mask"][:] = 0
+        return obs
+
     def action_masks(self) -> np.ndarray:
-        """The legal codes of the learner as booleans (all False at the end): what
-        ``MaskablePPO`` asks an environment for."""
-        return observe(self.game, self.side)["action_mask"].astype(bool)
+        """The legal codes of the learner as booleans (all False once the episode is
+        over): what ``MaskablePPO`` asks an environment for."""
+        return self._observe()["action_mask"].astype(bool)
 
     def render(self) -> str | None:
         """The position's text (``"ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            return None
-        text = game_text(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return views.show(self.game, self.render_mode)
 
 
 def env_id(game: str) -> str:

@@ -4,9 +4,9 @@ Two agents, ``white`` (side 0) and ``black`` (side 1), decide in turn; the side 
 may decide twice running (a cube decision, then its move) and the other answers a
 double. Each agent observes a dict (:mod:`tavli.rl.views`): ``observation``, the game's
 float32 vector, and ``action_mask``, int8 over ``Discrete(num_actions)`` with the legal
-codes of the agent to decide (all 0 for the other agent). The codes are
-:mod:`tavli.rl.actions`' for the games with dice (one code per whole turn, then the
-cube's). The dice are thrown inside :meth:`raw_env.step` (there is no chance agent),
+codes of the agent to decide (all 0 for the other agent, and for both once the game is
+over). The codes are :mod:`tavli.rl.actions`' for the games with dice (one code per whole
+turn, then the cube's). The dice are thrown inside :meth:`raw_env.step` (there is no chance agent),
 from the generator :meth:`raw_env.reset` seeds, so a seed replays a game exactly.
 
 Rewards are game points (:meth:`~tavli.rl.base.GameState.returns`: gammons and the cube
@@ -35,17 +35,18 @@ from typing import Any
 
 import numpy as np
 
-from tavli.errors import OptionError
 from tavli.rl.games import make_state
 from tavli.rl.views import (
     AGENTS,
     DEFAULT_MAX_TURNS,
+    RENDER_MODES,
     action_space,
+    check_options,
     draw_seed,
-    game_text,
     most_points,
     observation_space,
     observe,
+    show,
 )
 
 try:
@@ -55,7 +56,6 @@ try:
 except ImportError as e:  # the environments are the optional extra
     raise ImportError("tavli.rl.pettingzoo needs PettingZoo: pip install tavli[rl]") from e
 
-RENDER_MODES = ("ansi", "human")
 
 
 def env(game: str = "portes", render_mode: str | None = None,
@@ -77,11 +77,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name for the unwrap
 
     def __init__(self, game: str = "portes", render_mode: str | None = None,
                  max_turns: int = DEFAULT_MAX_TURNS, **rule_options: Any) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise OptionError(f"render_mode must be one of {', '.join(RENDER_MODES)} or "
-                              f"None, got {str(render_mode)[:20]!r}")
-        if not (isinstance(max_turns, int) and max_turns > 0):
-            raise OptionError(f"max_turns must be a positive integer, got {max_turns!r}")
+        check_options(render_mode, max_turns)
         EzPickle.__init__(self, game, render_mode, max_turns, **rule_options)
         super().__init__()
         #: the game (not ``state``: that is AECEnv's global-state method)
@@ -118,7 +114,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name for the unwrap
         self.agent_selection = AGENTS[self.game.player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return observe(self.game, AGENTS.index(agent))
+        """``agent``'s observation; once the game is truncated, no action is legal."""
+        obs = observe(self.game, AGENTS.index(agent))
+        if any(self.truncations.values()):
+            obs["action_mask"][:] = 0
+        return obs
 
     def step(self, action: int | None) -> None:
         """The agent to decide takes ``action`` (None once it is terminated or truncated)."""
@@ -145,13 +145,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name for the unwrap
 
     def render(self) -> str | None:
         """The position's text (``"ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            return None
-        text = game_text(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return show(self.game, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (text rendering only)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tavli.errors import OptionError
 from tavli.rl.base import GameState
 from tavli.rl.state import ANSWER, CUBE, TurnState
 
@@ -31,9 +32,21 @@ except ImportError as e:  # the environments are the optional extra
 
 #: the agents, by side (0 white, 1 black)
 AGENTS = ("white", "black")
+#: ``"ansi"``: ``render()`` returns the position's text; ``"human"``: prints it
+RENDER_MODES = ("ansi", "human")
 #: the decisions a game may last before it is cut short (truncated): far beyond any real
 #: game (Portes between random players: about 100), a guard against endless play
 DEFAULT_MAX_TURNS = 10_000
+
+
+def check_options(render_mode: str | None, max_turns: int) -> None:
+    """OptionError unless ``render_mode`` is one of :data:`RENDER_MODES` (or None) and
+    ``max_turns`` a positive integer."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise OptionError(f"render_mode must be one of {', '.join(RENDER_MODES)} or "
+                          f"None, got {str(render_mode)[:20]!r}")
+    if not (isinstance(max_turns, int) and max_turns > 0):
+        raise OptionError(f"max_turns must be a positive integer, got {max_turns!r}")
 
 
 def observation_space(state: GameState) -> spaces.Dict:
@@ -76,6 +89,18 @@ def game_text(state: GameState) -> str:
     if not isinstance(state, TurnState):
         return str(state)
     return f"{state.position()}\n{_status(state)}"
+
+
+def show(state: GameState, render_mode: str | None) -> str | None:
+    """What an environment's ``render()`` gives in ``render_mode``: the text (``"ansi"``),
+    or None having printed it (``"human"``) or without a mode."""
+    if render_mode is None:
+        return None
+    text = game_text(state)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def _status(state: TurnState) -> str:
