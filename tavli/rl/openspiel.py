@@ -193,7 +193,7 @@ class TavliGame(pyspiel.Game):
         if self.max_length < 1:
             raise OptionError(f"max_game_length must be positive, not {self.max_length}")
         self.opening = make_state(name, chance=True, **rules)
-        stochastic = self.opening.player == CHANCE
+        stochastic = self.game_kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
         most = float(max_points(self.opening))
         info = pyspiel.GameInfo(
             num_distinct_actions=self.opening.num_actions,
