@@ -20,7 +20,7 @@ What OpenSpiel sees of a game (read from its :class:`tavli.rl.base.GameState`, m
   end only; the utility's bounds are the most one game can win (:func:`max_points`);
 * **length**: a game stops as a draw after ``max_game_length`` decisions (turns and cube
   actions; chance nodes do not count), a parameter (default :data:`MAX_GAME_LENGTH`):
-  dice games have no bound of their own (OpenSpiel's backgammon stops at 500 turns too).
+  dice games have no bound of their own (OpenSpiel's backgammon caps its games at 500 turns).
   Random play ends long before: at most 270 decisions in 300 games of Portes;
 * **observations**: ``observation_tensor(player)`` is the state's
   ``observation(player)`` (the networks' encoder, the raw board, dice, cube, phase), its
