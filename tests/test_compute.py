@@ -20,7 +20,7 @@ from tavli.cli import main
 from tavli.compute import Compute, as_compute, open_pool
 from tavli.engine.board import Position
 from tavli.errors import OptionError
-from tavli.rl.selfplay import _random_pair, self_play
+from tavli.rl.selfplay import random_pair, self_play
 from tavli.training.labels import Chunk
 
 ON_RAY = Compute(ray=True, jobs=2)
@@ -125,9 +125,9 @@ def test_a_rollout_on_ray_is_the_local_one(ray_instance):
 def test_self_play_of_the_environments_is_the_same_here_in_processes_and_on_ray(
         ray_instance):
     """Research environments' experience (tavli.rl.selfplay) on the jobs of training."""
-    here = self_play("plakoto", _random_pair, 10, seed=4, per_task=3)
+    here = self_play("plakoto", random_pair, 10, seed=4, per_task=3)
     for where in (Compute(jobs=2), ON_RAY):
-        there = self_play("plakoto", _random_pair, 10, compute=where, seed=4, per_task=3)
+        there = self_play("plakoto", random_pair, 10, compute=where, seed=4, per_task=3)
         assert [e.returns for e in here] == [e.returns for e in there], where
         assert all(np.array_equal(a.actions, b.actions)
                    and np.array_equal(a.observations, b.observations)

@@ -7,17 +7,16 @@ The games are cut into tasks of a few games (:mod:`tavli.compute`); game ``i`` i
 with the dice of seed ``(seed, i)`` and policies made for that task, so the episodes are
 the same in one process, in local processes or on a Ray cluster.
 
->>> eps = self_play("fevga", _random_pair, games=3, seed=1)
+>>> eps = self_play("fevga", random_pair, games=3, seed=1)
 >>> len(eps), eps[0].observations.shape[1], sum(eps[0].returns)
 (3, 346, 0)
 >>> [e.actions[:3].tolist() for e in eps] == [e.actions[:3].tolist() for e in
-...     self_play("fevga", _random_pair, games=3, seed=1)]
+...     self_play("fevga", random_pair, games=3, seed=1)]
 True
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +26,7 @@ import numpy as np
 from tavli.compute import Compute, open_pool
 from tavli.rl.base import GameState
 from tavli.rl.games import make_state
+from tavli.rl.policies import random_policy
 
 HERE = Compute()
 Policy = Callable[[GameState], int]
@@ -96,14 +96,6 @@ def self_play(game: str, make_pair: PolicyPair, games: int, compute: Compute = H
     return [e for chunk in chunks for e in chunk]
 
 
-def _random_policy(rng: random.Random) -> Policy:
-    def choose(state: GameState) -> int:
-        legal = state.legal_actions()
-        return int(legal[rng.randrange(len(legal))])
-    return choose
-
-
-def _random_pair(seed: int) -> tuple[Policy, Policy]:
-    """Two uniformly random players (the module's example)."""
-    rng = random.Random(seed)
-    return _random_policy(rng), _random_policy(rng)
+def random_pair(seed: int) -> tuple[Policy, Policy]:
+    """Two uniformly random players."""
+    return random_policy(seed), random_policy(seed + 1)
