@@ -15,7 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 #: the packages of the test and bench extras (pyproject.toml), as imported
 EXTRAS = ("httpx", "gnubg_nn", "draughts", "playwright", "pytest", "hypothesis",
-          "axe_playwright_python", "importlinter", "xdist")
+          "axe_playwright_python", "importlinter", "xdist",
+          "pettingzoo", "gymnasium", "pyspiel", "open_spiel", "sklearn")
 #: where tavli imports one of them, each guarded (the command says what it needs first,
 #: or goes on without the reference)
 GUARDED = {
@@ -24,6 +25,11 @@ GUARDED = {
     "tavli/bench/movegen.py": {"gnubg_nn"},          # no gnubg column when missing
     "tavli/bench/strength.py": {"gnubg_nn"},         # the gnubg player: one RuleError line
     "tavli/bench/dama.py": {"draughts"},             # "pydraughts not installed: no ratio"
+    # the research environments (extra rl): ImportError naming `pip install tavli[rl]`
+    "tavli/rl/pettingzoo.py": {"pettingzoo", "gymnasium"},
+    "tavli/rl/gym.py": {"gymnasium"},
+    "tavli/rl/views.py": {"gymnasium"},
+    "tavli/rl/openspiel.py": {"pyspiel", "open_spiel"},
 }
 PLAIN_INSTALL = f"""
 import sys
@@ -75,3 +81,16 @@ def test_benchmarks_with_an_optional_reference_run_without_it():
     done = plain("bench", "dama", "--positions", "4")
     assert done.returncode == 0, done.stderr[-800:]
     assert "pydraughts not installed" in done.stdout
+
+
+@pytest.mark.parametrize("module", ["tavli.rl.pettingzoo", "tavli.rl.gym",
+                                    "tavli.rl.openspiel"])
+def test_the_research_environments_name_their_extra(module):
+    code = ("import sys\nfor m in ('pettingzoo', 'gymnasium', 'pyspiel', 'open_spiel'):\n"
+            "    sys.modules[m] = None\n"
+            "import tavli, tavli.rl.games\n"  # the rest of tavli.rl needs no extra
+            f"try:\n    import {module}\nexcept ImportError as e:\n    print(e)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr[-800:]
+    assert "pip install tavli[rl]" in done.stdout
