@@ -5,6 +5,7 @@ import random
 import numpy as np
 import pytest
 
+import tavli.rl.dama as dama
 from tavli.engine.dama.board import Position
 from tavli.errors import IllegalMove, RuleError, WrongState
 from tavli.play.dama.game import DamaGame
@@ -219,6 +220,21 @@ def test_clones_are_independent():
     assert c.position() == s.position()
     assert np.array_equal(c.observation(0), s.observation(0))
     assert np.array_equal(c.legal_actions(), s.legal_actions())
+
+
+def test_room_for_the_moves_grows(monkeypatch):
+    """A state made with room for 2 moves grows it and plays as one made with room."""
+    roomy = DamaState("box")
+    monkeypatch.setattr(dama, "START_CAPACITY", 2)
+    small = DamaState("box")
+    rng = random.Random(8)
+    while not roomy.is_terminal():
+        assert np.array_equal(small.legal_actions(), roomy.legal_actions())
+        code = rng.choice(roomy.legal_actions().tolist())
+        small.step(code)
+        roomy.step(code)
+    assert small.is_terminal() and small.returns() == roomy.returns()
+    assert len(small.moves) > 2
 
 
 def test_no_chance_and_reset():
