@@ -273,6 +273,7 @@ class DamaState:
 
     num_actions = NUM_ACTIONS
     observation_size = OBSERVATION_SIZE
+    _moves: dict[int, DamaMove] | None
 
     def __init__(self, rules: DamaRules | str = DEFAULT_RULE_SET,
                  start: Position | str | None = None, seed: int | None = None) -> None:
@@ -322,7 +323,7 @@ class DamaState:
         self._judge(n)
 
     def _judge(self, n: int) -> None:
-        self._moves: dict[int, DamaMove] | None = None  # legal_moves() makes them if asked
+        self._moves = None  # the engine's moves: legal_moves() makes them when asked
         if n == CROWDED:
             raise RouteOverflow(f"more than {SAME_ROUTE} legal moves share a start and end "
                                 f"square in {self.position().fen()}: Dama's action space "
