@@ -56,6 +56,41 @@ class Ply:
         return f"*{self.huffed}" if self.move is None else str(self.move)
 
 
+#: how often the same position (pieces and side to move) must occur to draw the game
+REPETITION_DRAW = 3
+
+
+def rule_draw(repetitions: int, quiet_plies: int, draw_plies: int) -> str | None:
+    """Why the rules draw the game now, or None: the position has occurred
+    :data:`REPETITION_DRAW` times (``repetitions``), or ``quiet_plies`` plies have passed
+    without a capture, a huff or a man's move (``draw_plies`` end the game)."""
+    if repetitions >= REPETITION_DRAW:
+        return "threefold repetition"
+    if quiet_plies >= draw_plies:
+        return f"{draw_plies // 2} moves each without a capture or a man's move"
+    return None
+
+
+def verdict(repetitions: int, quiet_plies: int, draw_plies: int, can_move: bool,
+            turn: int) -> tuple[bool, int | None]:
+    """The rules' verdict on a position (agreement and resignation aside), the one
+    :class:`DamaGame` and the research environment (:mod:`tavli.rl.dama`) read:
+    ``(over, winner)``. A draw by rule (:func:`rule_draw`) comes first; else the side to
+    move (``turn``) loses when he cannot move (``can_move`` False: no legal move, or no
+    piece left).
+
+    >>> verdict(1, 0, 30, False, WHITE), verdict(3, 0, 30, False, WHITE)
+    ((True, 1), (True, None))
+    >>> verdict(1, 29, 30, True, BLACK), verdict(1, 30, 30, True, BLACK)
+    ((False, None), (True, None))
+    """
+    if rule_draw(repetitions, quiet_plies, draw_plies) is not None:
+        return True, None
+    if not can_move:
+        return True, 1 - turn
+    return False, None
+
+
 class DamaGame:
     """A game under one rule set, from the start or from ``start`` (a :class:`Position`
     or a FEN)."""
@@ -175,23 +210,22 @@ class DamaGame:
     def draw_reason(self) -> str | None:
         if self._agreed:
             return "agreement"
-        if self.repetitions() >= 3:
-            return "threefold repetition"
-        if self.quiet_plies >= self.rules.draw_plies:
-            return f"{self.rules.draw_plies // 2} moves each without a capture or a man's move"
-        return None
+        return rule_draw(self.repetitions(), self.quiet_plies, self.rules.draw_plies)
+
+    def _verdict(self) -> tuple[bool, int | None]:
+        return verdict(self.repetitions(), self.quiet_plies, self.rules.draw_plies,
+                       not self.position.is_game_over(), self.turn)
 
     def winner(self) -> int | None:
         """``WHITE`` (0), ``BLACK`` (1) or None (not over, or drawn)."""
         if self._resigned is not None:
             return 1 - self._resigned
-        if self.draw_reason() is None and self.position.is_game_over():
-            return 1 - self.turn
-        return None
+        if self._agreed:
+            return None
+        return self._verdict()[1]
 
     def is_over(self) -> bool:
-        return (self._resigned is not None or self.draw_reason() is not None
-                or self.position.is_game_over())
+        return self._resigned is not None or self._agreed or self._verdict()[0]
 
     @property
     def result(self) -> str:
@@ -250,5 +284,5 @@ def reason_msg(game: DamaGame) -> dict[str, Any] | None:
     return msg("dama.reason.quiet", n=game.rules.draw_plies // 2)
 
 
-__all__ = ["DamaGame", "Ply", "colour_name", "colour_msg", "reason_msg", "REASON_KEYS", "WHITE",
-           "BLACK", "IllegalMove"]
+__all__ = ["DamaGame", "Ply", "verdict", "rule_draw", "REPETITION_DRAW", "colour_name",
+           "colour_msg", "reason_msg", "REASON_KEYS", "WHITE", "BLACK", "IllegalMove"]
