@@ -12,6 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
+from tavli.engine.games import find_game
 from tavli.errors import IllegalMove, OptionError, TavliError, WrongState
 from tavli.rl.actions import DOUBLE, DROP, ROLL, TAKE
 from tavli.rl.games import GAMES, make_state
@@ -115,6 +116,8 @@ def test_a_seed_replays_the_game_and_reset_goes_on_from_it(game):
         aec.reset()
         runs.append((codes, aec.observe(aec.agent_selection)["observation"]))
     assert runs[0][0] == runs[1][0] and np.array_equal(runs[0][1], runs[1][1])
+    if not find_game(GAMES[game][0]).dice:
+        return  # Dama has no dice: every seed starts the same game
     one.reset(seed=11)
     first = one.observe(one.agent_selection)["observation"]
     two.reset(seed=12)
