@@ -380,3 +380,20 @@ def test_the_penalty_and_text_of_the_views():
     state = make_state("backgammon", seed=1)
     state.step(int(state.legal_actions()[0]))
     assert game_text(state).endswith(f"to roll or double (cube {state.cube})")
+
+
+@pytest.mark.parametrize("game", ["box", "russian", "italian"])
+def test_dama_s_ai_is_a_policy_that_beats_random(game):
+    ai, rnd = make_policy("dama:1"), make_policy("random", seed=3)
+    wins = 0
+    for g in range(4):
+        s = make_state(game)
+        side = g % 2
+        while not s.is_terminal():
+            a = (ai if s.player == side else rnd)(s)
+            assert a in s.legal_actions()
+            s.step(a)
+        wins += s.returns()[side] > 0
+    assert wins == 4  # the search at level 1 against uniformly random moves
+    with pytest.raises(WrongState):
+        ai(make_state("portes", seed=1))

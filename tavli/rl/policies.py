@@ -9,11 +9,13 @@ code of the side to decide in a :class:`~tavli.rl.base.GameState`.
   shipped network of the game, 0 to 2 plies, with the level's noise): its moves and its
   cubeful cube decisions (Janowski's model on the network's probabilities, money play);
 * :func:`make_policy`: one of them by name (``"random"``, ``"greedy"``, ``"neural"``,
-  ``"neural:<level>"``), or a callable as it is.
+  ``"neural:<level>"``, ``"dama:<level>"``), or a callable as it is;
+* :func:`dama_policy`: Dama's search AI at a level (Dama's states).
 
 A player's move (:class:`tavli.Move`) becomes its code by :func:`tavli.rl.actions.encode`;
-a ``beaver`` (which the environments do not play) counts as a take. Dama's states have
-the random policy here; its AI (:mod:`tavli.ai.dama`) is not yet a policy.
+a ``beaver`` (which the environments do not play) counts as a take. Dama's AI
+(:mod:`tavli.ai.dama`) chooses a :class:`~tavli.engine.dama.board.DamaMove`, whose code
+:meth:`tavli.rl.dama.DamaState.action_for` gives.
 
 Policies that draw random numbers have ``seed(seed)``, which the Gymnasium environment
 calls at every reset so that a seed replays a game exactly.
@@ -33,6 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tavli.ai.dama import AIPlayer, dama_level
+from tavli.ai.dama import parse_level as parse_dama_level
 from tavli.ai.neural import LevelPlayer
 from tavli.engine.board import Position
 from tavli.engine.rules import Rules
@@ -40,12 +44,13 @@ from tavli.errors import OptionError, WrongState
 from tavli.play.players import GreedyPlayer, Player
 from tavli.rl.actions import DOUBLE, DROP, PASS, ROLL, TAKE, encode
 from tavli.rl.base import GameState
+from tavli.rl.dama import DamaState
 from tavli.rl.state import ANSWER, CUBE, MOVE, TurnState
 
 Policy = Callable[[GameState], int]
 #: the codes of a player's cube decisions (a beaver is played as a take)
 CUBE_CODES = {"roll": ROLL, "double": DOUBLE, "take": TAKE, "beaver": TAKE, "drop": DROP}
-POLICY_NAMES = ("random", "greedy", "neural")
+POLICY_NAMES = ("random", "greedy", "neural", "dama")
 
 
 class RandomPolicy:
@@ -142,6 +147,35 @@ def neural_policy(level: str | int | None = "expert", seed: int | None = None) -
     return NeuralPolicy(level, seed)
 
 
+class DamaPolicy:
+    """Dama's AI (:class:`tavli.ai.dama.AIPlayer`, an alpha-beta search) at a level, for
+    a :class:`~tavli.rl.dama.DamaState`; its rules are the state's."""
+
+    name = "dama"
+
+    def __init__(self, level: str | int | None = None) -> None:
+        self.level = dama_level(None if level is None else str(level))
+        parse_dama_level(self.level)  # a bad level is an error now, not at the first move
+        self.players: dict[object, AIPlayer] = {}
+
+    def __call__(self, state: GameState) -> int:
+        if not isinstance(state, DamaState):
+            raise WrongState("the Dama AI plays Dama; for the games with dice use "
+                             "neural_policy or greedy_policy")
+        if state.is_terminal():
+            raise WrongState("no decision to take: the game is over")
+        player = self.players.get(state.rules)
+        if player is None:
+            player = self.players[state.rules] = AIPlayer(state.rules, self.level)
+        return state.action_for(player.choose(state.position()))
+
+
+def dama_policy(level: str | int | None = None) -> DamaPolicy:
+    """Dama's search AI at ``level`` (``1``-``4``, ``default``, ``full``, ``depth:N``,
+    ``time:S``, or a level name of the dice games: ``beginner`` is ``1``)."""
+    return DamaPolicy(level)
+
+
 def make_policy(spec: str | Policy, seed: int | None = None) -> Policy:
     """The policy ``spec`` names (``random``, ``greedy``, ``neural`` at the default
     level, ``neural:<level>``), or ``spec`` itself when it is callable."""
@@ -154,5 +188,7 @@ def make_policy(spec: str | Policy, seed: int | None = None) -> Policy:
         return greedy_policy()
     if name == "neural":
         return neural_policy(level or "expert", seed)
+    if name == "dama":
+        return dama_policy(level or None)
     raise OptionError(f"unknown policy {str(spec)[:40]!r}: one of {', '.join(POLICY_NAMES)}, "
-                      "neural:<level> or a callable policy(state) -> code")
+                      "neural:<level>, dama:<level> or a callable policy(state) -> code")
