@@ -4,7 +4,9 @@ play it against tavli's greedy player and its shipped network.
 The method is TD-Gammon's idea at its plainest: play games, remember each position a
 turn left (its *afterstate*, seen by the player who made it) and the points that player
 won in the end, fit a regressor to that, and then play the turn whose afterstate the
-regressor likes best. A few rounds of play and fit, a few minutes on one core:
+regressor likes best. The first round's games are the greedy player's (with a tenth of
+random turns), so the first fit values its play and playing by that fit is a step of
+policy improvement; later rounds play by the fit. A few minutes on one core:
 
     python docs/examples/value_policy.py --game portes --games 600 --rounds 3 --eval 200
 
@@ -22,22 +24,28 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.neural_network import MLPRegressor
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 from tavli.rl.base import GameState
 from tavli.rl.games import make_state
 from tavli.rl.policies import greedy_policy, neural_policy, random_policy
 
 
-def value_policy(model: MLPRegressor | None, epsilon: float, rng: random.Random):
-    """Play the afterstate ``model`` values most (a random turn with probability
-    ``epsilon``, or always before there is a model); other decisions (the cube, a pass)
-    take the first legal code."""
+def value_policy(model: Pipeline | None, epsilon: float, rng: random.Random):
+    """Play the afterstate ``model`` values most (before there is a model, the greedy
+    player's turn), a random turn with probability ``epsilon``; other decisions (the
+    cube, a pass) take the first legal code."""
+    teacher = greedy_policy()
+
     def choose(state: GameState) -> int:
         codes, seen = state.afterstates(state.player)
         if len(codes) == 0:
             return int(state.legal_actions()[0])
-        if model is None or rng.random() < epsilon:
+        if rng.random() < epsilon:
             return int(codes[rng.randrange(len(codes))])
+        if model is None:
+            return teacher(state)
         return int(codes[int(np.argmax(model.predict(seen)))])
     return choose
 
@@ -86,8 +94,10 @@ def main(argv: list[str] | None = None) -> dict[str, tuple[float, float]]:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    model = MLPRegressor(hidden_layer_sizes=(64,), learning_rate_init=1e-3, max_iter=30,
-                         random_state=args.seed)
+    # the inputs mix 0/1 flags with pip counts: scaled, or the network fits the counts only
+    model = make_pipeline(StandardScaler(),
+                          MLPRegressor(hidden_layer_sizes=(64,), learning_rate_init=1e-3,
+                                       max_iter=30, random_state=args.seed))
     start = time.perf_counter()
     xs, ys = [], []
     fitted = None
