@@ -69,14 +69,19 @@ PHASES = (MOVE, CUBE, ANSWER, DICE, OVER)
 
 
 @njit(cache=True)
-def _die(rng):
-    """A die from the state's own splitmix64 generator (``rng`` uint64[1])."""
+def splitmix(rng):
+    """The next number of the splitmix64 generator whose state is ``rng`` (uint64[1])."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
     z = rng[0]
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return np.int64(z % np.uint64(6)) + 1
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _die(rng):
+    """A die from the state's own splitmix64 generator (``rng`` uint64[1])."""
+    return np.int64(splitmix(rng) % np.uint64(6)) + 1
 
 
 @njit(cache=True)
@@ -116,6 +121,34 @@ def _play(board, results, codes, n, action, flags):
         board[:] = results[j]
     w, pts, kind = verdict(board, flags)
     return j, w, pts, kind
+
+
+@njit(cache=True)
+def write_observation(x, board, side, family, n_features, d1, d2, cube, owner, phase,
+                      player):
+    """Write into ``x`` (zeros, float32[observation_size]) what ``side`` sees of the flat
+    ``board``: the encoder's inputs, the raw board (``side``'s rows first), the dice
+    ``d1, d2`` (0, 0: none), the cube, the ``phase`` (an index of :data:`PHASES`) and
+    whether ``side`` is the ``player`` to decide. :meth:`TurnState.observation` and the
+    batched environment (:mod:`tavli.rl.vector`) both write it here."""
+    encode(board, side, family, x)
+    k = n_features
+    for r in range(4):
+        row = (r + side) % 2 + 2 * (r // 2)  # side's own row first: s, 1-s, 2+s, 3-s
+        for c in range(NSLOTS):
+            x[k + r * NSLOTS + c] = board[row * NSLOTS + c]
+    k += BOARD
+    if d1 > 0:
+        x[k + d1 - 1] = 1
+        x[k + 6 + d2 - 1] = 1
+    k += 12
+    x[k] = np.log2(cube) / 6
+    x[k + 1] = owner == side
+    x[k + 2] = owner == 1 - side
+    k += 3
+    x[k + phase] = 1
+    x[k + 5] = player == side
+    return x
 
 
 class TurnState:
@@ -316,22 +349,9 @@ class TurnState:
         """The encoder's inputs for ``side`` (:mod:`tavli.ai.encode`, the networks' own),
         then the raw board and the rest of the state (:data:`OBS_EXTRA`)."""
         x = np.zeros(self.observation_size, dtype=np.float32)
-        encode(self.board, side, self.family, x)
-        k = self.n_features
-        rows = self.board.reshape(4, NSLOTS)
-        order = (side, 1 - side, 2 + side, 3 - side)
-        x[k:k + BOARD] = rows[order, :].reshape(-1)
-        k += BOARD
-        if self.dice is not None and self.phase == MOVE:
-            x[k + self.dice[0] - 1] = 1
-            x[k + 6 + self.dice[1] - 1] = 1
-        k += 12
-        x[k] = np.log2(self.cube) / 6
-        x[k + 1] = self.cube_owner == side
-        x[k + 2] = self.cube_owner == 1 - side
-        k += 3
-        x[k + PHASES.index(self.phase)] = 1
-        x[k + 5] = self.player == side
+        d1, d2 = self.dice if self.dice is not None and self.phase == MOVE else (0, 0)
+        write_observation(x, self.board, side, self.family, self.n_features, d1, d2,
+                          self.cube, self.cube_owner, PHASES.index(self.phase), self.player)
         return x
 
     def afterstates(self, side: int) -> tuple[np.ndarray, np.ndarray]:
