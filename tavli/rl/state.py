@@ -151,6 +151,12 @@ def write_observation(x, board, side, family, n_features, d1, d2, cube, owner, p
     return x
 
 
+def work_buffers() -> tuple[np.ndarray, np.ndarray]:
+    """The legal-move generator's work buffers of this thread (every state shares them)."""
+    ws = thread_workspace()
+    return ws.buf, ws.table
+
+
 class TurnState:
     """A game of ``rules`` (a :class:`tavli.Rules` or a game name with dice) from its
     start, dice from ``seed``.
@@ -263,7 +269,7 @@ class TurnState:
         self.player = self.turn
         while True:
             n = _generate_codes(self.board, self.turn, dice[0], dice[1], self.flags,
-                                *self._work(), self.results, self.codes)
+                                *work_buffers(), self.results, self.codes)
             if n >= 0:
                 break
             if n == -2:
@@ -271,11 +277,6 @@ class TurnState:
             self.results = np.empty((2 * len(self.results), BOARD), dtype=np.int8)
             self.codes = np.empty(len(self.results), dtype=np.int64)
         self.n = n
-
-    @staticmethod
-    def _work() -> tuple[np.ndarray, np.ndarray]:
-        ws = thread_workspace()
-        return ws.buf, ws.table
 
     def _finish(self, winner: int, points: int, kind: str) -> None:
         if kind in ("gammon", "backgammon") and self.jacoby and self.cube == 1:

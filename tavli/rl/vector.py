@@ -12,11 +12,15 @@ Each env is exactly a :class:`tavli.rl.state.TurnState` (``chance=False``) seede
 goes on with the same dice generator, as ``TurnState.reset(seed=state.rng[0])`` does.
 
 >>> env = VectorTurnEnv("portes", 4, seed=1)
->>> env.counts.tolist(), env.players.tolist()
-([15, 15, 18, 19], [1, 0, 1, 0])
+>>> env.players.tolist(), env.dice.tolist(), env.counts.tolist()
+([0, 0, 1, 0], [[1, 1], [1, 4], [4, 1], [6, 1]], [42, 14, 14, 10])
+>>> from tavli.rl.state import TurnState
+>>> twin = TurnState(env.rules, seed=int(env.seeds[2]))   # env 2's game, alone
+>>> twin.player, twin.dice, len(twin.legal_actions())
+(1, (4, 1), 14)
 >>> step = env.step(env.random_actions())
 >>> step.rewards.shape, step.terminated.tolist(), env.players.tolist()
-((4, 2), [False, False, False, False], [0, 1, 0, 1])
+((4, 2), [False, False, False, False], [1, 1, 0, 1])
 >>> env.observations().shape, env.legal_mask().sum(axis=1).tolist() == env.counts.tolist()
 ((4, 339), True)
 
@@ -26,6 +30,12 @@ are 12 bytes a turn where a board is 104, and ``M`` grows to the largest count m
 (hundreds in rare positions), so ``N x M`` boards would take ~100 MB at N = 1024. The
 chosen turn's steps are played on the board with the generator's own single-step
 function, which gives the generator's final board.
+
+One thread steps all envs: Numba's parallel loop over blocks of envs (a work buffer
+per thread) was tried and dropped: on the project's two-core machine, beside its
+background jobs, a parallel region cost 8 ms to start with OpenMP and 60 us with the
+workqueue layer, and the second core gave no speed-up; several environments in several
+processes use several cores instead.
 
 The cube (backgammon): ``phases`` says whether a env waits for a turn (0), a roll or
 double (1, codes ``ROLL``/``DOUBLE``) or an answer (2, ``TAKE``/``DROP``), as
@@ -37,21 +47,12 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from tavli.ai.encode import n_inputs
 from tavli.engine.games.kernel import BACKGAMMON, F_KERNEL, GAMMON, GOES_ON, verdict
 from tavli.engine.layout import NSLOTS
-from tavli.engine.movegen import (
-    HASH_SIZE,
-    HT,
-    MAX_STATES,
-    REC,
-    STEPS,
-    _borrow,
-    apply_step_rec,
-    generate,
-)
+from tavli.engine.movegen import STEPS, _borrow, apply_step_rec, generate
 from tavli.errors import IllegalMove, OptionError
 from tavli.rl.actions import DOUBLE, DROP, NUM_ACTIONS, PASS, ROLL, TAKE, encode_steps
 from tavli.rl.games import game_rules
@@ -62,6 +63,7 @@ from tavli.rl.state import (
     PHASES,
     _die,
     splitmix,
+    work_buffers,
     write_observation,
 )
 
@@ -260,66 +262,37 @@ def _choices(actions, st, chosen):
 
 
 @njit(cache=True)
-def _advance_block(lo, hi, actions, chosen, st, cfg, rewards, terminated, buf, table):
+def _step(actions, chosen, st, cfg, rewards, terminated, buf, table):
+    """One step of every env. Returns ``(bad, overflows)``: the first env with an
+    illegal action (nothing changed then) or -1, and how many envs' legal turns did not
+    fit."""
+    bad = _choices(actions, st, chosen)
+    if bad >= 0:
+        return bad, 0
+    st = _borrowed(st)
     overflows = 0
-    for k in range(lo, hi):
+    for k in range(actions.shape[0]):
         overflows += _advance(k, actions[k], chosen[k], st, cfg, rewards, terminated, buf,
                               table)
-    return overflows
-
-
-@njit(cache=True)
-def _step_serial(actions, chosen, st, cfg, rewards, terminated, bufs, tables):
-    """One step of every env, on one thread. Returns ``(bad, overflows)``: the first env
-    with an illegal action (nothing changed then) or -1, and how many envs' legal turns
-    did not fit."""
-    bad = _choices(actions, st, chosen)
-    if bad >= 0:
-        return bad, 0
-    return -1, _advance_block(0, actions.shape[0], actions, chosen, _borrowed(st), cfg,
-                              rewards, terminated, bufs[0], tables[0])
-
-
-@njit(cache=True, parallel=True)
-def _step_parallel(actions, chosen, st, cfg, rewards, terminated, bufs, tables):
-    """:func:`_step_serial` with the envs cut into one block per work buffer, the blocks
-    on parallel threads (each env's dice are its own: the result does not depend on
-    the threads)."""
-    bad = _choices(actions, st, chosen)
-    if bad >= 0:
-        return bad, 0
-    n = actions.shape[0]
-    nb = bufs.shape[0]
-    overflows = 0
-    # a parallel loop takes arrays and numbers, not tuples: unpacked here, packed inside
-    boards, turns, players, phases, dice, cubes, owners, rngs, counts, codes, steps = (
-        _borrowed(st))
-    (f0, f1, f2, f3, f4), start, cube_on, jacoby, reroll = cfg
-    for b in prange(nb):
-        overflows += _advance_block(
-            b * n // nb, (b + 1) * n // nb, actions, chosen,
-            (boards, turns, players, phases, dice, cubes, owners, rngs, counts, codes, steps),
-            ((f0, f1, f2, f3, f4), start, cube_on, jacoby, reroll), rewards, terminated,
-            bufs[b], tables[b])
     return -1, overflows
 
 
 @njit(cache=True)
-def _open_all(st, cfg, bufs, tables):
+def _open_all(st, cfg, buf, table):
     overflows = 0
     for k in range(st[0].shape[0]):
-        overflows += _open_game(k, st, cfg, bufs[0], tables[0])
+        overflows += _open_game(k, st, cfg, buf, table)
     return overflows
 
 
 @njit(cache=True)
-def _regenerate(st, flags, bufs, tables):
+def _regenerate(st, flags, buf, table):
     """The legal turns again of the envs whose turns did not fit (``counts`` < 0)."""
     counts = st[8]
     overflows = 0
     for k in range(counts.shape[0]):
         if counts[k] < 0:
-            overflows += _generate_env(k, st, flags, bufs[0], tables[0])
+            overflows += _generate_env(k, st, flags, buf, table)
     return overflows
 
 
@@ -357,9 +330,6 @@ class VectorTurnEnv:
     """``num_envs`` games of ``game`` (a name of :data:`tavli.rl.games.GAMES` or any game
     with dice, with the rule options ``rule_options``), dice from ``seed``.
 
-    ``threads``: work blocks stepped on parallel threads (default 1: on this project's
-    two-core machine the parallel step was not faster; see :func:`_step_parallel`).
-
     Read (never write) the state: ``boards`` int8[N, 104] (the board arrays of
     :mod:`tavli.engine.layout`, flat), ``turns`` (the side whose turn it is),
     ``players`` (the side to decide: the opponent when he answers a double),
@@ -371,11 +341,9 @@ class VectorTurnEnv:
     num_actions = NUM_ACTIONS
 
     def __init__(self, game: str = "portes", num_envs: int = 1, seed: int | None = None,
-                 *, threads: int = 1, **rule_options: Any) -> None:
+                 **rule_options: Any) -> None:
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise OptionError(f"num_envs must be a positive integer, not {num_envs!r}")
-        if not isinstance(threads, int | np.integer) or not 1 <= threads <= num_envs:
-            raise OptionError(f"threads must be 1..num_envs, not {threads!r}")
         self.rules = game_rules(game, **rule_options)
         self.game = game
         self.num_envs = n = int(num_envs)
@@ -401,10 +369,6 @@ class VectorTurnEnv:
         self._steps = np.zeros((n, FIRST_CAPACITY, 12), dtype=np.int8)
         self._chosen = np.zeros(n, dtype=np.int64)
         self._pick_rng = np.zeros(1, dtype=np.uint64)
-        self.threads = int(threads)
-        self._bufs = np.zeros((self.threads, MAX_STATES, REC), dtype=np.int8)
-        self._tables = np.zeros((self.threads, HT + HASH_SIZE + MAX_STATES), dtype=np.int64)
-        self._kernel = _step_parallel if self.threads > 1 else _step_serial
         self.reset(seed)
 
     def _state(self) -> tuple[np.ndarray, ...]:
@@ -420,7 +384,7 @@ class VectorTurnEnv:
         self.seeds = _read_only(words[:self.num_envs].copy())
         self._rngs[:] = self.seeds
         self._pick_rng[0] = words[-1]
-        self._settle(_open_all(self._state(), self._cfg, self._bufs, self._tables))
+        self._settle(_open_all(self._state(), self._cfg, *work_buffers()))
 
     def step(self, actions: np.ndarray) -> VectorStep:
         """Every env takes its code ``actions[k]`` (one of its legal codes); the
@@ -429,8 +393,8 @@ class VectorTurnEnv:
         acts = self._actions(actions)
         rewards = np.empty((self.num_envs, 2), dtype=np.float32)
         terminated = np.empty(self.num_envs, dtype=np.bool_)
-        bad, overflows = self._kernel(acts, self._chosen, self._state(), self._cfg,
-                                      rewards, terminated, self._bufs, self._tables)
+        bad, overflows = _step(acts, self._chosen, self._state(), self._cfg, rewards,
+                               terminated, *work_buffers())
         if bad >= 0:
             raise IllegalMove(f"env {bad}: action {int(acts[bad])} is not legal there "
                               f"({PHASES[self._phases[bad]]}: {self._counts[bad]} legal "
@@ -459,7 +423,7 @@ class VectorTurnEnv:
             steps = np.zeros((self.num_envs, m, 12), dtype=np.int8)
             steps[:, :self._steps.shape[1]] = self._steps
             self._codes, self._steps = codes, steps
-            overflows = _regenerate(self._state(), self.flags, self._bufs, self._tables)
+            overflows = _regenerate(self._state(), self.flags, *work_buffers())
 
     # --- what the agents see --------------------------------------------------------------
     def random_actions(self) -> np.ndarray:
