@@ -101,7 +101,7 @@ def _borrowed(st):
             _borrow(codes), _borrow(steps))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _generate_env(k, st, flags, buf, table):
     """The legal turns of env ``k`` (its board, side and dice set): codes and steps.
     Returns 1 when they do not fit (``counts[k]`` = minus how many there are), else 0."""
@@ -131,7 +131,7 @@ def _generate_env(k, st, flags, buf, table):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _throw(k, d1, d2, st, flags, buf, table):
     """Env ``k``'s side to move throws ``d1, d2``: its legal turns."""
     boards, turns, players, phases, dice, cubes, owners, rngs, counts, codes, steps = st
@@ -142,7 +142,7 @@ def _throw(k, d1, d2, st, flags, buf, table):
     return _generate_env(k, st, flags, buf, table)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _decision(k, player, phase, first, second, st):
     """Env ``k`` waits for ``player`` to choose ``first`` or ``second`` (the cube)."""
     boards, turns, players, phases, dice, cubes, owners, rngs, counts, codes, steps = st
@@ -154,7 +154,7 @@ def _decision(k, player, phase, first, second, st):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _begin_turn(k, st, cfg, buf, table):
     """The side to move may double first (holding the cube or nobody does), or throws."""
     boards, turns, players, phases, dice, cubes, owners, rngs, counts, codes, steps = st
@@ -168,7 +168,7 @@ def _begin_turn(k, st, cfg, buf, table):
     return _throw(k, d1, d2, st, flags, buf, table)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _open_game(k, st, cfg, buf, table):
     """Env ``k`` starts a game: the opening throw (one die each, a tie thrown again)
     decides who starts, and with those dice unless the rules reroll."""
@@ -189,7 +189,7 @@ def _open_game(k, st, cfg, buf, table):
     return _throw(k, a, b, st, flags, buf, table)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish(k, winner, points, kind, st, cfg, rewards, terminated):
     """Env ``k``'s game ends: ``winner`` (-1: a draw) wins ``points`` before the cube."""
     cubes = st[5]
