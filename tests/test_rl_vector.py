@@ -37,10 +37,10 @@ def assert_same(env: VectorTurnEnv, twins: list[TurnState]) -> None:
         assert np.array_equal(obs[k], s.observation(s.player))
 
 
-def play_beside(game: str, n: int, steps: int, seed: int) -> int:
+def play_beside(game: str, n: int, steps: int, seed: int, **options) -> int:
     """``n`` envs and their TurnState twins fed the same random codes; returns the games
     that ended."""
-    env = VectorTurnEnv(game, n, seed=seed)
+    env = VectorTurnEnv(game, n, seed=seed, **options)
     twins = [TurnState(env.rules, seed=int(s)) for s in env.seeds]
     ended = 0
     for _ in range(steps):
@@ -62,6 +62,13 @@ def play_beside(game: str, n: int, steps: int, seed: int) -> int:
 def test_each_env_is_a_turnstate_with_the_same_seed(game):
     ended = play_beside(game, 6, 150, seed=3)  # 900 decisions
     assert ended >= (30 if game == "backgammon" else 4)  # the doubles dropped end it soon
+
+
+def test_rule_options_reach_every_env():
+    assert play_beside("backgammon", 4, 60, seed=8, jacoby=True) >= 10
+    play_beside("portes", 4, 40, seed=8, opening_reroll=False)  # the opening throw played
+    opening = VectorTurnEnv("portes", 50, seed=8, opening_reroll=False).dice
+    assert (opening[:, 0] != opening[:, 1]).all()  # one die each, a tie thrown again
 
 
 def test_room_for_legal_turns_grows_when_a_throw_has_more(monkeypatch):
@@ -104,7 +111,9 @@ def test_finished_games_start_again_with_rewards_summing_to_zero():
     start = np.array(env.rules.variant.start_array(env.rules.options())).reshape(-1)
     ended = 0
     for _ in range(60):
+        deciding = env.players.copy()
         step = env.step(env.random_actions())
+        assert np.array_equal(step.movers, deciding)
         assert (step.rewards.sum(axis=1) == 0).all()
         assert (step.rewards[~step.terminated] == 0).all()
         done = np.flatnonzero(step.terminated)

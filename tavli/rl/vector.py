@@ -37,7 +37,7 @@ background jobs, a parallel region cost 8 ms to start with OpenMP and 60 us with
 workqueue layer, and the second core gave no speed-up; several environments in several
 processes use several cores instead.
 
-The cube (backgammon): ``phases`` says whether a env waits for a turn (0), a roll or
+The cube (backgammon): ``phases`` says whether an env waits for a turn (0), a roll or
 double (1, codes ``ROLL``/``DOUBLE``) or an answer (2, ``TAKE``/``DROP``), as
 :data:`tavli.rl.state.PHASES` numbers them; a pass is the one legal code ``PASS``.
 """
@@ -67,8 +67,8 @@ from tavli.rl.state import (
     write_observation,
 )
 
-#: an env's phase: a turn to play, a roll or double, an answer (indices of PHASES)
-MOVE, CUBE, ANSWER = 0, 1, 2
+#: an env's phase: a turn to play, a roll or double, an answer (as PHASES numbers them)
+MOVE, CUBE, ANSWER = (PHASES.index(name) for name in ("move", "cube", "answer"))
 #: legal turns room per env at first (grown to the largest count met)
 FIRST_CAPACITY = 64
 #: ``counts[k]`` after the generator's work buffers overflowed (cannot happen for a
@@ -78,12 +78,14 @@ WORK_OVERFLOW = -(1 << 40)
 
 class VectorStep(NamedTuple):
     """What :meth:`VectorTurnEnv.step` returns: ``rewards`` float32[N, 2], the game points
-    each side won in the game that ended at this step (0 elsewhere and for a draw; the
-    side that moved is the ``players`` read before the step), ``terminated`` bool[N]:
-    that env's game ended and a new one began."""
+    each side won in the game that ended at this step (0 elsewhere and for a draw),
+    ``terminated`` bool[N]: that env's game ended and a new one began, ``movers``
+    int8[N]: the side that decided in this step (the mover's reward is
+    ``rewards[k, movers[k]]``)."""
 
     rewards: np.ndarray
     terminated: np.ndarray
+    movers: np.ndarray
 
 
 # --- the compiled course of one env ------------------------------------------------------
@@ -190,15 +192,11 @@ def _open_game(k, st, cfg, buf, table):
 
 
 @njit(cache=True, inline="always")
-def _finish(k, winner, points, kind, st, cfg, rewards, terminated):
-    """Env ``k``'s game ends: ``winner`` (-1: a draw) wins ``points`` before the cube."""
-    cubes = st[5]
-    jacoby = cfg[3]
-    if (kind == GAMMON or kind == BACKGAMMON) and jacoby and cubes[k] == 1:
-        points = 1
+def _finish(k, winner, points, cube, rewards, terminated):
+    """Env ``k``'s game ends: ``winner`` (-1: a draw) wins ``points`` times the cube."""
     if winner >= 0:
-        rewards[k, winner] = points * cubes[k]
-        rewards[k, 1 - winner] = -points * cubes[k]
+        rewards[k, winner] = points * cube
+        rewards[k, 1 - winner] = -points * cube
     terminated[k] = True
 
 
@@ -222,7 +220,9 @@ def _advance(k, action, j, st, cfg, rewards, terminated, buf, table):
             apply_step_rec(boards, k, me, frm, frm - steps[k, j, 3 * s + 1], kernel)
         w, pts, kind = verdict(boards[k], flags)
         if kind != GOES_ON:
-            _finish(k, w, pts, kind, st, cfg, rewards, terminated)
+            if (kind == GAMMON or kind == BACKGAMMON) and cfg[3] and cubes[k] == 1:
+                pts = 1  # the Jacoby rule: no gammon before the cube is turned
+            _finish(k, w, pts, cubes[k], rewards, terminated)
             return _open_game(k, st, cfg, buf, table)
         turns[k] = 1 - me
         return _begin_turn(k, st, cfg, buf, table)
@@ -234,7 +234,7 @@ def _advance(k, action, j, st, cfg, rewards, terminated, buf, table):
             return _throw(k, d1, d2, st, flags, buf, table)
         return _decision(k, 1 - me, ANSWER, TAKE, DROP, st)
     if action == DROP:  # the doubler wins the cube's value before the double
-        _finish(k, me, 1, GOES_ON, st, cfg, rewards, terminated)
+        _finish(k, me, 1, cubes[k], rewards, terminated)
         return _open_game(k, st, cfg, buf, table)
     cubes[k] *= 2
     owners[k] = 1 - me
@@ -334,8 +334,9 @@ class VectorTurnEnv:
     :mod:`tavli.engine.layout`, flat), ``turns`` (the side whose turn it is),
     ``players`` (the side to decide: the opponent when he answers a double),
     ``phases``, ``dice`` int8[N, 2] (of the turn to play), ``cubes``, ``cube_owners``
-    (-1 centred), ``counts`` and ``codes`` (the legal codes, padded), ``seeds`` (env
-    ``k``'s first game is ``TurnState(rules, seed=seeds[k])``).
+    (-1 centred), ``counts`` and ``codes`` (the legal codes: the first ``counts[k]`` of
+    row ``k``; :meth:`legal_codes` pads them with -1), ``seeds`` (env ``k``'s first game
+    is ``TurnState(rules, seed=seeds[k])``).
     """
 
     num_actions = NUM_ACTIONS
@@ -391,6 +392,7 @@ class VectorTurnEnv:
         :class:`tavli.errors.IllegalMove` for the first env whose code is not legal
         names it, and then nothing has changed."""
         acts = self._actions(actions)
+        movers = self._players.copy()
         rewards = np.empty((self.num_envs, 2), dtype=np.float32)
         terminated = np.empty(self.num_envs, dtype=np.bool_)
         bad, overflows = _step(acts, self._chosen, self._state(), self._cfg, rewards,
@@ -400,7 +402,7 @@ class VectorTurnEnv:
                               f"({PHASES[self._phases[bad]]}: {self._counts[bad]} legal "
                               f"actions)")
         self._settle(overflows)
-        return VectorStep(rewards, terminated)
+        return VectorStep(rewards, terminated, movers)
 
     def _actions(self, actions: Any) -> np.ndarray:
         acts = np.asarray(actions)
