@@ -11,8 +11,9 @@ timed runs with its 95% confidence interval (Student's t over the runs):
   :meth:`~tavli.rl.vector.VectorTurnEnv.random_actions`;
 * ``OpenSpiel``: ``pyspiel.load_game("backgammon")``, its C++ game through its Python
   API (legal actions, ``apply_action``; the dice sampled from ``chance_outcomes``);
-* ``PettingZoo AEC``: the PettingZoo wrapper of :mod:`tavli.rl` when it is there
-  (:data:`rl_pettingzoo`), stepped with PettingZoo's own loop.
+* ``PettingZoo AEC``: :func:`tavli.rl.pettingzoo.env` (what a PettingZoo user steps:
+  the wrapper with PettingZoo's checks) with PettingZoo's own loop, on backgammon
+  without the cube.
 
 The steps are not the same thing: here one decision is a whole turn; OpenSpiel's action
 moves two checkers (a double takes two actions) and each throw of the dice is a chance
@@ -38,15 +39,9 @@ import numpy as np
 import pyspiel
 
 from tavli.bench.ai import machine
-from tavli.rl.games import GAMES, make_state
-from tavli.rl.vector import VectorTurnEnv
-
-try:  # written beside this benchmark: measured once it is in tavli.rl
-    import tavli.rl.pettingzoo as rl_pettingzoo
-except ModuleNotFoundError as missing:
-    if missing.name != "tavli.rl.pettingzoo":
-        raise
-    rl_pettingzoo = None
+from tavli.rl import pettingzoo
+from tavli.rl.games import make_state
+from tavli.rl.vector import GAMES_WITH_DICE, VectorTurnEnv
 
 #: the game of OpenSpiel's backgammon in tavli (no cube)
 SAME_GAME = "backgammon-nocube"
@@ -194,7 +189,7 @@ def time_aec(make_env: Callable[[], object], budget: Budget, seed: int) -> Run:
 
 
 def bench_env(seconds: float = 1.0, games: int | None = None, runs: int = 5,
-              envs: Sequence[int] = (256, 1024), names: Sequence[str] = tuple(GAMES),
+              envs: Sequence[int] = (256, 1024), names: Sequence[str] = GAMES_WITH_DICE,
               seed: int = 1, out: Callable[[str], object] = print) -> dict:
     """Measure every environment (``runs`` timed runs of ``seconds`` each, or of
     ``games`` games each), print the table and the judged ratios through ``out``, and
@@ -215,10 +210,8 @@ def bench_env(seconds: float = 1.0, games: int | None = None, runs: int = 5,
     spiel = pyspiel.load_game("backgammon")
     figures.append(Figures("OpenSpiel (C++)", "backgammon",
                            [time_openspiel(spiel, budget, seed + r) for r in range(runs)]))
-    if rl_pettingzoo is not None:
-        figures.append(Figures("PettingZoo AEC", SAME_GAME, [
-            time_aec(lambda: rl_pettingzoo.env(SAME_GAME), budget, seed + r)
-            for r in range(runs)]))
+    figures.append(Figures("PettingZoo AEC", SAME_GAME, [
+        time_aec(lambda: pettingzoo.env(SAME_GAME), budget, seed + r) for r in range(runs)]))
     ratios = _ratios(figures)
     _print(figures, ratios, runs, budget, before, out)
     return {"figures": figures, "ratios": ratios}
@@ -263,8 +256,6 @@ def _print(figures: list[Figures], ratios: dict[str, dict], runs: int, budget: B
             f"{_fmt(*f.rate('games')):>15} {f.per_game('decisions'):>14.1f}")
     out("one decision: tavli a whole turn (cube decisions apart); OpenSpiel two checker "
         "moves (a double two), its chance nodes (the dice) steps of their own")
-    if rl_pettingzoo is None:
-        out("PettingZoo AEC: tavli.rl.pettingzoo is not there yet, not measured")
     out(f"against OpenSpiel's backgammon (tavli's {SAME_GAME}):")
     for label, row in ratios.items():
         target = TARGET_BATCHED if label.startswith("VectorTurnEnv") else TARGET_SINGLE

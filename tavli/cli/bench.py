@@ -278,6 +278,7 @@ def _bench_jobs(args: argparse.Namespace) -> int:
 
 def _bench_env(args: argparse.Namespace) -> int:
     require_extra("pyspiel", "open_spiel", "tavli bench env", extra="rl")  # the reference
+    require_extra("pettingzoo", "pettingzoo", "tavli bench env", extra="rl")
     from tavli.bench.env import bench_env
 
     _no_players(args, "env [--seconds S] [--games N] [--envs N[,N...]] [--quick] "

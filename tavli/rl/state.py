@@ -365,17 +365,9 @@ class TurnState:
                                                          dtype=np.float32)
         codes = self.codes[:self.n].copy()
         out = np.zeros((self.n, self.observation_size), dtype=np.float32)
-        k = self.n_features
-        order = (side, 1 - side, 2 + side, 3 - side)
-        flags = k + BOARD + 12
         for j in range(self.n):
-            b = self.results[j]
-            encode(b, side, self.family, out[j])
-            out[j, k:k + BOARD] = b.reshape(4, NSLOTS)[order, :].reshape(-1)
-            out[j, flags] = np.log2(self.cube) / 6
-            out[j, flags + 1] = self.cube_owner == side
-            out[j, flags + 2] = self.cube_owner == 1 - side
-            out[j, flags + 3 + PHASES.index(DICE)] = 1
+            write_observation(out[j], self.results[j], side, self.family, self.n_features,
+                              0, 0, self.cube, self.cube_owner, PHASES.index(DICE), CHANCE)
         return codes, out
 
     def board_array(self) -> np.ndarray:

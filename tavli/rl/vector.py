@@ -50,12 +50,13 @@ import numpy as np
 from numba import njit
 
 from tavli.ai.encode import n_inputs
+from tavli.engine.games import find_game
 from tavli.engine.games.kernel import BACKGAMMON, F_KERNEL, GAMMON, GOES_ON, verdict
 from tavli.engine.layout import NSLOTS
 from tavli.engine.movegen import STEPS, _borrow, apply_step_rec, generate
 from tavli.errors import IllegalMove, OptionError
 from tavli.rl.actions import DOUBLE, DROP, NUM_ACTIONS, PASS, ROLL, TAKE, encode_steps
-from tavli.rl.games import game_rules
+from tavli.rl.games import GAMES, game_rules
 from tavli.rl.state import (
     BOARD,
     MAX_CUBE,
@@ -67,6 +68,8 @@ from tavli.rl.state import (
     write_observation,
 )
 
+#: the games of :data:`tavli.rl.games.GAMES` it plays: those with dice
+GAMES_WITH_DICE = tuple(name for name, (game, _) in GAMES.items() if find_game(game).dice)
 #: an env's phase: a turn to play, a roll or double, an answer (as PHASES numbers them)
 MOVE, CUBE, ANSWER = (PHASES.index(name) for name in ("move", "cube", "answer"))
 #: legal turns room per env at first (grown to the largest count met)
@@ -327,8 +330,8 @@ def _read_only(a: np.ndarray) -> np.ndarray:
 
 
 class VectorTurnEnv:
-    """``num_envs`` games of ``game`` (a name of :data:`tavli.rl.games.GAMES` or any game
-    with dice, with the rule options ``rule_options``), dice from ``seed``.
+    """``num_envs`` games of ``game`` (one of :data:`GAMES_WITH_DICE` or any name of a
+    game with dice, with the rule options ``rule_options``), dice from ``seed``.
 
     Read (never write) the state: ``boards`` int8[N, 104] (the board arrays of
     :mod:`tavli.engine.layout`, flat), ``turns`` (the side whose turn it is),
@@ -475,4 +478,4 @@ class VectorTurnEnv:
         return f"VectorTurnEnv({self.game!r}, {self.num_envs})"
 
 
-__all__ = ["VectorTurnEnv", "VectorStep", "MOVE", "CUBE", "ANSWER"]
+__all__ = ["VectorTurnEnv", "VectorStep", "GAMES_WITH_DICE", "MOVE", "CUBE", "ANSWER"]
