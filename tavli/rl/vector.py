@@ -25,7 +25,7 @@ goes on with the same dice generator, as ``TurnState.reset(seed=state.rng[0])`` 
 ((4, 339), True)
 
 The legal turns are kept as their codes (``codes``, padded ``int64[N, M]``, ``counts``
-of them) and their single steps (``int8[N, M, 12]``), not their final boards: the steps
+of them) and their single steps (``int8[N, M, 4, 3]``), not their final boards: the steps
 are 12 bytes a turn where a board is 104, and ``M`` grows to the largest count met
 (hundreds in rare positions), so ``N x M`` boards would take ~100 MB at N = 1024. The
 chosen turn's steps are played on the board with the generator's own single-step
@@ -121,7 +121,7 @@ def _generate_env(k, st, flags, buf, table):
     if n == 0:
         counts[k] = 1
         codes[k, 0] = PASS
-        steps[k, 0, 0] = 0
+        steps[k, 0, 0, 0] = 0
         return 0
     if n > codes.shape[1]:
         counts[k] = -n
@@ -129,9 +129,10 @@ def _generate_env(k, st, flags, buf, table):
     outp = table.shape[0] - buf.shape[0]
     for j in range(n):
         i = table[outp + j]
-        for q in range(12):
-            steps[k, j, q] = buf[i, STEPS + q]
-        codes[k, j] = encode_steps(steps[k, j].reshape(4, 3), d1, d2)
+        for s in range(4):
+            for c in range(3):
+                steps[k, j, s, c] = buf[i, STEPS + 3 * s + c]
+        codes[k, j] = encode_steps(steps[k, j], d1, d2)
     counts[k] = n
     return 0
 
@@ -217,10 +218,10 @@ def _advance(k, action, j, st, cfg, rewards, terminated, buf, table):
     if phases[k] == MOVE:
         kernel = flags[F_KERNEL]
         for s in range(4):
-            frm = np.int64(steps[k, j, 3 * s])
+            frm = np.int64(steps[k, j, s, 0])
             if frm == 0:
                 break
-            apply_step_rec(boards, k, me, frm, frm - steps[k, j, 3 * s + 1], kernel)
+            apply_step_rec(boards, k, me, frm, frm - steps[k, j, s, 1], kernel)
         w, pts, kind = verdict(boards[k], flags)
         if kind != GOES_ON:
             if (kind == GAMMON or kind == BACKGAMMON) and cfg[3] and cubes[k] == 1:
@@ -370,7 +371,7 @@ class VectorTurnEnv:
         self._rngs = np.zeros(n, dtype=np.uint64)
         self._counts = np.zeros(n, dtype=np.int64)
         self._codes = np.zeros((n, FIRST_CAPACITY), dtype=np.int64)
-        self._steps = np.zeros((n, FIRST_CAPACITY, 12), dtype=np.int8)
+        self._steps = np.zeros((n, FIRST_CAPACITY, 4, 3), dtype=np.int8)
         self._chosen = np.zeros(n, dtype=np.int64)
         self._pick_rng = np.zeros(1, dtype=np.uint64)
         self.reset(seed)
@@ -425,7 +426,7 @@ class VectorTurnEnv:
                 m *= 2
             codes = np.zeros((self.num_envs, m), dtype=np.int64)
             codes[:, :self._codes.shape[1]] = self._codes
-            steps = np.zeros((self.num_envs, m, 12), dtype=np.int8)
+            steps = np.zeros((self.num_envs, m, 4, 3), dtype=np.int8)
             steps[:, :self._steps.shape[1]] = self._steps
             self._codes, self._steps = codes, steps
             overflows = _regenerate(self._state(), self.flags, *work_buffers())
