@@ -30,6 +30,7 @@ GUARDED = {
     "tavli/rl/gym.py": {"gymnasium"},
     "tavli/rl/views.py": {"gymnasium"},
     "tavli/rl/openspiel.py": {"pyspiel", "open_spiel"},
+    "tavli/bench/env.py": {"pyspiel"},               # bench env: require_extra (tavli[rl])
 }
 PLAIN_INSTALL = f"""
 import sys

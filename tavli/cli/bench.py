@@ -29,7 +29,7 @@ def register(sub) -> None:
     b = sub.add_parser("bench", help="benchmarks that print figures and ratios")
     b.add_argument("what", choices=["coldstart", "movegen", "strength", "race", "cube",
                                     "choices", "dama", "web", "server", "eval", "rollout",
-                                    "moves", "jobs"])
+                                    "moves", "jobs", "env"])
     _play_options(b)
     _service_options(b)
     _ply_options(b)
@@ -51,7 +51,9 @@ def _play_options(b: argparse.ArgumentParser) -> None:
                         "sequence is played twice; default 10,000); rollout: trials per "
                         "position (default 1296); moves: games per level (default 4); race: "
                         "duplicate games from the positions, race net against contact net, "
-                        "even (default 10,000)")
+                        "even (default 10,000); env: games each timed run plays (the "
+                        "batched environments: per game of the batch; default runs of "
+                        "--seconds)")
     b.add_argument("--trials", type=at_least(2), default=1296,
                    help="race: play-outs per position (default 1,296)")
     b.add_argument("--rollouts", metavar="FILE",
@@ -98,8 +100,16 @@ def _service_options(b: argparse.ArgumentParser) -> None:
                    help="server: tavli serve processes sharing the store, 1 or 2 (default "
                         "1); 1,2: each number of players with one process (SQLite unless "
                         "--db) and with two (PostgreSQL)")
-    b.add_argument("--seconds", type=float, default=60.0,
-                   help="server: seconds of play, after the set-up (default 60)")
+    b.add_argument("--seconds", type=float, default=None,
+                   help="server: seconds of play, after the set-up (default 60); env: "
+                        "seconds of each timed run (default 1)")
+    b.add_argument("--envs", type=numbers(at_least(1)), default=[256, 1024],
+                   metavar="N[,N...]",
+                   help="env: games in each batched environment measured (default "
+                        "256,1024)")
+    b.add_argument("--quick", action="store_true",
+                   help="env: two short runs of small batches (a check that it runs, not "
+                        "figures)")
     b.add_argument("--think", default="1-3", metavar="LOW-HIGH",
                    help="server: seconds a player waits before each roll and move, "
                         "uniform (default 1-3: a quick human)")
@@ -240,7 +250,8 @@ def _bench_server(args: argparse.Namespace) -> int:
 
     require_extra("httpx", "httpx", "tavli bench server")  # its simulated players' client
     runs = bench_servers(players=args.n_players, processes=args.processes, db=args.db,
-                         seconds=args.seconds, think=parse_think(args.think),
+                         seconds=60.0 if args.seconds is None else args.seconds,
+                         think=parse_think(args.think),
                          clients=args.client_processes, seed=args.seed,
                          profile=args.profile)
     return 1 if any(not clean(res) for res in runs) else 0
@@ -265,8 +276,24 @@ def _bench_jobs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_env(args: argparse.Namespace) -> int:
+    require_extra("pyspiel", "open_spiel", "tavli bench env", extra="rl")  # the reference
+    require_extra("pettingzoo", "pettingzoo", "tavli bench env", extra="rl")
+    from tavli.bench.env import bench_env
+
+    _no_players(args, "env [--seconds S] [--games N] [--envs N[,N...]] [--quick] "
+                      "[--seed S]")
+    if args.quick:
+        bench_env(seconds=0.05, games=args.games, runs=2, envs=[8, 32], seed=args.seed)
+    else:
+        bench_env(seconds=args.seconds or 1.0, games=args.games, envs=args.envs,
+                  seed=args.seed)
+    return 0
+
+
 BENCHES = {"eval": _bench_ai, "rollout": _bench_ai, "moves": _bench_ai,
            "coldstart": _bench_coldstart, "movegen": _bench_movegen, "race": _bench_race,
            "strength": _bench_strength,
            "cube": _bench_cube, "choices": _bench_choices, "dama": _bench_dama,
-           "server": _bench_server, "web": _bench_web, "jobs": _bench_jobs}
+           "server": _bench_server, "web": _bench_web, "jobs": _bench_jobs,
+           "env": _bench_env}

@@ -19,17 +19,17 @@ from tavli.cli.args import EXIT_USAGE, dama_rule_set
 from tavli.errors import CliError, GameOver, ParseError, RuleError, TavliError, one_line
 
 
-def require_extra(module: str, package: str, command: str) -> None:
+def require_extra(module: str, package: str, command: str, extra: str = "bench") -> None:
     """Stop ``command`` with one line when ``module`` (PyPI ``package``) is missing: the
     README's install (``make play``, ``pip install tavli``) leaves the benchmarks'
-    references out; ``pip install 'tavli[bench]'`` brings them."""
+    references out; ``pip install 'tavli[bench]'`` (or the ``extra`` named) brings them."""
     import importlib
 
     try:
         importlib.import_module(module)
     except ImportError:
         raise CliError(f"{command} needs the {package} package, which the plain install "
-                       f"leaves out: pip install 'tavli[bench]' (or pip install "
+                       f"leaves out: pip install 'tavli[{extra}]' (or pip install "
                        f"{package})") from None
 
 

@@ -83,59 +83,49 @@ def _die_of(frm, to, hi, lo, other_used):
     return hi
 
 
+@njit(cache=True, inline="always")
+def _decreasing(a, b):
+    return (a, b) if a >= b else (b, a)
+
+
 @njit(cache=True)
 def encode_steps(steps, d1, d2):
     """The code of a turn given as its steps (``int8[4, 3]``: from, to, flag; a step from
-    0 ends them) played with dice ``d1, d2``."""
-    if steps[0, 0] == 0:
+    0 ends them) played with dice ``d1, d2``. (Read as numbers, no row views nor arrays
+    made: the batched environment codes every legal turn of every step with it.)"""
+    a0 = np.int64(steps[0, 0])
+    if a0 == 0:
         return PASS
+    b0 = np.int64(steps[1, 0])
     if d1 != d2:
         hi = max(d1, d2)
         lo = min(d1, d2)
-        s_hi = 0
-        s_lo = 0
-        if steps[1, 0] == 0:
-            d = _die_of(steps[0, 0], steps[0, 1], hi, lo, 0)
-            if d == hi:
-                s_hi = steps[0, 0]
-            else:
-                s_lo = steps[0, 0]
-            return s_hi * SOURCES + s_lo
-        a, b = steps[0], steps[1]
-        if a[1] > 0:
-            da = a[0] - a[1]
-            db = lo if da == hi else hi
-        elif b[1] > 0:
-            db = b[0] - b[1]
-            da = lo if db == hi else hi
+        a1 = np.int64(steps[0, 1])
+        if b0 == 0:
+            if _die_of(a0, a1, hi, lo, 0) == hi:
+                return a0 * SOURCES
+            return a0
+        b1 = np.int64(steps[1, 1])
+        if a1 > 0:
+            da = a0 - a1
+        elif b1 > 0:
+            da = lo if b0 - b1 == hi else hi
         else:  # both borne off: either die would do, the higher from the higher point
-            da = hi if a[0] >= b[0] else lo
-            db = lo if da == hi else hi
+            da = hi if a0 >= b0 else lo
         if da == hi:
-            return a[0] * SOURCES + b[0]
-        return b[0] * SOURCES + a[0]
-    # a double: the sources in decreasing order, ranked as a multiset
-    s = np.zeros(4, dtype=np.int64)
-    n = 0
-    for i in range(4):
-        if steps[i, 0] == 0:
-            break
-        s[n] = steps[i, 0]
-        n += 1
-    # sort descending (at most four)
-    for i in range(1, n):
-        v = s[i]
-        j = i - 1
-        while j >= 0 and s[j] < v:
-            s[j + 1] = s[j]
-            j -= 1
-        s[j + 1] = v
-    # increasing sequence a1 <= a2 <= a3 <= a4 over 0..25 (zeros first), strictly
-    # increasing b_i = a_i + i, rank = sum C(b_i, i + 1)
-    rank = 0
-    for i in range(4):
-        a = s[3 - i]  # ascending: the missing steps (0) first
-        rank += _BINOM[a + i, i + 1]
+            return a0 * SOURCES + b0
+        return b0 * SOURCES + a0
+    # a double: the sources (0: the die not played) in decreasing order, ranked as a
+    # multiset: increasing a1 <= a2 <= a3 <= a4 over 0..25 (zeros first) make strictly
+    # increasing b_i = a_i + i, and the rank is sum C(b_i, i + 1)
+    c0 = np.int64(steps[2, 0]) if b0 else np.int64(0)
+    c1 = np.int64(steps[3, 0]) if c0 else np.int64(0)
+    s0, s1 = _decreasing(a0, b0)
+    s2, s3 = _decreasing(c0, c1)
+    s0, s2 = _decreasing(s0, s2)
+    s1, s3 = _decreasing(s1, s3)
+    s1, s2 = _decreasing(s1, s2)
+    rank = _BINOM[s3, 1] + _BINOM[s2 + 1, 2] + _BINOM[s1 + 2, 3] + _BINOM[s0 + 3, 4]
     return DOUBLES + rank - 1
 
 

@@ -43,7 +43,14 @@ def make_state(name: str, seed: int | None = None, chance: bool = False,
     variant = find_game(game)
     if isinstance(variant, DamaVariant):
         return DamaState(DamaRules.for_game(variant, {**preset, **options}))
+    return TurnState(game_rules(name, **options), seed=seed, chance=chance)
+
+
+def game_rules(name: str, **options: Any) -> Rules:
+    """The rules of the game with dice called ``name`` (as :func:`make_state` reads it)
+    with the rule ``options`` on top of its defaults."""
+    game, preset = GAMES.get(name, (name, {}))
+    variant = find_game(game)
     if not variant.dice:
-        raise OptionError(f"{name} has no research environment yet")
-    rules = Rules.for_game(variant.name).with_options({**preset, **options})
-    return TurnState(rules, seed=seed, chance=chance)
+        raise OptionError(f"{name} is not a game with dice")
+    return Rules.for_game(variant.name).with_options({**preset, **options})

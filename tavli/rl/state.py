@@ -69,14 +69,19 @@ PHASES = (MOVE, CUBE, ANSWER, DICE, OVER)
 
 
 @njit(cache=True)
-def _die(rng):
-    """A die from the state's own splitmix64 generator (``rng`` uint64[1])."""
+def splitmix(rng):
+    """The next number of the splitmix64 generator whose state is ``rng`` (uint64[1])."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
     z = rng[0]
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return np.int64(z % np.uint64(6)) + 1
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _die(rng):
+    """A die from the state's own splitmix64 generator (``rng`` uint64[1])."""
+    return np.int64(splitmix(rng) % np.uint64(6)) + 1
 
 
 @njit(cache=True)
@@ -116,6 +121,40 @@ def _play(board, results, codes, n, action, flags):
         board[:] = results[j]
     w, pts, kind = verdict(board, flags)
     return j, w, pts, kind
+
+
+@njit(cache=True)
+def write_observation(x, board, side, family, n_features, d1, d2, cube, owner, phase,
+                      player):
+    """Write into ``x`` (zeros, float32[observation_size]) what ``side`` sees of the flat
+    ``board``: the encoder's inputs, the raw board (``side``'s rows first), the dice
+    ``d1, d2`` (0, 0: none), the cube, the ``phase`` (an index of :data:`PHASES`) and
+    whether ``side`` is the ``player`` to decide. :meth:`TurnState.observation` and the
+    batched environment (:mod:`tavli.rl.vector`) both write it here."""
+    encode(board, side, family, x)
+    k = n_features
+    for r in range(4):
+        row = (r + side) % 2 + 2 * (r // 2)  # side's own row first: s, 1-s, 2+s, 3-s
+        for c in range(NSLOTS):
+            x[k + r * NSLOTS + c] = board[row * NSLOTS + c]
+    k += BOARD
+    if d1 > 0:
+        x[k + d1 - 1] = 1
+        x[k + 6 + d2 - 1] = 1
+    k += 12
+    x[k] = np.log2(cube) / 6
+    x[k + 1] = owner == side
+    x[k + 2] = owner == 1 - side
+    k += 3
+    x[k + phase] = 1
+    x[k + 5] = player == side
+    return x
+
+
+def work_buffers() -> tuple[np.ndarray, np.ndarray]:
+    """The legal-move generator's work buffers of this thread (every state shares them)."""
+    ws = thread_workspace()
+    return ws.buf, ws.table
 
 
 class TurnState:
@@ -230,7 +269,7 @@ class TurnState:
         self.player = self.turn
         while True:
             n = _generate_codes(self.board, self.turn, dice[0], dice[1], self.flags,
-                                *self._work(), self.results, self.codes)
+                                *work_buffers(), self.results, self.codes)
             if n >= 0:
                 break
             if n == -2:
@@ -238,11 +277,6 @@ class TurnState:
             self.results = np.empty((2 * len(self.results), BOARD), dtype=np.int8)
             self.codes = np.empty(len(self.results), dtype=np.int64)
         self.n = n
-
-    @staticmethod
-    def _work() -> tuple[np.ndarray, np.ndarray]:
-        ws = thread_workspace()
-        return ws.buf, ws.table
 
     def _finish(self, winner: int, points: int, kind: str) -> None:
         if kind in ("gammon", "backgammon") and self.jacoby and self.cube == 1:
@@ -316,22 +350,9 @@ class TurnState:
         """The encoder's inputs for ``side`` (:mod:`tavli.ai.encode`, the networks' own),
         then the raw board and the rest of the state (:data:`OBS_EXTRA`)."""
         x = np.zeros(self.observation_size, dtype=np.float32)
-        encode(self.board, side, self.family, x)
-        k = self.n_features
-        rows = self.board.reshape(4, NSLOTS)
-        order = (side, 1 - side, 2 + side, 3 - side)
-        x[k:k + BOARD] = rows[order, :].reshape(-1)
-        k += BOARD
-        if self.dice is not None and self.phase == MOVE:
-            x[k + self.dice[0] - 1] = 1
-            x[k + 6 + self.dice[1] - 1] = 1
-        k += 12
-        x[k] = np.log2(self.cube) / 6
-        x[k + 1] = self.cube_owner == side
-        x[k + 2] = self.cube_owner == 1 - side
-        k += 3
-        x[k + PHASES.index(self.phase)] = 1
-        x[k + 5] = self.player == side
+        d1, d2 = self.dice if self.dice is not None and self.phase == MOVE else (0, 0)
+        write_observation(x, self.board, side, self.family, self.n_features, d1, d2,
+                          self.cube, self.cube_owner, PHASES.index(self.phase), self.player)
         return x
 
     def afterstates(self, side: int) -> tuple[np.ndarray, np.ndarray]:
@@ -344,17 +365,9 @@ class TurnState:
                                                          dtype=np.float32)
         codes = self.codes[:self.n].copy()
         out = np.zeros((self.n, self.observation_size), dtype=np.float32)
-        k = self.n_features
-        order = (side, 1 - side, 2 + side, 3 - side)
-        flags = k + BOARD + 12
         for j in range(self.n):
-            b = self.results[j]
-            encode(b, side, self.family, out[j])
-            out[j, k:k + BOARD] = b.reshape(4, NSLOTS)[order, :].reshape(-1)
-            out[j, flags] = np.log2(self.cube) / 6
-            out[j, flags + 1] = self.cube_owner == side
-            out[j, flags + 2] = self.cube_owner == 1 - side
-            out[j, flags + 3 + PHASES.index(DICE)] = 1
+            write_observation(out[j], self.results[j], side, self.family, self.n_features,
+                              0, 0, self.cube, self.cube_owner, PHASES.index(DICE), CHANCE)
         return codes, out
 
     def board_array(self) -> np.ndarray:
