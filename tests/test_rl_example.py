@@ -1,4 +1,4 @@
-"""docs/research.md's example (docs/examples/value_policy.py) runs, on a tiny budget: it
+"""docs/research.md's example (examples/value_policy.py) runs, on a tiny budget: it
 trains a value network of afterstates with scikit-learn and plays it against random,
 greedy and the shipped network."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "value_policy.py"
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "value_policy.py"
 
 
 def test_the_research_example_trains_and_plays(capsys):

@@ -8,7 +8,7 @@ regressor likes best. The first round's games are the greedy player's (with a te
 random turns), so the first fit values its play and playing by that fit is a step of
 policy improvement; later rounds play by the fit. A few minutes on one core:
 
-    python docs/examples/value_policy.py --game portes --games 600 --rounds 3 --eval 200
+    python examples/value_policy.py --game portes --games 600 --rounds 3 --eval 200
 
 (docs/research.md shows a run's output; the suite runs it with a tiny budget.)
 """
