@@ -197,3 +197,15 @@ def test_bench_env_without_openspiel_names_the_extra(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel fails
     assert main(["bench", "env", "--quick"]) == 2
     assert "pip install 'tavli[rl]'" in capsys.readouterr().err
+
+
+def test_blocks_on_threads_step_as_one_thread_does():
+    one = VectorTurnEnv("plakoto", 130, seed=9, threads=1)
+    two = VectorTurnEnv("plakoto", 130, seed=9, threads=2)
+    assert len(two._blocks) == 2 and len(one._blocks) == 1
+    for _ in range(150):
+        acts = one.random_actions()
+        a, b = one.step(acts), two.step(acts)
+        assert np.array_equal(a.rewards, b.rewards)
+        assert np.array_equal(a.terminated, b.terminated)
+    assert np.array_equal(one.boards, two.boards) and np.array_equal(one.codes, two.codes)

@@ -31,11 +31,11 @@ are 12 bytes a turn where a board is 104, and ``M`` grows to the largest count m
 chosen turn's steps are played on the board with the generator's own single-step
 function, which gives the generator's final board.
 
-One thread steps all envs: Numba's parallel loop over blocks of envs (a work buffer
-per thread) was tried and dropped: on the project's two-core machine, beside its
-background jobs, a parallel region cost 8 ms to start with OpenMP and 60 us with the
-workqueue layer, and the second core gave no speed-up; several environments in several
-processes use several cores instead.
+The envs are stepped in blocks, one per thread (``threads``, by default one per CPU the
+process may use; a block has at least :data:`MIN_BLOCK` envs), each block a compiled call
+that releases the interpreter's lock, with the generator's work buffers of its thread.
+Numba's own parallel loop was tried first and dropped: on the project's two-core machine
+a parallel region cost 8 ms to start with OpenMP and 60 us with the workqueue layer.
 
 The cube (backgammon): ``phases`` says whether an env waits for a turn (0), a roll or
 double (1, codes ``ROLL``/``DOUBLE``) or an answer (2, ``TAKE``/``DROP``), as
@@ -44,6 +44,8 @@ double (1, codes ``ROLL``/``DOUBLE``) or an answer (2, ``TAKE``/``DROP``), as
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -92,6 +94,19 @@ class VectorStep(NamedTuple):
 
 
 # --- the compiled course of one env ------------------------------------------------------
+#: the fewest envs a thread of its own steps (below, one thread steps them all)
+MIN_BLOCK = 64
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _threads(n: int) -> ThreadPoolExecutor:
+    """The process's pool of ``n`` threads that step blocks of envs (made once)."""
+    pool = _POOLS.get(n)
+    if pool is None:
+        pool = _POOLS[n] = ThreadPoolExecutor(n, thread_name_prefix="tavli-vector")
+    return pool
+
+
 # ``st`` is the tuple of state arrays (see VectorTurnEnv._state), ``cfg`` the rules:
 # (kernel flags, the start board, cube on, Jacoby, opening reroll).
 
@@ -265,20 +280,17 @@ def _choices(actions, st, chosen):
     return -1
 
 
-@njit(cache=True)
-def _step(actions, chosen, st, cfg, rewards, terminated, buf, table):
-    """One step of every env. Returns ``(bad, overflows)``: the first env with an
-    illegal action (nothing changed then) or -1, and how many envs' legal turns did not
-    fit."""
-    bad = _choices(actions, st, chosen)
-    if bad >= 0:
-        return bad, 0
+@njit(cache=True, nogil=True)
+def _step_range(lo, hi, actions, chosen, st, cfg, rewards, terminated, buf, table):
+    """One step of envs ``lo`` to ``hi`` - 1, whose chosen turns are known
+    (:func:`_choices`), without the interpreter's lock (a thread per block of envs).
+    Returns how many envs' legal turns did not fit."""
     st = _borrowed(st)
     overflows = 0
-    for k in range(actions.shape[0]):
+    for k in range(lo, hi):
         overflows += _advance(k, actions[k], chosen[k], st, cfg, rewards, terminated, buf,
                               table)
-    return -1, overflows
+    return overflows
 
 
 @njit(cache=True)
@@ -346,9 +358,18 @@ class VectorTurnEnv:
     num_actions = NUM_ACTIONS
 
     def __init__(self, game: str = "portes", num_envs: int = 1, seed: int | None = None,
-                 **rule_options: Any) -> None:
+                 threads: int | None = None, **rule_options: Any) -> None:
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise OptionError(f"num_envs must be a positive integer, not {num_envs!r}")
+        if threads is None:
+            threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+                else (os.cpu_count() or 1)
+        if not isinstance(threads, int) or threads < 1:
+            raise OptionError(f"threads must be a positive integer, not {threads!r}")
+        # a block of envs per thread; a thread is worth its hand-over only for many envs
+        blocks = max(1, min(threads, int(num_envs) // MIN_BLOCK))
+        edges = np.linspace(0, int(num_envs), blocks + 1).astype(int).tolist()
+        self._blocks = list(zip(edges[:-1], edges[1:], strict=True))
         self.rules = game_rules(game, **rule_options)
         self.game = game
         self.num_envs = n = int(num_envs)
@@ -399,12 +420,21 @@ class VectorTurnEnv:
         movers = self._players.copy()
         rewards = np.empty((self.num_envs, 2), dtype=np.float32)
         terminated = np.empty(self.num_envs, dtype=np.bool_)
-        bad, overflows = _step(acts, self._chosen, self._state(), self._cfg, rewards,
-                               terminated, *work_buffers())
+        state = self._state()
+        bad = _choices(acts, state, self._chosen)
         if bad >= 0:
             raise IllegalMove(f"env {bad}: action {int(acts[bad])} is not legal there "
                               f"({PHASES[self._phases[bad]]}: {self._counts[bad]} legal "
                               f"actions)")
+
+        def block(bounds: tuple[int, int]) -> int:
+            return _step_range(bounds[0], bounds[1], acts, self._chosen, state, self._cfg,
+                               rewards, terminated, *work_buffers())
+
+        if len(self._blocks) == 1:
+            overflows = block(self._blocks[0])
+        else:
+            overflows = sum(_threads(len(self._blocks)).map(block, self._blocks))
         self._settle(overflows)
         return VectorStep(rewards, terminated, movers)
 
