@@ -66,6 +66,10 @@ BOARD = 4 * NSLOTS
 #: whether the observer is to decide
 OBS_EXTRA = BOARD + 12 + 3 + 5 + 1
 PHASES = (MOVE, CUBE, ANSWER, DICE, OVER)
+#: a chance node's outcomes: the opening throw (white's die, black's; never a tie) and
+#: a throw of two dice (lower die first)
+OPENING_THROWS = tuple(((a, b), 1 / 30) for a in range(1, 7) for b in range(1, 7) if a != b)
+THROWS = tuple(((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7))
 
 
 @njit(cache=True)
@@ -232,10 +236,7 @@ class TurnState:
         (white's die, black's; a tie is thrown again) or the 21 throws of two dice."""
         if self.phase != DICE:
             return []
-        if self.opening:
-            return [((a, b), 1 / 30) for a in range(1, 7) for b in range(1, 7) if a != b]
-        return [((a, b), (1 if a == b else 2) / 36)
-                for a in range(1, 7) for b in range(a, 7)]
+        return list(OPENING_THROWS if self.opening else THROWS)
 
     def throw(self, dice: tuple[int, int]) -> None:
         """At a chance node, the dice thrown (one of :meth:`chance_outcomes`)."""
