@@ -259,6 +259,11 @@ class _Work(threading.local):
 _WORK = _Work()
 
 
+def work_space() -> tuple[np.ndarray, np.ndarray]:
+    """The generator's rows and stack of this thread (every state shares them)."""
+    return _WORK.out, _WORK.stk
+
+
 # ----------------------------------------------------------------------------------------
 # the state
 

@@ -60,13 +60,39 @@ class Ply:
 REPETITION_DRAW = 3
 
 
-def rule_draw(repetitions: int, quiet_plies: int, draw_plies: int) -> str | None:
-    """Why the rules draw the game now, or None: the position has occurred
-    :data:`REPETITION_DRAW` times (``repetitions``), or ``quiet_plies`` plies have passed
-    without a capture, a huff or a man's move (``draw_plies`` end the game)."""
+#: why the rules end a game (:func:`judge`): it goes on, a draw by threefold repetition, a
+#: draw by the quiet-ply limit, the side to move cannot move
+GOES_ON, REPETITION, QUIET_LIMIT, NO_MOVE = 0, 1, 2, 3
+
+
+def judge(repetitions: int, quiet_plies: int, draw_plies: int, can_move: bool,
+          turn: int) -> tuple[bool, int, int]:
+    """The rules' verdict on a position in numbers: ``(over, winner, why)``, ``winner``
+    -1 for none or a draw, ``why`` one of :data:`GOES_ON`, :data:`REPETITION`,
+    :data:`QUIET_LIMIT`, :data:`NO_MOVE`. A draw by rule comes first (the position has
+    occurred :data:`REPETITION_DRAW` times, or ``draw_plies`` plies have passed without a
+    capture, a huff or a man's move); else the side to move (``turn``) loses when he
+    cannot move (no legal move, or no piece left). Plain integers only, so that the
+    batched environment (:mod:`tavli.rl.dama_vector`) compiles this very function.
+
+    >>> judge(1, 0, 30, False, WHITE), judge(3, 0, 30, True, WHITE), judge(1, 29, 30, True, BLACK)
+    ((True, 1, 3), (True, -1, 1), (False, -1, 0))
+    """
     if repetitions >= REPETITION_DRAW:
-        return "threefold repetition"
+        return True, -1, REPETITION
     if quiet_plies >= draw_plies:
+        return True, -1, QUIET_LIMIT
+    if not can_move:
+        return True, 1 - turn, NO_MOVE
+    return False, -1, GOES_ON
+
+
+def rule_draw(repetitions: int, quiet_plies: int, draw_plies: int) -> str | None:
+    """Why the rules draw the game now (:func:`judge`), in words, or None."""
+    why = judge(repetitions, quiet_plies, draw_plies, True, WHITE)[2]
+    if why == REPETITION:
+        return "threefold repetition"
+    if why == QUIET_LIMIT:
         return f"{draw_plies // 2} moves each without a capture or a man's move"
     return None
 
@@ -74,21 +100,16 @@ def rule_draw(repetitions: int, quiet_plies: int, draw_plies: int) -> str | None
 def verdict(repetitions: int, quiet_plies: int, draw_plies: int, can_move: bool,
             turn: int) -> tuple[bool, int | None]:
     """The rules' verdict on a position (agreement and resignation aside), the one
-    :class:`DamaGame` and the research environment (:mod:`tavli.rl.dama`) read:
-    ``(over, winner)``. A draw by rule (:func:`rule_draw`) comes first; else the side to
-    move (``turn``) loses when he cannot move (``can_move`` False: no legal move, or no
-    piece left).
+    :class:`DamaGame` and the research environments (:mod:`tavli.rl.dama`) read:
+    ``(over, winner)``, ``winner`` None for none or a draw (:func:`judge`).
 
     >>> verdict(1, 0, 30, False, WHITE), verdict(3, 0, 30, False, WHITE)
     ((True, 1), (True, None))
     >>> verdict(1, 29, 30, True, BLACK), verdict(1, 30, 30, True, BLACK)
     ((False, None), (True, None))
     """
-    if rule_draw(repetitions, quiet_plies, draw_plies) is not None:
-        return True, None
-    if not can_move:
-        return True, 1 - turn
-    return False, None
+    over, winner, _ = judge(repetitions, quiet_plies, draw_plies, can_move, turn)
+    return over, (None if winner < 0 else winner)
 
 
 class DamaGame:
@@ -284,5 +305,5 @@ def reason_msg(game: DamaGame) -> dict[str, Any] | None:
     return msg("dama.reason.quiet", n=game.rules.draw_plies // 2)
 
 
-__all__ = ["DamaGame", "Ply", "verdict", "rule_draw", "REPETITION_DRAW", "colour_name",
+__all__ = ["DamaGame", "Ply", "verdict", "rule_draw", "judge", "REPETITION_DRAW", "colour_name",
            "colour_msg", "reason_msg", "REASON_KEYS", "WHITE", "BLACK", "IllegalMove"]
