@@ -40,6 +40,7 @@ import pyspiel
 
 from tavli.bench.ai import machine
 from tavli.rl import pettingzoo
+from tavli.rl.dama_vector import VectorDamaEnv
 from tavli.rl.games import make_state
 from tavli.rl.vector import GAMES_WITH_DICE, VectorTurnEnv
 
@@ -123,7 +124,7 @@ def time_turnstate(game: str, budget: Budget, seed: int) -> Run:
     return Run(decisions, decisions, games, time.perf_counter() - t0)
 
 
-def time_vector(env: VectorTurnEnv, budget: Budget) -> Run:
+def time_vector(env: VectorTurnEnv | VectorDamaEnv, budget: Budget) -> Run:
     """The batched environment stepped with its own random legal codes (``budget``'s
     games: per env)."""
     games = steps = 0
@@ -190,7 +191,8 @@ def time_aec(make_env: Callable[[], object], budget: Budget, seed: int) -> Run:
 
 def bench_env(seconds: float = 1.0, games: int | None = None, runs: int = 5,
               envs: Sequence[int] = (256, 1024), names: Sequence[str] = GAMES_WITH_DICE,
-              seed: int = 1, out: Callable[[str], object] = print) -> dict:
+              seed: int = 1, out: Callable[[str], object] = print,
+              dama: Sequence[str] = ("russian",)) -> dict:
     """Measure every environment (``runs`` timed runs of ``seconds`` each, or of
     ``games`` games each), print the table and the judged ratios through ``out``, and
     return ``{"figures": [Figures...], "ratios": {...}}``."""
@@ -212,9 +214,30 @@ def bench_env(seconds: float = 1.0, games: int | None = None, runs: int = 5,
                            [time_openspiel(spiel, budget, seed + r) for r in range(runs)]))
     figures.append(Figures("PettingZoo AEC", SAME_GAME, [
         time_aec(lambda: pettingzoo.env(SAME_GAME), budget, seed + r) for r in range(runs)]))
+    figures += _dama_figures(dama, envs, budget, runs, seed)
     ratios = _ratios(figures)
     _print(figures, ratios, runs, budget, before, out)
     return {"figures": figures, "ratios": ratios}
+
+
+def _dama_figures(names: Sequence[str], envs: Sequence[int], budget: Budget, runs: int,
+                  seed: int) -> list[Figures]:
+    """Dama's states, one game and batched, beside OpenSpiel's checkers (context only:
+    other rules, an action per leg of a capture)."""
+    figures = []
+    for name in names:
+        figures.append(Figures("DamaState", name, [time_turnstate(name, budget, seed + r)
+                                                   for r in range(runs)]))
+        n = max(envs)
+        env = VectorDamaEnv(name, n, seed=seed)
+        figures.append(Figures(f"VectorDamaEnv N={n}", name,
+                               [time_vector(env, budget) for _ in range(runs)]))
+    if names:
+        checkers = pyspiel.load_game("checkers")
+        figures.append(Figures("OpenSpiel (C++)", "checkers",
+                               [time_openspiel(checkers, budget, seed + r)
+                                for r in range(runs)]))
+    return figures
 
 
 def _ratios(figures: list[Figures]) -> dict[str, dict]:
@@ -255,7 +278,8 @@ def _print(figures: list[Figures], ratios: dict[str, dict], runs: int, budget: B
         out(f"{f.label:<22} {f.game:<18} {_fmt(*f.rate('decisions')):>21} {steps:>21} "
             f"{_fmt(*f.rate('games')):>15} {f.per_game('decisions'):>14.1f}")
     out("one decision: tavli a whole turn (cube decisions apart); OpenSpiel two checker "
-        "moves (a double two), its chance nodes (the dice) steps of their own")
+        "moves (a double two), its chance nodes (the dice) steps of their own; in Dama "
+        "a whole move, in OpenSpiel's checkers (other rules: context, not a bar) one jump")
     out(f"against OpenSpiel's backgammon (tavli's {SAME_GAME}):")
     for label, row in ratios.items():
         target = TARGET_BATCHED if label.startswith("VectorTurnEnv") else TARGET_SINGLE
