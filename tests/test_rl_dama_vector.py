@@ -57,3 +57,17 @@ def test_an_illegal_code_changes_nothing_and_room_grows():
             twin.reset()
         assert env.legal_codes(0).tolist() == twin.legal_actions().tolist()
     assert env._moves.shape[1] > 8
+
+
+def test_blocks_on_threads_step_as_one_thread_does():
+    one = VectorDamaEnv("box", 140, seed=4, threads=1)
+    two = VectorDamaEnv("box", 140, seed=4, threads=2)
+    assert len(two._blocks) == 2
+    two._moves, two._codes = two._moves[:, :8].copy(), two._codes[:, :8].copy()  # grows
+    for _ in range(120):
+        acts = one.random_actions()
+        a, b = one.step(acts), two.step(acts)
+        assert np.array_equal(a.rewards, b.rewards)
+        assert np.array_equal(a.terminated, b.terminated)
+    assert np.array_equal(one.observations(), two.observations())
+    assert np.array_equal(one.counts, two.counts) and two._moves.shape[1] > 8

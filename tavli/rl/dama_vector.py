@@ -1,4 +1,5 @@
-"""Many games of Dama stepped at once: :class:`VectorDamaEnv`, for throughput.
+"""Many games of Dama stepped at once: :class:`VectorDamaEnv`, for throughput (in blocks
+on threads as :class:`tavli.rl.vector.VectorTurnEnv`).
 
 ``num_envs`` games under one rule set live in arrays (each row the state of a
 :class:`tavli.rl.dama.DamaState`), and :meth:`VectorDamaEnv.step` advances all of them in
@@ -44,7 +45,7 @@ from tavli.rl.dama import (
     work_space,
 )
 from tavli.rl.state import splitmix
-from tavli.rl.vector import VectorStep
+from tavli.rl.vector import VectorStep, _threads, env_blocks
 
 #: the rules' verdict, the very function DamaGame reads, compiled for the batched step
 _judge = njit(cache=True)(judge)
@@ -93,13 +94,14 @@ def _after_play(k, s, hist, moves, codes, start, start_hist, rewards, terminated
     return min(n, 0)
 
 
-@njit(cache=True)
-def _step(first, actions, s, hist, moves, codes, start, start_hist, rewards, terminated,
-          out, stk, nb, ray, raylen, R, draw_plies):
-    """One step of the envs from ``first`` on (their actions legal: :func:`_choices`).
-    Returns ``(0, -1)``, or the generator's complaint with the env it came from (which
-    has played, and waits for :func:`_after_play` again)."""
-    for k in range(first, actions.shape[0]):
+@njit(cache=True, nogil=True)
+def _step(first, last, actions, s, hist, moves, codes, start, start_hist, rewards,
+          terminated, out, stk, nb, ray, raylen, R, draw_plies):
+    """One step of envs ``first`` to ``last`` - 1 (their actions legal: :func:`_choices`),
+    without the interpreter's lock (a thread per block of envs). Returns ``(0, -1)``, or
+    the generator's complaint with the env it came from (which has played, and waits for
+    :func:`_after_play` again)."""
+    for k in range(first, last):
         _play(s[k], hist[k], moves[k], codes[k], actions[k])
         status = _after_play(k, s, hist, moves, codes, start, start_hist, rewards,
                              terminated, out, stk, nb, ray, raylen, R, draw_plies)
@@ -123,9 +125,11 @@ class VectorDamaEnv:
     observation_size = OBSERVATION_SIZE
 
     def __init__(self, rules: DamaRules | str = "box", num_envs: int = 1,
-                 seed: int | None = None, **rule_options: Any) -> None:
+                 seed: int | None = None, threads: int | None = None,
+                 **rule_options: Any) -> None:
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise OptionError(f"num_envs must be a positive integer, not {num_envs!r}")
+        self._blocks = env_blocks(int(num_envs), threads)
         one = DamaState(DamaRules.for_game(DamaRules.for_name(rules).variant, rule_options)
                         if rule_options else rules)
         self.rules = one.rules
@@ -154,19 +158,31 @@ class VectorDamaEnv:
         movers = self._s[:, STM].astype(np.int8)
         rewards = np.zeros((self.num_envs, 2), dtype=np.float32)
         terminated = np.zeros(self.num_envs, dtype=np.bool_)
+
+        def block(bounds: tuple[int, int]) -> tuple[int, int]:
+            work = (*work_space(), *self._geometry, self.draw_plies)
+            return _step(*bounds, acts, *self._arrays(), rewards, terminated, *work)
+
+        if len(self._blocks) == 1:
+            done = [block(self._blocks[0])]
+        else:
+            done = list(_threads(len(self._blocks)).map(block, self._blocks))
         work = (*work_space(), *self._geometry, self.draw_plies)
-        status, k = _step(0, acts, *self._arrays(), rewards, terminated, *work)
-        while status == FULL:  # more moves than room: more room, then the rest of the step
-            self._moves = np.concatenate([self._moves, np.zeros_like(self._moves)], axis=1)
-            self._codes = np.concatenate([self._codes, np.zeros_like(self._codes)], axis=1)
-            status = _after_play(k, *self._arrays(), rewards, terminated, *work)
-            if status == 0:
-                status, k = _step(k + 1, acts, *self._arrays(), rewards, terminated, *work)
-        if status == CROWDED:
-            raise RouteOverflow(f"env {k}: a route holds more moves than the action space "
-                                "codes")
-        if status == DUPLICATE:
-            raise RuntimeError(f"env {k}: the generator listed a move twice")
+        for (status, k), (_, last) in zip(done, self._blocks, strict=True):
+            while status == FULL:  # more room (every thread done), then the block's rest
+                self._moves = np.concatenate([self._moves, np.zeros_like(self._moves)],
+                                             axis=1)
+                self._codes = np.concatenate([self._codes, np.zeros_like(self._codes)],
+                                             axis=1)
+                status = _after_play(k, *self._arrays(), rewards, terminated, *work)
+                if status == 0:
+                    status, k = _step(k + 1, last, acts, *self._arrays(), rewards,
+                                      terminated, *work)
+            if status == CROWDED:
+                raise RouteOverflow(f"env {k}: a route holds more moves than the action "
+                                    "space codes")
+            if status == DUPLICATE:
+                raise RuntimeError(f"env {k}: the generator listed a move twice")
         return VectorStep(rewards, terminated, movers)
 
     def _arrays(self) -> tuple[np.ndarray, ...]:

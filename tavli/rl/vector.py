@@ -107,6 +107,20 @@ def _threads(n: int) -> ThreadPoolExecutor:
     return pool
 
 
+def env_blocks(num_envs: int, threads: int | None) -> list[tuple[int, int]]:
+    """The envs cut into blocks, one per thread (``threads``; None: one per CPU the
+    process may use), each of at least :data:`MIN_BLOCK` envs (a thread is worth its
+    hand-over only for many)."""
+    if threads is None:
+        threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            else (os.cpu_count() or 1)
+    if not isinstance(threads, int) or threads < 1:
+        raise OptionError(f"threads must be a positive integer, not {threads!r}")
+    blocks = max(1, min(threads, num_envs // MIN_BLOCK))
+    edges = np.linspace(0, num_envs, blocks + 1).astype(int).tolist()
+    return list(zip(edges[:-1], edges[1:], strict=True))
+
+
 # ``st`` is the tuple of state arrays (see VectorTurnEnv._state), ``cfg`` the rules:
 # (kernel flags, the start board, cube on, Jacoby, opening reroll).
 
@@ -361,15 +375,7 @@ class VectorTurnEnv:
                  threads: int | None = None, **rule_options: Any) -> None:
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise OptionError(f"num_envs must be a positive integer, not {num_envs!r}")
-        if threads is None:
-            threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
-                else (os.cpu_count() or 1)
-        if not isinstance(threads, int) or threads < 1:
-            raise OptionError(f"threads must be a positive integer, not {threads!r}")
-        # a block of envs per thread; a thread is worth its hand-over only for many envs
-        blocks = max(1, min(threads, int(num_envs) // MIN_BLOCK))
-        edges = np.linspace(0, int(num_envs), blocks + 1).astype(int).tolist()
-        self._blocks = list(zip(edges[:-1], edges[1:], strict=True))
+        self._blocks = env_blocks(int(num_envs), threads)
         self.rules = game_rules(game, **rule_options)
         self.game = game
         self.num_envs = n = int(num_envs)
