@@ -45,7 +45,7 @@ from tavli.rl.dama import (
     work_space,
 )
 from tavli.rl.state import splitmix
-from tavli.rl.vector import VectorStep, _threads, env_blocks
+from tavli.rl.vector import VectorStep, env_blocks, thread_pool
 
 #: the rules' verdict, the very function DamaGame reads, compiled for the batched step
 _judge = njit(cache=True)(judge)
@@ -111,6 +111,12 @@ def _step(first, last, actions, s, hist, moves, codes, start, start_hist, reward
 
 
 @njit(cache=True)
+def _observe_all(s, draw_plies, x):
+    for k in range(s.shape[0]):
+        _observe(s[k], s[k, STM], draw_plies, False, x[k])
+
+
+@njit(cache=True)
 def _random_codes(s, codes, rng, out):
     for k in range(s.shape[0]):
         out[k] = codes[k, splitmix(rng) % np.uint64(s[k, NMOVES])]
@@ -166,7 +172,7 @@ class VectorDamaEnv:
         if len(self._blocks) == 1:
             done = [block(self._blocks[0])]
         else:
-            done = list(_threads(len(self._blocks)).map(block, self._blocks))
+            done = list(thread_pool(len(self._blocks)).map(block, self._blocks))
         work = (*work_space(), *self._geometry, self.draw_plies)
         for (status, k), (_, last) in zip(done, self._blocks, strict=True):
             while status == FULL:  # more room (every thread done), then the block's rest
@@ -198,8 +204,7 @@ class VectorDamaEnv:
     def observations(self) -> np.ndarray:
         """Each env as its side to move sees it (:meth:`DamaState.observation`)."""
         x = np.zeros((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
-        for k in range(self.num_envs):
-            _observe(self._s[k], self._s[k, STM], self.draw_plies, False, x[k])
+        _observe_all(self._s, self.draw_plies, x)
         return x
 
     def legal_mask(self) -> np.ndarray:

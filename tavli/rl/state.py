@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from tavli.ai.encode import encode, n_inputs
+from tavli.engine.board import Position
 from tavli.engine.games.kernel import DRAW, GOES_ON, KIND_NAMES, verdict
 from tavli.engine.layout import NSLOTS
 from tavli.engine.movegen import STEPS, generate, thread_workspace
@@ -375,10 +376,8 @@ class TurnState:
         """The board as :mod:`tavli.engine.layout` has it (``int8[4, 26]``, a copy)."""
         return self.board.reshape(4, NSLOTS).copy()
 
-    def position(self):
+    def position(self) -> Position:
         """The :class:`tavli.Position` (side to move: the side whose turn it is)."""
-        from tavli.engine.board import Position
-
         return Position(self.rules.game, self.board.reshape(4, NSLOTS), self.turn)
 
     def clone(self) -> TurnState:

@@ -99,7 +99,7 @@ MIN_BLOCK = 64
 _POOLS: dict[int, ThreadPoolExecutor] = {}
 
 
-def _threads(n: int) -> ThreadPoolExecutor:
+def thread_pool(n: int) -> ThreadPoolExecutor:
     """The process's pool of ``n`` threads that step blocks of envs (made once)."""
     pool = _POOLS.get(n)
     if pool is None:
@@ -440,7 +440,7 @@ class VectorTurnEnv:
         if len(self._blocks) == 1:
             overflows = block(self._blocks[0])
         else:
-            overflows = sum(_threads(len(self._blocks)).map(block, self._blocks))
+            overflows = sum(thread_pool(len(self._blocks)).map(block, self._blocks))
         self._settle(overflows)
         return VectorStep(rewards, terminated, movers)
 
