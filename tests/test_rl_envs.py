@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils import wrappers
 
 from tavli.engine.games import find_game
 from tavli.errors import IllegalMove, OptionError, TavliError, WrongState
 from tavli.rl.actions import DOUBLE, DROP, ROLL, TAKE
 from tavli.rl.games import GAMES, make_state
 from tavli.rl.gym import TavliEnv, env_id, register_envs
-from tavli.rl.pettingzoo import env, raw_env
+from tavli.rl.pettingzoo import ClassicChecks, env, raw_env
 from tavli.rl.policies import (
     greedy_policy,
     make_policy,
@@ -165,6 +166,158 @@ def test_wrapped_env_ends_the_game_on_an_illegal_action_the_mover_losing():
     assert aec.rewards[agent] == -3 and aec.rewards[other] == 0
     with pytest.raises(AssertionError):  # outside the action space
         env("portes").step(30_000)
+
+
+def pettingzoos_own_wrappers(game: str):
+    """``raw_env(game)`` in the three wrappers :func:`env` once stacked (what
+    :class:`ClassicChecks` must do alike)."""
+    raw = raw_env(game)
+    wrapped = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-most_points(raw.game))
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
+
+
+def trace(aec, seed: int, illegal_at: int | None) -> list:
+    """What PettingZoo's loop sees of ``aec`` from ``reset(seed)``, random legal codes
+    but an illegal one at decision ``illegal_at``."""
+    aec.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen = []
+    for k, agent in enumerate(aec.agent_iter()):
+        obs, reward, terminated, truncated, _ = aec.last()
+        seen.append((agent, obs["observation"].tolist(), obs["action_mask"].nonzero()[0].tolist(),
+                     reward, terminated, truncated, dict(aec.rewards), dict(aec.terminations),
+                     dict(aec.truncations), list(aec.agents)))
+        if terminated or truncated:
+            aec.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(rng.choice(legal))
+        if k == illegal_at:
+            action = int(np.flatnonzero(obs["action_mask"] == 0)[k % 7])
+        aec.step(action)
+    return seen
+
+
+@pytest.mark.parametrize("game", ["backgammon", "fevga", "russian"])
+def test_classic_checks_play_as_pettingzoos_three_wrappers(game):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for seed, illegal_at in ((1, None), (2, 0), (3, 2), (4, 5)):
+            ours = trace(env(game), seed, illegal_at)
+            theirs = trace(pettingzoos_own_wrappers(game), seed, illegal_at)
+            assert ours == theirs
+            if illegal_at is None or illegal_at + 1 >= len(ours):
+                continue  # the game ended before (a double dropped)
+            offender, after = ours[illegal_at][0], ours[illegal_at + 1]
+            assert after[6][offender] == -most_points(make_state(game)) and after[4]
+
+
+@pytest.mark.parametrize("action", [24_430, -1, None, 2.0, "1", np.int64(24_430),
+                                    np.uint64(3), np.array([3])])
+def test_an_action_outside_the_space_is_an_assertion_error_as_pettingzoos(action):
+    for aec in (env("portes"), pettingzoos_own_wrappers("portes")):
+        aec.reset(seed=1)
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            aec.step(action)
+        assert aec.unwrapped.turns == 0
+
+
+def test_an_integer_of_numpy_in_the_space_is_a_code():
+    aec = env("portes")
+    aec.reset(seed=1)
+    _, _, _, _, info = aec.last()
+    aec.step(np.int64(info["legal_actions"][0]))
+    assert aec.unwrapped.turns == 1
+
+
+def test_classic_checks_refuse_what_pettingzoos_wrappers_refuse_before_reset():
+    def refusal(call):
+        try:
+            call()
+        except (AttributeError, AssertionError) as e:
+            return type(e), str(e)
+        return None
+
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations",
+                 "infos", "num_agents"):
+        ours = refusal(lambda n=name: getattr(env("portes"), n))
+        assert ours == refusal(lambda n=name: getattr(pettingzoos_own_wrappers("portes"), n))
+        assert ours == (AttributeError, f"{name} cannot be accessed before reset")
+    for call in (lambda e: e.step(0), lambda e: e.observe("white"), lambda e: e.last(),
+                 lambda e: e.agent_iter(), lambda e: e.render()):
+        ours = refusal(lambda c=call: c(env("portes")))
+        assert ours is not None and ours == refusal(lambda c=call: c(pettingzoos_own_wrappers(
+            "portes")))
+
+
+def test_classic_checks_enforce_the_loops_order_and_name_the_game():
+    aec = env("plakoto")
+    assert isinstance(aec, ClassicChecks) and isinstance(aec, wrappers.OrderEnforcingWrapper)
+    assert str(aec) == str(pettingzoos_own_wrappers("plakoto")) == "tavli_plakoto_v0"
+    aec.reset(seed=1)
+    turns = iter(aec.agent_iter())
+    next(turns)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(turns)
+    aec.agent_selection = "white"  # written through to the raw environment
+    assert aec.unwrapped.agent_selection == "white"
+
+
+def test_a_step_after_the_end_is_a_warning_not_an_error():
+    aec = env("portes")
+    play_out(aec, seed=3)
+    assert aec.agents == []
+    aec.step(None)
+    aec.step(5)
+
+
+@pytest.mark.parametrize("make", [raw_env, env])
+@pytest.mark.parametrize("game", ["portes", "backgammon", "italian"])
+def test_info_legal_actions_are_the_masks_codes(make, game):
+    aec = make(game, max_turns=60)
+    aec.reset(seed=5)
+    for _agent in aec.agent_iter():
+        _, _, terminated, truncated, info = aec.last()
+        for someone in aec.agents:
+            legal = aec.infos[someone]["legal_actions"]
+            assert legal.dtype == np.int64 and not legal.flags.writeable
+            assert np.array_equal(legal, np.flatnonzero(aec.observe(someone)["action_mask"]))
+        if terminated or truncated:
+            assert len(info["legal_actions"]) == 0
+            aec.step(None)
+            continue
+        assert np.array_equal(info["legal_actions"], aec.unwrapped.game.legal_actions())
+        aec.step(int(info["legal_actions"][-1]))
+
+
+def test_an_illegal_action_leaves_no_legal_actions_to_anyone():
+    aec = env("fevga")
+    aec.reset(seed=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        aec.step(0 if 0 not in aec.last()[4]["legal_actions"] else 1)
+    for agent in aec.agents:
+        assert len(aec.infos[agent]["legal_actions"]) == 0
+        assert not aec.observe(agent)["action_mask"].any()
+
+
+def test_what_an_agent_kept_does_not_change_as_play_goes_on():
+    aec = env("backgammon-nocube")
+    aec.reset(seed=8)
+    obs, _, _, _, info = aec.last()
+    kept = {"observation": obs["observation"].copy(), "action_mask": obs["action_mask"].copy(),
+            "legal_actions": info["legal_actions"].copy()}
+    again = aec.observe(aec.agent_selection)
+    again["observation"][:] = -1  # a user's own copy: writing it changes nothing of ours
+    again["action_mask"][:] = 0
+    for _ in range(20):
+        aec.step(int(aec.last()[4]["legal_actions"][-1]))
+    assert not aec.terminations[aec.agent_selection]
+    assert np.array_equal(obs["observation"], kept["observation"])
+    assert np.array_equal(obs["action_mask"], kept["action_mask"])
+    assert np.array_equal(info["legal_actions"], kept["legal_actions"])
+    with pytest.raises(ValueError):  # the info's codes are read-only: the mask's source
+        info["legal_actions"][0] = 0
 
 
 def test_bad_options_are_refused():
