@@ -181,16 +181,37 @@ def test_the_aec_loop_counts_decisions_and_games():
     assert (run.decisions, run.games) == (15, 3)
 
 
+class CountDownWithLegalActions(CountDown):
+    """:class:`CountDown` whose info lists the legal codes (only 2: the mask allows 0 too)."""
+
+    def last(self):
+        obs, reward, over, truncated, _ = super().last()
+        return obs, reward, over, truncated, {"legal_actions": np.array([2])}
+
+    def step(self, action):
+        assert action in (None, 2)
+        super().step(action)
+
+
+def test_the_aec_loop_draws_from_the_infos_legal_actions_unless_told_the_mask():
+    run = bench.time_aec(CountDownWithLegalActions, bench.Budget(1.0, 3), seed=1)
+    assert (run.decisions, run.games) == (15, 3)
+    with pytest.raises(AssertionError):  # from the mask, 0 is drawn in time
+        bench.time_aec(CountDownWithLegalActions, bench.Budget(1.0, 20), seed=1,
+                       mask_only=True)
+
+
 def test_bench_env_quick_prints_every_environment_and_the_verdicts(capsys):
     assert main(["bench", "env", "--quick"]) == 0
     out = capsys.readouterr().out
     for line in ("TurnState              portes", "VectorTurnEnv N=32     fevga",
                  "OpenSpiel (C++)        backgammon", "PettingZoo AEC         backgammon-nocube",
-                 "machine: ", "its decisions/s",
+                 "PettingZoo AEC (mask)  backgammon-nocube",
+                 "PettingZoo raw_env     backgammon-nocube", "machine: ", "its decisions/s",
                  "its games/s"):
         assert line in out
-    assert out.count("target 10x") == 2 and out.count("target 1x") == 2
-    assert out.count(": met") + out.count(": not met") == 12
+    assert out.count("target 10x") == 2 and out.count("target 1x") == 4
+    assert out.count(": met") + out.count(": not met") == 18
 
 
 def test_bench_env_without_openspiel_names_the_extra(monkeypatch, capsys):

@@ -13,7 +13,10 @@ timed runs with its 95% confidence interval (Student's t over the runs):
   API (legal actions, ``apply_action``; the dice sampled from ``chance_outcomes``);
 * ``PettingZoo AEC``: :func:`tavli.rl.pettingzoo.env` (what a PettingZoo user steps:
   the wrapper with PettingZoo's checks) with PettingZoo's own loop, on backgammon
-  without the cube.
+  without the cube, the code drawn from ``info["legal_actions"]``; ``PettingZoo AEC
+  (mask)`` the same drawn from the action mask (``numpy.flatnonzero`` of its 24,430
+  entries, as a user who reads only the mask does); ``PettingZoo raw_env``
+  :class:`tavli.rl.pettingzoo.raw_env` without the checks.
 
 The steps are not the same thing: here one decision is a whole turn; OpenSpiel's action
 moves two checkers (a double takes two actions) and each throw of the dice is a chance
@@ -166,27 +169,38 @@ def _draw(outcomes: list[tuple[int, float]], u: float) -> int:
     return outcomes[-1][0]
 
 
-def time_aec(make_env: Callable[[], object], budget: Budget, seed: int) -> Run:
+def time_aec(make_env: Callable[[], object], budget: Budget, seed: int,
+             mask_only: bool = False) -> Run:
     """A PettingZoo AEC environment with PettingZoo's loop (``agent_iter``, ``last``,
-    ``step``): a random action among those its action mask (in the observation or the
-    info) allows; ``None`` for an agent whose game is over."""
+    ``step``): a random legal action, drawn as :func:`time_turnstate` draws, from the
+    info's ``legal_actions`` when there are (tavli's, unless ``mask_only``), else among
+    those the action mask (in the observation or the info) allows; ``None`` for an agent
+    whose game is over."""
     env = make_env()
-    pick = np.random.default_rng(seed)
+    pick = random.Random(seed)
     decisions = games = 0
     t0 = time.perf_counter()
     while not budget.done(t0, games):
-        env.reset(seed=int(pick.integers(1 << 31)))
+        env.reset(seed=pick.randrange(1 << 31))
         for _agent in env.agent_iter():
             obs, _, terminated, truncated, info = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
-            mask = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
-            legal = np.flatnonzero(mask)
-            env.step(int(legal[pick.integers(len(legal))]))
+            legal = _legal_codes(obs, info, mask_only)
+            env.step(int(legal[pick.randrange(len(legal))]))
             decisions += 1
         games += 1
     return Run(decisions, decisions, games, time.perf_counter() - t0)
+
+
+def _legal_codes(obs: object, info: dict, mask_only: bool) -> np.ndarray:
+    """The legal codes an AEC environment offers: its info's ``legal_actions`` (unless
+    ``mask_only``), else the action mask's nonzero entries."""
+    if not mask_only and "legal_actions" in info:
+        return info["legal_actions"]
+    mask = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
+    return np.flatnonzero(mask)
 
 
 def bench_env(seconds: float = 1.0, games: int | None = None, runs: int = 5,
@@ -212,12 +226,22 @@ def bench_env(seconds: float = 1.0, games: int | None = None, runs: int = 5,
     spiel = pyspiel.load_game("backgammon")
     figures.append(Figures("OpenSpiel (C++)", "backgammon",
                            [time_openspiel(spiel, budget, seed + r) for r in range(runs)]))
-    figures.append(Figures("PettingZoo AEC", SAME_GAME, [
-        time_aec(lambda: pettingzoo.env(SAME_GAME), budget, seed + r) for r in range(runs)]))
+    figures += _pettingzoo_figures(budget, runs, seed)
     figures += _dama_figures(dama, envs, budget, runs, seed)
     ratios = _ratios(figures)
     _print(figures, ratios, runs, budget, before, out)
     return {"figures": figures, "ratios": ratios}
+
+
+def _pettingzoo_figures(budget: Budget, runs: int, seed: int) -> list[Figures]:
+    """The AEC environment on backgammon without the cube: wrapped (the codes from the
+    info, then from the mask as a user reading only the mask draws them) and raw."""
+    rows = (("PettingZoo AEC", pettingzoo.env, False),
+            ("PettingZoo AEC (mask)", pettingzoo.env, True),
+            ("PettingZoo raw_env", pettingzoo.raw_env, False))
+    return [Figures(label, SAME_GAME, [time_aec(lambda make=make: make(SAME_GAME), budget,
+                                                seed + r, mask_only) for r in range(runs)])
+            for label, make, mask_only in rows]
 
 
 def _dama_figures(names: Sequence[str], envs: Sequence[int], budget: Budget, runs: int,
