@@ -18,6 +18,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from tavli.ai.warmup import prepare_parallel
 from tavli.engine.numba_cache import refresh
 
 if "PYTEST_XDIST_WORKER" not in os.environ:  # once, before pytest-xdist's workers start
@@ -25,23 +26,12 @@ if "PYTEST_XDIST_WORKER" not in os.environ:  # once, before pytest-xdist's worke
 
 
 def pytest_configure(config):
-    """With pytest-xdist (``make test``): compile the kernels every request of the apps can
-    reach once, here, before the workers start — not twice side by side, and not inside a
-    browser test's time limit. Dama's search compiles in a second process meanwhile (its
-    kernels share nothing with the dice games')."""
+    """With pytest-xdist (``make test``): compile every kernel the apps' requests can reach
+    once, here, before the workers start — not twice side by side, and not inside a
+    browser test's time limit — stage by stage on every core (:func:`prepare_parallel`,
+    as a first run of the app does)."""
     if getattr(config.option, "numprocesses", None) and "PYTEST_XDIST_WORKER" not in os.environ:
-        import subprocess
-        import sys
-
-        from tavli.web import warmup, workers
-
-        dama = subprocess.Popen([sys.executable, "-c",
-                                 "from tavli.web.workers import warm_dama; warm_dama()"],
-                                cwd=Path(__file__).parent.parent)
-        warmup.warm_server()
-        workers.warm_dice_games()
-        if dama.wait() != 0:
-            raise RuntimeError("compiling Dama's search failed")
+        prepare_parallel()
 
 
 @pytest.fixture

@@ -101,21 +101,6 @@ def _warm_in_worker() -> None:
                      daemon=True).start()
 
 
-def warm_dice_games() -> float:
-    """:func:`warm`'s part for the dice games: the move generator and the networks at each
-    ply. Returns the seconds it took."""
-    from tavli.ai import warmup
-
-    return warmup.prepare([warmup.MOVEGEN, warmup.ENCODERS, warmup.NETWORK, warmup.DEEP])
-
-
-def warm_dama() -> float:
-    """:func:`warm`'s part for Dama: its search. Returns the seconds it took."""
-    from tavli.ai import warmup
-
-    return warmup.prepare([warmup.DAMA_MOVES, warmup.DAMA_SEARCH])
-
-
 def _player(engine: str, level: str):
     from tavli.ai.neural import NeuralPlayer
     from tavli.play.players import GreedyPlayer
