@@ -217,6 +217,14 @@ def timed_runs(time_one: Callable[[Budget, int], Run], budget: Budget, runs: int
     return [time_one(budget, seed + r) for r in range(runs)]
 
 
+def warmed(env):
+    """A batched environment after :data:`WARMUP_STEPS` untimed steps (its kernels
+    loaded, its games spread over their phases)."""
+    for _ in range(WARMUP_STEPS):
+        env.step(env.random_actions())
+    return env
+
+
 def bench_env(seconds: float = 1.0, games: int | None = None, runs: int = 5,
               envs: Sequence[int] = (256, 1024), names: Sequence[str] = GAMES_WITH_DICE,
               seed: int = 1, out: Callable[[str], object] = print,
@@ -233,9 +241,7 @@ def bench_env(seconds: float = 1.0, games: int | None = None, runs: int = 5,
         for name in names]
     for n in envs:
         for name in names:
-            env = VectorTurnEnv(name, n, seed=seed)
-            for _ in range(WARMUP_STEPS):
-                env.step(env.random_actions())
+            env = warmed(VectorTurnEnv(name, n, seed=seed))
             figures.append(Figures(f"VectorTurnEnv N={n}", name,
                                    [time_vector(env, budget) for _ in range(runs)]))
     spiel = pyspiel.load_game("backgammon")
@@ -269,9 +275,7 @@ def _dama_figures(names: Sequence[str], envs: Sequence[int], budget: Budget, run
         figures.append(Figures("DamaState", name, timed_runs(
             lambda b, s, name=name: time_turnstate(name, b, s), budget, runs, seed)))
         n = max(envs)
-        env = VectorDamaEnv(name, n, seed=seed)
-        for _ in range(WARMUP_STEPS):
-            env.step(env.random_actions())
+        env = warmed(VectorDamaEnv(name, n, seed=seed))
         figures.append(Figures(f"VectorDamaEnv N={n}", name,
                                [time_vector(env, budget) for _ in range(runs)]))
     if names:

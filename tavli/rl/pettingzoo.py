@@ -55,6 +55,7 @@ from tavli.rl.views import (
     action_space,
     check_options,
     draw_seed,
+    mask_of,
     most_points,
     observation_space,
     show,
@@ -135,9 +136,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name for the unwrap
         """``agent``'s observation (new arrays on every call); once it is terminated or
         truncated, no action is legal (whoever ended the game: this env, or a wrapper such
         as PettingZoo's ``TerminateIllegalWrapper``)."""
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        if not (self.terminations.get(agent) or self.truncations.get(agent)):
-            mask[self._legal[agent]] = 1
+        over = self.terminations.get(agent) or self.truncations.get(agent)
+        mask = mask_of(self.game, NO_ACTIONS if over else self._legal[agent])
         return {"observation": self.game.observation(SIDES[agent]), "action_mask": mask}
 
     def step(self, action: int | None) -> None:

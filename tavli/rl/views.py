@@ -62,12 +62,16 @@ def action_space(state: GameState) -> spaces.Discrete:
     return spaces.Discrete(state.num_actions)
 
 
+def mask_of(state: GameState, codes: np.ndarray) -> np.ndarray:
+    """int8 over the state's action space: 1 at ``codes`` (legal codes already made)."""
+    mask = np.zeros(state.num_actions, dtype=np.int8)
+    mask[codes] = 1
+    return mask
+
+
 def action_mask(state: GameState, side: int) -> np.ndarray:
     """int8 over the action space: 1 at the legal codes when ``side`` is to decide."""
-    mask = np.zeros(state.num_actions, dtype=np.int8)
-    if state.player == side:
-        mask[state.legal_actions()] = 1
-    return mask
+    return mask_of(state, state.legal_actions() if state.player == side else [])
 
 
 def observe(state: GameState, side: int) -> dict[str, np.ndarray]:
