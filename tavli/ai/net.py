@@ -70,11 +70,11 @@ Float arrays are float32 unless said; all sizes fit the networks and move buffer
 for, so one Scratch serves any kernel."""
 
 
-@njit(cache=True)
 def make_scratch(n_in, hidden, states, hash_size):
     """A :data:`Scratch` for networks of up to ``n_in`` inputs and ``hidden`` units, its
     move-generator buffers sized like ``Workspace(states, hash_size)`` (``hash_size`` a
-    power of two, at least ``2 * states``).
+    power of two, at least ``2 * states``). Plain Python: the arrays are the same types
+    to compiled code, and a first run saves the 0.8 s of compiling ``np.zeros`` for it.
 
     >>> s = make_scratch(10, 4, 8, 16)
     >>> s.x.shape, s.h.shape, s.acc.shape, s.scores.shape, s.buf.shape, s.table.shape
@@ -172,10 +172,9 @@ def money_equity(y, count_bg):
 
 
 @njit(cache=True)
-def evaluate_boards(net, boards, turns, out):
+def evaluate_boards(net, boards, turns, s, out):
     """Outputs of ``net`` for many flat boards (int8[N, >=104]), each for its side to
-    move."""
-    s = make_scratch(net.W1.shape[0], net.b1.shape[0], 1, 2)  # no move generation here
+    move, with the work arrays ``s`` (:func:`make_scratch`)."""
     for k in range(boards.shape[0]):
         encode(boards[k], turns[k], net.enc, s.x)
         forward(net, s.x, s.h, s.y)
@@ -266,7 +265,8 @@ class Net:
         """Outputs for board arrays ``(N, 4, 26)`` with ``turns[k]`` to move."""
         flat = np.ascontiguousarray(boards, dtype=np.int8).reshape(len(boards), 104)
         out = np.zeros((len(boards), N_OUT), dtype=np.float32)
-        evaluate_boards(self.weights, flat, np.ascontiguousarray(turns, dtype=np.int64), out)
+        evaluate_boards(self.weights, flat, np.ascontiguousarray(turns, dtype=np.int64),
+                        self.scratch(1, 2), out)  # no move generation here
         return out
 
     def evaluate(self, positions) -> np.ndarray:

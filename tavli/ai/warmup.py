@@ -92,8 +92,8 @@ def steptree() -> None:
 
 
 def encoders() -> None:
-    """The networks' inputs of Plakoto, Portes and backgammon, the networks' forward pass
-    and work arrays, a game's end."""
+    """The networks' inputs of Plakoto, Portes and backgammon, the networks' forward pass,
+    a game's end."""
     import numpy as np
 
     from tavli.ai.encode import encode_plakoto, encode_portes
@@ -102,15 +102,13 @@ def encoders() -> None:
     from tavli.ai.net import Net, forward
     from tavli.engine.rules import Rules
 
-    b, x = _board(), np.zeros(512, dtype=np.float32)
+    b, x, y = _board(), np.zeros(512, dtype=np.float32), np.zeros(5, dtype=np.float32)
     for encoder in (encode_plakoto, encode_portes):
         encoder(b, 0, x)
     encode_portes2(b, 0, x, 0)
     net = Net.random(0, hidden=2, seed=0)
-    net.scratch(8, 16)  # the searches' work arrays
-    forward(net.weights, x[:net.W1.shape[0]].copy(), np.zeros(2, np.float32),
-            np.zeros(5, np.float32))
-    terminal(b, 0, Rules.for_game("portes").kernel_flags(), np.zeros(5, np.float32))
+    forward(net.weights, x[:net.W1.shape[0]].copy(), np.zeros(2, np.float32), y)
+    terminal(b, 0, Rules.for_game("portes").kernel_flags(), y)
 
 
 def _board():
@@ -307,9 +305,11 @@ def _start_method() -> str:
 def prepare_parallel(processes: int | None = None, step: Step | None = None,
                      stages: tuple[tuple[Part, ...], ...] = STAGES) -> tuple[float, float]:
     """Run every stage's parts in up to ``processes`` worker processes (default: the
-    cores), stage after stage, then load them all in this process; ``step(done, total,
-    part)`` is told as each part finishes (``part``: the one just done). Returns the
-    wall seconds it took and the CPU seconds of the worker processes."""
+    cores), stage after stage, and load them in this process: each stage while the
+    workers compile the next (a stage of fewer parts than cores leaves a core for it),
+    the last at the end. ``step(done, total, part)`` is told as each part finishes in a
+    worker (``part``: the one just done). Returns the wall seconds it took and the CPU
+    seconds of the worker processes."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from multiprocessing import get_context
 
@@ -318,14 +318,20 @@ def prepare_parallel(processes: int | None = None, step: Step | None = None,
     done, cpu = 0, 0.0
     workers = processes or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                                else (os.cpu_count() or 1), 4)
+    compiled: tuple[Part, ...] = ()
     with ProcessPoolExecutor(max(1, workers), mp_context=get_context(_start_method())) as pool:
         for stage in stages:
             futures = {pool.submit(run_part, p.run): p for p in stage}
+            for part in compiled:  # in the cache now: loading it costs little
+                part()
             for f in as_completed(futures):
                 cpu += f.result()
                 done += 1
                 if step is not None:
                     step(done, total, futures[f])
+            compiled = stage
+    for part in compiled:
+        part()
     return time.perf_counter() - t, cpu
 
 
