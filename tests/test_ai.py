@@ -118,7 +118,7 @@ def test_equity_arithmetic():
 
 
 def _flat(p):
-    return np.ascontiguousarray(p.array).reshape(104)
+    return p.flat()
 
 
 def test_terminal_values_for_each_scoring_rule():
@@ -267,7 +267,7 @@ def test_exploring_self_play_plays_other_moves_and_finishes_games(tmp_path):
         scratch = scratch or net.scratch()  # work arrays reused: the same games
         stats = np.zeros(4)
         train_games(net.weights, start, rules.kernel_flags(), 20, 0.05, 3, scratch, stats,
-                    explore)
+                    explore, 0.0)
         assert stats[0] == 20
         runs.setdefault(explore, []).append((stats.copy(), net.W1.copy()))
     (s0, w0), (s1, w1) = runs[0.0]

@@ -30,7 +30,7 @@ BG = "backgammon"
 
 
 def flat(p: Position) -> np.ndarray:
-    return np.ascontiguousarray(p.array).reshape(104)
+    return p.flat()
 
 
 def inputs(p: Position, code: int = PORTES2) -> np.ndarray:

@@ -180,7 +180,7 @@ def test_training_moves_the_race_net_toward_its_targets(game):
     err0 = np.abs(before - targets).mean()
     stats = np.zeros(4)
     train_race(ev.tables, boards, turns, rules.kernel_flags(), 300, 0.5, 7, _scratch_for(ev),
-               stats)
+               stats, 0.0)
     after, _ = ev.evaluate_arrays(boards.reshape(-1, 4, 26), turns)
     err1 = np.abs(after - targets).mean()
     assert stats[0] == 300 and stats[1] == 300  # each game: one turn, then it is over
@@ -200,7 +200,7 @@ def test_one_update_moves_toward_the_result():
     one = slice(1, 2)  # a mars: win and gammon
     y0, _ = ev.evaluate_arrays(boards[one].reshape(-1, 4, 26), turns[one])
     train_race(ev.tables, boards[one], turns[one], rules.kernel_flags(), 1, 0.1, 1,
-               _scratch_for(ev), np.zeros(4))
+               _scratch_for(ev), np.zeros(4), 0.0)
     y1, _ = ev.evaluate_arrays(boards[one].reshape(-1, 4, 26), turns[one])
     assert np.abs(y1 - targets[one]).mean() < np.abs(y0 - targets[one]).mean()
     assert y1[0, 0] > y0[0, 0] and y1[0, 1] > y0[0, 1]

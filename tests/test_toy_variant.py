@@ -126,7 +126,7 @@ def test_compiled_self_play_trains_on_it(nack):
     stats = np.zeros(4)
     w0 = net.W1.copy()
     train_games(net.weights, np.array(Position.start("nackgammon").array),
-                rules.kernel_flags(), 20, 0.1, 3, net.scratch(), stats)
+                rules.kernel_flags(), 20, 0.1, 3, net.scratch(), stats, 0.0, 0.0)
     assert stats[0] == 20 and stats[1] > 20 * 20 and not np.array_equal(w0, net.W1)
     points = compiled_match(net, NET, None, RANDOM, rules, 10, 7)
     assert points.shape == (20,) and set(np.abs(points)) <= {1.0, 2.0, 3.0}

@@ -118,7 +118,7 @@ class Analyzer:
         :data:`~tavli.ai.evaluator.VALUERS`)."""
         # a writable copy and the searches' own compiled evaluate: nothing to compile on a
         # first hint once the searches are (a read-only board would be another type)
-        flat = np.array(position.array, dtype=np.int8).reshape(104)
+        flat = position.flat()
         ev = self.evaluator
         cls = int(position_class(flat, ev.family))
         f4 = np.float32

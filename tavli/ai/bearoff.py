@@ -188,7 +188,7 @@ def move_table(positions, count, flags):
         for r in range(NROLLS):
             m = 0
             if n > 0:
-                m = generate(st, 0, _D1[r], _D2[r], flags, buf, table)
+                m = generate(st, np.int64(0), _D1[r], _D2[r], flags, buf, table)
                 if m < 0:
                     raise RuntimeError("move generator buffers overflowed")
             if total + m > targets.shape[0]:

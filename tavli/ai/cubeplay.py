@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-
 from tavli.ai.context import ONE_PLY, EvalContext
 from tavli.ai.evaluator import CLASSES, Evaluator, position_class
 from tavli.engine.board import Position
@@ -27,7 +25,7 @@ from tavli.play.cube.info import CubeInfo
 def position_efficiency(position: Position) -> tuple[str, float]:
     """The class of ``position`` ("contact", "race", "bear-off") and its cube efficiency
     (:func:`tavli.play.cube.cubeful.efficiency`, with the pips of the side to move)."""
-    b = np.ascontiguousarray(position.array, dtype=np.int8).reshape(-1)
+    b = position.flat()
     cls = CLASSES[int(position_class(b, position.variant.kernel))]
     return cls, efficiency(cls, position.pip_count(position.turn))
 

@@ -453,7 +453,7 @@ def encode_position(position) -> np.ndarray:
     """
     fam = position.variant.kernel
     x = np.zeros(n_inputs(fam), dtype=np.float32)
-    encode(np.ascontiguousarray(position.array).reshape(104), position.turn, fam, x)
+    encode(position.flat(), position.turn, fam, x)
     return x
 
 

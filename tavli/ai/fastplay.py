@@ -224,7 +224,7 @@ def play_games(a, b, pubw, start, flags, n_pairs, seed, s, results):
         for swap in range(2):
             np.random.seed((seed + 7919 * pair + swap + 1) % 4294967296)  # random players
             st[:, :] = start
-            me = 0
+            me = np.int64(0)  # plain int64: a literal 0 compiles the callees twice
             res = 0.0
             for ply in range(dice.shape[0]):
                 n = generate(st, me, dice[ply, 0], dice[ply, 1], flags, buf, table)

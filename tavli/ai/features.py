@@ -32,7 +32,7 @@ zero (the measurements of docs/ai.md, Training, replay with them).
 
 >>> from tavli.engine.board import Position
 >>> x = np.zeros(N_PORTES2, np.float32)
->>> b = np.ascontiguousarray(Position.start("backgammon").array).reshape(104)
+>>> b = Position.start("backgammon").flat()
 >>> encode_portes2(b, 0, x, 0) == N_PORTES2, round(36 * float(x[group_slice("escapes")][0]))
 (True, 15)
 """

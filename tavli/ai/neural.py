@@ -164,8 +164,8 @@ class PubevalPlayer(Player):
         if not moves:
             return None
         w = _pubeval_weights_cached()
-        race = not is_contact(np.ascontiguousarray(position.array).reshape(104))
-        scores = [pubeval_score(np.ascontiguousarray(m.after.array).reshape(104),
+        race = not is_contact(position.flat())
+        scores = [pubeval_score(m.after.flat(),
                                 position.turn, w, race) for m in moves]
         return moves[int(np.argmax(scores))]
 

@@ -224,7 +224,7 @@ def play_trials(net, root, side, flags, cfg, s, res):
         for q in range(N_OUT):
             luck[q] = 0.0
         me = side
-        turns = 0
+        turns = np.int64(0)  # plain int64: a literal 0 compiles _dice twice
         while True:
             if turns >= MAX_TURNS or (cfg.truncate > 0 and turns >= cfg.truncate):
                 v0(net, sf, me, family, s.x, s.h, tgt)  # cut off: the 0-ply value

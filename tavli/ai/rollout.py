@@ -143,7 +143,7 @@ class Runner:
         from tavli.ai.playout import Trials
 
         games, luck, target_se = ctx.games, ctx.luck, ctx.target_se
-        root = np.ascontiguousarray(position.array, dtype=np.int8).reshape(104)
+        root = position.flat()
         side = int(position.turn)
         strat2 = int(games % 1296 == 0)
         starts = list(range(0, games, CHUNK))
@@ -361,7 +361,7 @@ def _game_over(move: Move, rules: Rules) -> np.ndarray | None:
     from tavli.ai.fastplay import terminal
 
     tgt = np.zeros(N_OUT, dtype=np.float32)
-    b = np.ascontiguousarray(move.after.array, dtype=np.int8).reshape(104)
+    b = move.after.flat()
     if math.isnan(terminal(b, move.before.turn, rules.kernel_flags(), tgt)):
         return None
     return tgt.astype(np.float64)

@@ -112,11 +112,9 @@ def encoders() -> None:
 
 
 def _board():
-    import numpy as np
-
     from tavli.engine.board import Position
 
-    return np.array(Position.start("portes").array).reshape(104)
+    return Position.start("portes").flat()
 
 
 def _analyzers():

@@ -58,7 +58,7 @@ def sample_races(ev, start, flags, n_games, seed, explore, pick_any, s, boards, 
     outp = table.shape[0] - buf.shape[0]
     got = 0
     pick = np.zeros(104, dtype=np.int8)
-    player = (NET, ev)
+    player = (np.int64(NET), ev)  # plain int64: a literal compiles _choose again
     for _g in range(n_games):
         if got >= boards.shape[0]:
             break
@@ -123,8 +123,8 @@ def race_pairs(a, b, boards, turns, flags, seed, s, results):
     (:data:`~tavli.ai.evaluator.Tables`) first on the side to move, then on the other.
     ``results[2k]``, ``results[2k + 1]`` get ``a``'s points."""
     st = s.st
-    pa = (NET, a)
-    pb = (NET, b)
+    pa = (np.int64(NET), a)  # plain int64, as compiled_match's players: one _choose
+    pb = (np.int64(NET), b)
     for k in range(boards.shape[0]):
         me = turns[k]
         for swap in range(2):

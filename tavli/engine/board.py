@@ -178,6 +178,17 @@ class Position:
         """The board array (read-only)."""
         return self._arr
 
+    def flat(self) -> np.ndarray:
+        """A writable flat copy of the board array (int8[104]), as compiled code takes a
+        board: the searches' boards are writable, and a read-only one is another type to
+        Numba, which would compile every kernel it reaches a second time.
+
+        >>> b = Position.start("portes").flat()
+        >>> b.shape, b.dtype, b.flags.writeable
+        ((104,), dtype('int8'), True)
+        """
+        return np.array(self._arr, dtype=np.int8).reshape(-1)
+
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Position) and self.game == other.game
                 and self.turn == other.turn and self._bytes == other._bytes)

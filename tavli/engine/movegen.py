@@ -593,7 +593,9 @@ def generate_batch(arrs, turns, dice, flags, buf, table, start, total, counts, r
     rw = _borrow(results.reshape(results.shape[0], 4 * NSLOTS).view(np.uint64))
     rs = _borrow(result_steps.reshape(result_steps.shape[0], 12))
     for k in range(start, arrs.shape[0]):
-        c = _generate(src[k], turns[k], dice[k, 0], dice[k, 1], flags, b, w, tb)
+        # typed as generate's call (read-only board, int64): one compiled _generate
+        c = _generate(as_readonly(src[k]), np.int64(turns[k]), np.int64(dice[k, 0]),
+                      np.int64(dice[k, 1]), flags, b, w, tb)
         if c < 0:
             counts[k] = -2
             return k, total

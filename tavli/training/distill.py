@@ -99,7 +99,7 @@ def _label_played(net, start, flags, n_games, seed, every, s, data):
     np.random.seed(seed)
     st = s.st
     sf = st.reshape(104)
-    n = 0
+    n = np.int64(0)  # plain int64: a literal 0 compiles _add_label once more
     cap = data[0].shape[0]
     for g in range(n_games):
         me = new_game(st, start)
@@ -131,7 +131,7 @@ def _label_candidates(net, start, flags, n_games, seed, keep, every, s, data):
     x, h, tmp, cand = s.x, s.h, s.tmp, s.cand
     sf = st.reshape(104)
     outp = table.shape[0] - buf.shape[0]
-    n = 0
+    n = np.int64(0)  # plain int64: a literal 0 compiles _add_label once more
     cap = data[0].shape[0]
     for g in range(n_games):
         me = new_game(st, start)

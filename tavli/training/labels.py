@@ -174,13 +174,15 @@ def label_rows(ev, start, flags, cfg, seed, s, rows):
     c1 = np.zeros((4, 26), np.int8)
     f0, f1 = c0.reshape(104), c1.reshape(104)
     cap = rows.boards.shape[0]
-    n = 0
-    g = 0
+    # int64 from the start: a call with a constant argument (0, K_PLAYED) compiles the
+    # callee for that literal first, then again for int64 (_add: four times, 7 s)
+    n = np.int64(0)
+    g = np.int64(0)
     while n < cap:
         me = new_game(gb, start)
         for plies in range(1, MAX_PLIES + 2):  # cut off after MAX_PLIES
             if np.random.random() < cfg.every and plies > 1 and _in_class(gf, family, cfg.cls):
-                n = _add(ev, gb, me, K_PLAYED, g, flags, cfg, s, rows, n)
+                n = _add(ev, gb, me, np.int64(K_PLAYED), g, flags, cfg, s, rows, n)
                 if n >= cap:
                     break
             d1, d2 = throw()

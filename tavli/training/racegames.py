@@ -58,7 +58,7 @@ def _race_target(ev, sf, me, n, flags, s):
 
 
 @njit(cache=True)
-def train_race(ev, starts, turns, flags, n_games, alpha, seed, s, stats, explore=0.0):
+def train_race(ev, starts, turns, flags, n_games, alpha, seed, s, stats, explore):
     """Play ``n_games`` games from race positions drawn from ``starts`` (int8[N, 104],
     ``turns[k]`` to move) with the 0-ply choice of the evaluator ``ev``, updating its race
     network (``ev.race``, in place) by TD(0) with step ``alpha``: the outputs for each
@@ -68,7 +68,8 @@ def train_race(ev, starts, turns, flags, n_games, alpha, seed, s, stats, explore
     random legal move with that probability (the target stays the best move's value), so
     that positions the greedy play avoids are learned too. ``stats`` (float64[4])
     receives games, updates, the summed absolute equity change asked by the targets (the
-    TD error), and the games handed over to a database before their end."""
+    TD error), and the games handed over to a database before their end. (No default
+    for ``explore``: an argument left out compiles the kernel a second time.)"""
     np.random.seed(seed)
     outp = s.table.shape[0] - s.buf.shape[0]
     family = flags[F_KERNEL]

@@ -28,7 +28,7 @@ def _count_game(stats, done, plies, me):
 
 
 @njit(cache=True)
-def train_games(net, start, flags, n_games, alpha, seed, s, stats, explore=0.0, lam=0.0):
+def train_games(net, start, flags, n_games, alpha, seed, s, stats, explore, lam):
     """Play ``n_games`` of greedy 0-ply self-play from the board array ``start``, updating
     the weights ``net`` (:data:`~tavli.ai.net.Weights`) by TD(``lam``), with the work
     arrays ``s`` (:data:`~tavli.ai.net.Scratch`). With ``lam`` = 0 (TD(0)) each position
@@ -38,7 +38,8 @@ def train_games(net, start, flags, n_games, alpha, seed, s, stats, explore=0.0, 
     own return, weighted ``lam``: the offline "forward view" of TD(lambda), as cheap as
     TD(0)). With ``explore`` > 0 a turn plays a uniformly random legal move with that
     probability (and learns toward its outcome), so that positions greedy play avoids are
-    seen too. ``stats`` (float64[4]) receives games, total plies, white points, draws."""
+    seen too. ``stats`` (float64[4]) receives games, total plies, white points, draws.
+    (No defaults: an argument left out compiles the kernel a second time.)"""
     np.random.seed(seed)
     n_in = net.W1.shape[0]
     x, h, y, dh, tb, xb, st, buf = s.x, s.h, s.y, s.dh, s.tb, s.xb, s.st, s.buf
