@@ -155,3 +155,38 @@ def test_a_first_hint_on_the_command_line_prepares_the_engine_first(tmp_path):
     assert res.stderr == COMPILE_MESSAGE + "\n"
     assert "8/5 6/5" in res.stdout.splitlines()[1]
     assert list(tmp_path.rglob("search.*.nbi"))  # prepared into NUMBA_CACHE_DIR
+
+
+FIRST_MINUTE = """
+import sys
+from numba.core.registry import CPUDispatcher
+from tavli.ai.cubeplay import position_efficiency
+from tavli.ai.dama import Searcher
+from tavli.bench.coldstart import _dice_game
+from tavli.engine.board import Position
+from tavli.play.dama.game import DamaGame
+
+for game in ("portes", "plakoto", "fevga", "backgammon"):
+    for part in ("hint", "ai"):
+        _dice_game(game, part, [])
+    position_efficiency(Position.start(game))
+g = DamaGame()
+g.legal_moves()
+Searcher(g.rules, tt_bits=10).search(g.position, "depth:3")
+for name, module in sorted(sys.modules.items()):
+    for obj in list(vars(module).values()) if name.startswith("tavli") else ():
+        if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == name \\
+                and len(obj.signatures) > 1:
+            print(name, obj.py_func.__name__, [str(s) for s in obj.signatures])
+"""
+
+
+def test_the_first_minute_compiles_each_kernel_once():
+    """Hints, AI moves and cube decisions of every game, in a fresh process: no compiled
+    function has two versions (a literal constant, a read-only board or a left-out default
+    argument makes Numba compile a function again: seconds of a first run;
+    docs/design.md)."""
+    out = subprocess.run([sys.executable, "-c", FIRST_MINUTE], cwd=ROOT, capture_output=True,
+                         text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout == "", out.stdout
