@@ -122,7 +122,7 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 @intrinsic
-def _borrow(typingctx, arr):
+def borrow(typingctx, arr):
     """The same array without its reference count (a NULL meminfo), for work buffers
     that outlive the call: passing it to helpers then costs no atomic incref/decref."""
     def codegen(context, builder, signature, args):
@@ -327,8 +327,8 @@ def generate(st0, me, d1, d2, flags, buf, table):
     chosen final positions to ``table[16 + H:]`` (``out``) and returns their count (0 = no
     move: the player passes), or -1 when the buffers overflow.
     """
-    return _generate(as_readonly(st0), me, d1, d2, flags, _borrow(buf),
-                     _borrow(buf.view(np.uint64)), _borrow(table))
+    return _generate(as_readonly(st0), me, d1, d2, flags, borrow(buf),
+                     borrow(buf.view(np.uint64)), borrow(table))
 
 
 @njit(cache=True)
@@ -586,12 +586,12 @@ def generate_batch(arrs, turns, dice, flags, buf, table, start, total, counts, r
     the work buffers overflow (``counts[k]`` = -2).
     """
     outp = table.shape[0] - buf.shape[0]
-    b = _borrow(buf)
-    w = _borrow(buf.view(np.uint64))
-    tb = _borrow(table)
-    src = _borrow(arrs)
-    rw = _borrow(results.reshape(results.shape[0], 4 * NSLOTS).view(np.uint64))
-    rs = _borrow(result_steps.reshape(result_steps.shape[0], 12))
+    b = borrow(buf)
+    w = borrow(buf.view(np.uint64))
+    tb = borrow(table)
+    src = borrow(arrs)
+    rw = borrow(results.reshape(results.shape[0], 4 * NSLOTS).view(np.uint64))
+    rs = borrow(result_steps.reshape(result_steps.shape[0], 12))
     for k in range(start, arrs.shape[0]):
         # typed as generate's call (read-only board, int64): one compiled _generate
         c = _generate(as_readonly(src[k]), np.int64(turns[k]), np.int64(dice[k, 0]),

@@ -55,7 +55,7 @@ from tavli.ai.encode import n_inputs
 from tavli.engine.games import find_game
 from tavli.engine.games.kernel import BACKGAMMON, F_KERNEL, GAMMON, GOES_ON, verdict
 from tavli.engine.layout import NSLOTS
-from tavli.engine.movegen import STEPS, _borrow, apply_step_rec, generate
+from tavli.engine.movegen import STEPS, borrow, apply_step_rec, generate
 from tavli.errors import IllegalMove, OptionError
 from tavli.rl.actions import DOUBLE, DROP, NUM_ACTIONS, PASS, ROLL, TAKE, encode_steps
 from tavli.rl.games import GAMES, game_rules
@@ -130,9 +130,9 @@ def _borrowed(st):
     they outlive the call), so that the views the helpers take of them (an env's board,
     its dice generator) cost no atomic increment and decrement."""
     boards, turns, players, phases, dice, cubes, owners, rngs, counts, codes, steps = st
-    return (_borrow(boards), _borrow(turns), _borrow(players), _borrow(phases),
-            _borrow(dice), _borrow(cubes), _borrow(owners), _borrow(rngs), _borrow(counts),
-            _borrow(codes), _borrow(steps))
+    return (borrow(boards), borrow(turns), borrow(players), borrow(phases),
+            borrow(dice), borrow(cubes), borrow(owners), borrow(rngs), borrow(counts),
+            borrow(codes), borrow(steps))
 
 
 @njit(cache=True, inline="always")
