@@ -55,7 +55,7 @@ from tavli.ai.encode import n_inputs
 from tavli.engine.games import find_game
 from tavli.engine.games.kernel import BACKGAMMON, F_KERNEL, GAMMON, GOES_ON, verdict
 from tavli.engine.layout import NSLOTS
-from tavli.engine.movegen import STEPS, borrow, apply_step_rec, generate
+from tavli.engine.movegen import STEPS, apply_step_rec, borrow, generate
 from tavli.errors import IllegalMove, OptionError
 from tavli.rl.actions import DOUBLE, DROP, NUM_ACTIONS, PASS, ROLL, TAKE, encode_steps
 from tavli.rl.games import GAMES, game_rules
