@@ -95,3 +95,19 @@ def test_the_command_line_takes_lists_and_single_numbers():
     assert a.n_players == [1000] and a.processes == [1]
     with pytest.raises(SystemExit):
         p.parse_args(["bench", "server", "--processes", "3"])
+
+
+def test_a_server_keeps_what_survives_a_young_collection_out_of_the_next():
+    """quieter_gc: what outlives a young collection is frozen (no middle collection then
+    scans a million live objects), and the thresholds are the server's."""
+    import subprocess
+    import sys
+
+    code = ("import gc; from tavli.online.serve import quieter_gc, YOUNG_GC_EVERY; "
+            "quieter_gc(); frozen = gc.get_freeze_count(); "
+            "kept = [[i] for i in range(5000)]; gc.collect(0); "
+            "print(gc.get_freeze_count() - frozen >= 5000, len(gc.get_objects(1)), "
+            "gc.get_threshold()[0] == YOUNG_GC_EVERY)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    assert out == ["True", "0", "True"]

@@ -233,6 +233,27 @@ def test_a_pass_has_a_root_without_steps():
     assert [n["key"] for n in tree["nodes"]] == [""] and tree["nodes"][0]["next"] == []
 
 
+def test_move_frames_leave_no_garbage_for_the_collector():
+    """Each move an online server shows is replayed step by step: what that makes must be
+    freed by reference counting, not left in cycles (they stopped a server's event loop
+    for a third of a second when collected; tavli.online.serve.quieter_gc)."""
+    import gc
+
+    move = PLAKOTO_PIN.find_move("8/3", (3, 2))
+    steps = [list(s) for s in move.steps]
+    move_frames(PLAKOTO_PIN, (3, 2), steps)  # a first call fills caches once
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        for _ in range(20):
+            move_frames(PLAKOTO_PIN, (3, 2), steps)
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()
+
+
 def test_move_frames_replay_the_steps():
     pos = Position.start("plakoto")
     move = PLAKOTO_PIN.find_move("8/3", (3, 2))

@@ -107,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 FULL_GC_EVERY = 600.0  # seconds between the server's full garbage collections
+YOUNG_GC_EVERY = 200_000  # allocations between young collections
 
 
 def quieter_gc() -> None:
@@ -116,26 +117,40 @@ def quieter_gc() -> None:
     10 of those, a full one as the heap grows by a quarter) the collections took a
     fifth of the CPU, and the middle and full ones — a full one of 500 games in memory
     takes half a second — stopped every game: at 1,000 players the p95 of `tavli bench
-    server` was 1.7 s with the defaults, 28-61 ms with these thresholds.
+    server` was 1.7 s with the defaults, 28-61 ms with larger thresholds.
     What was made at start (the app, the engine's tables) is frozen out of every
-    collection; the young generation is collected every 200,000 allocations (a few ms),
-    the middle one every 5 of those; the whole heap (cycles of garbage among old
-    objects) every :data:`FULL_GC_EVERY` seconds, from a thread of its own (a pause of
-    about half a second then)."""
+    collection; the young generation is collected every :data:`YOUNG_GC_EVERY`
+    allocations, and what survives it is frozen out too (:func:`_freeze_survivors`):
+    the games' views and move lists live until the next action, and promoted to the
+    middle generation they made its collections scan a million objects (pauses of
+    0.5-0.9 s at 3,000 players). The whole heap (cycles of garbage among old objects)
+    is collected every :data:`FULL_GC_EVERY` seconds, from a thread of its own."""
     import gc
     import threading
     import time
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(200_000, 5, 1_000_000)
+    gc.set_threshold(YOUNG_GC_EVERY, 5, 1_000_000)
+    gc.callbacks.append(_freeze_survivors)
 
     def full() -> None:
         while True:
             time.sleep(FULL_GC_EVERY)
+            gc.unfreeze()
             gc.collect()
+            gc.freeze()
 
     threading.Thread(target=full, name="tavli-full-gc", daemon=True).start()
+
+
+def _freeze_survivors(phase: str, info: dict) -> None:
+    """After a young or middle collection: what survived it into the permanent
+    generation, which only the full collection (:func:`quieter_gc`) looks at again."""
+    if phase == "stop" and info.get("generation", 2) < 2:
+        import gc
+
+        gc.freeze()
 
 
 __all__ = ["run", "quieter_gc", "add_arguments", "default_db", "DEFAULT_PORT"]

@@ -194,6 +194,23 @@ def _nodes(meta: np.ndarray, boards: np.ndarray, edges: np.ndarray,
     return out
 
 
+def _walk(order: list[tuple[int, int]], i: int, arr: np.ndarray, rem: tuple[int, ...],
+          me: int, kernel: int) -> list[tuple[Any, ...]] | None:
+    """The boards and unused dice after each of the steps ``order[i:]`` from ``arr``
+    (``rem``: the dice left), trying each die a step can use; None if they cannot be
+    played. (A module function, not a closure that calls itself: that closure and its
+    cells were a reference cycle per move shown, garbage only the collector frees, a
+    burst of it stopping an online server for a third of a second.)"""
+    if i == len(order):
+        return []
+    s, t = order[i]
+    for d, after in _step(arr, me, s, t, rem, kernel):
+        rest = _walk(order, i + 1, after, _without(rem, d), me, kernel)
+        if rest is not None:
+            return [(after, _without(rem, d)), *rest]
+    return None
+
+
 def move_frames(before: Position, dice: Sequence[int],
                 steps: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
     """The boards of a move from ``before`` with ``dice``, one frame per step played in
@@ -203,19 +220,8 @@ def move_frames(before: Position, dice: Sequence[int],
     me = before.turn
     rem0 = tuple(sorted(dice_of_turn(dice), reverse=True))
     order = [(int(s[0]), int(s[1])) for s in steps]
-
-    def walk(i: int, arr: np.ndarray, rem: tuple[int, ...]) -> list[tuple[Any, ...]] | None:
-        if i == len(order):
-            return []
-        s, t = order[i]
-        for d, after in _step(arr, me, s, t, rem, kernel):
-            rest = walk(i + 1, after, _without(rem, d))
-            if rest is not None:
-                return [(after, _without(rem, d)), *rest]
-        return None
-
     start = np.array(before.array, dtype=np.int8)
-    path = walk(0, start, rem0)
+    path = _walk(order, 0, start, rem0, me, kernel)
     if path is None:
         raise ValueError(f"the steps {order} cannot be played from {before.id()}")
     return [{"board": board_text(arr), "dice": list(rem)}
