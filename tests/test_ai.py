@@ -117,10 +117,6 @@ def test_equity_arithmetic():
     assert equity([1, 1, 1, 0, 0]) == 3 and equity([0.5, 0, 0, 0, 0]) == 0
 
 
-def _flat(p):
-    return p.flat()
-
-
 def test_terminal_values_for_each_scoring_rule():
     t = np.zeros(5, dtype=np.float32)
     single = Position.from_points("portes", {}, {6: 1})
@@ -128,19 +124,19 @@ def test_terminal_values_for_each_scoring_rule():
     bg = Position.from_points("backgammon", {}, {20: 15})
     portes, bgr = Rules("portes").kernel_flags(), Rules("backgammon").kernel_flags()
     plakoto, fevga = Rules("plakoto").kernel_flags(), Rules("fevga").kernel_flags()
-    assert terminal(_flat(single), 0, portes, t) == 1.0 and t[0] == 1 and t[1] == 0
-    assert terminal(_flat(gammon), 0, portes, t) == 2.0 and t[1] == 1
-    assert terminal(_flat(bg), 0, bgr, t) == 3.0 and t[2] == 1
-    assert terminal(_flat(bg), 0, portes, t) == 2.0 and t[2] == 0
-    assert terminal(_flat(single), 1, portes, t) == -1.0 and t[0] == 0 and t[3] == 0
-    assert terminal(_flat(bg), 1, bgr, t) == -3.0 and t[3] == 1 and t[4] == 1
+    assert terminal(single.flat(), 0, portes, t) == 1.0 and t[0] == 1 and t[1] == 0
+    assert terminal(gammon.flat(), 0, portes, t) == 2.0 and t[1] == 1
+    assert terminal(bg.flat(), 0, bgr, t) == 3.0 and t[2] == 1
+    assert terminal(bg.flat(), 0, portes, t) == 2.0 and t[2] == 0
+    assert terminal(single.flat(), 1, portes, t) == -1.0 and t[0] == 0 and t[3] == 0
+    assert terminal(bg.flat(), 1, bgr, t) == -3.0 and t[3] == 1 and t[4] == 1
     mother = Position.from_points("plakoto", {1: 1, 6: 14}, {24: 1, 12: 14}, pinned=[(1, 24)])
-    assert terminal(_flat(mother), 0, plakoto, t) == 2.0 and t[1] == 1
+    assert terminal(mother.flat(), 0, plakoto, t) == 2.0 and t[1] == 1
     draw = Position.from_points("plakoto", {24: 1, 1: 1, 5: 13}, {24: 1, 1: 1, 5: 13},
                                 pinned=[(0, 24), (1, 24)])
-    assert terminal(_flat(draw), 0, plakoto, t) == 0.0 and t[0] == 0.5
+    assert terminal(draw.flat(), 0, plakoto, t) == 0.0 and t[0] == 0.5
     running = Position.start("fevga")
-    assert np.isnan(terminal(_flat(running), 0, fevga, t))
+    assert np.isnan(terminal(running.flat(), 0, fevga, t))
 
 
 def test_pubeval_matches_gnubg_choice():

@@ -29,13 +29,9 @@ from tavli.errors import NetError, TrainingError
 BG = "backgammon"
 
 
-def flat(p: Position) -> np.ndarray:
-    return p.flat()
-
-
 def inputs(p: Position, code: int = PORTES2) -> np.ndarray:
     x = np.full(n_inputs(code), 7.0, np.float32)  # the encoder clears what it leaves out
-    assert encode(flat(p), p.turn, code, x) == N_PORTES2
+    assert encode(p.flat(), p.turn, code, x) == N_PORTES2
     return x
 
 
@@ -56,17 +52,17 @@ def test_one_blot_six_pips_from_one_checker():
     # my blot on 20 (his 5), his checker on his 11: any 6 (11), 5-1 and 4-2 (4), 3-3 and
     # 2-2 (2): 17 rolls; a hit costs the blot 5 pips
     p = Position.from_points(BG, {20: 1, 6: 14}, {11: 1, 1: 14})
-    assert hit_rolls(flat(p), 0) == pytest.approx((17 / 36, 0.0, 17 / 36 * 5 / 24))
+    assert hit_rolls(p.flat(), 0) == pytest.approx((17 / 36, 0.0, 17 / 36 * 5 / 24))
     hits = group(p, "hits")
     assert hits[:3] == pytest.approx([17 / 36, 0.0, 17 / 36 * 5 / 24])
     # his lone checker is a blot 6 pips in front of mine: the same 17 rolls, 14 pips lost
     assert hits[3:] == pytest.approx([17 / 36, 0.0, 17 / 36 * 14 / 24])
     # my point 17 (his 8) made: 3-3 must stop there
     q = Position.from_points(BG, {20: 1, 17: 2, 6: 12}, {11: 1, 1: 14})
-    assert hit_rolls(flat(q), 0)[0] == pytest.approx(16 / 36)
+    assert hit_rolls(q.flat(), 0)[0] == pytest.approx(16 / 36)
     # and 2-2 too when his 9 (my 16) is made as well; 4-2 still goes by his 7
     r = Position.from_points(BG, {20: 1, 17: 2, 16: 2, 6: 10}, {11: 1, 1: 14})
-    assert hit_rolls(flat(r), 0)[0] == pytest.approx(15 / 36)
+    assert hit_rolls(r.flat(), 0)[0] == pytest.approx(15 / 36)
 
 
 def test_his_blot_is_counted_for_him():
@@ -78,23 +74,23 @@ def test_his_blot_is_counted_for_him():
 def test_two_blots_hit_with_one_roll():
     # my blots on 20 and 19 (his 5 and 6), his checker on his 11: only 5-1 hits both
     p = Position.from_points(BG, {20: 1, 19: 1, 6: 13}, {11: 1, 1: 14})
-    one, two, _ = hit_rolls(flat(p), 0)
+    one, two, _ = hit_rolls(p.flat(), 0)
     assert two == pytest.approx(2 / 36)
     # any 5 or 6, 4-1, 3-2, 4-2 (by 7, open), 3-3, 2-2 (8 pips, open), 1-1 (4 of them: no)
     assert one == pytest.approx((20 + 2 + 2 + 2 + 1 + 1) / 36)
     # two checkers of his, one die each: his 11 and his 10, blots at 6 pips from each
     q = Position.from_points(BG, {20: 1, 21: 1, 6: 13}, {11: 1, 10: 1, 1: 13})
-    assert hit_rolls(flat(q), 0)[1] > 2 / 36
+    assert hit_rolls(q.flat(), 0)[1] > 2 / 36
 
 
 def test_checkers_on_the_bar_enter_first():
     # my blot on 3 (his 22, where he enters with a 3), my 6 made (his 19: a 6 stays out)
     one_bar = Position.from_points(BG, {3: 1, 6: 14}, {25: 1, 1: 14})
     # any 3 (11), 2-1 (enter and go on to 22), 1-1 (enter on 24, two more steps): 14
-    assert hit_rolls(flat(one_bar), 0)[0] == pytest.approx(14 / 36)
+    assert hit_rolls(one_bar.flat(), 0)[0] == pytest.approx(14 / 36)
     two_bar = Position.from_points(BG, {3: 1, 6: 14}, {25: 2, 1: 13})
     # both checkers enter first: 2-1 no longer hits; 1-1 still does (two steps left)
-    assert hit_rolls(flat(two_bar), 0)[0] == pytest.approx(12 / 36)
+    assert hit_rolls(two_bar.flat(), 0)[0] == pytest.approx(12 / 36)
 
 
 def test_hits_agree_with_the_legal_moves():
@@ -114,7 +110,7 @@ def test_hits_agree_with_the_legal_moves():
         side = 1 - p.turn  # the blots of the side that just moved
         if not any(p.array[side, q] == 1 for q in range(1, 25)):
             continue
-        mine = hit_rolls(flat(p), side)
+        mine = hit_rolls(p.flat(), side)
         counts = np.zeros(2)
         for a in range(1, 7):
             for c in range(a, 7):
@@ -156,7 +152,7 @@ def test_anchors_points_prime_back():
     assert group(p, "prime")[:2] == pytest.approx([4 / 6, 9 / 24])  # 6-9
     assert group(p, "back")[:2] == pytest.approx([4 / 5, 24 / 25])
     # timing: 24s 2*18, 20s 2*14, 15s 2*9, 9s 2*3, 8s 2*2, 7s 2*1, the blot on 5: 4
-    assert timing(flat(p), 0) == 36 + 28 + 18 + 6 + 4 + 2 + 4
+    assert timing(p.flat(), 0) == 36 + 28 + 18 + 6 + 4 + 2 + 4
     assert group(p, "timing")[0] == pytest.approx(0.98)
 
 
