@@ -111,3 +111,36 @@ def test_a_server_keeps_what_survives_a_young_collection_out_of_the_next():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, check=True).stdout.split()
     assert out == ["True", "0", "True"]
+
+
+def test_a_server_prepares_the_engine_before_it_listens(monkeypatch, tmp_path):
+    """`tavli serve` compiles (or loads) the move generator and the turn's steps before
+    it listens, so that no action waits for a compile; a first run says so part by part."""
+    import argparse
+
+    import uvicorn
+
+    from tavli.online import serve
+
+    told: list[str] = []
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "empty"))  # a first run
+    serve.prepare_engine(told.append)
+    assert told == ["tavli serve: first run: preparing the move generator (1/2)",
+                    "tavli serve: first run: preparing the moves step by step (2/2)"]
+    warm = tmp_path / "warm" / "x" / "tavli"  # a cache that has both: nothing said
+    warm.mkdir(parents=True)
+    for name in ("movegen.generate-1", "steptree.search-1"):
+        (warm / f"{name}.py311.nbi").write_bytes(b"")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "warm"))
+    told.clear()
+    serve.prepare_engine(told.append)
+    assert told == []
+
+    order: list[str] = []
+    monkeypatch.setattr(serve, "prepare_engine", lambda: order.append("prepare"))
+    monkeypatch.setattr(serve, "quieter_gc", lambda: None)  # not this process's collector
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: order.append("listen"))
+    args = argparse.Namespace(host=None, port=0, db=str(tmp_path / "online.sqlite3"),
+                              name=None, abandon_after=300.0)
+    assert serve.run(args) == 0
+    assert order == ["prepare", "listen"]

@@ -8,7 +8,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tavli.ai.warmup import Part
 
 DEFAULT_PORT = 8766
 
@@ -88,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         sock.bind((host, 0))
         port = sock.getsockname()[1]
         sockets = [sock]
+    prepare_engine()
     where = db.split("@")[-1] if "://" in db else db  # no password shown
     print(f"tavli: online server at http://{shown}:{port}/ (games in {where}; Ctrl-C "
           "stops it)", flush=True)
@@ -104,6 +110,26 @@ def run(args: argparse.Namespace) -> int:
         store.close()
     print("tavli: server stopped", file=sys.stderr)
     return 0
+
+
+def prepare_engine(say: Callable[[str], None] | None = None) -> None:
+    """Compile, or load from Numba's cache, the kernels every action of a game runs —
+    the move generator and the turn's steps (:mod:`tavli.ai.warmup`) — before the
+    server listens, so that no player's action waits for them. From a warm cache it
+    takes a second; on a first run some seconds, told part by part on stderr (``say``).
+    Two servers started together on one install share the work (each part's lock)."""
+    from tavli.ai.warmup import MOVEGEN, STEPTREE, prepare
+    from tavli.web.warmup import cache_is_cold
+
+    if say is None:
+        def say(text: str) -> None:
+            print(text, file=sys.stderr, flush=True)
+
+    step = None
+    if cache_is_cold(("movegen", "steptree")):
+        def step(done: int, total: int, part: Part) -> None:
+            say(f"tavli serve: first run: preparing {part.text} ({done + 1}/{total})")
+    prepare((MOVEGEN, STEPTREE), step)
 
 
 FULL_GC_EVERY = 600.0  # seconds between the server's full garbage collections
@@ -166,4 +192,4 @@ def _freeze_survivors(phase: str, info: dict) -> None:
         gc.freeze()
 
 
-__all__ = ["run", "quieter_gc", "add_arguments", "default_db", "DEFAULT_PORT"]
+__all__ = ["run", "prepare_engine", "quieter_gc", "add_arguments", "default_db", "DEFAULT_PORT"]

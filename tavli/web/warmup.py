@@ -38,30 +38,32 @@ COMPILING = ("tavli: first run: compiling the engine, once (the page works meanw
 PROGRESS_ENV = "TAVLI_WARM_PROGRESS"
 
 
-def _cache_dirs() -> list[tuple[str, Path, bool]]:
-    """``(module, folder, recursive)`` where Numba keeps each module's cached kernels:
+def _cache_dirs(modules: tuple[str, ...] | None = None) -> list[tuple[str, Path, bool]]:
+    """``(module, folder, recursive)`` where Numba keeps each module's cached kernels
+    (``modules``: those of :data:`KERNELS` to look for; default all):
     ``$NUMBA_CACHE_DIR`` (a tree mirroring the sources) when set, else the module's
     ``__pycache__`` or, for a read-only install, the user's cache."""
+    kernels = [(n, f) for n, f in KERNELS if modules is None or n in modules]
     env = os.environ.get("NUMBA_CACHE_DIR")
     if env:
-        return [(name, Path(env), True) for name, _ in KERNELS]
+        return [(name, Path(env), True) for name, _ in kernels]
     # the user-wide cache: ~/.cache/ and Numba's folder name, lower-cased here (a module
     # naming the package in lower case counts as a kernel source for the cache stamp, so
     # editing it would throw the compiled kernels away)
     user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "NUMBA".lower()
     out = []
-    for name, folder in KERNELS:
+    for name, folder in kernels:
         out.append((name, folder, False))
         if not os.access(folder.parent, os.W_OK):
             out.append((name, user, True))
     return out
 
 
-def cache_is_cold() -> bool:
-    """True when a kernel module has no compiled kernel in Numba's cache (the first run
-    compiles them)."""
+def cache_is_cold(modules: tuple[str, ...] | None = None) -> bool:
+    """True when a kernel module (of ``modules``, names of :data:`KERNELS`; default
+    all) has no compiled kernel in Numba's cache (the first run compiles them)."""
     found: dict[str, bool] = {}
-    for name, folder, recursive in _cache_dirs():
+    for name, folder, recursive in _cache_dirs(modules):
         pattern = f"{name}.*.nbi"
         try:
             hit = any(folder.rglob(pattern) if recursive else folder.glob(pattern))
