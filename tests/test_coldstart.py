@@ -181,12 +181,14 @@ for name, module in sorted(sys.modules.items()):
 """
 
 
-def test_the_first_minute_compiles_each_kernel_once():
-    """Hints, AI moves and cube decisions of every game, in a fresh process: no compiled
-    function has two versions (a literal constant, a read-only board or a left-out default
-    argument makes Numba compile a function again: seconds of a first run;
-    docs/design.md)."""
+def test_the_first_minute_compiles_each_kernel_once(tmp_path):
+    """Hints, AI moves and cube decisions of every game, in a fresh process with an empty
+    cache (a kernel loaded from the cache does not compile the functions it calls, so only
+    a first run shows them all): no compiled function has two versions (a literal
+    constant, a read-only board or a left-out default argument makes Numba compile a
+    function again: seconds of a first run; docs/design.md)."""
     out = subprocess.run([sys.executable, "-c", FIRST_MINUTE], cwd=ROOT, capture_output=True,
-                         text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                         text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT),
+                                                      "NUMBA_CACHE_DIR": str(tmp_path)})
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout == "", out.stdout

@@ -84,11 +84,22 @@ def movegen() -> None:
 
 
 def steptree() -> None:
-    """The page's turn tree (every order of a move's steps)."""
+    """The page's turn tree (every order of a move's steps), a move's steps played one by
+    one (the last move's frames, a move's text read step by step) and a game's end (the
+    verdict after every move): what playing a move runs besides the move generator."""
+    import numpy as np
+
+    from tavli.engine.movegen import apply_step, step_code
     from tavli.engine.steptree import search
+    from tavli.play.game import base_result
 
     for rules, start in _dice_rules():
         search(start, (6, 5), start.legal_moves((6, 5), rules))
+        board = np.array(start.array, dtype=np.int8)  # as tavli.web.steps copies it
+        kernel = start.variant.kernel
+        step_code(board, start.turn, 24, 6, kernel)  # every game has checkers there
+        apply_step(board, start.turn, 24, 6, kernel)
+        base_result(start, rules)
 
 
 def encoders() -> None:

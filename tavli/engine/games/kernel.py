@@ -91,7 +91,9 @@ def verdict(b, flags):
 def judge(arr: np.ndarray, flags: tuple[int, ...]) -> tuple[int | None, int, str] | None:
     """:func:`verdict` on a board array, in Python terms: ``(winner, points, kind)`` with
     ``winner`` None for a draw, or None while play goes on."""
-    w, pts, kind = verdict(arr.reshape(-1), flags)
+    # a writable flat copy, the board type of the compiled callers (a read-only array is
+    # another type to Numba: verdict would be compiled twice on a first run)
+    w, pts, kind = verdict(np.array(arr, dtype=np.int8).reshape(-1), flags)
     if kind == GOES_ON:
         return None
     return (None if w < 0 else int(w)), int(pts), KIND_NAMES[kind]
