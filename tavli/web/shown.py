@@ -67,8 +67,9 @@ def last_moves(game: Game, viewer: int | None,
     pass), ``pass`` and, with ``frames``, ``frames`` (the boards step by step,
     :func:`tavli.web.steps.move_frames`)."""
     out: dict[str, dict[str, Any] | None] = {s: None for s in SIDE_NAMES}
-    for number in range(len(game.turns), 0, -1):
-        before, dice, move = game.turns[number - 1]
+    turns = game.turns  # made anew at each reading: read once
+    for number in range(len(turns), 0, -1):
+        before, dice, move = turns[number - 1]
         side = SIDE_NAMES[before.turn]
         if out[side] is not None:
             continue
