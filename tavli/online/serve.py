@@ -112,24 +112,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def prepare_engine(say: Callable[[str], None] | None = None) -> None:
+def _to_stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def prepare_engine(say: Callable[[str], None] = _to_stderr) -> None:
     """Compile, or load from Numba's cache, the kernels every action of a game runs —
     the move generator and the turn's steps (:mod:`tavli.ai.warmup`) — before the
     server listens, so that no player's action waits for them. From a warm cache it
-    takes a second; on a first run some seconds, told part by part on stderr (``say``).
+    takes a second; on a first run some seconds, told part by part (``say``).
     Two servers started together on one install share the work (each part's lock)."""
     from tavli.ai.warmup import MOVEGEN, STEPTREE, prepare
     from tavli.web.warmup import cache_is_cold
 
-    if say is None:
-        def say(text: str) -> None:
-            print(text, file=sys.stderr, flush=True)
+    def tell(done: int, total: int, part: Part) -> None:
+        say(f"tavli serve: first run: preparing {part.text} ({done + 1}/{total})")
 
-    step = None
-    if cache_is_cold(("movegen", "steptree")):
-        def step(done: int, total: int, part: Part) -> None:
-            say(f"tavli serve: first run: preparing {part.text} ({done + 1}/{total})")
-    prepare((MOVEGEN, STEPTREE), step)
+    prepare((MOVEGEN, STEPTREE), tell if cache_is_cold(("movegen", "steptree")) else None)
 
 
 FULL_GC_EVERY = 600.0  # seconds between the server's full garbage collections
