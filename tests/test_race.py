@@ -30,13 +30,9 @@ from tavli.errors import OptionError
 FAMILIES = ("portes", "plakoto", "fevga")
 
 
-def flat(pos: Position) -> np.ndarray:
-    return np.ascontiguousarray(pos.array, dtype=np.int8).reshape(104)
-
-
 def cls(game: str, white: dict, black: dict, pinned=()) -> int:
     pos = Position.from_points(game, white, black, pinned=pinned)
-    return int(position_class(flat(pos), pos.variant.kernel))
+    return int(position_class(pos.flat(), pos.variant.kernel))
 
 
 # --- position classes -----------------------------------------------------------------------
@@ -84,7 +80,7 @@ def test_race_encoder_values():
     # white (to move): 6 on his 1, 1 on 3, 1 on 8, 1 on 20, 6 off; black: 5 on his 6, 10 off
     pos = Position.from_points("portes", {1: 6, 3: 1, 8: 1, 20: 1}, {6: 5})
     x = np.zeros(N_RACE, dtype=np.float32)
-    assert encode_race(flat(pos), 0, x) == N_RACE
+    assert encode_race(pos.flat(), 0, x) == N_RACE
     assert x[0:5].tolist() == [1, 1, 1, 1, 1.0]  # point 1: six checkers: (6 - 4) / 2
     assert x[5:10].tolist() == [0] * 5
     assert x[10:15].tolist() == [1, 0, 0, 0, 0]  # point 3: one
@@ -102,7 +98,7 @@ def test_race_encoder_values():
     # none off: the gammon race counts the pips home and the lowest home point
     y = np.zeros(N_RACE, dtype=np.float32)
     gammon = Position.from_points("portes", {9: 2, 4: 13}, {1: 1})
-    encode_race(flat(gammon), 1, y)
+    encode_race(gammon.flat(), 1, y)
     np.testing.assert_allclose(y[PER_SIDE + 134 + 6:PER_SIDE + 143],
                                [max(70 / 8.17, 15 / 2.33) / 10, (6 + 4) / 81.7, 0], rtol=1e-6)
     assert x[PER_SIDE + 5 * 5:PER_SIDE + 5 * 5 + 5].tolist() == [1, 1, 1, 1, 0.5]
@@ -110,7 +106,7 @@ def test_race_encoder_values():
     np.testing.assert_allclose(x[PIP_DIFF + 1], 5 * (30 - pips) / (pips + 1), rtol=1e-6)
     # the same through the dispatcher, and only N_RACE inputs written
     y = np.full(N_RACE + 10, 7.0, dtype=np.float32)
-    encode(flat(pos), 0, RACE, y)
+    encode(pos.flat(), 0, RACE, y)
     assert (y[:N_RACE] == x).all() and (y[N_RACE:] == 7.0).all()
 
 
@@ -151,7 +147,7 @@ def _sure_wins(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         side = k % 2
         white, black = (me, him) if side == 0 else (him, me)
         pos = Position.from_points(rules.game, white, black, side)
-        boards.append(flat(pos))
+        boards.append(pos.flat())
         turns.append(side)
         targets.append(tgt)
     return np.array(boards), np.array(turns, dtype=np.int64), np.array(targets, np.float32)
@@ -254,8 +250,8 @@ def test_duplicate_races_of_one_player_cancel_and_rollouts_of_decided_races():
     starts = RaceStarts("plakoto", *_sure_wins("plakoto")[:2])
     res = race_match(ev, ev, starts, rules, 1)
     assert res.tolist() == [1, -1, 2, -2, 1, -1]  # the mover wins; the same player either side
-    sample = RaceStarts("plakoto", np.array([flat(Position.from_points(
-        "plakoto", {6: 3, 5: 2}, {6: 2, 4: 1}))]), np.array([1]))
+    sample = RaceStarts("plakoto", np.array([Position.from_points(
+        "plakoto", {6: 3, 5: 2}, {6: 2, 4: 1}).flat()]), np.array([1]))
     res = race_match(ev, ev, sample, rules, 2)
     assert res[0] == -res[1] and res[0] != 0
     boards, turns, _ = _sure_wins("plakoto")
@@ -263,7 +259,7 @@ def test_duplicate_races_of_one_player_cancel_and_rollouts_of_decided_races():
     assert r.means.tolist() == [1, 2, 1] and r.ses.tolist() == [0, 0, 0]
     assert r.outputs.tolist() == [[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [1, 0, 0, 0, 0]]
     # a race the side to move loses: the figures are his
-    lost = np.array([flat(Position.from_points("plakoto", {6: 5}, {1: 1}, 0))])
+    lost = np.array([Position.from_points("plakoto", {6: 5}, {1: 1}, 0).flat()])
     r = rollouts_of(ev, rules, lost, np.array([0]), 36, 1, "test")
     assert r.means.tolist() == [-1] and r.outputs.tolist() == [[0, 0, 0, 0, 0]]
 
