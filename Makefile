@@ -19,6 +19,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/activate
 play: $(VENV)/.installed
 	$(BIN)/tavli play
 
+# the serial tests alone, after the others: only the files that mark some (collecting the
+# whole suite again would cost some fifteen seconds; tests/conftest.py checks the marks)
 test: $(VENV)/.installed-test
 	$(BIN)/python scripts/provision_browser.py
 	$(BIN)/python scripts/provision_gnubg.py
@@ -26,7 +28,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff check tavli tests scripts
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not serial"
-	$(BIN)/python -m pytest -q -m serial
+	$(BIN)/python -m pytest -q -m serial $$(grep -l "pytest.mark.serial" tests/test_*.py)
 
 # the message catalogues: tavli/locale/<lang>.po -> .mo (committed; the stdlib only)
 i18n:

@@ -34,6 +34,22 @@ def pytest_configure(config):
         prepare_parallel()
 
 
+SERIAL_MARK = "pytest.mark.serial"  # how a file marks its serial tests: the Makefile greps it
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test marked serial must say so in its own file (``@pytest.mark.serial`` or
+    ``pytestmark = pytest.mark.serial``): `make test`'s serial run collects only those
+    files, and the parallel run leaves serial tests out, so one marked another way would
+    never run."""
+    for item in items:
+        if item.get_closest_marker("serial") is not None:
+            path = Path(str(item.fspath))
+            if SERIAL_MARK not in path.read_text(encoding="utf-8"):
+                raise pytest.UsageError(f"{item.nodeid} is marked serial but its file does "
+                                        f"not say {SERIAL_MARK!r} (see the Makefile)")
+
+
 @pytest.fixture
 def dama_terminal(monkeypatch, capsys):
     """``dama_terminal(lines, *options, game="dama")`` plays ``tavli play --tui --game GAME

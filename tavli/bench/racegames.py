@@ -33,7 +33,10 @@ from tavli.engine.rules import Rules
 from tavli.errors import TrainingError
 
 MAX_RACE_PLIES = 1000  # a race is never this long; a game that is gets cut off
-PUBEVAL_NONE = np.zeros((2, 122))  # _choose's pubeval weights, unused by NET players
+# _choose's pubeval weights are unused by NET players: zeros, made inside each kernel (a
+# global array is a read-only constant to Numba, another type than the trainers' writable
+# weights: it compiled _choose a second time)
+NO_PUBEVAL = (2, 122)
 
 
 @njit(cache=True)
@@ -59,6 +62,7 @@ def sample_races(ev, start, flags, n_games, seed, explore, pick_any, s, boards, 
     got = 0
     pick = np.zeros(104, dtype=np.int8)
     player = (np.int64(NET), ev)  # plain int64: a literal compiles _choose again
+    pubw = np.zeros(NO_PUBEVAL)
     for _g in range(n_games):
         if got >= boards.shape[0]:
             break
@@ -83,7 +87,7 @@ def sample_races(ev, start, flags, n_games, seed, explore, pick_any, s, boards, 
                 if explore > 0.0 and np.random.random() < explore:
                     i = table[outp + np.random.randint(0, n)]
                 else:
-                    i = _choose(player, PUBEVAL_NONE, st, me, n, flags, s)
+                    i = _choose(player, pubw, st, me, n, flags, s)
                 _copy(sf, buf[i])
                 if not np.isnan(terminal(sf, me, flags, s.tgt)):
                     break
@@ -103,11 +107,12 @@ def _play_out(a, b, st, me, a_side, flags, s):
     sf = st.reshape(104)
     buf, table = s.buf, s.table
     root = me
+    pubw = np.zeros(NO_PUBEVAL)
     for _ply in range(MAX_RACE_PLIES):
         d1, d2 = throw()
         n = generate(st, me, d1, d2, flags, buf, table)
         if n > 0:
-            i = _choose(a if me == a_side else b, PUBEVAL_NONE, st, me, n, flags, s)
+            i = _choose(a if me == a_side else b, pubw, st, me, n, flags, s)
             _copy(sf, buf[i])
             pts = terminal(sf, me, flags, s.tgt)
             if not np.isnan(pts):
