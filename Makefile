@@ -20,7 +20,7 @@ play: $(VENV)/.installed
 	$(BIN)/tavli play
 
 # the serial tests alone, after the others: only the files that mark some (collecting the
-# whole suite again would cost some fifteen seconds; tests/conftest.py checks the marks)
+# whole suite again would cost some ten seconds; tests/conftest.py checks the marks)
 test: $(VENV)/.installed-test
 	$(BIN)/python scripts/provision_browser.py
 	$(BIN)/python scripts/provision_gnubg.py

@@ -44,8 +44,7 @@ def pytest_collection_modifyitems(config, items):
     never run."""
     for item in items:
         if item.get_closest_marker("serial") is not None:
-            path = Path(str(item.fspath))
-            if SERIAL_MARK not in path.read_text(encoding="utf-8"):
+            if SERIAL_MARK not in item.path.read_text(encoding="utf-8"):
                 raise pytest.UsageError(f"{item.nodeid} is marked serial but its file does "
                                         f"not say {SERIAL_MARK!r} (see the Makefile)")
 
