@@ -191,6 +191,8 @@ STAGES: tuple[tuple[Part, ...], ...] = (
     (MOVEGEN, ENCODERS), (NETWORK, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
 #: what the app's server process runs itself (plain requests: a game's legal moves)
 SERVER_PARTS = (MOVEGEN, STEPTREE, DAMA_MOVES)
+#: what an online server process runs for every action (`tavli serve`: no Dama online)
+ONLINE_PARTS = (MOVEGEN, STEPTREE)
 #: the stages a first hint or AI move needs, by kind of game
 NEEDS: dict[str, tuple[tuple[Part, ...], ...]] = {
     "dice": ((MOVEGEN, ENCODERS), (NETWORK,)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
@@ -344,5 +346,5 @@ def prepare_parallel(processes: int | None = None, step: Step | None = None,
     return time.perf_counter() - t, cpu
 
 
-__all__ = ["Part", "STAGES", "SERVER_PARTS", "NEEDS", "all_parts", "part_lock", "run_part",
-           "prepare", "prepare_parallel", "prepare_stages", "mark_done"]
+__all__ = ["Part", "STAGES", "SERVER_PARTS", "ONLINE_PARTS", "NEEDS", "all_parts", "part_lock",
+           "run_part", "prepare", "prepare_parallel", "prepare_stages", "mark_done"]

@@ -122,13 +122,14 @@ def prepare_engine(say: Callable[[str], None] = _to_stderr) -> None:
     server listens, so that no player's action waits for them. From a warm cache it
     takes a second; on a first run some seconds, told part by part (``say``).
     Two servers started together on one install share the work (each part's lock)."""
-    from tavli.ai.warmup import MOVEGEN, STEPTREE, prepare
+    from tavli.ai.warmup import ONLINE_PARTS, prepare
     from tavli.web.warmup import cache_is_cold
 
     def tell(done: int, total: int, part: Part) -> None:
         say(f"tavli serve: first run: preparing {part.text} ({done + 1}/{total})")
 
-    prepare((MOVEGEN, STEPTREE), tell if cache_is_cold(("movegen", "steptree")) else None)
+    # the kernel modules of those parts, as tavli.web.warmup.KERNELS names them
+    prepare(ONLINE_PARTS, tell if cache_is_cold(("movegen", "steptree")) else None)
 
 
 FULL_GC_EVERY = 600.0  # seconds between the server's full garbage collections
