@@ -29,13 +29,24 @@ Features:
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from tavli.ai.basics import _longest_run, _pips, _raw, is_contact
-from tavli.ai.features import DROP_ESCAPES, DROP_HITS, N_PORTES2, encode_portes2
+from tavli.ai.features import (
+    DROP_ESCAPES,
+    DROP_HITS,
+    N_PORTES2,
+    encode_portes2,
+    encode_portes2_full,
+    encode_portes2_noescapes,
+    encode_portes2_nohits,
+)
 from tavli.ai.race import N_RACE, RACE, encode_race
 from tavli.engine.dice import SHOT_ROLLS
+from tavli.engine.firstclass import FirstClass
 from tavli.engine.games import HITTING, PINNING, RUNNING, VARIANTS, find_variant
 from tavli.engine.games.fevga import fevga_opp
 
@@ -442,6 +453,26 @@ def encode(b, me, family, x):
     if PORTES2 <= family <= PORTES2_NOESCAPES:  # the drop read at run time: one compile
         return encode_portes2(b, me, x, _PORTES2_DROPS[family - PORTES2])
     return encode_portes(b, me, x)
+
+
+#: how the evaluator calls an encoder (:func:`encoder_function`): flat board, side, inputs
+ENCODER_SIGNATURE = types.int64(types.int8[::1], types.int64, types.float32[::1])
+
+
+@functools.cache
+def encoder_function(code: int) -> FirstClass:
+    """Encoder ``code`` (:data:`ENCODERS`) as a value compiled code calls by address (the
+    evaluator's tables hold their networks' two: :mod:`tavli.engine.firstclass`), with
+    :data:`ENCODER_SIGNATURE`.
+
+    >>> encoder_function(encoder_code("race")).dispatcher is encode_race
+    True
+    """
+    fn = {RACE: encode_race, PINNING: encode_plakoto, RUNNING: encode_fevga,
+          HITTING: encode_portes, PORTES2: encode_portes2_full,
+          PORTES2_NOHITS: encode_portes2_nohits,
+          PORTES2_NOESCAPES: encode_portes2_noescapes}[code]
+    return FirstClass(fn, ENCODER_SIGNATURE)
 
 
 def encode_position(position) -> np.ndarray:

@@ -20,6 +20,9 @@ in their last two quarters (points 1-12), past the other's path.
 Compiled code takes the evaluator as one value, :data:`Tables` (:meth:`Evaluator.tables`);
 :func:`evaluate` values a position with it and says which valuer answered
 (``E_CONTACT``, ``E_RACE``, ``E_BEAROFF1``, ``E_BEAROFF2``: :data:`VALUERS` names them).
+The tables hand the networks' encoders over by address (:mod:`tavli.engine.firstclass`):
+one compiled ``evaluate`` serves every family without compiling any encoder into itself,
+and the searches receive ``evaluate`` itself the same way (:func:`evaluate_function`).
 
 >>> from tavli.engine.board import Position
 >>> ev = Evaluator.shipped("portes")
@@ -34,13 +37,15 @@ import functools
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
+from numba.extending import typeof_impl
 
 from tavli.ai.bearoff import bearoff_outputs, empty_tables, load_tables
-from tavli.ai.encode import encode, is_contact
+from tavli.ai.encode import encoder_function, is_contact
 from tavli.ai.net import N_OUT, Net, NetError, Scratch, forward, make_scratch
 from tavli.ai.race import race_sanity
 from tavli.ai.shipped import family_net, family_race_net
+from tavli.engine.firstclass import FirstClass
 from tavli.engine.games import PINNING, RUNNING, Variant, find_variant
 
 C_CONTACT, C_RACE, C_BEAROFF = range(3)
@@ -50,10 +55,30 @@ E_CONTACT, E_RACE, E_BEAROFF1, E_BEAROFF2 = range(4)
 VALUERS = ("contact net", "race net", "bear-off database (one-sided)",
            "bear-off database (two-sided)")
 
-Tables = namedtuple("Tables", "contact race bo1 bo2")
-Tables.__doc__ = """An evaluator as compiled code takes it (:meth:`Evaluator.tables`): the
-contact network's :data:`~tavli.ai.net.Weights`, the race network's (no hidden units when
-there is none), the one-sided and two-sided bear-off tables (empty when not used)."""
+class Tables(namedtuple("Tables", "contact race bo1 bo2 encoders")):
+    """An evaluator as compiled code takes it (:meth:`Evaluator.tables`): the contact
+    network's :data:`~tavli.ai.net.Weights`, the race network's (no hidden units when
+    there is none), the one-sided and two-sided bear-off tables (empty when not used), and
+    the two networks' encoders (:func:`tavli.ai.encode.encoder_function`, called by
+    address).
+
+    Its Numba type is worked out once and kept: Numba's quick typing of arguments does
+    not know the encoders' kind of value and would type the whole value again, array by
+    array, at every kernel call (80 microseconds, ten times a small evaluation)."""
+
+    def numba_type(self):
+        """Its Numba type (worked out at the first kernel call)."""
+        tp = self.__dict__.get("_numba_type")
+        if tp is None:
+            tp = types.BaseTuple.from_types([typeof(v) for v in self], Tables)
+            self.__dict__["_numba_type"] = tp
+        return tp
+
+    def __reduce__(self):
+        return Tables, tuple(self)  # the values, not the kept type
+
+
+typeof_impl.register(Tables)(lambda val, c: val.numba_type())
 
 
 @njit(cache=True)
@@ -98,11 +123,11 @@ def _evaluate(ev, b, side, family, x, h, out):
         if used == 2:
             return E_BEAROFF2
     if cls != C_CONTACT and ev.race.b1.shape[0] > 0:
-        encode(b, side, ev.race.enc, x)
+        ev.encoders[1](b, side, x)
         forward(ev.race, x, h, out)
         race_sanity(b, side, out)
         return E_RACE
-    encode(b, side, ev.contact.enc, x)
+    ev.encoders[0](b, side, x)
     forward(ev.contact, x, h, out)
     if cls != C_CONTACT:
         race_sanity(b, side, out)
@@ -116,14 +141,29 @@ def evaluate(ev, b, side, family, x, h, out):
     return _evaluate(ev, b, side, family, x, h, out)
 
 
+def evaluate_function(tables: Tables) -> FirstClass:
+    """:func:`evaluate` as a value compiled code calls by address, for evaluators of the
+    type of ``tables`` (every family's is one type): the searches receive it so, and are
+    compiled without it (:mod:`tavli.engine.firstclass`)."""
+    return _evaluate_function(typeof(tables))
+
+
+@functools.cache
+def _evaluate_function(tables_type) -> FirstClass:
+    work = types.float32[::1]
+    return FirstClass(evaluate, types.int64(tables_type, types.int8[::1], types.int64,
+                                            types.int64, work, work, work))
+
+
 @njit(cache=True)
-def evaluate_many(ev, boards, turns, family, s, out, used):
+def evaluate_many(ev, boards, turns, family, x, h, y, out, used):
     """Outputs (and valuers) of ``ev`` for flat boards ``int8[N, >=104]``, each for its
-    side ``turns[k]`` to move."""
+    side ``turns[k]`` to move (``x``, ``h``, ``y``: work arrays of the inputs, hidden
+    units and outputs)."""
     for k in range(boards.shape[0]):
-        used[k] = _evaluate(ev, boards[k], turns[k], family, s.x, s.h, s.y)
+        used[k] = _evaluate(ev, boards[k], turns[k], family, x, h, y)
         for q in range(N_OUT):
-            out[k, q] = s.y[q]
+            out[k, q] = y[q]
 
 
 class Evaluator:
@@ -143,8 +183,9 @@ class Evaluator:
             bo1, bo2 = load_tables()
         else:
             bo1, bo2 = empty_tables()
-        none = _empty_net(contact.encoder)
-        self._tables = Tables(contact.weights, (race or none).weights, bo1, bo2)
+        race = race or _empty_net(contact.encoder)
+        self._tables = Tables(contact.weights, race.weights, bo1, bo2,
+                              (encoder_function(contact.encoder), encoder_function(race.encoder)))
 
     @classmethod
     def shipped(cls, game: int | str) -> Evaluator:
@@ -180,8 +221,10 @@ class Evaluator:
         flat = np.ascontiguousarray(boards, dtype=np.int8).reshape(len(boards), 104)
         out = np.zeros((len(boards), N_OUT), dtype=np.float32)
         used = np.zeros(len(boards), dtype=np.int64)
+        f4 = np.float32  # the three work arrays only (a whole Scratch: 25 arrays a call)
         evaluate_many(self._tables, flat, np.ascontiguousarray(turns, dtype=np.int64),
-                      self.family, self.scratch(1, 2), out, used)
+                      self.family, np.zeros(self.n_inputs, f4), np.zeros(self.hidden, f4),
+                      np.zeros(N_OUT, f4), out, used)
         return out, used
 
     def evaluate(self, positions) -> tuple[np.ndarray, np.ndarray]:

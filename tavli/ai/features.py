@@ -385,6 +385,32 @@ def _structure(b, side, x, k):
 def encode_portes2(b, me, x, drop):
     """The "portes-2" inputs of flat board ``b`` for ``me`` to move into ``x``, leaving
     the groups of the ``drop`` bits (``DROP_*``) at zero; returns the number written."""
+    return _portes2(b, me, x, drop)
+
+
+@njit(cache=True)
+def encode_portes2_full(b, me, x):
+    """:func:`encode_portes2` with every group, the shipped networks' inputs: compiled on
+    its own (the body typed in, no second library to link) for the evaluator, which
+    calls it by address (:func:`tavli.ai.encode.encoder_function`)."""
+    return _portes2(b, me, x, 0)
+
+
+@njit(cache=True)
+def encode_portes2_nohits(b, me, x):
+    """The ablation encoder "portes-2-nohits"."""
+    return encode_portes2(b, me, x, DROP_HITS)
+
+
+@njit(cache=True)
+def encode_portes2_noescapes(b, me, x):
+    """The ablation encoder "portes-2-noescapes"."""
+    return encode_portes2(b, me, x, DROP_ESCAPES)
+
+
+@njit(cache=True, inline="always")
+def _portes2(b, me, x, drop):
+    """The body of :func:`encode_portes2`."""
     x[:N_PORTES2] = 0.0
     op = 1 - me
     _raw(b, me, x, 0)

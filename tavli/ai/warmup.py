@@ -15,7 +15,7 @@ the second waits, then loads it. Each part has a message key of the catalogues
 (the app's progress bar, the command line's).
 
 >>> [p.key for p in STAGES[0]]
-['warm.movegen', 'warm.encoders']
+['warm.encoders', 'warm.movegen', 'warm.search']
 """
 
 from __future__ import annotations
@@ -62,25 +62,10 @@ def _dice_rules():
 
 
 def movegen() -> None:
-    """The move generator of every game with dice, the valuers of races (the race
-    encoder, the bear-off databases) and Fevga's inputs: a part as long as
-    :func:`encoders`, so that the two share the cores evenly."""
-    import numpy as np
-
-    from tavli.ai.bearoff import bearoff_outputs, load_tables
-    from tavli.ai.encode import encode_fevga
-    from tavli.ai.evaluator import position_class
-    from tavli.ai.race import encode_race, race_sanity
-
+    """The move generator of every game with dice (the legal-move lists; the searches call
+    the same compiled generator by address)."""
     for rules, start in _dice_rules():
         start.legal_moves((6, 5), rules)
-    b, y = _board(), np.zeros(5, dtype=np.float32)
-    for encoder in (encode_race, encode_fevga):
-        encoder(b, 0, np.zeros(512, dtype=np.float32))
-    position_class(b, 0)
-    race_sanity(b, 0, y)
-    bo1, bo2 = load_tables()
-    bearoff_outputs(bo1, bo2, b, 0, y)
 
 
 def steptree() -> None:
@@ -102,32 +87,6 @@ def steptree() -> None:
         base_result(start, rules)
 
 
-def encoders() -> None:
-    """The networks' inputs of Plakoto, Portes and backgammon, the networks' forward pass,
-    a game's end."""
-    import numpy as np
-
-    from tavli.ai.encode import encode_plakoto, encode_portes
-    from tavli.ai.fastplay import terminal
-    from tavli.ai.features import encode_portes2
-    from tavli.ai.net import Net, forward
-    from tavli.engine.rules import Rules
-
-    b, x, y = _board(), np.zeros(512, dtype=np.float32), np.zeros(5, dtype=np.float32)
-    for encoder in (encode_plakoto, encode_portes):
-        encoder(b, 0, x)
-    encode_portes2(b, 0, x, 0)
-    net = Net.random(0, hidden=2, seed=0)
-    forward(net.weights, x[:net.W1.shape[0]].copy(), np.zeros(2, np.float32), y)
-    terminal(b, 0, Rules.for_game("portes").kernel_flags(), y)
-
-
-def _board():
-    from tavli.engine.board import Position
-
-    return Position.start("portes").flat()
-
-
 def _analyzers():
     """An analyzer of each game with dice that has a shipped network, with its rules and
     start."""
@@ -139,8 +98,52 @@ def _analyzers():
             yield Analyzer(rules), rules, start
 
 
+def encoders() -> None:
+    """The inputs of every shipped network (each family's encoder and the race
+    networks'), which the evaluator calls by address; first what the evaluator compiles
+    into itself (the position's class, the networks' forward pass, the bear-off
+    databases): this part takes as long as :func:`movegen` and :func:`search` together,
+    and :func:`search` then finds them in the cache."""
+    import numpy as np
+
+    from tavli.ai.bearoff import bearoff_outputs
+    from tavli.ai.evaluator import position_class
+    from tavli.ai.net import N_OUT, forward
+    from tavli.ai.race import race_sanity
+
+    b, y = _board(), np.zeros(N_OUT, dtype=np.float32)
+    for an, _, _ in _analyzers():
+        t = an.evaluator.tables
+        forward(t.contact, np.zeros(t.contact.W1.shape[0], dtype=np.float32),
+                np.zeros(t.contact.W1.shape[1], dtype=np.float32), y)
+        bearoff_outputs(t.bo1, t.bo2, b, 0, y)
+        position_class(b, an.evaluator.family)
+        race_sanity(b, 0, y)
+        break  # one type for every family
+    for an, _, _ in _analyzers():
+        for encoder in an.evaluator.tables.encoders:
+            encoder.compile()
+
+
+def _board():
+    from tavli.engine.board import Position
+
+    return Position.start("portes").flat()
+
+
+def search() -> None:
+    """The 1-ply search of the hints and AI moves and the evaluator it calls, compiled
+    from their signatures without running them: what they call by address (the
+    encoders, the move generator) compiles beside them, in :func:`encoders` and
+    :func:`movegen`. One compiled search and evaluator serve every game."""
+    for an, _, _ in _analyzers():
+        an.searcher.compile(1)
+        an.searcher.functions[0].compile()
+
+
 def network() -> None:
-    """The AI's moves and hints (1-ply, the default level) and its cube decisions."""
+    """The AI's moves and hints (1-ply, the default level) and its cube decisions: what
+    :func:`movegen`, :func:`encoders` and :func:`search` compiled, put together."""
     from tavli.ai.context import EvalContext
 
     for an, rules, start in _analyzers():
@@ -181,21 +184,23 @@ def dama_search() -> None:
 
 MOVEGEN = Part("warm.movegen", "the move generator", "movegen")
 ENCODERS = Part("warm.encoders", "the AI's view of the board", "encoders")
+SEARCH = Part("warm.search", "the AI's search", "search")
 NETWORK = Part("warm.network", "the AI's moves and hints", "network")
 STEPTREE = Part("warm.steptree", "the moves step by step", "steptree")
 DAMA_MOVES = Part("warm.dama_moves", "Dama's moves", "dama_moves")
 DAMA_SEARCH = Part("warm.dama_search", "Dama's AI", "dama_search")
 DEEP = Part("warm.deep", "the deeper analysis", "deep")
-#: the parts in stages, most needed first: each stage's parts compile in parallel
+#: the parts in stages, most needed first: each stage's parts compile in parallel (the
+#: longest first: the encoders take as long as the other two together)
 STAGES: tuple[tuple[Part, ...], ...] = (
-    (MOVEGEN, ENCODERS), (NETWORK, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
+    (ENCODERS, MOVEGEN, SEARCH), (NETWORK, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
 #: what the app's server process runs itself (plain requests: a game's legal moves)
 SERVER_PARTS = (MOVEGEN, STEPTREE, DAMA_MOVES)
 #: what an online server process runs for every action (`tavli serve`: no Dama online)
 ONLINE_PARTS = (MOVEGEN, STEPTREE)
 #: the stages a first hint or AI move needs, by kind of game
 NEEDS: dict[str, tuple[tuple[Part, ...], ...]] = {
-    "dice": ((MOVEGEN, ENCODERS), (NETWORK,)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
+    "dice": ((ENCODERS, MOVEGEN, SEARCH), (NETWORK,)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
 
 
 def all_parts() -> list[Part]:

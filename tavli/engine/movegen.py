@@ -54,6 +54,7 @@ from numba.core import cgutils, types
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
+from tavli.engine.firstclass import FirstClass
 from tavli.engine.games import HITTING, PINNING, RUNNING
 from tavli.engine.games.fevga import (
     PRIME_FORBID,
@@ -329,6 +330,14 @@ def generate(st0, me, d1, d2, flags, buf, table):
     """
     return _generate(as_readonly(st0), me, d1, d2, flags, borrow(buf),
                      borrow(buf.view(np.uint64)), borrow(table))
+
+
+#: :func:`generate` as a value compiled code calls by address (the searches:
+#: :mod:`tavli.engine.firstclass`): a read-only board array, the side, the dice, the rule
+#: flags, the work buffers
+GENERATE = FirstClass(generate, types.int64(
+    types.Array(types.int8, 2, "C", readonly=True), types.int64, types.int64, types.int64,
+    types.UniTuple(types.int64, 5), types.int8[:, ::1], types.int64[::1]))
 
 
 @njit(cache=True)

@@ -1,0 +1,100 @@
+"""Compiled functions handed to kernels by address (tavli.engine.firstclass): the same
+results as a direct call, a caller found in Numba's cache by the next process, and the
+searches and the evaluator compiled without what they call."""
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+from numba import njit, typeof, types
+
+from tavli.engine.firstclass import FirstClass
+
+
+@njit(cache=True)
+def _triple(x, out):
+    out[0] = 3.0 * x[0]
+    return 7
+
+
+@njit(cache=True)
+def _call_twice(fn, x, out):
+    return fn(x, out) + fn(x, out)
+
+
+SIG = types.int64(types.float64[::1], types.float64[::1])
+
+
+def test_a_kernel_calls_it_by_address_with_the_direct_calls_result():
+    fn = FirstClass(_triple, SIG)
+    x, out = np.array([2.0]), np.zeros(1)
+    assert _call_twice(fn, x, out) == 14 and out[0] == 6.0
+    assert fn(x, out) == 7  # from Python: the function itself
+    assert typeof(fn) == fn.type == types.FunctionType(SIG)
+
+
+def test_it_travels_to_another_process_as_function_and_signature():
+    fn = FirstClass(_triple, SIG)
+    back = pickle.loads(pickle.dumps(fn))
+    assert back == fn and hash(back) == hash(fn) and back.dispatcher is _triple
+
+
+MODULE = """
+import numpy as np
+from numba import njit, types
+from tavli.engine.firstclass import FirstClass
+
+@njit(cache=True)
+def leaf(x):
+    return x[0] + 1.0
+
+@njit(cache=True)
+def caller(fn, x):
+    return fn(x) * 2.0
+
+fn = FirstClass(leaf, types.float64(types.float64[::1]))
+print(caller(fn, np.array([1.5])), dict(caller.stats.cache_hits), flush=True)
+"""
+
+
+def test_a_caller_typed_with_it_is_found_in_the_cache_by_the_next_process(tmp_path):
+    (tmp_path / "fcmod.py").write_text(MODULE)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH":
+           os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    runs = [subprocess.run([sys.executable, "-c", "import fcmod"], env=env, capture_output=True,
+                           text=True, timeout=120) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
+    first, second = (r.stdout.split(" ", 1) for r in runs)
+    assert first[0] == second[0] == "5.0"
+    assert first[1].strip() == "{}" and second[1].strip() != "{}", (first, second)
+
+
+PROBE = """
+import json
+from tavli.ai.analyzer import Analyzer
+from tavli.ai.evaluator import evaluate
+from tavli.ai.race import encode_race
+from tavli.engine.movegen import generate
+from tavli.engine.rules import Rules
+
+an = Analyzer(Rules.for_game("plakoto"))
+an.searcher.compile(1)
+after_search = [len(evaluate.signatures), len(generate.signatures)]
+an.searcher.functions[0].compile()
+print(json.dumps({"search": after_search, "evaluate": len(evaluate.signatures),
+                  "encoder": len(encode_race.signatures)}))
+"""
+
+
+def test_the_search_and_the_evaluator_compile_without_what_they_call(tmp_path):
+    """What lets the warm-up compile them in parallel (tavli.ai.warmup's first stage)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(PROBE)], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got == {"search": [0, 0], "evaluate": 1, "encoder": 0}, got
