@@ -86,11 +86,9 @@ class FirstClass(WrapperAddressProtocol):
         return f"FirstClass({self.dispatcher.py_func.__qualname__}, {self._signature})"
 
 
-@typeof_impl.register(FirstClass)
-def _typeof_first_class(val: FirstClass, c: Any) -> FunctionType:
-    # its type kept, not made again at each kernel call (Numba's own rule for the protocol
-    # builds a FunctionType per call: tens of microseconds)
-    return val.type
+# its type kept, not made again at each kernel call (Numba's own rule for the protocol
+# builds a FunctionType per call: tens of microseconds)
+typeof_impl.register(FirstClass)(lambda val, c: val.type)
 
 
 __all__ = ["FirstClass"]
