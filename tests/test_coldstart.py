@@ -66,7 +66,7 @@ def test_the_warm_ups_progress_is_read_from_the_marks(tmp_path):
     w = WarmUp(tmp_path, cold=True)
     st = w.status()
     assert st["ready"] is False and st["done"] == 0 and st["total"] == len(warmup.all_parts())
-    assert st["key"] == "warm.encoders" and st["text"] == "the AI's view of the board"
+    assert st["key"] == "warm.movegen" and st["text"] == "the move generator"
     for part in warmup.all_parts():
         (tmp_path / f"{part.run}.done").touch()
     assert w.status()["ready"] is True and "key" not in w.status()

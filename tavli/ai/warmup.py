@@ -15,7 +15,7 @@ the second waits, then loads it. Each part has a message key of the catalogues
 (the app's progress bar, the command line's).
 
 >>> [p.key for p in STAGES[0]]
-['warm.encoders', 'warm.movegen', 'warm.search']
+['warm.movegen', 'warm.encoders', 'warm.valuers', 'warm.search']
 """
 
 from __future__ import annotations
@@ -26,27 +26,34 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 
 @dataclass(frozen=True)
 class Part:
     """One part of the preparation: its message key, its English text, the function (a
-    name of this module, so that another process can run it)."""
+    name of this module, so that another process can run it) and, for a part that can
+    be done for one game alone (:func:`needs`), that game (empty: every game)."""
 
     key: str
     text: str
     run: str
+    game: str = ""
+
+    @property
+    def name(self) -> str:
+        """Its name for locks and progress marks (the function's, and the game's)."""
+        return f"{self.run}-{self.game}" if self.game else self.run
 
     def __call__(self) -> None:
-        with part_lock(self.run):
+        with part_lock(self.name):
             self.work()
 
     def work(self) -> None:
         """The part's work, without its lock; then it is marked done."""
-        globals()[self.run]()
-        mark_done(self.run)
+        globals()[self.run](*((self.game,) if self.game else ()))
+        mark_done(self.name)
 
 
 # --- the parts ------------------------------------------------------------------------------
@@ -87,66 +94,53 @@ def steptree() -> None:
         base_result(start, rules)
 
 
-def _analyzers():
-    """An analyzer of each game with dice that has a shipped network, with its rules and
-    start."""
+def _analyzers(game: str = ""):
+    """An analyzer of each game with dice that has a shipped network (or of ``game``
+    alone), with its rules and start."""
     from tavli.ai.analyzer import Analyzer
     from tavli.ai.shipped import has_shipped_net
+    from tavli.engine.board import Position
+    from tavli.engine.rules import Rules
 
-    for rules, start in _dice_rules():
+    chosen = [(r := Rules.for_game(game), Position.start(r))] if game else _dice_rules()
+    for rules, start in chosen:
         if has_shipped_net(rules.game):
             yield Analyzer(rules), rules, start
 
 
-def encoders() -> None:
+def encoders(game: str = "") -> None:
     """The inputs of every shipped network (each family's encoder and the race
-    networks'), which the evaluator calls by address; first what the evaluator compiles
-    into itself (the position's class, the networks' forward pass, the bear-off
-    databases): this part takes as long as :func:`movegen` and :func:`search` together,
-    and :func:`search` then finds them in the cache."""
-    import numpy as np
-
-    from tavli.ai.bearoff import bearoff_outputs
-    from tavli.ai.evaluator import position_class
-    from tavli.ai.net import N_OUT, forward
-    from tavli.ai.race import race_sanity
-
-    b, y = _board(), np.zeros(N_OUT, dtype=np.float32)
-    for an, _, _ in _analyzers():
-        t = an.evaluator.tables
-        forward(t.contact, np.zeros(t.contact.W1.shape[0], dtype=np.float32),
-                np.zeros(t.contact.W1.shape[1], dtype=np.float32), y)
-        bearoff_outputs(t.bo1, t.bo2, b, 0, y)
-        position_class(b, an.evaluator.family)
-        race_sanity(b, 0, y)
-        break  # one type for every family
-    for an, _, _ in _analyzers():
+    networks'; ``game``'s alone), which the evaluator calls by address."""
+    for an, _, _ in _analyzers(game):
         for encoder in an.evaluator.tables.encoders:
             encoder.compile()
 
 
-def _board():
-    from tavli.engine.board import Position
-
-    return Position.start("portes").flat()
-
-
-def search() -> None:
-    """The 1-ply search of the hints and AI moves and the evaluator it calls, compiled
-    from their signatures without running them: what they call by address (the
-    encoders, the move generator) compiles beside them, in :func:`encoders` and
-    :func:`movegen`. One compiled search and evaluator serve every game."""
-    for an, _, _ in _analyzers():
-        an.searcher.compile(1)
+def valuers(game: str = "") -> None:
+    """The evaluator (``evaluate``: a position's class, the networks' forward pass, the
+    bear-off databases), compiled from its signature without the encoders it calls by
+    address (:func:`encoders` compiles them beside it). One serves every game."""
+    for an, _, _ in _analyzers(game):
         an.searcher.functions[0].compile()
+        break
 
 
-def network() -> None:
-    """The AI's moves and hints (1-ply, the default level) and its cube decisions: what
-    :func:`movegen`, :func:`encoders` and :func:`search` compiled, put together."""
+def search(game: str = "") -> None:
+    """The 1-ply search of the hints and AI moves, compiled from its signature without
+    running it: what it calls by address (the evaluator, the move generator) compiles
+    beside it, in :func:`valuers` and :func:`movegen`. One serves every game."""
+    for an, _, _ in _analyzers(game):
+        an.searcher.compile(1)
+        break
+
+
+def network(game: str = "") -> None:
+    """The AI's moves and hints (1-ply, the default level) and its cube decisions (of
+    every game, or ``game``'s): what :func:`movegen`, :func:`encoders` and :func:`search`
+    compiled, put together."""
     from tavli.ai.context import EvalContext
 
-    for an, rules, start in _analyzers():
+    for an, rules, start in _analyzers(game):
         an.rank(start, start.legal_moves((6, 5), rules)[:2], EvalContext(plies=1))
         an.position_outputs(start, EvalContext(plies=1))
         an.position_valuer(start)
@@ -184,23 +178,43 @@ def dama_search() -> None:
 
 MOVEGEN = Part("warm.movegen", "the move generator", "movegen")
 ENCODERS = Part("warm.encoders", "the AI's view of the board", "encoders")
+VALUERS = Part("warm.valuers", "the AI's judgement of positions", "valuers")
 SEARCH = Part("warm.search", "the AI's search", "search")
 NETWORK = Part("warm.network", "the AI's moves and hints", "network")
 STEPTREE = Part("warm.steptree", "the moves step by step", "steptree")
 DAMA_MOVES = Part("warm.dama_moves", "Dama's moves", "dama_moves")
 DAMA_SEARCH = Part("warm.dama_search", "Dama's AI", "dama_search")
 DEEP = Part("warm.deep", "the deeper analysis", "deep")
-#: the parts in stages, most needed first: each stage's parts compile in parallel (the
-#: longest first: the encoders take as long as the other two together)
+#: the parts in stages, most needed first: each stage's parts compile in parallel, the
+#: longest first (the four of the first stage share two cores evenly in this order)
 STAGES: tuple[tuple[Part, ...], ...] = (
-    (ENCODERS, MOVEGEN, SEARCH), (NETWORK, DAMA_MOVES, STEPTREE, DAMA_SEARCH), (DEEP,))
+    (MOVEGEN, ENCODERS, VALUERS, SEARCH), (NETWORK, DAMA_MOVES, STEPTREE, DAMA_SEARCH),
+    (DEEP,))
 #: what the app's server process runs itself (plain requests: a game's legal moves)
 SERVER_PARTS = (MOVEGEN, STEPTREE, DAMA_MOVES)
 #: what an online server process runs for every action (`tavli serve`: no Dama online)
 ONLINE_PARTS = (MOVEGEN, STEPTREE)
-#: the stages a first hint or AI move needs, by kind of game
+#: the stages a first hint or AI move needs, by kind of game (every game of the kind)
 NEEDS: dict[str, tuple[tuple[Part, ...], ...]] = {
-    "dice": ((ENCODERS, MOVEGEN, SEARCH), (NETWORK,)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
+    "dice": (STAGES[0], (NETWORK,)), "dama": ((DAMA_MOVES,), (DAMA_SEARCH,))}
+
+
+def needs(game: str) -> tuple[tuple[Part, ...], ...]:
+    """The stages a first hint or AI move of ``game``, a game with dice, needs (``tavli
+    hint``): only its own network's encoders and moves (the other families' encoders are
+    a third of the work); every game's when ``game`` names none (:data:`NEEDS`).
+
+    >>> [[p.name for p in stage] for stage in needs("fevga")]
+    [['movegen', 'encoders-fevga', 'valuers-fevga', 'search-fevga'], ['network-fevga']]
+    """
+    from tavli.engine.games import find_variant
+
+    try:
+        find_variant(game)
+    except ValueError:  # not a game with dice (tavli.errors.ParseError)
+        return NEEDS["dice"]
+    own = lambda part: replace(part, game=game)  # noqa: E731
+    return ((MOVEGEN, own(ENCODERS), own(VALUERS), own(SEARCH)), (own(NETWORK),))
 
 
 def all_parts() -> list[Part]:
@@ -273,7 +287,7 @@ def prepare_stages(stages: tuple[tuple[Part, ...], ...] = STAGES) -> float:
     for stage in stages:
         busy = []
         for part in stage:
-            with part_lock(part.run, wait=False) as mine:
+            with part_lock(part.name, wait=False) as mine:
                 if mine:
                     part.work()
                 else:
@@ -283,11 +297,10 @@ def prepare_stages(stages: tuple[tuple[Part, ...], ...] = STAGES) -> float:
     return time.perf_counter() - t
 
 
-def run_part(name: str) -> float:
-    """Run the part whose function is ``name`` (in a worker process too). Returns the CPU
-    seconds it took."""
+def run_part(part: Part) -> float:
+    """Run ``part`` (in a worker process too). Returns the CPU seconds it took."""
     t = time.process_time()
-    next(p for p in all_parts() if p.run == name)()
+    part()
     return time.process_time() - t
 
 
@@ -337,7 +350,7 @@ def prepare_parallel(processes: int | None = None, step: Step | None = None,
     compiled: tuple[Part, ...] = ()
     with ProcessPoolExecutor(max(1, workers), mp_context=get_context(_start_method())) as pool:
         for stage in stages:
-            futures = {pool.submit(run_part, p.run): p for p in stage}
+            futures = {pool.submit(run_part, p): p for p in stage}
             for part in compiled:  # in the cache now: loading it costs little
                 part()
             for f in as_completed(futures):
@@ -351,5 +364,6 @@ def prepare_parallel(processes: int | None = None, step: Step | None = None,
     return time.perf_counter() - t, cpu
 
 
-__all__ = ["Part", "STAGES", "SERVER_PARTS", "ONLINE_PARTS", "NEEDS", "all_parts", "part_lock",
+__all__ = ["Part", "STAGES", "SERVER_PARTS", "ONLINE_PARTS", "NEEDS", "needs", "all_parts",
+           "part_lock",
            "run_part", "prepare", "prepare_parallel", "prepare_stages", "mark_done"]

@@ -92,11 +92,11 @@ def prepare_engine(args: argparse.Namespace) -> bool:
 
     if not cache_is_cold():
         return False
-    from tavli.ai.warmup import NEEDS, prepare_parallel
+    from tavli.ai.warmup import NEEDS, needs, prepare_parallel
     from tavli.engine.numba_cache import COMPILE_MESSAGE
 
-    game = getattr(args, "game", None) or getattr(args, "variant", None) or ""
-    stages = NEEDS["dama" if dama_rule_set(str(game)) else "dice"]
+    game = str(getattr(args, "game", None) or getattr(args, "variant", None) or "")
+    stages = NEEDS["dama"] if dama_rule_set(game) else needs(game)
     if not sys.stderr.isatty():
         print(COMPILE_MESSAGE, file=sys.stderr, flush=True)
         prepare_parallel(stages=stages)

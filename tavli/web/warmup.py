@@ -101,7 +101,7 @@ class WarmUp:
         """What ``GET /api/warmup`` answers: ``ready``, ``cold``, ``done`` of ``total``
         parts, and the next part not done (``key``, ``text``: what is being prepared)."""
         done = self.done()
-        left = [p for p in self.parts if p.run not in done]
+        left = [p for p in self.parts if p.name not in done]
         out: dict[str, Any] = {"ready": not left, "cold": self.cold,
                                "done": len(self.parts) - len(left), "total": len(self.parts),
                                "seconds": round(time.monotonic() - self.started, 1)}
