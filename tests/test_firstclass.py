@@ -98,3 +98,29 @@ def test_the_search_and_the_evaluator_compile_without_what_they_call(tmp_path):
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout.strip().splitlines()[-1])
     assert got == {"search": [0, 0], "evaluate": 1, "encoder": 0}, got
+
+
+def test_a_typed_call_answers_as_the_dispatcher_and_travels_without_its_entry():
+    from tavli.engine.firstclass import TypedCall
+
+    call = TypedCall(_triple)
+    x, out = np.array([2.0]), np.zeros(1)
+    assert call(x, out) == 7 and out[0] == 6.0  # through the dispatcher, then kept
+    x[0] = 5.0
+    assert call(x, out) == 7 and out[0] == 15.0  # straight to the compiled code
+    back = pickle.loads(pickle.dumps(call))
+    assert back.dispatcher is _triple and back(x, out) == 7
+
+
+def test_one_position_at_a_time_is_the_batch():
+    from tavli.ai.evaluator import Evaluator
+    from tavli.engine.board import Position
+
+    ev = Evaluator.shipped("plakoto")
+    start = Position.start("plakoto")
+    boards = np.stack([start.array, start.swap_turn().array, start.array])
+    turns = np.array([start.turn, 1 - start.turn, start.turn])
+    batch, used = ev.evaluate_arrays(boards, turns)
+    for k in range(3):  # the first call dispatches, the next ones go straight
+        one, u = ev.evaluate_arrays(boards[k:k + 1], turns[k:k + 1])
+        assert np.array_equal(one[0], batch[k]) and u[0] == used[k]

@@ -45,7 +45,7 @@ from tavli.ai.encode import encoder_function, is_contact
 from tavli.ai.net import N_OUT, Net, NetError, Scratch, forward, make_scratch
 from tavli.ai.race import race_sanity
 from tavli.ai.shipped import family_net, family_race_net
-from tavli.engine.firstclass import FirstClass
+from tavli.engine.firstclass import FirstClass, TypedCall
 from tavli.engine.games import PINNING, RUNNING, Variant, find_variant
 
 C_CONTACT, C_RACE, C_BEAROFF = range(3)
@@ -186,6 +186,7 @@ class Evaluator:
         race = race or _empty_net(contact.encoder)
         self._tables = Tables(contact.weights, race.weights, bo1, bo2,
                               (encoder_function(contact.encoder), encoder_function(race.encoder)))
+        self._evaluate_many = TypedCall(evaluate_many)  # its arguments' types never change
 
     @classmethod
     def shipped(cls, game: int | str) -> Evaluator:
@@ -221,10 +222,13 @@ class Evaluator:
         flat = np.ascontiguousarray(boards, dtype=np.int8).reshape(len(boards), 104)
         out = np.zeros((len(boards), N_OUT), dtype=np.float32)
         used = np.zeros(len(boards), dtype=np.int64)
+        if not flat.flags.writeable:  # one compiled type (every argument's is fixed here)
+            flat = flat.copy()
+        turns = np.ascontiguousarray(turns, dtype=np.int64).reshape(len(flat))
         f4 = np.float32  # the three work arrays only (a whole Scratch: 25 arrays a call)
-        evaluate_many(self._tables, flat, np.ascontiguousarray(turns, dtype=np.int64),
-                      self.family, np.zeros(self.n_inputs, f4), np.zeros(self.hidden, f4),
-                      np.zeros(N_OUT, f4), out, used)
+        self._evaluate_many(self._tables, flat, turns, int(self.family),
+                            np.zeros(self.n_inputs, f4), np.zeros(self.hidden, f4),
+                            np.zeros(N_OUT, f4), out, used)
         return out, used
 
     def evaluate(self, positions) -> tuple[np.ndarray, np.ndarray]:
