@@ -18,7 +18,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tavli.ai.warmup import prepare_parallel
+from tavli.ai.warmup import STAGES, prepare_parallel
 from tavli.engine.numba_cache import refresh
 
 if "PYTEST_XDIST_WORKER" not in os.environ:  # once, before pytest-xdist's workers start
@@ -31,7 +31,9 @@ def pytest_configure(config):
     browser test's time limit — stage by stage on every core (:func:`prepare_parallel`,
     as a first run of the app does)."""
     if getattr(config.option, "numprocesses", None) and "PYTEST_XDIST_WORKER" not in os.environ:
-        prepare_parallel()
+        # the 2-ply search beside the second stage, not alone after it (it needs only the
+        # first: it calls the rest by address, tavli.engine.firstclass)
+        prepare_parallel(stages=(STAGES[0], STAGES[1] + STAGES[2]))
 
 
 SERIAL_MARK = "pytest.mark.serial"  # how a file marks its serial tests: the Makefile greps it

@@ -141,10 +141,10 @@ def test_the_page_shows_the_engine_being_prepared_then_a_hint(browser, tmp_path)
         proc.wait(30)
 
 
-@pytest.mark.serial
 def test_a_first_hint_on_the_command_line_prepares_the_engine_first(tmp_path):
     """`tavli hint` on an empty cache prepares in helper processes, says so in one line
-    (stderr is not a terminal here: no progress bar), and answers."""
+    (stderr is not a terminal here: no progress bar), and answers. (It bounds no time: it
+    runs beside other tests.)"""
     from tavli.engine.numba_cache import COMPILE_MESSAGE
 
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
