@@ -64,7 +64,7 @@ class Tables(namedtuple("Tables", "contact race bo1 bo2 encoders")):
 
     Its Numba type is worked out once and kept: Numba's quick typing of arguments does
     not know the encoders' kind of value and would type the whole value again, array by
-    array, at every kernel call (80 microseconds, ten times a small evaluation)."""
+    array, at every kernel call (80 microseconds; a position's evaluation takes two)."""
 
     def numba_type(self):
         """Its Numba type (worked out at the first kernel call)."""
