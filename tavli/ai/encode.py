@@ -468,6 +468,7 @@ def encoder_function(code: int) -> FirstClass:
     >>> encoder_function(encoder_code("race")).dispatcher is encode_race
     True
     """
+    # the encoders of :func:`encode`'s dispatch (the compiled one, for training), by code
     fn = {RACE: encode_race, PINNING: encode_plakoto, RUNNING: encode_fevga,
           HITTING: encode_portes, PORTES2: encode_portes2_full,
           PORTES2_NOHITS: encode_portes2_nohits,

@@ -120,18 +120,18 @@ def valuers(game: str = "") -> None:
     """The evaluator (``evaluate``: a position's class, the networks' forward pass, the
     bear-off databases), compiled from its signature without the encoders it calls by
     address (:func:`encoders` compiles them beside it). One serves every game."""
-    for an, _, _ in _analyzers(game):
-        an.searcher.functions[0].compile()
-        break
+    first = next(_analyzers(game), None)
+    if first is not None:
+        first[0].searcher.functions[0].compile()
 
 
 def search(game: str = "") -> None:
     """The 1-ply search of the hints and AI moves, compiled from its signature without
     running it: what it calls by address (the evaluator, the move generator) compiles
     beside it, in :func:`valuers` and :func:`movegen`. One serves every game."""
-    for an, _, _ in _analyzers(game):
-        an.searcher.compile(1)
-        break
+    first = next(_analyzers(game), None)
+    if first is not None:
+        first[0].searcher.compile(1)
 
 
 def network(game: str = "") -> None:
