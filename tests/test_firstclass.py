@@ -124,3 +124,30 @@ def test_one_position_at_a_time_is_the_batch():
     for k in range(3):  # the first call dispatches, the next ones go straight
         one, u = ev.evaluate_arrays(boards[k:k + 1], turns[k:k + 1])
         assert np.array_equal(one[0], batch[k]) and u[0] == used[k]
+
+
+
+RECEIVER = """
+import pickle, sys
+import tavli.ai.evaluator, tavli.ai.features, tavli.engine.movegen
+encoders, (evf, gen) = pickle.loads(sys.stdin.buffer.read())
+print(encoders[0].dispatcher is tavli.ai.features.encode_portes2_full,
+      evf.dispatcher is tavli.ai.evaluator.evaluate,
+      gen.dispatcher is tavli.engine.movegen.generate, flush=True)
+"""
+
+
+def test_another_process_receives_the_packages_own_compiled_functions():
+    """Pickled to a pool or Ray worker, the functions handed over are the receiver's own
+    module-level kernels (found in Numba's cache), not copies Numba would compile again
+    without it."""
+    from tavli.ai.evaluator import Evaluator
+    from tavli.ai.search import Searcher
+    from tavli.engine.rules import Rules
+
+    ev = Evaluator.shipped("portes")
+    sent = pickle.dumps((ev.tables.encoders, Searcher(ev, Rules.for_game("portes")).functions))
+    res = subprocess.run([sys.executable, "-c", RECEIVER], input=sent, capture_output=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr.decode()
+    assert res.stdout.decode().split() == ["True", "True", "True"]

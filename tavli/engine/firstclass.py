@@ -20,6 +20,7 @@ checking off and report failures in their results).
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from typing import Any
 
@@ -74,7 +75,7 @@ class FirstClass(WrapperAddressProtocol):
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # to another process (a Ray worker) as the function and signature, not the address
-        return FirstClass, (self.dispatcher, self._signature)
+        return FirstClass, (by_name(self.dispatcher), self._signature)
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, FirstClass) and other.dispatcher is self.dispatcher
@@ -112,7 +113,41 @@ class TypedCall:
         return result
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return TypedCall, (self.dispatcher,)  # the entry is this process's
+        return TypedCall, (by_name(self.dispatcher),)  # the entry is this process's
+
+
+class _Named:
+    """A module-level compiled function pickled by its module and name: the receiving
+    process imports it. (Numba pickles a dispatcher as its Python function, which the
+    receiver compiles again into a new dispatcher without Numba's cache: some seconds in
+    every pool or Ray worker, for each function handed over.)"""
+
+    def __init__(self, module: str, qualname: str) -> None:
+        self.module, self.qualname = module, qualname
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _import, (self.module, self.qualname)
+
+
+def _import(module: str, qualname: str) -> Any:
+    found: Any = importlib.import_module(module)
+    for name in qualname.split("."):
+        found = getattr(found, name)
+    return found
+
+
+def by_name(dispatcher: Any) -> Any:
+    """What pickles ``dispatcher``: its module and name when importing them finds it (every
+    kernel of the package), else the dispatcher itself (Numba's own pickling)."""
+    func = getattr(dispatcher, "py_func", None)
+    if func is None:
+        return dispatcher
+    try:
+        if _import(func.__module__, func.__qualname__) is dispatcher:
+            return _Named(func.__module__, func.__qualname__)
+    except (ImportError, AttributeError):
+        pass
+    return dispatcher
 
 
 # its type kept, not made again at each kernel call (Numba's own rule for the protocol
