@@ -12,7 +12,14 @@ import pytest
 from tavli import Position
 from tavli.ai.analyzer import Analyzer
 from tavli.ai.context import EvalContext
-from tavli.ai.encode import N_FEVGA, N_PLAKOTO, N_PORTES, encode_position, n_inputs
+from tavli.ai.encode import (
+    N_FEVGA,
+    N_PLAKOTO,
+    N_PORTES,
+    encode_position,
+    encoder_function,
+    n_inputs,
+)
 from tavli.ai.fastplay import NET, RANDOM, compiled_match, terminal
 from tavli.ai.levels import parse_level
 from tavli.ai.net import Net, equity, flip
@@ -208,7 +215,7 @@ def test_kernels_take_the_weights_and_the_work_arrays_as_one_value_each():
     net = Net.random("plakoto", hidden=4, seed=1)
     assert all(a is b for a, b in zip(net.weights[:4], (net.W1, net.b1, net.W2, net.b2),
                                       strict=True))
-    assert net.weights.enc == net.encoder == 1
+    assert net.encoder == 1 and net.weights.enc == encoder_function(net.encoder)  # by address
     s = net.scratch(64, 128)
     assert s.x.shape == (net.W1.shape[0],) and s.h.shape == (4,) and s.buf.shape[0] == 64
     assert s.buf2.shape == s.buf.shape and s.scores.shape == (64,)

@@ -36,10 +36,7 @@ from numba import njit, types
 
 from tavli.ai.basics import _longest_run, _pips, _raw, is_contact
 from tavli.ai.features import (
-    DROP_ESCAPES,
-    DROP_HITS,
     N_PORTES2,
-    encode_portes2,
     encode_portes2_full,
     encode_portes2_noescapes,
     encode_portes2_nohits,
@@ -436,23 +433,12 @@ def encode_fevga(b, me, x):
     return N_FEVGA
 
 
-#: the features each portes-2 encoder leaves out (by its code minus PORTES2)
-_PORTES2_DROPS = np.array([0, DROP_HITS, DROP_ESCAPES], dtype=np.int64)
-
-
-@njit(cache=True, inline="always")  # one compiled level less (docs/design.md)
-def encode(b, me, family, x):
-    """Dispatch to encoder ``family`` (a code of :data:`ENCODERS`: the rule families' own
-    are their kernel codes; Portes and backgammon share the hitting one)."""
-    if family == RACE:
-        return encode_race(b, me, x)
-    if family == PINNING:
-        return encode_plakoto(b, me, x)
-    if family == RUNNING:
-        return encode_fevga(b, me, x)
-    if PORTES2 <= family <= PORTES2_NOESCAPES:  # the drop read at run time: one compile
-        return encode_portes2(b, me, x, _PORTES2_DROPS[family - PORTES2])
-    return encode_portes(b, me, x)
+def encode(b: np.ndarray, me: int, family: int, x: np.ndarray) -> int:
+    """Write into ``x`` the inputs of encoder ``family`` (a code of :data:`ENCODERS`: the
+    rule families' own are their kernel codes; Portes and backgammon share the hitting one)
+    for the flat board ``b`` seen by ``me``; returns their number. Compiled code takes the
+    encoder itself as a value instead (:func:`encoder_function`)."""
+    return encoder_function(family).dispatcher(b, me, x)
 
 
 #: how the evaluator calls an encoder (:func:`encoder_function`): flat board, side, inputs
@@ -468,7 +454,6 @@ def encoder_function(code: int) -> FirstClass:
     >>> encoder_function(encoder_code("race")).dispatcher is encode_race
     True
     """
-    # the encoders of :func:`encode`'s dispatch (the compiled one, for training), by code
     fn = {RACE: encode_race, PINNING: encode_plakoto, RUNNING: encode_fevga,
           HITTING: encode_portes, PORTES2: encode_portes2_full,
           PORTES2_NOHITS: encode_portes2_nohits,

@@ -19,7 +19,7 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
-from tavli.ai.encode import encode, is_contact
+from tavli.ai.encode import is_contact
 from tavli.ai.evaluator import Evaluator, evaluate
 from tavli.ai.net import N_OUT, flip, forward, make_scratch, money_equity
 from tavli.compute import Compute, open_pool
@@ -108,7 +108,7 @@ def throw():
 def _reply_equity(net, b, op, count_bg, x, h, y):
     """The money equity of after-position ``b`` for the mover: minus the opponent's
     (``op`` to move), by the network; ``x``, ``h``, ``y`` are work arrays."""
-    encode(b, op, net.enc, x)
+    net.enc(b, op, x)
     forward(net, x, h, y)
     return -money_equity(y, count_bg)
 
@@ -163,7 +163,7 @@ def _play_roll(net, st, me, d1, d2, flags, explore, s):
     opponent to move."""
     n = generate(st, me, d1, d2, flags, s.buf, s.table)
     if n <= 0:
-        encode(st.reshape(104), 1 - me, net.enc, s.xb)
+        net.enc(st.reshape(104), 1 - me, s.xb)
         forward(net, s.xb, s.hc, s.yc)
         flip(s.yc, s.tb)
         return -1, np.nan

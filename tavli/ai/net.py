@@ -27,9 +27,9 @@ from numba import njit
 
 from tavli.ai.encode import (
     ENCODERS,
-    encode,
     encoder_code,
     encoder_fits,
+    encoder_function,
     encoder_name,
     family_name,
     family_of,
@@ -45,7 +45,8 @@ Weights = namedtuple("Weights", "W1 b1 W2 b2 enc")
 Weights.__doc__ = """A network's weights as compiled code takes them (:attr:`Net.weights`):
 ``W1`` float32[inputs, hidden], ``b1`` float32[hidden], ``W2`` float32[hidden, 5],
 ``b2`` float32[5]; the arrays themselves, so training updates the :class:`Net`; ``enc``
-the code of its encoder (:data:`tavli.ai.encode.ENCODERS`)."""
+its encoder (:func:`tavli.ai.encode.encoder_function`: kernels call it by address, so
+they compile without the encoders)."""
 
 Scratch = namedtuple("Scratch", "x h y dh xc hc yc xb tb tgt tmp cand best acc best2 acc2 "
                      "scores st st2 buf table buf2 table2")
@@ -176,7 +177,7 @@ def evaluate_boards(net, boards, turns, s, out):
     """Outputs of ``net`` for many flat boards (int8[N, >=104]), each for its side to
     move, with the work arrays ``s`` (:func:`make_scratch`)."""
     for k in range(boards.shape[0]):
-        encode(boards[k], turns[k], net.enc, s.x)
+        net.enc(boards[k], turns[k], s.x)
         forward(net, s.x, s.h, s.y)
         for q in range(N_OUT):
             out[k, q] = s.y[q]
@@ -228,7 +229,7 @@ class Net:
     @property
     def weights(self) -> Weights:
         """The weights as compiled code takes them (the arrays themselves, not copies)."""
-        return Weights(self.W1, self.b1, self.W2, self.b2, self.encoder)
+        return Weights(self.W1, self.b1, self.W2, self.b2, encoder_function(self.encoder))
 
     def scratch(self, states: int = MAX_STATES, hash_size: int = HASH_SIZE) -> Scratch:
         """Work arrays (:data:`Scratch`) for compiled code running this network, with

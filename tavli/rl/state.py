@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tavli.ai.encode import encode, n_inputs
+from tavli.ai.encode import encoder_function, n_inputs
 from tavli.engine.board import Position
 from tavli.engine.games.kernel import DRAW, GOES_ON, KIND_NAMES, verdict
 from tavli.engine.layout import NSLOTS
@@ -129,14 +129,16 @@ def _play(board, results, codes, n, action, flags):
 
 
 @njit(cache=True)
-def write_observation(x, board, side, family, n_features, d1, d2, cube, owner, phase,
+def write_observation(x, board, side, encoder, n_features, d1, d2, cube, owner, phase,
                       player):
     """Write into ``x`` (zeros, float32[observation_size]) what ``side`` sees of the flat
-    ``board``: the encoder's inputs, the raw board (``side``'s rows first), the dice
-    ``d1, d2`` (0, 0: none), the cube, the ``phase`` (an index of :data:`PHASES`) and
-    whether ``side`` is the ``player`` to decide. :meth:`TurnState.observation` and the
-    batched environment (:mod:`tavli.rl.vector`) both write it here."""
-    encode(board, side, family, x)
+    ``board``: the inputs of ``encoder`` (:func:`~tavli.ai.encode.encoder_function`: called
+    by address, so this compiles without the encoders), the raw board (``side``'s rows
+    first), the dice ``d1, d2`` (0, 0: none), the cube, the ``phase`` (an index of
+    :data:`PHASES`) and whether ``side`` is the ``player`` to decide.
+    :meth:`TurnState.observation` and the batched environment (:mod:`tavli.rl.vector`) both
+    write it here."""
+    encoder(board, side, x)
     k = n_features
     for r in range(4):
         row = (r + side) % 2 + 2 * (r // 2)  # side's own row first: s, 1-s, 2+s, 3-s
@@ -187,6 +189,7 @@ class TurnState:
         self.codes = np.empty(START_CAPACITY, dtype=np.int64)
         self.chance = chance
         self.family = self.rules.variant.kernel
+        self.encoder = encoder_function(self.family)
         self.n_features = n_inputs(self.family)
         self.observation_size = self.n_features + OBS_EXTRA
         self.reset(seed)
@@ -355,7 +358,7 @@ class TurnState:
         then the raw board and the rest of the state (:data:`OBS_EXTRA`)."""
         x = np.zeros(self.observation_size, dtype=np.float32)
         d1, d2 = self.dice if self.dice is not None and self.phase == MOVE else (0, 0)
-        write_observation(x, self.board, side, self.family, self.n_features, d1, d2,
+        write_observation(x, self.board, side, self.encoder, self.n_features, d1, d2,
                           self.cube, self.cube_owner, PHASES.index(self.phase), self.player)
         return x
 
@@ -370,7 +373,7 @@ class TurnState:
         codes = self.codes[:self.n].copy()
         out = np.zeros((self.n, self.observation_size), dtype=np.float32)
         for j in range(self.n):
-            write_observation(out[j], self.results[j], side, self.family, self.n_features,
+            write_observation(out[j], self.results[j], side, self.encoder, self.n_features,
                               0, 0, self.cube, self.cube_owner, PHASES.index(DICE), CHANCE)
         return codes, out
 

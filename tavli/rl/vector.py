@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tavli.ai.encode import n_inputs
+from tavli.ai.encode import encoder_function, n_inputs
 from tavli.engine.games import find_game
 from tavli.engine.games.kernel import BACKGAMMON, F_KERNEL, GAMMON, GOES_ON, verdict
 from tavli.engine.layout import NSLOTS
@@ -340,12 +340,12 @@ def _random_codes(codes, counts, rng, out):
 
 
 @njit(cache=True)
-def _observe(st, sides, family, n_features, out):
+def _observe(st, sides, encoder, n_features, out):
     boards, turns, players, phases, dice, cubes, owners, rngs, counts, codes, steps = st
     for k in range(boards.shape[0]):
         d1 = np.int64(dice[k, 0]) if phases[k] == MOVE else 0
         d2 = np.int64(dice[k, 1]) if phases[k] == MOVE else 0
-        write_observation(out[k], boards[k], np.int64(sides[k]), family, n_features, d1, d2,
+        write_observation(out[k], boards[k], np.int64(sides[k]), encoder, n_features, d1, d2,
                           cubes[k], np.int64(owners[k]), np.int64(phases[k]),
                           np.int64(players[k]))
 
@@ -386,6 +386,7 @@ class VectorTurnEnv:
                      bool(options.get("jacoby", False)), bool(options.get("opening_reroll",
                                                                           False)))
         self.family = self.rules.variant.kernel
+        self.encoder = encoder_function(self.family)
         self.n_features = n_inputs(self.family)
         self.observation_size = self.n_features + OBS_EXTRA
         self._boards = np.zeros((n, BOARD), dtype=np.int8)
@@ -498,7 +499,7 @@ class VectorTurnEnv:
         if sides.shape != (self.num_envs,) or not np.isin(sides, (0, 1)).all():
             raise OptionError(f"sides must be {self.num_envs} sides, 0 or 1")
         out = np.zeros((self.num_envs, self.observation_size), dtype=np.float32)
-        _observe(self._state(), sides.astype(np.int64), self.family, self.n_features, out)
+        _observe(self._state(), sides.astype(np.int64), self.encoder, self.n_features, out)
         return out
 
     boards = property(lambda self: _read_only(self._boards))

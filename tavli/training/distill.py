@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from tavli.ai.encode import encode, family_name
+from tavli.ai.encode import encoder_function, family_name
 from tavli.ai.evaluator import Evaluator, as_evaluator
 from tavli.ai.fastplay import MAX_PLIES, _play_roll, new_game, throw
 from tavli.ai.net import N_OUT, Net, equity, read_npz, write_npz
@@ -198,9 +198,18 @@ def label(teacher: Net | Evaluator, games: int, seed: int, keep: int = 6, every:
 
 
 @njit(cache=True)
-def _encode_all(boards, sides, family, X):
+def _encode_all(boards, sides, encoder, X):
     for k in range(boards.shape[0]):
-        encode(boards[k], sides[k], family, X[k])
+        encoder(boards[k], sides[k], X[k])
+
+
+def encoded(net: Net, boards: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """The inputs of ``net``'s encoder for each flat board (int8[N, 104]) seen by its side
+    (``sides``), one row each."""
+    X = np.zeros((len(boards), net.W1.shape[0]), dtype=np.float32)
+    _encode_all(np.ascontiguousarray(boards, dtype=np.int8), np.asarray(sides, np.int64),
+                encoder_function(net.encoder), X)
+    return X
 
 
 def fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | Path,
@@ -230,9 +239,7 @@ def _fit(init: Net, data: list[Labelled], hidden: int, epochs: int, out: str | P
     sides = np.concatenate([d.sides for d in data]).astype(np.int64)
     T = np.concatenate([d.labels for d in data])
     games = sum(d.games for d in data)
-    n_in = init.W1.shape[0]
-    X = np.zeros((len(boards), n_in), dtype=np.float32)
-    _encode_all(boards, sides, init.encoder, X)
+    X = encoded(init, boards, sides)
     rng = np.random.default_rng(seed)
     perm = rng.permutation(len(X))
     nv = min(20000, len(X) // 10)

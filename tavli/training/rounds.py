@@ -137,11 +137,9 @@ def _differences(old: dict, new: dict, prefix: str = "") -> list[str]:
 
 
 def _encode(boards: np.ndarray, sides: np.ndarray, net: Net) -> np.ndarray:
-    from tavli.training.distill import _encode_all
+    from tavli.training.distill import encoded
 
-    X = np.zeros((len(boards), net.W1.shape[0]), np.float32)
-    _encode_all(boards, sides.astype(np.int64), net.encoder, X)
-    return X
+    return encoded(net, boards, sides)
 
 
 def play_round(run: Run, r: int, compute: Compute) -> dict:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tavli.ai.encode import encode
 from tavli.ai.fastplay import MAX_PLIES, _play_roll, new_game, throw
 from tavli.ai.net import N_OUT, flip, forward, td_update
 
@@ -49,7 +48,7 @@ def train_games(net, start, flags, n_games, alpha, seed, s, stats, explore, lam)
     ts = np.zeros((keep, N_OUT), dtype=np.float32)  # ... and their targets
     for _g in range(n_games):
         me = new_game(st, start)
-        encode(sf, me, net.enc, x)
+        net.enc(sf, me, x)
         forward(net, x, h, y)
         for plies in range(1, MAX_PLIES + 2):  # cut off after MAX_PLIES
             d1, d2 = throw()
@@ -108,7 +107,7 @@ def train_games_ply1(net, start, flags, n_games, alpha, seed, s, stats):
                             nxt[k] = buf[bi, k]
             for k in range(N_OUT):
                 acc[k] /= 36.0
-            encode(sf, me, net.enc, x)
+            net.enc(sf, me, x)
             forward(net, x, h, y)
             td_update(net, x, h, y, acc, alpha, dh)
             if moved:
