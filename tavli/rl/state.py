@@ -133,12 +133,20 @@ def write_observation(x, board, side, encoder, n_features, d1, d2, cube, owner, 
                       player):
     """Write into ``x`` (zeros, float32[observation_size]) what ``side`` sees of the flat
     ``board``: the inputs of ``encoder`` (:func:`~tavli.ai.encode.encoder_function`: called
-    by address, so this compiles without the encoders), the raw board (``side``'s rows
-    first), the dice ``d1, d2`` (0, 0: none), the cube, the ``phase`` (an index of
-    :data:`PHASES`) and whether ``side`` is the ``player`` to decide.
-    :meth:`TurnState.observation` and the batched environment (:mod:`tavli.rl.vector`) both
-    write it here."""
+    by address, so this compiles without the encoders), then the rest of the state
+    (:func:`write_state`). The batched environment (:mod:`tavli.rl.vector`) writes it here,
+    :meth:`TurnState.observation` in the same two steps from Python."""
     encoder(board, side, x)
+    return write_state(x, board, side, n_features, d1, d2, cube, owner, phase, player)
+
+
+@njit(cache=True)
+def write_state(x, board, side, n_features, d1, d2, cube, owner, phase, player):
+    """Write into ``x`` after the encoder's ``n_features`` inputs what else ``side`` sees:
+    the raw flat ``board`` (``side``'s rows first), the dice ``d1, d2`` (0, 0: none), the
+    cube, the ``phase`` (an index of :data:`PHASES`) and whether ``side`` is the
+    ``player`` to decide. (From Python a first-class encoder would be typed at every call:
+    some microseconds, a quarter of a PettingZoo step.)"""
     k = n_features
     for r in range(4):
         row = (r + side) % 2 + 2 * (r // 2)  # side's own row first: s, 1-s, 2+s, 3-s
@@ -189,7 +197,7 @@ class TurnState:
         self.codes = np.empty(START_CAPACITY, dtype=np.int64)
         self.chance = chance
         self.family = self.rules.variant.kernel
-        self.encoder = encoder_function(self.family)
+        self._encode = encoder_function(self.family).dispatcher
         self.n_features = n_inputs(self.family)
         self.observation_size = self.n_features + OBS_EXTRA
         self.reset(seed)
@@ -358,8 +366,9 @@ class TurnState:
         then the raw board and the rest of the state (:data:`OBS_EXTRA`)."""
         x = np.zeros(self.observation_size, dtype=np.float32)
         d1, d2 = self.dice if self.dice is not None and self.phase == MOVE else (0, 0)
-        write_observation(x, self.board, side, self.encoder, self.n_features, d1, d2,
-                          self.cube, self.cube_owner, PHASES.index(self.phase), self.player)
+        self._encode(self.board, side, x)
+        write_state(x, self.board, side, self.n_features, d1, d2, self.cube, self.cube_owner,
+                    PHASES.index(self.phase), self.player)
         return x
 
     def afterstates(self, side: int) -> tuple[np.ndarray, np.ndarray]:
@@ -373,8 +382,9 @@ class TurnState:
         codes = self.codes[:self.n].copy()
         out = np.zeros((self.n, self.observation_size), dtype=np.float32)
         for j in range(self.n):
-            write_observation(out[j], self.results[j], side, self.encoder, self.n_features,
-                              0, 0, self.cube, self.cube_owner, PHASES.index(DICE), CHANCE)
+            self._encode(self.results[j], side, out[j])
+            write_state(out[j], self.results[j], side, self.n_features, 0, 0, self.cube,
+                        self.cube_owner, PHASES.index(DICE), CHANCE)
         return codes, out
 
     def board_array(self) -> np.ndarray:

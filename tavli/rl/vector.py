@@ -52,6 +52,7 @@ import numpy as np
 from numba import njit
 
 from tavli.ai.encode import encoder_function, n_inputs
+from tavli.engine.firstclass import TypedCall
 from tavli.engine.games import find_game
 from tavli.engine.games.kernel import BACKGAMMON, F_KERNEL, GAMMON, GOES_ON, verdict
 from tavli.engine.layout import NSLOTS
@@ -387,6 +388,9 @@ class VectorTurnEnv:
                                                                           False)))
         self.family = self.rules.variant.kernel
         self.encoder = encoder_function(self.family)
+        # every argument built in observations(): typed once (the encoder would be typed
+        # at every call otherwise, tavli.engine.firstclass)
+        self._observe = TypedCall(_observe)
         self.n_features = n_inputs(self.family)
         self.observation_size = self.n_features + OBS_EXTRA
         self._boards = np.zeros((n, BOARD), dtype=np.int8)
@@ -499,7 +503,8 @@ class VectorTurnEnv:
         if sides.shape != (self.num_envs,) or not np.isin(sides, (0, 1)).all():
             raise OptionError(f"sides must be {self.num_envs} sides, 0 or 1")
         out = np.zeros((self.num_envs, self.observation_size), dtype=np.float32)
-        _observe(self._state(), sides.astype(np.int64), self.encoder, self.n_features, out)
+        self._observe(self._state(), sides.astype(np.int64), self.encoder, self.n_features,
+                      out)
         return out
 
     boards = property(lambda self: _read_only(self._boards))
