@@ -47,6 +47,7 @@ def idle(page):
 def until_my_move(page, limit=60):
     """Throw or roll when it is the player's to do, let the AI act, and return the state
     once the player has dice to move (or the game is over)."""
+    toasts = set()  # what the page said meanwhile (an AI request refused: the loop stalls)
     for _ in range(limit):
         idle(page)
         st = state(page)
@@ -54,12 +55,16 @@ def until_my_move(page, limit=60):
             return st
         if st["phase"] == "move" and not st["ai_to_act"]:
             return st
+        if page.locator("#toast").is_visible():
+            toasts.add(page.locator("#toast").inner_text())
         roll = page.locator("#btn-roll")
         if roll.is_visible():
             roll.click()
         else:
             page.wait_for_timeout(150)
-    raise AssertionError("the player never got to move")
+    raise AssertionError(f"the player never got to move: phase {st['phase']}, turn "
+                         f"{st['turn']}, ai_to_act {st['ai_to_act']}, the page said "
+                         f"{sorted(toasts)}, last {st.get('last')}")
 
 
 def slot(side, p):
