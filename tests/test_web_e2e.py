@@ -45,8 +45,10 @@ def idle(page):
 
 
 def until_my_move(page, limit=60):
-    """Throw or roll when it is the player's to do, let the AI act, and return the state
-    once the player has dice to move (or the game is over)."""
+    """Throw or roll when it is the player's to do, take when the AI doubles (backgammon's
+    single game has the cube: the dice are not seeded, and the AI may double early), let
+    the AI act, and return the state once the player has dice to move (or the game is
+    over)."""
     toasts = set()  # what the page said meanwhile (an AI request refused: the loop stalls)
     for _ in range(limit):
         idle(page)
@@ -57,9 +59,11 @@ def until_my_move(page, limit=60):
             return st
         if page.locator("#toast").is_visible():
             toasts.add(page.locator("#toast").inner_text())
-        roll = page.locator("#btn-roll")
+        roll, take = page.locator("#btn-roll"), page.locator("#btn-take")
         if roll.is_visible():
             roll.click()
+        elif st["phase"] == "double" and not st["ai_to_act"] and take.is_visible():
+            take.click()
         else:
             page.wait_for_timeout(150)
     raise AssertionError(f"the player never got to move: phase {st['phase']}, turn "
@@ -140,6 +144,22 @@ def test_play_each_variant_by_clicking(page, server, variant, points):
     if variant == "tavli":
         assert "Match to 3" in page.locator("#score").inner_text()
     shot(page, f"{variant}-after-ai-reply")
+
+
+def test_the_ai_doubles_and_the_player_takes_by_clicking(page, server):
+    """A single game of backgammon has the cube: from a position in black's doubling
+    window the AI (black) doubles, the player takes with the page's button, and after
+    the AI's roll it is the player's move with the cube on his side."""
+    r = page.request.post(server + "/api/games", data={
+        "variant": "backgammon", "points": 1, "ai_side": "black", "first": "black",
+        "position": "B68ygGAH9yELGAI"})  # black to roll: double, take (at 1 ply)
+    assert r.ok, r.text()
+    page.goto(f"{server}/#/game/{r.json()['id']}")
+    st = until_my_move(page)
+    assert st["phase"] == "move" and st["turn"] == "white"
+    assert st["cube"]["value"] == 2 and st["cube"]["owner"] == "white"
+    assert st["history"][:2] == [{"side": "black", "double": 2},
+                                 {"side": "white", "take": True}]
 
 
 def test_undo_inside_the_turn(page, server):
