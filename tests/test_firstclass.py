@@ -130,8 +130,8 @@ def test_one_position_at_a_time_is_the_batch():
 RECEIVER = """
 import pickle, sys
 import tavli.ai.evaluator, tavli.ai.features, tavli.engine.movegen
-encoders, (evf, gen) = pickle.loads(sys.stdin.buffer.read())
-print(encoders[0].dispatcher is tavli.ai.features.encode_portes2_full,
+encoder, (evf, gen) = pickle.loads(sys.stdin.buffer.read())
+print(encoder.dispatcher is tavli.ai.features.encode_portes2_full,
       evf.dispatcher is tavli.ai.evaluator.evaluate,
       gen.dispatcher is tavli.engine.movegen.generate, flush=True)
 """
@@ -146,7 +146,7 @@ def test_another_process_receives_the_packages_own_compiled_functions():
     from tavli.engine.rules import Rules
 
     ev = Evaluator.shipped("portes")
-    sent = pickle.dumps((ev.tables.encoders, Searcher(ev, Rules.for_game("portes")).functions))
+    sent = pickle.dumps((ev.tables.contact.enc, Searcher(ev, Rules.for_game("portes")).functions))
     res = subprocess.run([sys.executable, "-c", RECEIVER], input=sent, capture_output=True,
                          timeout=120)
     assert res.returncode == 0, res.stderr.decode()

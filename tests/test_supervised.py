@@ -16,9 +16,9 @@ from tavli.ai.shipped import shipped_net, training_rules
 from tavli.cli import main
 from tavli.errors import TrainingError
 from tavli.training import labels as lab
+from tavli.training.distill import encoded
 from tavli.training.fitting import FitSettings, Student, fit_labels
 from tavli.training.labels import Chunk, LabelSettings, label_chunk, label_run, load_chunks
-from tavli.training.rounds import _encode
 
 QUICK = LabelSettings(targets="ply1", every=0.3, screen=0.3, chunk=100, seed=3)
 
@@ -152,7 +152,7 @@ def labelled(tmp_path_factory, teacher):
                                                         screen=0.0, chunk=800), 1600,
                       folder, compute=1, log=io.StringIO())
     data = load_chunks(files, "portes")
-    return _encode(data.boards, data.sides, teacher), data.labels, data.games_of
+    return encoded(teacher, data.boards, data.sides), data.labels, data.games_of
 
 
 def test_a_few_epochs_lower_a_tiny_nets_error(tmp_path, labelled):

@@ -20,7 +20,7 @@ in their last two quarters (points 1-12), past the other's path.
 Compiled code takes the evaluator as one value, :data:`Tables` (:meth:`Evaluator.tables`);
 :func:`evaluate` values a position with it and says which valuer answered
 (``E_CONTACT``, ``E_RACE``, ``E_BEAROFF1``, ``E_BEAROFF2``: :data:`VALUERS` names them).
-The tables hand the networks' encoders over by address (:mod:`tavli.engine.firstclass`):
+The networks' weights hand their encoders over by address (:mod:`tavli.engine.firstclass`):
 one compiled ``evaluate`` serves every family without compiling any encoder into itself,
 and the searches receive ``evaluate`` itself the same way (:func:`evaluate_function`).
 
@@ -41,7 +41,7 @@ from numba import njit, typeof, types
 from numba.extending import typeof_impl
 
 from tavli.ai.bearoff import bearoff_outputs, empty_tables, load_tables
-from tavli.ai.encode import encoder_function, is_contact
+from tavli.ai.encode import is_contact
 from tavli.ai.net import N_OUT, Net, NetError, Scratch, forward, make_scratch
 from tavli.ai.race import race_sanity
 from tavli.ai.shipped import family_net, family_race_net
@@ -55,12 +55,11 @@ E_CONTACT, E_RACE, E_BEAROFF1, E_BEAROFF2 = range(4)
 VALUERS = ("contact net", "race net", "bear-off database (one-sided)",
            "bear-off database (two-sided)")
 
-class Tables(namedtuple("Tables", "contact race bo1 bo2 encoders")):
+class Tables(namedtuple("Tables", "contact race bo1 bo2")):
     """An evaluator as compiled code takes it (:meth:`Evaluator.tables`): the contact
     network's :data:`~tavli.ai.net.Weights`, the race network's (no hidden units when
-    there is none), the one-sided and two-sided bear-off tables (empty when not used), and
-    the two networks' encoders (:func:`tavli.ai.encode.encoder_function`, called by
-    address).
+    there is none; each with its encoder, called by address) and the one-sided and
+    two-sided bear-off tables (empty when not used).
 
     Its Numba type is worked out once and kept: Numba's quick typing of arguments does
     not know the encoders' kind of value and would type the whole value again, array by
@@ -123,11 +122,11 @@ def _evaluate(ev, b, side, family, x, h, out):
         if used == 2:
             return E_BEAROFF2
     if cls != C_CONTACT and ev.race.b1.shape[0] > 0:
-        ev.encoders[1](b, side, x)
+        ev.race.enc(b, side, x)
         forward(ev.race, x, h, out)
         race_sanity(b, side, out)
         return E_RACE
-    ev.encoders[0](b, side, x)
+    ev.contact.enc(b, side, x)
     forward(ev.contact, x, h, out)
     if cls != C_CONTACT:
         race_sanity(b, side, out)
@@ -184,8 +183,7 @@ class Evaluator:
         else:
             bo1, bo2 = empty_tables()
         race = race or _empty_net(contact.encoder)
-        self._tables = Tables(contact.weights, race.weights, bo1, bo2,
-                              (encoder_function(contact.encoder), encoder_function(race.encoder)))
+        self._tables = Tables(contact.weights, race.weights, bo1, bo2)
         self._evaluate_many = TypedCall(evaluate_many)  # its arguments' types never change
 
     @classmethod

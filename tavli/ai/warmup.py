@@ -112,8 +112,8 @@ def encoders(game: str = "") -> None:
     """The inputs of every shipped network (each family's encoder and the race
     networks'; ``game``'s alone), which the evaluator calls by address."""
     for an, _, _ in _analyzers(game):
-        for encoder in an.evaluator.tables.encoders:
-            encoder.compile()
+        for weights in (an.evaluator.tables.contact, an.evaluator.tables.race):
+            weights.enc.compile()
 
 
 def valuers(game: str = "") -> None:

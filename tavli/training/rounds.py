@@ -36,6 +36,7 @@ from tavli.ai.evaluator import Evaluator
 from tavli.ai.net import Net
 from tavli.compute import Compute, as_compute
 from tavli.errors import OptionError, TrainingError
+from tavli.training.distill import encoded
 from tavli.training.fitting import FitSettings, digest, fit_labels
 from tavli.training.labels import LabelSettings, chunk_seed, label_run, load_chunks, summary
 
@@ -136,12 +137,6 @@ def _differences(old: dict, new: dict, prefix: str = "") -> list[str]:
     return out
 
 
-def _encode(boards: np.ndarray, sides: np.ndarray, net: Net) -> np.ndarray:
-    from tavli.training.distill import encoded
-
-    return encoded(net, boards, sides)
-
-
 def play_round(run: Run, r: int, compute: Compute) -> dict:
     """Round ``r`` (1, 2, …) of ``run``: label, fit, measure, keep or not, the labels and
     the match where ``compute`` says. Returns its record (also in ``rounds.json``)."""
@@ -172,7 +167,7 @@ def play_round(run: Run, r: int, compute: Compute) -> dict:
     rec["positions"] = len(data.boards)
     run.save()
 
-    X = _encode(data.boards, data.sides, teacher)
+    X = encoded(teacher, data.boards, data.sides)
     meta = dict(teacher.meta, version="supervised",
                 note=f"supervised round {r}: {s.labels.targets} targets of "
                      f"{len(data.boards)} {s.labels.cls} positions")
