@@ -42,11 +42,9 @@ def test_labels_are_the_evaluators_two_ply_outputs_of_contact_positions(teacher)
     assert c.boards.shape == (12, 104) and c.games >= 1
     assert all(position_class(b, 0) == C_CONTACT for b in c.boards)
     assert set(c.kinds.tolist()) == {lab.K_PLAYED, lab.K_CHOICE0, lab.K_CHOICE1}
-    for k in (0, 5, 11):
+    for k in (0, 5, 11):  # float16 targets: within half a step of float16 of 1
         np.testing.assert_allclose(c.labels[k], _searched(teacher, c.boards[k],
-                                                          int(c.sides[k]), 2), atol=2e-6)
-        v0 = teacher.evaluate_arrays(c.boards[k].reshape(1, 4, 26), c.sides[k:k + 1])[0]
-        np.testing.assert_allclose(c.v0[k], v0, atol=1e-6)
+                                                          int(c.sides[k]), 2), atol=2.5e-4)
     # disputed turns come as pairs: the 0-ply choice, then the 1-ply one, of one turn
     i = int(np.flatnonzero(c.kinds == lab.K_CHOICE0)[0])
     if i + 1 < len(c.kinds):
@@ -64,7 +62,7 @@ def test_a_one_turn_rollout_over_the_36_rolls_is_the_one_ply_value(teacher):
                         0, 30)
         for k in range(0, 30, 6):
             np.testing.assert_allclose(c.labels[k], _searched(teacher, c.boards[k],
-                                                              int(c.sides[k]), 1), atol=2e-6)
+                                                              int(c.sides[k]), 1), atol=2.5e-4)
     one = label_chunk(ev, QUICK, 0, 40)
     deeper = label_chunk(ev, LabelSettings(**{**QUICK.__dict__, "targets": "rollout",
                                               "trials": 6, "depth": 4}), 0, 40)
@@ -85,7 +83,7 @@ def test_restriction_to_a_class_keeps_only_that_class(teacher, cls, code):
 
 
 def _chunks(folder) -> list[Chunk]:
-    return [Chunk.load(p) for p in sorted(folder.glob("chunk-*.npz"))]
+    return [Chunk.load(p, "portes") for p in sorted(folder.glob("chunk-*.npy"))]
 
 
 def _same(a: list[Chunk], b: list[Chunk]) -> bool:
@@ -98,8 +96,8 @@ def test_labels_do_not_depend_on_the_number_of_processes(tmp_path, teacher):
     ev = Evaluator(teacher)
     log = io.StringIO()
     files = label_run(ev, QUICK, 250, tmp_path / "one", compute=1, log=log)
-    assert [p.name for p in files] == ["chunk-00000.npz", "chunk-00001.npz",
-                                       "chunk-00002.npz"]
+    assert [p.name for p in files] == ["chunk-00000.npy", "chunk-00001.npy",
+                                       "chunk-00002.npy"]
     label_run(ev, QUICK, 250, tmp_path / "two", compute=2, log=log)
     one, two = _chunks(tmp_path / "one"), _chunks(tmp_path / "two")
     assert [len(c.boards) for c in one] == [100, 100, 50]
@@ -112,17 +110,17 @@ def test_an_interrupted_labelling_resumes_to_the_same_labels(tmp_path, teacher, 
     save = Chunk.save
     calls = []
 
-    def save_then_stop(self, path):
-        calls.append(path)
+    def save_then_stop(self, folder):
+        calls.append(folder)
         if len(calls) == 2:
-            (path.parent / ".tmp-cut").write_bytes(b"half a file")
+            (folder / ".tmp-cut").write_bytes(b"half a file")
             raise KeyboardInterrupt
-        save(self, path)
+        save(self, folder)
 
     monkeypatch.setattr(Chunk, "save", save_then_stop)
     with pytest.raises(KeyboardInterrupt):
         label_run(ev, QUICK, 250, tmp_path / "cut", compute=1, log=io.StringIO())
-    assert [p.name for p in (tmp_path / "cut").glob("chunk-*")] == ["chunk-00000.npz"]
+    assert [p.name for p in (tmp_path / "cut").glob("chunk-*")] == ["chunk-00000.npy"]
     monkeypatch.setattr(Chunk, "save", save)
     log = io.StringIO()
     label_run(ev, QUICK, 250, tmp_path / "cut", compute=1, log=log)
@@ -132,9 +130,9 @@ def test_an_interrupted_labelling_resumes_to_the_same_labels(tmp_path, teacher, 
     assert _same(_chunks(tmp_path / "whole"), _chunks(tmp_path / "cut"))
     # the total may change on a rerun: chunks are the same but for the last one's size
     assert len(label_run(ev, QUICK, 200, tmp_path / "cut", compute=1, log=io.StringIO())) == 2
-    last = Chunk.load(tmp_path / "cut" / "chunk-00002.npz")
+    last = Chunk.load(tmp_path / "cut" / "chunk-00002.npy", "portes")
     label_run(ev, QUICK, 300, tmp_path / "cut", compute=1, log=io.StringIO())
-    longer = Chunk.load(tmp_path / "cut" / "chunk-00002.npz")
+    longer = Chunk.load(tmp_path / "cut" / "chunk-00002.npy", "portes")
     assert len(last.boards) == 50 and len(longer.boards) == 100
     assert np.array_equal(longer.labels[:50], last.labels)
     assert _same(_chunks(tmp_path / "whole")[:2], _chunks(tmp_path / "cut")[:2])

@@ -143,6 +143,11 @@ def _register_train_round(sub) -> None:
     tr.add_argument("--race", metavar="NET", default=None,
                     help="a race network for the evaluator (labels and matches)")
     tr.add_argument("--run", required=True, metavar="DIR", help="the run folder")
+    tr.add_argument("--labels", metavar="DIR", default=None,
+                    help="a dataset folder to keep round 1's labels in, e.g. one committed "
+                         "under training/datasets/ (later rounds' beside it, DIR-round-R); "
+                         "a run resumes from the chunks it holds (default: RUN/round-R/"
+                         "labels)")
     tr.add_argument("--rounds", type=at_least(1), default=1,
                     help="rounds in all (default 1; a rerun may raise it)")
     tr.add_argument("--positions", type=at_least(1), default=50_000,
@@ -251,5 +256,6 @@ def cmd_train_round(args: argparse.Namespace) -> int:
         fit=FitSettings(hidden=args.hidden, epochs=args.epochs, patience=args.patience,
                         lr=args.lr, batch=args.batch),
         games=args.games, z=args.z, seed=args.seed)
-    train_rounds(start, args.run, settings, args.rounds, race, compute_of(args, None))
+    train_rounds(start, args.run, settings, args.rounds, race, compute_of(args, None),
+                 labels=args.labels)
     return 0

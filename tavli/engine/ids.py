@@ -48,48 +48,101 @@ _B64URL = re.compile(r"^[A-Za-z0-9_-]+$")
 _GNUBG = re.compile(r"^[A-Za-z0-9+/]{14}$")
 
 
-def _pack_counts(rows: list[np.ndarray]) -> bytes:
-    """Per row, each point's checkers 1..25 as that many 1 bits and a 0, bit ``k`` of the
-    80 the bit ``k % 8`` of byte ``k // 8``."""
-    bits = "".join(["1" * n + "0" for row in rows for n in row[1:26].tolist()])
-    if len(bits) > 80:
+def pack_checkers(counts: np.ndarray) -> np.ndarray:
+    """gnubg's 80-bit key of many boards at once: ``counts`` int[N, 50] (per board white's
+    points 1..24 and bar, then black's) -> uint8[N, 10]: each count as that many 1-bits
+    and a 0-bit, bit ``k`` of the 80 the bit ``k % 8`` of byte ``k // 8``, the rest 0."""
+    n = np.asarray(counts, dtype=np.int64).reshape(-1, 50)
+    if (n < 0).any():
+        raise InvalidPosition("a negative checker count")
+    if (n.sum(axis=1) > 30).any():
         raise InvalidPosition("more than 30 checkers on the board")
-    return int(bits[::-1], 2).to_bytes(10, "little")
+    ends = np.cumsum(n + 1, axis=1) - 1  # where each count's 0-bit falls
+    bits = np.arange(80) <= ends[:, -1:]
+    np.put_along_axis(bits, ends, False, axis=1)
+    return np.packbits(bits, axis=1, bitorder="little")
+
+
+def unpack_checkers(data: np.ndarray, what: str = "the position key") -> np.ndarray:
+    """The counts int16[N, 50] of the keys ``data`` uint8[N, 10] (:func:`pack_checkers`);
+    :class:`ParseError` for a key that is not one (too short, checkers after the last
+    count, more than 15 checkers for a side)."""
+    bits = np.unpackbits(np.asarray(data, dtype=np.uint8).reshape(-1, 10), axis=1,
+                         bitorder="little")
+    if ((bits == 0).sum(axis=1) < 50).any():
+        raise ParseError(f"{what}: the ID ends before both sides are complete")
+    zeros = np.argsort(bits, axis=1, kind="stable")[:, :50]  # the 0-bits, in order
+    if (bits.astype(bool) & (np.arange(80) > zeros[:, -1:])).any():
+        raise ParseError(f"{what}: too many checkers encoded")
+    counts = (np.diff(zeros, axis=1, prepend=-1) - 1).astype(np.int16)
+    if (counts.reshape(-1, 2, 25).sum(axis=2) > 15).any():
+        raise ParseError(f"{what}: more than 15 checkers for one side")
+    return counts
+
+
+def _pack_counts(rows: list[np.ndarray]) -> bytes:
+    """The 10-byte key of two rows of the board array (:func:`pack_checkers`)."""
+    return pack_checkers(np.concatenate([r[1:26] for r in rows]))[0].tobytes()
 
 
 def _unpack_counts(data: bytes, what: str) -> np.ndarray:
     counts = np.zeros((2, 26), dtype=np.int16)
-    side, slot = 0, 1
-    for k in range(80):
-        bit = (data[k // 8] >> (k % 8)) & 1
-        if side == 2:
-            if bit:
-                raise ParseError(f"{what}: too many checkers encoded")
-            continue
-        if bit:
-            counts[side, slot] += 1
-            if counts[side, 1:].sum() > 15:
-                raise ParseError(f"{what}: more than 15 checkers for one side")
-        else:
-            slot += 1
-            if slot == 26:
-                side, slot = side + 1, 1
-    if side != 2:
-        raise ParseError(f"{what}: the ID ends before both sides are complete")
+    counts[:, 1:] = unpack_checkers(np.frombuffer(data, np.uint8), what).reshape(2, 25)
     counts[:, OFF] = 15 - counts[:, 1:].sum(axis=1)
     return counts
 
 
+def _pin_masks(arrays: np.ndarray) -> np.ndarray:
+    """Plakoto's pin flags of boards int8[N, 4, 26] as two 24-bit masks (white's, then
+    black's; bit ``p - 1`` for point ``p``): uint8[N, 6]."""
+    pins = (arrays[:, 2:, 1:25] != 0).reshape(-1, 48)
+    return np.packbits(pins, axis=1, bitorder="little")
+
+
+def id_bytes(variant, arrays: np.ndarray, turns: np.ndarray) -> np.ndarray:
+    """The tavli position IDs of many boards of one game as bytes: boards int8[N, 4, 26]
+    (or [N, 104]) with ``turns`` the side to move each -> uint8[N, L], each row the bytes
+    whose base64url is :func:`position_id` (L 11, or 17 for Plakoto; one more for a game
+    registered with a code of 4 or more)."""
+    a = np.asarray(arrays).reshape(-1, 4, 26)
+    t = np.asarray(turns, dtype=np.uint8).reshape(-1)
+    if len(t) != len(a) or (t > 1).any():
+        raise InvalidPosition("one side to move (0 or 1) a board")
+    if variant.code < 4:
+        head = (variant.code << 1 | t)[:, None]
+    else:
+        head = np.stack([8 | t, np.full_like(t, variant.code)], axis=1)
+    parts = [head.astype(np.uint8), pack_checkers(a[:, :2, 1:26])]
+    if variant.pins:
+        parts.append(_pin_masks(a))
+    return np.concatenate(parts, axis=1)
+
+
+def boards_from_id_bytes(variant, data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Boards int8[N, 4, 26] and sides to move uint8[N] of rows written by
+    :func:`id_bytes` for ``variant``; :class:`ParseError` where a row is not the canonical
+    ID of such a position."""
+    data = np.asarray(data, dtype=np.uint8)
+    skip = 1 if variant.code < 4 else 2
+    width = skip + 10 + (6 if variant.pins else 0)
+    if data.ndim != 2 or data.shape[1] != width:
+        raise ParseError(f"{variant.name} position IDs are {width} bytes each")
+    turns = data[:, 0] & 1
+    arrays = np.zeros((len(data), 4, 26), dtype=np.int8)
+    counts = unpack_checkers(data[:, skip:skip + 10]).reshape(-1, 2, 25)
+    arrays[:, :2, 1:] = counts
+    arrays[:, :2, 0] = 15 - counts.sum(axis=2)
+    if variant.pins:
+        bits = np.unpackbits(data[:, skip + 10:], axis=1, bitorder="little")
+        arrays[:, 2:, 1:25] = bits.reshape(-1, 2, 24)
+    if not np.array_equal(id_bytes(variant, arrays, turns), data):
+        raise ParseError(f"rows that are not canonical {variant.name} position IDs")
+    return arrays, turns
+
+
 def position_id(pos: PositionView) -> str:
     """The tavli position ID of ``pos`` (see the module docstring)."""
-    a = pos.array
-    head = bytes([pos.game << 1 | pos.turn]) if pos.game < 4 else bytes([8 | pos.turn,
-                                                                          pos.game])
-    data = head + _pack_counts([a[0], a[1]])
-    if pos.variant.pins:
-        for side in (0, 1):
-            mask = sum(1 << (p - 1) for p in range(1, 25) if a[2 + side, p])
-            data += mask.to_bytes(3, "little")
+    data = id_bytes(pos.variant, pos.array[None], np.array([pos.turn]))[0].tobytes()
     return base64.urlsafe_b64encode(data).decode().rstrip("=")
 
 

@@ -51,7 +51,7 @@ from numba import njit
 from tavli.ai.encode import family_name
 from tavli.ai.evaluator import CLASSES, Evaluator, evaluate, position_class
 from tavli.ai.fastplay import MAX_PLIES, new_game, throw
-from tavli.ai.net import N_OUT, money_equity, read_npz, write_npz
+from tavli.ai.net import N_OUT, money_equity
 from tavli.ai.playout import RES, Trials, play_trials
 from tavli.ai.search import SEARCH_STATES, _after_value, v1, v2
 from tavli.compute import Compute, as_compute, open_pool
@@ -59,6 +59,7 @@ from tavli.engine.board import Position
 from tavli.engine.games.kernel import F_BACKGAMMONS, F_KERNEL
 from tavli.engine.movegen import generate
 from tavli.errors import OptionError, TrainingError
+from tavli.training import dataset
 from tavli.training.fitting import digest
 
 TARGETS = ("ply2", "ply1", "rollout")
@@ -267,41 +268,47 @@ def chunk_seed(seed: int, c: int) -> int:
 
 @dataclass
 class Chunk:
-    """Labelled positions (:data:`Rows` as arrays) of one chunk, from ``games`` games."""
+    """Labelled positions of one chunk (index ``index``; -1 for several together): flat
+    boards int8[N, 104], sides to move, target outputs float32[N, 5] (the float16 values
+    the dataset keeps: :mod:`tavli.training.dataset`), kinds (``K_*``) and the self-play
+    game each came from."""
 
     boards: np.ndarray
     sides: np.ndarray
     labels: np.ndarray
-    v0: np.ndarray
     kinds: np.ndarray
     games_of: np.ndarray
-    games: int
     index: int
     family: str
 
-    FIELDS = ("boards", "sides", "labels", "v0", "kinds", "games_of", "games", "index",
-              "family")
+    FIELDS = ("boards", "sides", "labels", "kinds", "games_of", "index", "family")
 
-    def save(self, path: str | Path) -> None:
-        """Write as .npz (atomically)."""
-        write_npz(path, **{k: getattr(self, k) for k in self.FIELDS})
+    @property
+    def games(self) -> int:
+        """The self-play games its positions came from."""
+        return len(np.unique(self.games_of))
+
+    def records(self) -> np.ndarray:
+        return dataset.records(self.family, self.boards, self.sides, self.kinds,
+                               self.games_of, self.labels)
+
+    def save(self, folder: str | Path) -> None:
+        """Write it into the dataset folder ``folder`` (its file and checksum)."""
+        dataset.write_chunk(folder, self.index, self.records())
 
     @classmethod
-    def load(cls, path: str | Path) -> Chunk:
-        z = read_npz(path, cls.FIELDS, "labels", "a tavli labels chunk", TrainingError)
-        try:
-            c = cls(np.asarray(z["boards"], np.int8), np.asarray(z["sides"], np.int8),
-                    np.asarray(z["labels"], np.float32), np.asarray(z["v0"], np.float32),
-                    np.asarray(z["kinds"], np.int8), np.asarray(z["games_of"], np.int32),
-                    int(z["games"]), int(z["index"]), str(z["family"]))
-        except (ValueError, TypeError):
-            raise TrainingError(f"{path}: not a tavli labels chunk file") from None
-        n = len(c.boards)
-        if c.boards.shape != (n, 104) or c.labels.shape != (n, N_OUT) \
-                or c.v0.shape != (n, N_OUT) or any(len(a) != n for a in
-                                                   (c.sides, c.kinds, c.games_of)):
-            raise TrainingError(f"{path}: a labels chunk of arrays of the wrong shape")
-        return c
+    def from_records(cls, rec: np.ndarray, index: int, family: str) -> Chunk:
+        boards, sides = dataset.positions(family, rec)
+        return cls(boards, sides, rec["targets"].astype(np.float32), rec["kind"].astype(np.int8),
+                   rec["game"].astype(np.int32), index, family)
+
+    @classmethod
+    def load(cls, path: str | Path, family: str, sums: dict[str, str] | None = None
+             ) -> Chunk:
+        """Chunk file ``path`` of ``family`` labels, checked against its folder's sums."""
+        path = Path(path)
+        return cls.from_records(dataset.read_chunk(path, family, sums),
+                                dataset.chunk_index(path), family)
 
 
 def label_chunk(ev: Evaluator, settings: LabelSettings, c: int, size: int,
@@ -317,15 +324,17 @@ def label_chunk(ev: Evaluator, settings: LabelSettings, c: int, size: int,
                 np.zeros(size, np.int8), np.zeros(size, np.int32))
     s = scratch if scratch is not None else ev.scratch(SEARCH_STATES, 2 * SEARCH_STATES)
     start = np.array(Position.start(rules).array, dtype=np.int8)
-    games = label_rows(ev.tables, start, rules.kernel_flags(), settings.config(),
-                       chunk_seed(settings.seed, c), s, rows)
-    return Chunk(*rows[:5], rows.games, int(games), c, family)
+    label_rows(ev.tables, start, rules.kernel_flags(), settings.config(),
+               chunk_seed(settings.seed, c), s, rows)
+    # the dataset keeps float16 targets: every consumer sees those values
+    labels = rows.labels.astype(np.float16).astype(np.float32)
+    return Chunk(rows.boards, rows.sides, labels, rows.kinds, rows.games, c, family)
 
 
 # --- a run: chunks in files, in parallel, resumable ------------------------------------
 
 def chunk_path(folder: Path, c: int) -> Path:
-    return folder / f"chunk-{c:05d}.npz"
+    return folder / dataset.chunk_name(c)
 
 
 def chunk_sizes(positions: int, chunk: int) -> list[int]:
@@ -353,29 +362,21 @@ def _label_task(state, task: tuple[int, int]) -> tuple[int, Chunk, float]:
     return c, label_chunk(ev, settings, c, size, rules, scratch), time.time() - t0
 
 
-def _have_chunk(folder: Path, c: int, size: int) -> bool:
-    """Whether chunk ``c`` of ``size`` positions is labelled (a chunk of another size, the
-    last one of a run of another total, is not)."""
-    path = chunk_path(folder, c)
-    if not path.exists():
-        return False
-    z = read_npz(path, ("labels",), "labels", "a tavli labels chunk", TrainingError)
-    return len(z["labels"]) == size
-
-
 def run_meta(ev: Evaluator, settings: LabelSettings) -> dict:
     """What a labels folder was made with (``meta.json``): the teacher, the settings."""
     race, t = ev.race, ev.tables
     return {"family": family_name(ev.family),
             "teacher": digest(ev.contact.W1, ev.contact.b1, ev.contact.W2, ev.contact.b2),
             "race": None if race is None else digest(race.W1, race.b1, race.W2, race.b2),
-            "bearoff": digest(t.bo1, t.bo2) if ev.bearoff else None, **asdict(settings)}
+            "bearoff": digest(t.bo1, t.bo2) if ev.bearoff else None, **asdict(settings),
+            "format": dataset.FORMAT}
 
 
 def label_run(ev: Evaluator, settings: LabelSettings, positions: int, folder: str | Path,
               compute: Compute | int | None = None, log=None) -> list[Path]:
-    """Label ``positions`` positions with the teacher ``ev`` into ``folder`` (chunk files
-    and ``meta.json``) where ``compute`` says (:class:`~tavli.compute.Compute`, or a
+    """Label ``positions`` positions with the teacher ``ev`` into the dataset folder
+    ``folder`` (:mod:`tavli.training.dataset`: chunk files, their checksums and
+    ``meta.json``) where ``compute`` says (:class:`~tavli.compute.Compute`, or a
     number of local processes; default one per core): the chunks are the same wherever
     they were labelled. A folder holding
     a run with the same teacher and settings is resumed: its finished chunks are kept
@@ -408,7 +409,8 @@ def label_run(ev: Evaluator, settings: LabelSettings, positions: int, folder: st
     for tmp in folder.glob(".tmp-*"):  # a write cut short
         tmp.unlink()
     sizes = chunk_sizes(positions, settings.chunk)
-    todo = [(c, n) for c, n in enumerate(sizes) if not _have_chunk(folder, c, n)]
+    have = dataset.finished(folder)
+    todo = [(c, n) for c, n in enumerate(sizes) if have.get(c) != n]
     done = len(sizes) - len(todo)
     if done:
         print(f"{done} of {len(sizes)} chunks already labelled", file=log, flush=True)
@@ -417,7 +419,7 @@ def label_run(ev: Evaluator, settings: LabelSettings, positions: int, folder: st
 
     def report(c: int, chunk: Chunk, dt: float) -> None:
         nonlocal done, labelled
-        chunk.save(chunk_path(folder, c))
+        chunk.save(folder)
         done += 1
         labelled += len(chunk.boards)
         rate = labelled / max(1e-9, time.time() - t0)
@@ -437,29 +439,37 @@ def label_run(ev: Evaluator, settings: LabelSettings, positions: int, folder: st
     return [chunk_path(folder, c) for c in range(len(sizes))]
 
 
+def dataset_files(folder: str | Path) -> list[Path]:
+    """The finished chunk files of a dataset folder, in order."""
+    folder = Path(folder)
+    return [chunk_path(folder, c) for c in sorted(dataset.finished(folder))]
+
+
 def load_chunks(paths: list[Path], family: str) -> Chunk:
-    """The chunks in ``paths`` as one (``index`` -1); ``games_of`` becomes a number unique
-    over the chunks (chunk index times a million plus the game)."""
-    chunks = [Chunk.load(p) for p in paths]
-    for p, c in zip(paths, chunks, strict=True):
-        if c.family != family:
-            raise TrainingError(f"{p}: labels of {c.family} positions for a {family} "
-                                "network")
+    """The chunks in ``paths`` (each checked against its folder's checksums) as one
+    (``index`` -1); ``games_of`` becomes a number unique over the chunks (chunk index
+    times a million plus the game)."""
+    sums: dict[Path, dict[str, str]] = {}
+    chunks = []
+    for p in map(Path, paths):
+        if p.parent not in sums:
+            sums[p.parent] = dataset.read_sums(p.parent)
+        chunks.append(Chunk.load(p, family, sums[p.parent]))
     if not chunks:
         raise TrainingError("no labels to load")
     return Chunk(*(np.concatenate([getattr(c, k) for c in chunks]) for k in
-                   ("boards", "sides", "labels", "v0", "kinds")),
+                   ("boards", "sides", "labels", "kinds")),
                  np.concatenate([c.index * 1_000_000 + c.games_of.astype(np.int64)
-                                 for c in chunks]),
-                 sum(c.games for c in chunks), -1, family)
+                                 for c in chunks]), -1, family)
 
 
-def summary(chunk: Chunk, count_bg: bool = True) -> str:
+def summary(chunk: Chunk, v0: np.ndarray, count_bg: bool = True) -> str:
     """A line on labelled positions: how many of each kind, and the mean gap between the
-    evaluator's own equity and the target's (how wrong 0-ply is on them)."""
+    teacher's own (0-ply) equity, its outputs ``v0``, and the target's (how wrong 0-ply is
+    on them)."""
     from tavli.ai.net import equity
 
-    gap = np.abs(equity(chunk.v0, count_bg) - equity(chunk.labels, count_bg))
+    gap = np.abs(equity(v0, count_bg) - equity(chunk.labels, count_bg))
     parts = []
     for k, name in enumerate(KINDS):
         sel = chunk.kinds == k

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import sys
 from dataclasses import asdict, dataclass, field
@@ -37,8 +38,15 @@ from tavli.ai.net import Net
 from tavli.compute import Compute, as_compute
 from tavli.errors import OptionError, TrainingError
 from tavli.training.distill import encoded
-from tavli.training.fitting import FitSettings, digest, fit_labels
-from tavli.training.labels import LabelSettings, chunk_seed, label_run, load_chunks, summary
+from tavli.training.fitting import FitSettings, Student, digest, fit_labels
+from tavli.training.labels import (
+    LabelSettings,
+    chunk_seed,
+    dataset_files,
+    label_run,
+    load_chunks,
+    summary,
+)
 
 
 @dataclass(frozen=True)
@@ -78,8 +86,9 @@ class Run:
     """A run folder and its history (``rounds.json``)."""
 
     def __init__(self, folder: Path, start: Net, race: Net | None,
-                 settings: RoundSettings, log) -> None:
+                 settings: RoundSettings, log, labels: Path | None = None) -> None:
         self.folder = folder
+        self.labels = labels
         self.race = race
         self.settings = settings
         self.log = log
@@ -113,6 +122,14 @@ class Run:
     @property
     def rounds(self) -> list[dict]:
         return self.state["rounds"]
+
+    def labels_folder(self, r: int) -> Path:
+        """Where round ``r`` keeps its labels: ``round-R/labels`` in the run folder, or the
+        dataset folder the run was given (round 1; ``DATASET-round-R`` after it)."""
+        if self.labels is None:
+            return self.folder / f"round-{r}" / "labels"
+        return self.labels if r == 1 else self.labels.with_name(
+            f"{self.labels.name}-round-{r}")
 
     def current(self) -> Net:
         return Net.load(self.folder / self.state["current"])
@@ -155,19 +172,26 @@ def play_round(run: Run, r: int, compute: Compute) -> dict:
     print(f"round {r}: teacher {rec['teacher']} ({teacher!r})", file=log, flush=True)
 
     lset = LabelSettings(**dict(asdict(s.labels), seed=chunk_seed(s.seed, 1000 + r)))
-    files = label_run(run.evaluator(teacher), lset, s.positions, folder / "labels", compute,
-                      log)
-    rec["labels"] = f"round-{r}/labels"
+    labels = run.labels_folder(r)
+    where = os.path.relpath(labels, run.folder)
+    if rec.get("labels", where) != where:
+        kept = os.path.normpath(run.folder / rec["labels"])
+        raise TrainingError(f"round {r} keeps its labels in {kept}, "
+                            f"not {labels}: give the same --labels as before")
+    rec["labels"] = where
+    run.save()
+    files = label_run(run.evaluator(teacher), lset, s.positions, labels, compute, log)
     # the labels of earlier rounds with this teacher are valid targets too
     same = [q for q in run.rounds[:r - 1] if q["teacher"] == rec["teacher"] and "labels" in q]
     for q in same:
-        files += sorted((run.folder / q["labels"]).glob("chunk-*.npz"))
+        files += dataset_files(run.folder / q["labels"])
     data = load_chunks(files, family_name(teacher.family))
-    print(f"labels: {summary(data, count_bg)}", file=log, flush=True)
     rec["positions"] = len(data.boards)
     run.save()
 
     X = encoded(teacher, data.boards, data.sides)
+    v0 = Student(teacher.W1, teacher.b1, teacher.W2, teacher.b2).outputs(X)
+    print(f"labels: {summary(data, v0, count_bg)}", file=log, flush=True)
     meta = dict(teacher.meta, version="supervised",
                 note=f"supervised round {r}: {s.labels.targets} targets of "
                      f"{len(data.boards)} {s.labels.cls} positions")
@@ -210,13 +234,16 @@ def play_round(run: Run, r: int, compute: Compute) -> dict:
 
 def train_rounds(start: Net, folder: str | Path, settings: RoundSettings = RoundSettings(),
                  rounds: int = 1, race: Net | None = None,
-                 compute: Compute | int | None = None, log=None) -> Net:
+                 compute: Compute | int | None = None, log=None,
+                 labels: str | Path | None = None) -> Net:
     """Supervised rounds from the network ``start`` in the run folder ``folder`` (see the
     module's text): up to ``rounds`` rounds in all (a rerun resumes and may raise it),
     stopping early after two successive rounds without significant gain; the labelling
     and the matches run where ``compute`` says (:class:`~tavli.compute.Compute`, or a
-    number of local processes; default one per core). Returns the current (best)
-    network."""
+    number of local processes; default one per core). ``labels``: a dataset folder to
+    keep the labels in (one that is committed, :mod:`tavli.training.dataset`; round 1's,
+    later rounds' beside it: :meth:`Run.labels_folder`) instead of the run folder.
+    Returns the current (best) network."""
     log = log or sys.stdout
     settings.check()
     if rounds < 1:
@@ -227,7 +254,8 @@ def train_rounds(start: Net, folder: str | Path, settings: RoundSettings = Round
         compute = as_compute(compute, None)
     except OptionError as e:
         raise TrainingError(str(e)) from None
-    run = Run(Path(folder), start, race, settings, log)
+    run = Run(Path(folder), start, race, settings, log,
+              None if labels is None else Path(labels))
     for r in range(1, rounds + 1):
         if r <= len(run.rounds) and "kept" in run.rounds[r - 1]:
             continue  # finished before
