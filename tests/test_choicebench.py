@@ -18,10 +18,14 @@ def test_the_breakdown_counts_every_decision_once_in_each_grouping():
     assert sum(c["decisions"] for c in doc["classes"].values()) == total
     assert sum(p["decisions"] for p in doc["phases"].values()) == total
     assert 0 < doc["all"]["differ"] < total
-    # judged at the players' own depth, each judge prefers its own player's choices
-    assert doc["all"]["gnubg_judge"][0] < 0 < doc["all"]["our_judge"][0]
+    # judged at gnubg's own depth, gnubg's choice is the judge's best: it loses nothing,
+    # ours loses where the choices differ; our evaluator prefers our choices
+    assert doc["all"]["gnubg_loss"][0] == 0 < doc["all"]["our_loss"][0]
+    assert doc["all"]["paired"][0] == doc["all"]["our_loss"][0]
+    assert doc["all"]["our_judge"][0] > 0
+    assert doc["classes"]["contact"]["decisions"] > 0
     text = out.getvalue()
-    assert "contact" in text and "opening (turns 1-10)" in text and "gnubg judge" in text
+    assert "crashed" in text and "opening (turns 1-10)" in text and "gnubg loss" in text
     # the same seed plays the same games
     again = bench_choices("backgammon", games=2, judge_ply=0, seed=3, out=io.StringIO())
     assert again["all"] == doc["all"]
@@ -29,11 +33,12 @@ def test_the_breakdown_counts_every_decision_once_in_each_grouping():
 
 def test_tally_mean_and_error():
     t = Tally()
-    for v in (0.0, -0.1, -0.2):
-        t.add(v == 0.0, v, -v)
+    for v in (0.0, 0.1, 0.2):
+        t.add(v == 0.0, v, v / 2, -v)
     assert (t.decisions, t.differ) == (3, 2)
-    m, se = Tally.mean_se(t.by_gnubg)
-    assert m == pytest.approx(-0.1) and se == pytest.approx(0.1 / 3 ** 0.5)
+    m, se = Tally.mean_se(t.our_loss)
+    assert m == pytest.approx(0.1) and se == pytest.approx(0.1 / 3 ** 0.5)
+    assert Tally.mean_se(t.paired)[0] == pytest.approx(0.05)
 
 
 @pytest.mark.parametrize("kw, msg", [

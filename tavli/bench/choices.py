@@ -1,20 +1,26 @@
-"""Where the network loses equity to gnubg: both players' choices on the same positions.
+"""Where the network loses equity: both players' choices on the same positions, and what
+each loses against the judge's best.
 
 ``tavli bench choices`` plays games between our neural player and gnubg-nn (test extra)
 at the same depth, random dice, each side moving by its own choice. At every turn with
-more than one legal move, *both* players choose a move for the position and roll; where
-the choices differ, a judge values the two positions after them (the opponent to roll)
-and the difference is the equity one choice loses to the other. Two judges are used, so
-that neither player is only judged by itself: gnubg at ``judge_ply`` (its
-``probabilities``), and our evaluator at ``judge_ply`` (the search's valuation of the
-positions after the moves). A position where the move ends the game is valued exactly.
+more than one legal move, *both* players choose a move for the position and roll, and
+gnubg at ``judge_ply`` (its ``probabilities`` of the positions after the moves, the
+opponent to roll) judges them:
 
-Each decision is counted once, whoever actually played it, in the position's class
-(contact / race / bear-off, :func:`~tavli.ai.evaluator.position_class`, before the move)
-and its game phase (by the turn's number in the game: opening up to turn 10, middle game
-11-30, late 31 on). The figure per group is the mean over its decisions of
-``judge(our choice) - judge(gnubg's choice)`` (mover's view, money equity, cubeless):
-negative where we choose worse, with its standard error over the decisions.
+* **loss per decision**: what each choice loses against the best move the judge knows
+  (gnubg's own best move at ``judge_ply``, or either player's choice where the judge
+  values that one higher): ours beside gnubg's, on the same positions, so that gnubg's
+  own loss is the yardstick (a precise one: head-to-head games are noisy);
+* a second opinion on the two choices where they differ: our evaluator at
+  ``judge_ply`` (the search's valuation of the positions after them), ``our choice -
+  gnubg's``, so that gnubg is not the only judge.
+
+A position where the move ends the game is valued exactly. Each decision is counted once,
+whoever actually played it, in the position's class by gnubg's own classification
+(contact, crashed, race, bear-off: ``classify``, before the move) and its game phase (by
+the turn's number in the game: opening up to turn 10, middle game 11-30, late 31 on).
+Figures are means over a group's decisions (mover's view, money equity, cubeless) with
+their standard errors; ``ours - gnubg`` is the paired difference of the losses.
 """
 
 from __future__ import annotations
@@ -26,30 +32,45 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tavli.ai.analyzer import Analyzer
 from tavli.ai.context import EvalContext
 from tavli.bench.gnubg_ref import NOTE, load, version
+from tavli.bench.movegen import gnubg_board
+from tavli.bench.strength import GnubgPlayer
+from tavli.engine.games.kernel import verdict
 from tavli.engine.rules import Rules
 from tavli.errors import OptionError
-from tavli.play.players import Player
+from tavli.play.game import Game
+from tavli.play.players import Player, play_game
 
 PHASES = ((10, "opening (turns 1-10)"), (30, "middle (11-30)"), (10**9, "late (31+)"))
+CLASSES = ("contact", "crashed", "race", "bear-off")
+#: gnubg-nn's ``classify`` codes (``c_contact`` …) to the classes' names
+GNUBG_CLASSES = {5: "contact", 4: "crashed", 3: "race", 2: "bear-off", 1: "bear-off"}
 
 
 @dataclass
 class Tally:
-    """Decisions of one group and their equity differences (ours minus gnubg's choice)."""
+    """Decisions of one group: whether the choices differed, each choice's loss against the
+    judge's best, and our judge's difference of the two choices (ours minus gnubg's)."""
 
     decisions: int = 0
     differ: int = 0
-    by_gnubg: list[float] = field(default_factory=list)
+    our_loss: list[float] = field(default_factory=list)
+    gnubg_loss: list[float] = field(default_factory=list)
     by_ours: list[float] = field(default_factory=list)
 
-    def add(self, same: bool, d_gnubg: float, d_ours: float) -> None:
+    def add(self, same: bool, our_loss: float, gnubg_loss: float, d_ours: float) -> None:
         self.decisions += 1
         if not same:
             self.differ += 1
-        self.by_gnubg.append(d_gnubg)
+        self.our_loss.append(our_loss)
+        self.gnubg_loss.append(gnubg_loss)
         self.by_ours.append(d_ours)
+
+    @property
+    def paired(self) -> list[float]:
+        return [a - b for a, b in zip(self.our_loss, self.gnubg_loss, strict=True)]
 
     @staticmethod
     def mean_se(values: list[float]) -> tuple[float, float]:
@@ -71,37 +92,48 @@ def _equity(p) -> float:
 
 
 class _Judges:
-    """Values the positions after two moves by gnubg and by our evaluator."""
+    """gnubg at ``ply`` judges the positions after moves; our evaluator gives a second
+    opinion."""
 
-    def __init__(self, g, analyzer, ply: int) -> None:
-        self.g, self.analyzer, self.ply = g, analyzer, ply
+    def __init__(self, g, analyzer, ply: int, rules: Rules) -> None:
+        self.g, self.analyzer, self.ply, self.rules = g, analyzer, ply, rules
+        self.player = GnubgPlayer(ply)
 
-    def values(self, position, moves) -> tuple[list[float], list[float]]:
-        from tavli.bench.movegen import gnubg_board
+    def gnubg(self, after, mover: int) -> float:
+        """gnubg's equity for ``mover`` of the position ``after`` his move."""
+        if after.is_finished():  # exact: the mover has won these points
+            return float(verdict(after.flat(), self.rules.kernel_flags())[1])
+        return -_equity(self.g.probabilities(gnubg_board(after.array, 1 - mover), self.ply))
 
-        mover = position.turn
+    def best(self, position, dice, moves, rules):
+        """The judge's own best move at its ply."""
+        return self.player.choose_move(position, dice, moves, rules)
+
+    def ours(self, position, moves) -> list[float]:
+        """Our evaluator's equities of the positions after ``moves`` (at the judge's ply)."""
         arr = np.stack([m.after.array for m in moves])
-        ours = [_equity(o) for o in self.analyzer.searcher.outputs(arr, mover, self.ply)]
-        theirs = []
-        for m, mine in zip(moves, ours, strict=True):
-            if m.after.is_finished():
-                theirs.append(mine)  # exact: the game is over
-                continue
-            p = self.g.probabilities(gnubg_board(m.after.array, 1 - mover), self.ply)
-            theirs.append(-_equity(p))
-        return theirs, ours
+        return [_equity(o) for o in self.analyzer.searcher.outputs(arr, position.turn,
+                                                                   self.ply)]
+
+    def losses(self, position, dice, moves, rules, mine, theirs) -> tuple[float, float]:
+        """What ``mine`` and ``theirs`` lose against the best the judge knows."""
+        values = {}
+        for m in (mine, theirs, self.best(position, dice, moves, rules)):
+            key = m.after.id()
+            if key not in values:
+                values[key] = self.gnubg(m.after, position.turn)
+        top = max(values.values())
+        return top - values[mine.after.id()], top - values[theirs.after.id()]
 
 
 class _Recorder(Player):
     """Both players at once (a :class:`~tavli.play.players.Player` for either side): at each
-    turn it asks our analyzer and gnubg for their choices, tallies the difference, and
+    turn it asks our analyzer and gnubg for their choices, tallies what each loses, and
     plays the choice of the side to move's player."""
 
     name = "choices"
 
     def __init__(self, analyzer, gnubg, ply: int, judges: _Judges) -> None:
-        from tavli.ai.evaluator import CLASSES
-
         self.analyzer, self.gnubg, self.ply, self.judges = analyzer, gnubg, ply, judges
         self.classes = {c: Tally() for c in CLASSES}
         self.phases = {name: Tally() for _, name in PHASES}
@@ -123,29 +155,28 @@ class _Recorder(Player):
         mine = self.analyzer.rank(position, list(moves), EvalContext(plies=self.ply))[0].move
         theirs = self.gnubg.choose_move(position, dice, moves, rules)
         same = mine.after.id() == theirs.after.id()
-        if same:
-            dg = do = 0.0
-        else:
-            (vg_m, vg_t), (vo_m, vo_t) = self.judges.values(position, [mine, theirs])
-            dg, do = vg_m - vg_t, vo_m - vo_t
-        cls, _valuer = self.analyzer.position_valuer(position)
+        ours_loss, gnubg_loss = self.judges.losses(position, dice, moves, rules, mine,
+                                                   theirs)
+        do = 0.0
+        if not same:
+            vo_m, vo_t = self.judges.ours(position, [mine, theirs])
+            do = vo_m - vo_t
+        cls = GNUBG_CLASSES[self.gnubg.g.classify(gnubg_board(position.array,
+                                                              position.turn))]
         for t in (self.classes[cls], self.phases[_phase(self.turn_no)], self.total):
-            t.add(same, dg, do)
+            t.add(same, ours_loss, gnubg_loss, do)
         return mine if position.turn == self.ours_side else theirs
 
 
 def bench_choices(game: str = "backgammon", games: int = 100, ply: int = 0,
                   gnubg_ply: int | None = None, judge_ply: int = 2, seed: int = 1,
-                  out=None, progress=None) -> dict:
-    """Play ``games`` games of our player at ``ply`` against gnubg at ``gnubg_ply`` (by
-    default the same), compare both choices at every turn, print the breakdown and return
-    it (``{"classes": {...}, "phases": {...}, "all": {...}}``, each group's decisions,
-    differing choices and mean differences with their SE under both judges)."""
-    from tavli.ai.analyzer import Analyzer
-    from tavli.bench.strength import GnubgPlayer
-    from tavli.play.game import Game
-    from tavli.play.players import play_game
-
+                  out=None, progress=None, net=None) -> dict:
+    """Play ``games`` games of our player at ``ply`` (the network ``net``, a
+    :class:`~tavli.ai.net.Net` or an evaluator; default the shipped one) against gnubg at
+    ``gnubg_ply`` (by default the same), judge both choices at every turn, print the
+    breakdown and return it (``{"classes": {...}, "phases": {...}, "all": {...}}``: each
+    group's decisions, differing choices, both losses, their paired difference and our
+    judge's difference, means with their SE)."""
     out = out or sys.stdout
     g = load()
     if g is None:
@@ -161,8 +192,8 @@ def bench_choices(game: str = "backgammon", games: int = 100, ply: int = 0,
     if rules.cube:
         rules = rules.with_options({"cube": False})
     gply = ply if gnubg_ply is None else gnubg_ply
-    rec = _Recorder(Analyzer(rules), GnubgPlayer(ply=gply), ply,
-                    _Judges(g, Analyzer(rules), judge_ply))
+    ours = Analyzer(rules, net)
+    rec = _Recorder(ours, GnubgPlayer(ply=gply), ply, _Judges(g, ours, judge_ply, rules))
     rng = random.Random(seed)
     for k in range(games):
         rec.new_game(ours_side=k % 2)
@@ -174,22 +205,24 @@ def bench_choices(game: str = "backgammon", games: int = 100, ply: int = 0,
     if progress is not None:
         print(file=progress)
     head = (f"choices: ours {ply}-ply vs gnubg {gply}-ply (gnubg-nn {version(g)}), {game}, "
-            f"{games} games (seed {seed}); judges at {judge_ply}-ply")
+            f"{games} games (seed {seed}); judged by gnubg at {judge_ply}-ply")
     print(head, file=out)
-    print("  per decision: judge(our choice) - judge(gnubg's), mover's view, ± 1 SE; "
-          "negative = we choose worse", file=out)
-    print(f"  {'group':22s} {'decisions':>9s} {'differ':>7s} {'gnubg judge':>18s} "
-          f"{'our judge':>18s}", file=out)
+    print("  per decision, ± 1 SE: each choice's loss against the best move the judge "
+          "knows; ours - gnubg (paired; positive = we lose more); where the choices "
+          "differ, our evaluator's second opinion: our choice - gnubg's", file=out)
+    print(f"  {'group':22s} {'decisions':>9s} {'differ':>7s} {'our loss':>17s} "
+          f"{'gnubg loss':>17s} {'ours - gnubg':>18s} {'our judge':>18s}", file=out)
     doc: dict = {"ply": ply, "gnubg_ply": gply, "judge_ply": judge_ply, "games": games,
                  "seed": seed}
 
     def row(name: str, t: Tally) -> dict:
-        mg, sg = Tally.mean_se(t.by_gnubg)
-        mo, so = Tally.mean_se(t.by_ours)
-        print(f"  {name:22s} {t.decisions:9d} {t.differ:7d} {mg:+9.4f} ± {sg:.4f} "
-              f"{mo:+9.4f} ± {so:.4f}", file=out)
-        return {"decisions": t.decisions, "differ": t.differ, "gnubg_judge": [mg, sg],
-                "our_judge": [mo, so]}
+        figures = {"our_loss": Tally.mean_se(t.our_loss),
+                   "gnubg_loss": Tally.mean_se(t.gnubg_loss),
+                   "paired": Tally.mean_se(t.paired), "our_judge": Tally.mean_se(t.by_ours)}
+        cells = " ".join(f"{m:+9.4f} ± {e:.4f}" for m, e in figures.values())
+        print(f"  {name:22s} {t.decisions:9d} {t.differ:7d} {cells}", file=out)
+        return {"decisions": t.decisions, "differ": t.differ,
+                **{k: list(v) for k, v in figures.items()}}
 
     doc["classes"] = {c: row(c, t) for c, t in classes.items()}
     doc["phases"] = {n: row(n, t) for n, t in phases.items()}

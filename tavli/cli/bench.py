@@ -59,10 +59,10 @@ def _play_options(b: argparse.ArgumentParser) -> None:
     b.add_argument("--rollouts", metavar="FILE",
                    help="race: the positions and rollouts, read if the file exists, else "
                         "made and saved there")
-    b.add_argument("--race", metavar="FILE", help="race: the race network (default the "
-                                                   "shipped one)")
-    b.add_argument("--net", metavar="FILE", help="race: the contact network (default the "
-                                                  "shipped one)")
+    b.add_argument("--race", metavar="FILE", help="race, choices: the race network "
+                                                   "(default the shipped one)")
+    b.add_argument("--net", metavar="FILE", help="race, choices: the contact network "
+                                                  "(default the shipped one)")
     b.add_argument("--seed", type=seed_arg, default=1)
     b.add_argument("--cube", action="store_true",
                    help="strength: money play with the cube (Jacoby on); players "
@@ -229,11 +229,26 @@ def _bench_choices(args: argparse.Namespace) -> int:
 
     require_extra("gnubg_nn", "gnubg-nn", "tavli bench choices")  # gnubg judges
     _no_players(args, "choices [--game G] [--games N] [--ply P] [--gnubg-ply P] "
-                      "[--judge-ply P] [--seed S]")
+                      "[--judge-ply P] [--net FILE] [--race FILE] [--seed S]")
     bench_choices(args.game, games=args.games or 100, ply=args.ply or 0,
                   gnubg_ply=args.gnubg_ply, judge_ply=args.judge_ply, seed=args.seed,
-                  progress=sys.stderr)
+                  progress=sys.stderr, net=_evaluator_of(args))
     return 0
+
+
+def _evaluator_of(args: argparse.Namespace):
+    """The evaluator of ``--net`` and ``--race`` (each the shipped one where not given), or
+    None for the shipped evaluator."""
+    if args.net is None and args.race is None:
+        return None
+    from tavli.ai.evaluator import Evaluator
+    from tavli.ai.net import Net
+    from tavli.ai.shipped import family_race_net, shipped_net
+    from tavli.engine.games import find_variant
+
+    net = Net.load(args.net) if args.net else shipped_net(args.game)
+    race = Net.load(args.race) if args.race else family_race_net(find_variant(args.game).family)
+    return Evaluator(net, race)
 
 
 def _bench_dama(args: argparse.Namespace) -> int:
