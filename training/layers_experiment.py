@@ -21,6 +21,7 @@ from tavli.ai.net import Net, equity
 from tavli.ai.shipped import shipped_net
 from tavli.training.blas import blas_threads
 from tavli.training.fitting import (
+    NEW_UNIT_SPREAD,
     Student,
     adam_step,
     cosine_rate,
@@ -111,7 +112,7 @@ def wider(init: Net, hidden: int, rng, scale: float) -> list[np.ndarray]:
     ``scale`` (their output weights still 0: the start is the teacher)."""
     W1, b1, W2, b2 = widen(init, hidden, rng)
     k = init.hidden
-    W1[:, k:] *= scale / 0.02
+    W1[:, k:] *= scale / NEW_UNIT_SPREAD
     return [W1, b1, W2, b2]
 
 
@@ -159,9 +160,9 @@ def main() -> int:
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--limit", type=int, default=None, help="chunks to read (default all)")
     p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--scale", type=float, default=0.02,
+    p.add_argument("--scale", type=float, default=NEW_UNIT_SPREAD,
                    help="the spread of a widened student's new input weights (default "
-                        "0.02, as fitting.widen)")
+                        "fitting.NEW_UNIT_SPREAD)")
     p.add_argument("--only", nargs="*", default=None,
                    choices=["128", "256", "512", "two", "skip", "crashed"])
     args = p.parse_args()

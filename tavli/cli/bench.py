@@ -59,9 +59,9 @@ def _play_options(b: argparse.ArgumentParser) -> None:
     b.add_argument("--rollouts", metavar="FILE",
                    help="race: the positions and rollouts, read if the file exists, else "
                         "made and saved there")
-    b.add_argument("--race", metavar="FILE", help="race, choices: the race network "
+    b.add_argument("--race", metavar="FILE", help="race, choices, moves, eval: the race network "
                                                    "(default the shipped one)")
-    b.add_argument("--net", metavar="FILE", help="race, choices: the contact network "
+    b.add_argument("--net", metavar="FILE", help="race, choices, moves, eval: the contact network "
                                                   "(default the shipped one)")
     b.add_argument("--seed", type=seed_arg, default=1)
     b.add_argument("--cube", action="store_true",
@@ -159,11 +159,12 @@ def _bench_ai(args: argparse.Namespace) -> int:
     from tavli.bench import ai as bench
 
     if args.what == "eval":
-        bench.bench_eval(positions=args.positions or 10000, seed=args.seed)
+        bench.bench_eval(positions=args.positions or 10000, seed=args.seed,
+                         net=_evaluator_of(args))
     elif args.what == "rollout":
         bench.bench_rollout(games=args.games or 1296, seed=args.seed)
     else:
-        bench.bench_moves(games=args.games or 4, seed=args.seed)
+        bench.bench_moves(games=args.games or 4, seed=args.seed, net=_evaluator_of(args))
     return 0
 
 

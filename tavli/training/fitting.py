@@ -52,13 +52,20 @@ def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
 
+#: the spread of a widened student's new input weights: wide enough that the new units
+#: differ from position to position and from each other (at 0.02 they all sat near 0.5,
+#: their output weights got the same gradient, and 256 units learnt no more than 128:
+#: training/layers_experiment.py, docs/ai.md)
+NEW_UNIT_SPREAD = 0.15
+
+
 def widen(init: Net, hidden: int, rng: np.random.Generator) -> list[np.ndarray]:
     """Starting weights of ``hidden`` units: ``init``'s first units as they are, any
-    further ones with small random input weights (drawn from ``rng``) and no output
-    weights yet, the output biases ``init``'s: a wider student starts with its
-    teacher's outputs exactly (with small random output weights, 128 new units moved
-    the outputs enough to triple the starting error), and the new units' output
-    weights learn from the first step on.
+    further ones with random input weights (drawn from ``rng``, spread
+    :data:`NEW_UNIT_SPREAD`) and no output weights yet, the output biases ``init``'s: a
+    wider student starts with its teacher's outputs exactly (with small random output
+    weights, 128 new units moved the outputs enough to triple the starting error), and
+    the new units' output weights learn from the first step on.
 
     >>> t = Net.random(0, hidden=3, seed=1)
     >>> W1, b1, W2, b2 = widen(t, 5, np.random.default_rng(0))
@@ -68,7 +75,7 @@ def widen(init: Net, hidden: int, rng: np.random.Generator) -> list[np.ndarray]:
     True
     """
     n_in = init.W1.shape[0]
-    W1 = rng.normal(0, 0.02, (n_in, hidden)).astype(np.float32)
+    W1 = rng.normal(0, NEW_UNIT_SPREAD, (n_in, hidden)).astype(np.float32)
     b1 = np.zeros(hidden, np.float32)
     W2 = np.zeros((hidden, N_OUT), np.float32)
     b2 = init.b2.copy()
