@@ -17,7 +17,7 @@ import pytest
 
 from tavli.ai.evaluator import Evaluator, position_class
 from tavli.ai.net import Net
-from tavli.ai.shipped import family_race_net, shipped_net
+from tavli.ai.shipped import family_race_net
 from tavli.cli import main
 from tavli.engine.board import Position
 from tavli.engine.games import find_variant
@@ -36,6 +36,7 @@ from tavli.training.labels import (
 
 ROOT = Path(__file__).resolve().parent.parent
 PORTES_2PLY = ROOT / "training" / "datasets" / "portes-2ply"
+TEACHER = ROOT / "training" / "portes-3.npz"  # the dataset's teacher, shipped when it began
 QUICK = LabelSettings(targets="ply1", every=0.3, screen=0.3, chunk=50, seed=3)
 
 
@@ -151,7 +152,7 @@ def test_a_round_resumes_from_a_dataset_folder_on_another_machine(tmp_path, caps
     """Labels kept in a dataset folder (one that is committed) survive the run folder: a
     new run elsewhere, given the folder, labels only what is missing, byte for byte."""
     start = tmp_path / "start.npz"
-    shipped_net("portes").save(start)
+    shutil.copyfile(TEACHER, start)
     data = tmp_path / "repo" / "training" / "datasets" / "tiny"
     assert main(_round(tmp_path / "run", start, data, 120)) == 0
     assert sorted(p.name for p in data.iterdir()) == [
@@ -191,8 +192,13 @@ def committed() -> dict:
     return json.loads((PORTES_2PLY / "meta.json").read_text(encoding="utf-8"))
 
 
-def test_the_committed_dataset_is_the_shipped_teachers_and_whole(committed):
-    ev = Evaluator(shipped_net("portes"), family_race_net("portes"))
+@pytest.fixture(scope="module")
+def portes3() -> Evaluator:
+    return Evaluator(Net.load(TEACHER), family_race_net("portes"))
+
+
+def test_the_committed_dataset_is_its_teachers_and_whole(committed, portes3):
+    ev = portes3
     settings = LabelSettings(**{k: committed[k] for k in (
         "targets", "cls", "every", "screen", "trials", "depth", "luck", "chunk", "seed")})
     assert settings.seed == chunk_seed(2, 1001)  # train-round --seed 2, round 1
@@ -207,11 +213,11 @@ def test_the_committed_dataset_is_the_shipped_teachers_and_whole(committed):
         assert len(data) == 192 + 24 * 1000  # the header, 1,000 records
 
 
-def test_committed_chunks_are_labelled_again_byte_for_byte(committed):
+def test_committed_chunks_are_labelled_again_byte_for_byte(committed, portes3):
     """The first positions of a few committed chunks, labelled again from their seed with
-    the shipped teacher at 2-ply, are the same records (a chunk's stream does not depend
-    on its size, so its first rows are a shorter chunk)."""
-    ev = Evaluator(shipped_net("portes"), family_race_net("portes"))
+    their teacher at 2-ply, are the same records (a chunk's stream does not depend on its
+    size, so its first rows are a shorter chunk)."""
+    ev = portes3
     settings = LabelSettings(**{k: committed[k] for k in (
         "targets", "cls", "every", "screen", "trials", "depth", "luck", "chunk", "seed")})
     last = len(dataset.read_sums(PORTES_2PLY)) - 1

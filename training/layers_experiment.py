@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
 from tavli.ai.net import Net, equity
 from tavli.ai.shipped import shipped_net
 from tavli.training.blas import blas_threads
+from tavli.training.distill import encoded
 from tavli.training.fitting import (
     NEW_UNIT_SPREAD,
     Student,
@@ -29,7 +29,6 @@ from tavli.training.fitting import (
     sigmoid,
     widen,
 )
-from tavli.training.distill import encoded
 from tavli.training.labels import dataset_files, load_chunks
 
 

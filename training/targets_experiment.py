@@ -42,8 +42,8 @@ from tavli.ai.net import Net, equity
 from tavli.ai.rollout import Runner, summarize
 from tavli.ai.shipped import family_race_net, shipped_net, training_rules
 from tavli.engine.board import Position
-from tavli.engine.ids import id_bytes
 from tavli.engine.games import find_variant
+from tavli.engine.ids import id_bytes
 from tavli.training.labels import LabelSettings, chunk_seed, label_chunk
 
 SEED = chunk_seed(47, 47)  # no dataset's
