@@ -148,6 +148,7 @@ def fit(name, student, Xt, Tt, Xv, ev_v, cv, epochs, lr, batch, seed, out, by=0)
         e = _errors(student, Xv, ev_v, cv)
         if e[by] < best[by]:
             best, best_out = e, student.outputs(Xv)
+            student.best_params = [a.copy() for a in student.params]
         print(f"{name}: epoch {epoch} held-out {e[0]:.5f} (crashed {e[1]:.5f}) "
               f"({time.time() - t0:.1f} s)", file=out, flush=True)
     return start, best, best_out
@@ -163,7 +164,7 @@ def main() -> int:
                    help="the spread of a widened student's new input weights (default "
                         "fitting.NEW_UNIT_SPREAD)")
     p.add_argument("--only", nargs="*", default=None,
-                   choices=["128", "256", "512", "two", "skip", "crashed"])
+                   choices=["128", "256", "512", "two", "skip", "crashed", "crashed-tuned"])
     args = p.parse_args()
     files = dataset_files(args.labels)[:args.limit]
     teacher = shipped_net("portes")
@@ -185,13 +186,26 @@ def main() -> int:
         "skip": ("128 + a layer of 64 beside", lambda: Skip(teacher, 64, rng)),
     }
     chosen = args.only or ["128", "256", "two", "skip", "crashed"]
-    rows, outs = [], {}
+    rows, outs, last = [], {}, {}
     with blas_threads(1):
         for key in [k for k in chosen if k in students]:
             name, make = students[key]
-            e0, best, outs[key] = fit(name, make(), Xt, Tt, Xv, ev_v, cv, args.epochs,
+            last[key] = make()
+            e0, best, outs[key] = fit(name, last[key], Xt, Tt, Xv, ev_v, cv, args.epochs,
                                       args.lr, 512, 5, sys.stdout)
             rows.append((name, e0, best))
+        if "crashed-tuned" in chosen:  # the widest general student, tuned on crashed ones
+            key = next(k for k in ("512", "256", "128") if k in outs)
+            general = last[key]
+            tuned = Student(*[a.copy() for a in getattr(general, "best_params",
+                                                        general.params)])
+            _, _, out_c = fit(f"{key} tuned on crashed positions", tuned, Xt[Ct], Tt[Ct], Xv,
+                              ev_v, cv, max(1, args.epochs // 3), args.lr / 3, 512, 5,
+                              sys.stdout, by=1)
+            both = np.where(cv[:, None], out_c, outs[key])
+            e = np.abs(equity(both) - ev_v)
+            rows.append((f"{key} + its crashed-tuned copy", rows[0][1],
+                         (float(e.mean()), float(e[cv].mean()))))
         if "crashed" in chosen:
             name = "crashed net of 128 (crashed only)"
             _, _, out_c = fit(name, Student(*widen(teacher, 128, rng)), Xt[Ct], Tt[Ct],
