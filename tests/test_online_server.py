@@ -609,3 +609,49 @@ def test_online_records_import_into_the_local_app(tmp_path):
         assert st["phase"] == "over" and st["finished"], st
         assert (st["players"]["white"]["name"], st["players"]["black"]["name"]) == \
             ("Ann", "Bob")
+
+
+def test_every_message_is_answered_even_one_that_is_not_text(tmp_path):
+    """A lone surrogate (JSON's "\\ud800": no UTF-8 encodes it) in a value or a field's
+    name is refused with one error, as any bad message is, and stored nowhere."""
+    with _client(tmp_path / "o.sqlite3") as c:
+        new = _create(c)
+        gid = new["id"]
+        store = c.app.state.games.store
+        before = len(store.actions(gid))
+        with c.websocket_connect(f"/ws/online/{gid}") as ws:
+            for raw in ('{"type": "ping", "data": "\\ud800"}',
+                        '{"type": "ping", "\\ud800": 1}',
+                        '{"type": "hello", "token": "\\udfff"}'):
+                ws.send_text(raw)
+                e = recv(ws, 5)
+                assert e["type"] == "error" and e["code"] == "invalid", (raw, e)
+                assert "surrogate" in e["error"]
+            _hello(ws, new["token"])
+            ws.send_json({"type": "act", "seq": 1, "action": {"type": "join",
+                                                             "name": "Ann\ud800"}})
+            e = until(ws, lambda m: m["type"] == "error")
+            assert e["code"] == "invalid" and "surrogate" in e["error"]
+            ws.send_json({"type": "ping", "data": "still here"})
+            assert until(ws, lambda m: m["type"] == "pong")["data"] == "still here"
+        assert len(store.actions(gid)) == before
+
+
+def test_a_message_echoing_any_text_is_sent():
+    """What the server sends is ASCII JSON: even a lone surrogate it echoes (a bug's
+    message, say) is sent as its escape rather than lost."""
+    from tavli.online.hub import Conn
+
+    class Socket:  # Starlette's WebSocket as the server's transport sees it
+        def __init__(self) -> None:
+            self.sent: list[bytes] = []
+
+        async def send_text(self, text: str) -> None:
+            self.sent.append(text.encode("utf-8"))  # what goes on the wire
+
+        async def send_json(self, data) -> None:
+            await self.send_text(json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+
+    ws = Socket()
+    anyio.run(Conn(ws, "g").send, {"type": "pong", "data": "\ud800 Ζ"})
+    assert [json.loads(b) for b in ws.sent] == [{"type": "pong", "data": "\ud800 Ζ"}]

@@ -78,10 +78,14 @@ class Conn:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one sender at a time
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Send ``message``; a connection that has gone is left to its reader to close."""
+        """Send ``message``; a connection that has gone is left to its reader to close.
+        Written in ASCII (``\\uXXXX`` escapes), so that whatever text it echoes — even
+        a lone surrogate, which UTF-8 cannot encode — is sent: every message gets its
+        answer."""
+        text = json.dumps(message, separators=(",", ":"))
         async with self.lock:
             with contextlib.suppress(Exception):
-                await self.ws.send_json(message)
+                await self.ws.send_text(text)
 
     async def send_text_at(self, seq: int, text: str) -> bool:
         """Send ``text``, the update of action ``seq`` alone, if this connection was sent

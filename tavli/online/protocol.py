@@ -50,6 +50,7 @@ def read_message(text: str | bytes | None) -> dict[str, Any]:
         data = json.loads(text)
     except (ValueError, RecursionError) as e:  # also huge numbers, deep nesting
         raise ProtocolError(f"malformed JSON: {e}", "malformed_json") from None
+    check_text(data)
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object with a type", "invalid")
     kind = data.get("type")
@@ -74,6 +75,18 @@ def read_message(text: str | bytes | None) -> dict[str, Any]:
     if kind == "act" and not isinstance(data.get("action"), dict):
         raise ProtocolError("act: action must be a JSON object with a type", "invalid")
     return data
+
+
+def check_text(data: Any) -> None:
+    """Refuse a message whose strings (a value or a field's name) hold a lone surrogate
+    (JSON's ``"\\ud800"``): no UTF-8 encodes one, so neither the log nor an answer
+    echoing it could hold it. A message is at most :data:`MAX_MESSAGE` bytes: encoding it
+    again costs microseconds."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProtocolError("the message holds a lone surrogate (\\ud800-\\udfff), "
+                            "which is not text", "invalid") from None
 
 
 class Bucket:
