@@ -655,3 +655,20 @@ def test_a_message_echoing_any_text_is_sent():
     ws = Socket()
     anyio.run(Conn(ws, "g").send, {"type": "pong", "data": "\ud800 Ζ"})
     assert [json.loads(b) for b in ws.sent] == [{"type": "pong", "data": "\ud800 Ζ"}]
+
+
+def test_a_badly_formed_client_seed_is_invalid(tmp_path):
+    """docs/server.md: "not an object with a known type and its fields: invalid"."""
+    with _client(tmp_path / "o.sqlite3") as c:
+        new = _create(c)
+        _join(c, new)
+        gid = new["id"]
+        store = c.app.state.games.store
+        with c.websocket_connect(f"/ws/online/{gid}") as ws:
+            _hello(ws, new["token"])
+            seq = len(store.actions(gid)) + 1
+            for seed in ("cy-seed", "x" * 129, "spaces are no seed", "ünïcödé-seed"):
+                e = _act(ws, seq, {"type": "seed", "seed": seed})
+                assert e["type"] == "error" and e["code"] == "invalid", (seed, e)
+            assert len(store.actions(gid)) == seq - 1
+            assert _act(ws, seq, {"type": "seed", "seed": "good-seed_1"})["type"] == "ack"

@@ -36,7 +36,7 @@ from typing import Any
 from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
 
-from tavli.errors import AccessDenied, StaleAction, StoreError, TavliError
+from tavli.errors import AccessDenied, DiceProofError, StaleAction, StoreError, TavliError
 from tavli.online.clock import PRESENCE_BEAT, absent_for, connected
 from tavli.online.protocol import Bucket, ProtocolError, action_out
 from tavli.online.service import OnlineGames
@@ -52,6 +52,8 @@ def online_error(e: TavliError) -> Any:
 
     if isinstance(e, ProtocolError):
         return ApiError(400, str(e), e.code)
+    if isinstance(e, DiceProofError):  # a client seed of the wrong form
+        return ApiError(422, str(e), "invalid")
     if isinstance(e, AccessDenied):
         return ApiError(403, str(e), "access_denied")
     if isinstance(e, StaleAction):

@@ -102,7 +102,7 @@ def action_model() -> Any:
                           "resign", "next", "offer_draw", "accept_draw", "decline_draw",
                           "claim", "rematch"]
             name: str | None = Field(None, min_length=1, max_length=40)
-            seed: str | None = Field(None, max_length=128)
+            seed: str | None = Field(None, pattern=fairdice.CLIENT_SEED)
             move: str | None = Field(None, max_length=100)
             steps: list[tuple[int | str, int | str]] | None = Field(None, max_length=8)
             value: Literal["single", "gammon", "backgammon"] | None = None
