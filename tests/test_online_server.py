@@ -672,3 +672,64 @@ def test_a_badly_formed_client_seed_is_invalid(tmp_path):
                 assert e["type"] == "error" and e["code"] == "invalid", (seed, e)
             assert len(store.actions(gid)) == seq - 1
             assert _act(ws, seq, {"type": "seed", "seed": "good-seed_1"})["type"] == "ack"
+
+
+def test_frames_that_are_not_utf8_are_one_log_line(tmp_path):
+    """uvicorn closes a text frame that is not UTF-8 (1007) and logs a traceback each
+    time: the server's log gets one warning line, no traceback, however many come."""
+    import logging
+    import socket
+    import threading
+
+    import httpx
+    import uvicorn
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from tavli.online.protocol import MAX_FRAME
+
+    class Kept(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__(logging.DEBUG)
+            self.records: list[logging.LogRecord] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.records.append(record)
+
+    kept = Kept()
+    log = logging.getLogger("uvicorn.error")
+    app = create_online_app(tmp_path / "o.sqlite3", allowed_hosts=["127.0.0.1"])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=MAX_FRAME,
+                                           ws="websockets-sansio"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            time.sleep(0.05)
+        log.addHandler(kept)  # after uvicorn's own logging set-up
+        base = f"http://127.0.0.1:{port}"
+        new = httpx.post(f"{base}/api/online/games", json={
+            "game": {"variant": "fevga", "opponent": "human"}, "name": "Ann"}).json()
+        url = f"ws://127.0.0.1:{port}/ws/online/{new['id']}"
+        for _ in range(20):
+            with connect(url, origin=base) as ws:
+                ws.send(b"\xff\xfe not UTF-8", text=True)
+                with pytest.raises(ConnectionClosed) as closed:
+                    ws.recv(timeout=10)
+                assert closed.value.rcvd.code == 1007
+        with connect(url, origin=base) as ws:  # the server goes on
+            ws.send(json.dumps({"type": "ping", "data": 1}))
+            assert json.loads(ws.recv(timeout=10)) == {"type": "pong", "data": 1}
+    finally:
+        log.removeHandler(kept)
+        server.should_exit = True
+        thread.join(10)
+    assert len(kept.records) == 1, [r.getMessage() for r in kept.records]
+    record = kept.records[0]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "not UTF-8" in record.getMessage() and "\n" not in record.getMessage()

@@ -44,6 +44,7 @@ from tavli.errors import TavliError, kind_key
 from tavli.online import protocol
 from tavli.online.accounts import LOGIN_LIMITS, Accounts, LoginLimits
 from tavli.online.aiseat import AiSeat
+from tavli.online.badframes import quiet_bad_frames
 from tavli.online.chat import mount_chat
 from tavli.online.clock import DEFAULT_ABANDON
 from tavli.online.context import OnlineContext
@@ -78,6 +79,7 @@ def lifespan(ctx: OnlineContext, threads: int | None, close_store: bool) -> Any:
             import anyio.to_thread
 
             anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+        quiet_bad_frames()  # uvicorn's log: one line a minute about invalid frames
         await ctx.hub.start()
         app.state.chat.start()  # other processes' chat messages, read once a second
         try:
