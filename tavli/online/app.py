@@ -58,7 +58,7 @@ from tavli.online.service import OnlineGames
 from tavli.online.ws import mount_socket
 from tavli.store.factory import open_store
 from tavli.store.online import OnlineStore
-from tavli.web.errors import api_body, install_handlers, translated
+from tavli.web.errors import api_body, error_headers, install_handlers, translated
 from tavli.web.lang import LangMiddleware, mount_i18n, request_lang
 from tavli.web.limits import BodyLimit
 from tavli.web.pwa import mount_pwa
@@ -101,8 +101,10 @@ async def _error(request: Request, exc: TavliError) -> JSONResponse:
     e = online_error(exc)
     lang = request_lang(request)
     if e.key is not None and e.key != kind_key(exc):
-        return JSONResponse(api_body(e, lang), status_code=e.status)
-    return JSONResponse(translated(e.message, e.code, lang), status_code=e.status)
+        body = api_body(e, lang)
+    else:
+        body = translated(e.message, e.code, lang)
+    return JSONResponse(body, status_code=e.status, headers=error_headers(e))
 
 
 def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
