@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +35,7 @@ from tavli.errors import AccessDenied, ApiError
 from tavli.online.context import OnlineContext, check_game_id
 from tavli.online.protocol import Bucket
 from tavli.online.routes import SEAT_HEADER
+from tavli.play.text import printable
 from tavli.store.base import Seat
 from tavli.store.chat import ChatStore, Message
 from tavli.web.errors import Body, body
@@ -66,7 +66,7 @@ def read_text(text: str) -> str:
     if not text or len(text) > MAX_TEXT:
         raise ApiError(422, f"a chat message is 1 to {MAX_TEXT} characters", "invalid",
                        key="err.chat_length")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text):
+    if not printable(text):
         raise ApiError(422, "a chat message is one line of text", "invalid",
                        key="err.chat_line")
     return text

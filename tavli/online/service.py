@@ -69,6 +69,7 @@ from tavli.play.game import Game
 from tavli.play.history import opening_throws
 from tavli.play.match import Match
 from tavli.play.record import record_of
+from tavli.play.text import printable
 from tavli.store.accounts import AccountStore, Result, Settlement
 from tavli.store.base import Action, GameRow, Seat, new_game_row, new_token, token_hash
 from tavli.store.online import OnlineStore
@@ -137,8 +138,9 @@ def read_action(data: Any) -> dict[str, Any]:
                               "invalid")
     if body.type == "join" and body.name is None:
         raise errors.ApiError(422, "join: give the player's name", "invalid")
-    if body.type == "join" and (not body.name.strip() or "\n" in body.name):
-        raise errors.ApiError(422, "join: a name is one line of text", "invalid")
+    if body.type == "join" and (not body.name.strip() or not printable(body.name)):
+        raise errors.ApiError(422, "join: a name is one line of text, without control "
+                                   "characters", "invalid")
     if body.type == "seed" and body.seed is None:
         raise errors.ApiError(422, "seed: give the client seed", "invalid")
     if body.type == "move":

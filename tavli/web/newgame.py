@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from tavli.engine.board import Position
-from tavli.engine.dice import DiceSource
+from tavli.engine.dice import MAX_SEED, DiceSource
 from tavli.engine.games import ROTATIONS, rotation
 from tavli.engine.layout import SIDE_NAMES
 from tavli.engine.rules import Rules, option_applies
@@ -47,7 +47,8 @@ class NewGame(Body):
     level: str = "expert"
     ai_side: SideName = "black"
     first: SideName | None = None
-    seed: int | None = None
+    seed: int | None = Field(None, ge=0, le=MAX_SEED,
+                             description="the dice's seed (a practice game)")
     position: str | None = None
     rules: dict[str, Any] | None = None
 

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from tavli.engine.dice import MAX_SEED
 from tavli.engine.rules import OPTIONS
 from tavli.errors import RecordShapeError
 from tavli.play.record import (  # every import's limits
@@ -114,7 +115,7 @@ class _Match(_Doc):
 class _Record(_Doc):
     format: Literal["tavli-record"]
     version: int
-    seed: int | None = None
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
     match: _Match | None = None
     games: list[_Game] = Field(min_length=1)
     fair_dice: dict[str, Any] | None = None  # online games' dice proof (tavli verify)
