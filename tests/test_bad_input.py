@@ -259,3 +259,23 @@ def test_names_are_printable_text(tmp_path, name, shown):
     r = local.post("/api/records", json={**record, "names": {"white": name, "black": "Bob"}})
     assert r.status_code == 201, r.text
     assert r.json()["players"]["white"]["name"] == shown
+
+
+def test_a_record_holding_a_lone_surrogate_is_refused():
+    """JSON may write a lone surrogate ("\\ud800"), which is no text: an imported record
+    or file holding one is refused at once (its answer, echoing it, could not be sent:
+    a 500 before) and nothing is stored."""
+    from tavli.web.app import create_app
+
+    client = TestClient(create_app(":memory:", allowed_hosts=["testserver"]))
+    st = client.post("/api/games", json={"variant": "portes", "opponent": "human"}).json()
+    record = client.get(f"/api/games/{st['id']}/record").json()
+    text = json.dumps({**record, "names": {"white": "NAME", "black": "Bob"}})
+    for bad in ('"\\ud800"', '"A\\udfffB"'):
+        raw = text.replace('"NAME"', bad)
+        for body in (raw, json.dumps({"text": raw, "name": "game.json"})):
+            r = client.post("/api/records", content=body,
+                            headers={"content-type": "application/json"})
+            assert r.status_code == 422 and r.json()["code"] == "invalid_record", r.text
+            assert "surrogate" in r.json()["error"]
+    assert client.get("/api/games").json()["total"] == 1

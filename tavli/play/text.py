@@ -9,11 +9,13 @@ out one at a time).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from tavli.errors import RecordError, TavliError
 
@@ -64,6 +66,21 @@ def printable(text: str) -> bool:
     (True, False, False, False)
     """
     return not any(unicodedata.category(ch) in UNPRINTABLE for ch in text)
+
+
+def utf8_encodable(data: Any) -> bool:
+    """Whether every string of the JSON value ``data`` (its objects' keys too) is text that
+    UTF-8 encodes: a lone surrogate (JSON's ``"\\ud800"``) is not, and an answer echoing
+    one could not be sent.
+
+    >>> utf8_encodable({"names": ["Ann", "Zoe"]}), utf8_encodable({chr(0xD800): 1})
+    (True, False)
+    """
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def player_name(value: object, where: str) -> str:
