@@ -99,6 +99,9 @@ def action_model() -> Any:
         errors, _, _ = _web()
 
         class ActionBody(errors.Body):
+            """An action of a seat (docs/server.md, "The service"): its type and the
+            fields that type takes."""
+
             type: Literal["join", "seed", "roll", "move", "double", "take", "beaver", "drop",
                           "resign", "next", "offer_draw", "accept_draw", "decline_draw",
                           "claim", "rematch"]
