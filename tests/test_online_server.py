@@ -12,7 +12,7 @@ import warnings
 
 import anyio
 import pytest
-from conftest import recv
+from conftest import recv, served
 
 from tavli.online.app import create_online_app
 from tavli.online.fairdice import new_client_seed, verify_record
@@ -498,32 +498,17 @@ def test_a_backgammon_match_with_the_cube(tmp_path):
 
 def test_a_real_server_with_uvicorn_and_websockets(tmp_path):
     """The stack `tavli serve` runs: uvicorn's WebSocket protocol, its frame limit."""
-    import socket
-    import threading
-
     import httpx
-    import uvicorn
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
     from tavli.online.protocol import MAX_FRAME
 
     app = create_online_app(tmp_path / "o.sqlite3", allowed_hosts=["127.0.0.1"])
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=MAX_FRAME))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        for _ in range(200):
-            if server.started:
-                break
-            time.sleep(0.05)
-        base = f"http://127.0.0.1:{port}"
+    with served(app, ws_max_size=MAX_FRAME) as base:
         new = httpx.post(f"{base}/api/online/games", json={
             "game": {"variant": "fevga", "opponent": "human"}, "name": "Ann"}).json()
-        url = f"ws://127.0.0.1:{port}/ws/online/{new['id']}"
+        url = base.replace("http:", "ws:") + f"/ws/online/{new['id']}"
         with connect(url, origin=base) as ws:
             ws.send(json.dumps({"type": "hello", "token": new["token"]}))
             assert json.loads(ws.recv(timeout=10))["side"] == "white"
@@ -537,9 +522,6 @@ def test_a_real_server_with_uvicorn_and_websockets(tmp_path):
                     ws.recv(timeout=10)
         with pytest.raises(Exception, match="403"):
             connect(url, origin="http://evil.example")
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def test_no_hello_closes_and_a_bug_is_one_error(tmp_path, monkeypatch):
@@ -678,14 +660,12 @@ def test_frames_that_are_not_utf8_are_one_log_line(tmp_path):
     """uvicorn closes a text frame that is not UTF-8 (1007) and logs a traceback each
     time: the server's log gets one warning line, no traceback, however many come."""
     import logging
-    import socket
-    import threading
 
     import httpx
-    import uvicorn
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
+    from tavli.online.badframes import quiet_bad_frames
     from tavli.online.protocol import MAX_FRAME
 
     class Kept(logging.Handler):
@@ -698,37 +678,25 @@ def test_frames_that_are_not_utf8_are_one_log_line(tmp_path):
 
     kept = Kept()
     log = logging.getLogger("uvicorn.error")
+    quiet_bad_frames().last = None  # whatever another test of this process logged
     app = create_online_app(tmp_path / "o.sqlite3", allowed_hosts=["127.0.0.1"])
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=MAX_FRAME,
-                                           ws="websockets-sansio"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
     try:
-        for _ in range(200):
-            if server.started:
-                break
-            time.sleep(0.05)
-        log.addHandler(kept)  # after uvicorn's own logging set-up
-        base = f"http://127.0.0.1:{port}"
-        new = httpx.post(f"{base}/api/online/games", json={
-            "game": {"variant": "fevga", "opponent": "human"}, "name": "Ann"}).json()
-        url = f"ws://127.0.0.1:{port}/ws/online/{new['id']}"
-        for _ in range(20):
-            with connect(url, origin=base) as ws:
-                ws.send(b"\xff\xfe not UTF-8", text=True)
-                with pytest.raises(ConnectionClosed) as closed:
-                    ws.recv(timeout=10)
-                assert closed.value.rcvd.code == 1007
-        with connect(url, origin=base) as ws:  # the server goes on
-            ws.send(json.dumps({"type": "ping", "data": 1}))
-            assert json.loads(ws.recv(timeout=10)) == {"type": "pong", "data": 1}
+        with served(app, ws_max_size=MAX_FRAME, ws="websockets-sansio") as base:
+            log.addHandler(kept)  # after uvicorn's own logging set-up
+            new = httpx.post(f"{base}/api/online/games", json={
+                "game": {"variant": "fevga", "opponent": "human"}, "name": "Ann"}).json()
+            url = base.replace("http:", "ws:") + f"/ws/online/{new['id']}"
+            for _ in range(20):
+                with connect(url, origin=base) as ws:
+                    ws.send(b"\xff\xfe not UTF-8", text=True)
+                    with pytest.raises(ConnectionClosed) as closed:
+                        ws.recv(timeout=10)
+                    assert closed.value.rcvd.code == 1007
+            with connect(url, origin=base) as ws:  # the server goes on
+                ws.send(json.dumps({"type": "ping", "data": 1}))
+                assert json.loads(ws.recv(timeout=10)) == {"type": "pong", "data": 1}
     finally:
         log.removeHandler(kept)
-        server.should_exit = True
-        thread.join(10)
     assert len(kept.records) == 1, [r.getMessage() for r in kept.records]
     record = kept.records[0]
     assert record.levelno == logging.WARNING and record.exc_info is None
