@@ -127,16 +127,19 @@ class ServeError(TavliError):
 class ApiError(TavliError):
     """An error the web API answers as ``{"error": message, "code": code}`` with HTTP
     ``status``; ``key`` and ``params`` name the catalogue's message for other languages
-    (:func:`tavli.web.errors.translated`)."""
+    (:func:`tavli.web.errors.translated`); ``retry_after``: the seconds a client must wait
+    before asking again (a 429's ``Retry-After`` header)."""
 
     def __init__(self, status: int, message: str, code: str = "error", *,
-                 key: str | None = None, params: dict[str, Any] | None = None) -> None:
+                 key: str | None = None, params: dict[str, Any] | None = None,
+                 retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.code = code
         self.key = key              # the catalogue's message, when there is one
         self.params = params or {}
+        self.retry_after = retry_after
 
     def __repr__(self) -> str:
         return f"ApiError({self.status}, {self.message!r}, {self.code!r})"

@@ -143,16 +143,16 @@ def client(db):
 
 
 @contextmanager
-def served(app):
-    """Serve ``app`` with uvicorn on a free 127.0.0.1 port in a thread; yields its base
-    URL and stops the server on leaving."""
+def served(app, **config):
+    """Serve ``app`` with uvicorn on a free 127.0.0.1 port in a thread (``config``: more
+    of uvicorn's settings); yields its base URL and stops the server on leaving."""
     import uvicorn
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                        log_level="warning"))
+                                        log_level="warning", **config))
     t = threading.Thread(target=srv.run, daemon=True)
     t.start()
     for _ in range(200):

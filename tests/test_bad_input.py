@@ -209,3 +209,73 @@ def test_empty_file_names_are_refused(opt, monkeypatch, capsys, tmp_path):
     rc, out, err = tui(monkeypatch, capsys, ["--seed", "1", opt, ""], ["quit"])
     assert rc == 2 and f"{opt} needs a file name" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_seeds_are_bounded_in_new_games_and_records():
+    """A seed is a setting, 0 to 2^32 - 1 as on the command line: a 4,001-digit one is
+    refused by a new game and by an imported record, and nothing is stored."""
+    from tavli.web.app import create_app
+
+    MAX_SEED = 2**32 - 1  # noqa: N806 - docs/web.md's bound
+    client = TestClient(create_app(":memory:", allowed_hosts=["testserver"]))
+    huge = int("9" * 4001)
+    for seed in (huge, MAX_SEED + 1, -1):
+        r = client.post("/api/games", json={"variant": "portes", "seed": seed})
+        assert r.status_code == 422 and r.json()["code"] == "invalid", r.text
+        assert "seed" in r.json()["error"] and len(r.json()["error"]) < 300
+    r = client.post("/api/games", json={"variant": "portes", "seed": MAX_SEED})
+    assert r.status_code == 201
+    record = client.get(f"/api/games/{r.json()['id']}/record").json()
+    assert record["seed"] == MAX_SEED
+    for seed in (huge, -5):
+        r = client.post("/api/records", json={**record, "seed": seed})
+        assert r.status_code == 422 and r.json()["code"] == "invalid_record", r.text
+        assert len(r.json()["error"]) < 300
+    assert client.get("/api/games").json()["total"] == 1
+
+
+@pytest.mark.parametrize("name, shown", [("A\u0010b", "A b"), ("A\u000bb", "A b"),
+                                         ("A\u009ab", "A b"), ("\u202eAnn", "Ann"),
+                                         ("A\u2028b", "A b")])
+def test_names_are_printable_text(tmp_path, name, shown):
+    """A display name with a control or format character (a bidirectional override, a
+    line separator) is refused online and made a space in an imported record."""
+    from tavli.online.app import create_online_app
+    from tavli.web.app import create_app
+
+    with TestClient(create_online_app(tmp_path / "o.sqlite3",
+                                      allowed_hosts=["testserver"])) as c:
+        game = {"variant": "portes", "opponent": "human"}
+        r = c.post("/api/online/games", json={"game": game, "name": name})
+        assert r.status_code == 422 and r.json()["code"] == "invalid", r.text
+        new = c.post("/api/online/games", json={"game": game, "name": "Ann"}).json()
+        r = c.post(f"/api/online/games/{new['id']}/join",
+                   json={"token": new["invite_token"], "name": name})
+        assert r.status_code == 422 and r.json()["code"] == "invalid", r.text
+        assert c.app.state.games.view(new["id"])["status"] == "open"  # nobody joined
+    local = TestClient(create_app(":memory:", allowed_hosts=["testserver"]))
+    st = local.post("/api/games", json={"variant": "portes", "opponent": "human"}).json()
+    record = local.get(f"/api/games/{st['id']}/record").json()
+    r = local.post("/api/records", json={**record, "names": {"white": name, "black": "Bob"}})
+    assert r.status_code == 201, r.text
+    assert r.json()["players"]["white"]["name"] == shown
+
+
+def test_a_record_holding_a_lone_surrogate_is_refused():
+    """JSON may write a lone surrogate ("\\ud800"), which is no text: an imported record
+    or file holding one is refused at once (its answer, echoing it, could not be sent:
+    a 500 before) and nothing is stored."""
+    from tavli.web.app import create_app
+
+    client = TestClient(create_app(":memory:", allowed_hosts=["testserver"]))
+    st = client.post("/api/games", json={"variant": "portes", "opponent": "human"}).json()
+    record = client.get(f"/api/games/{st['id']}/record").json()
+    text = json.dumps({**record, "names": {"white": "NAME", "black": "Bob"}})
+    for bad in ('"\\ud800"', '"A\\udfffB"'):
+        raw = text.replace('"NAME"', bad)
+        for body in (raw, json.dumps({"text": raw, "name": "game.json"})):
+            r = client.post("/api/records", content=body,
+                            headers={"content-type": "application/json"})
+            assert r.status_code == 422 and r.json()["code"] == "invalid_record", r.text
+            assert "surrogate" in r.json()["error"]
+    assert client.get("/api/games").json()["total"] == 1

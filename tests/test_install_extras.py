@@ -15,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 #: the packages of the test and bench extras (pyproject.toml), as imported
 EXTRAS = ("httpx", "gnubg_nn", "draughts", "playwright", "pytest", "hypothesis",
+          "schemathesis", "jsonschema",
           "axe_playwright_python", "importlinter", "xdist",
           "pettingzoo", "gymnasium", "pyspiel", "open_spiel", "sklearn")
 #: where tavli imports one of them, each guarded (the command says what it needs first,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import time
 import warnings
+from collections import Counter
 
 import pytest
 
@@ -129,26 +130,77 @@ def test_login_answers_the_same_for_no_such_user_and_a_wrong_password(tmp_path):
         assert c.cookies.get(COOKIE) is None
 
 
-def test_a_login_flood_is_limited_per_account_and_per_address(tmp_path):
-    limits = LoginLimits(per_account=3, per_address=5, window=60)
-    with _client(tmp_path / "o.sqlite3", login_limits=limits) as c:
+class FromAddress:
+    """The app behind a proxy that says who is asking: each request's client address is
+    its ``X-Test-Address`` header (Starlette's test client has one address)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.state = app.state
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            given = dict(scope["headers"]).get(b"x-test-address")
+            if given:
+                scope = {**scope, "client": (given.decode(), 50000)}
+        await self.app(scope, receive, send)
+
+
+def _login(c: TestClient, name: str, password: str, address: str | None = None):
+    headers = {"x-test-address": address} if address else {}
+    return c.post("/api/account/login", json={"username": name, "password": password},
+                  headers=headers)
+
+
+def test_wrong_passwords_from_other_addresses_never_lock_the_owner_out(tmp_path):
+    app = create_online_app(tmp_path / "o.sqlite3", allowed_hosts=["testserver"],
+                            hasher=FAST)
+    with TestClient(FromAddress(app), base_url="https://testserver") as c:
         _signup(c, "Ann")
-        _signup(c, "Bob")
-        bad = {"username": "Ann", "password": "guess guess"}
-        codes = [c.post("/api/account/login", json=bad).status_code for _ in range(4)]
-        assert codes == [401, 401, 401, 429]
-        # the right password does not get through either while the account is limited
-        r = c.post("/api/account/login", json={"username": "Ann", "password": "correct horse"})
-        assert r.status_code == 429 and r.json()["code"] == "rate_limited"
-        # another account from the same address: two more failures, then the address is
-        # limited too
-        bob = {"username": "Bob", "password": "guess guess"}
-        codes = [c.post("/api/account/login", json=bob).status_code for _ in range(3)]
+        c.cookies.clear()
+        codes = Counter(_login(c, "Ann", f"guess {i:04}", f"10.1.{i // 250}.{i % 250}")
+                        .status_code for i in range(1000))
+        assert codes == {401: 1000}  # each address's one guess was checked, and wrong
+        r = _login(c, "Ann", "correct horse", "192.0.2.7")  # the owner, at home
+        assert r.status_code == 200, r.text
+        assert r.json()["username"] == "Ann" and c.cookies.get(COOKIE)
+
+
+def test_one_address_guessing_passwords_is_slowed_down(tmp_path):
+    limits = LoginLimits(free=3, delay=0.4, per_address=8, window=60)
+    app = create_online_app(tmp_path / "o.sqlite3", allowed_hosts=["testserver"],
+                            hasher=FAST, login_limits=limits)
+    with TestClient(FromAddress(app), base_url="https://testserver") as c:
+        _signup(c, "Ann")
+        c.cookies.clear()
+        guess = "192.0.2.66"
+        assert [_login(c, "Ann", "guess guess", guess).status_code
+                for _ in range(3)] == [401, 401, 401]
+        waits = []
+        for pause in (0.4, 0.8, 1.6):  # each failure doubles the next wait
+            r = _login(c, "Ann", "correct horse", guess)  # not even checked meanwhile
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+            waits.append(int(r.headers["retry-after"]))
+            time.sleep(pause * 0.6)  # longer than the wait before
+            assert _login(c, "Ann", "guess guess", guess).status_code == 429
+            time.sleep(pause * 0.4 + 0.1)
+            assert _login(c, "Ann", "guess guess", guess).status_code == 401
+        assert waits == [1, 1, 2]
+        # meanwhile the owner, elsewhere, logs in as ever
+        assert _login(c, "Ann", "correct horse", "198.51.100.1").status_code == 200
+        # over all names, the address may fail 8 times in the window: then it waits
+        # for the window's end, whatever the name
+        codes = [_login(c, name, "guess guess", guess).status_code
+                 for name in ("Bob", "Cat", "Dan")]
         assert codes == [401, 401, 429]
+        r = _login(c, "Eve", "guess guess", guess)
+        assert r.status_code == 429 and 55 <= int(r.headers["retry-after"]) <= 60
     # the counts are in the store: a second process on it sees them
-    with _client(tmp_path / "o.sqlite3", login_limits=limits) as c2:
-        r = c2.post("/api/account/login", json={"username": "Ann", "password": "correct horse"})
-        assert r.status_code == 429
+    again = create_online_app(tmp_path / "o.sqlite3", allowed_hosts=["testserver"],
+                              hasher=FAST, login_limits=limits)
+    with TestClient(FromAddress(again), base_url="https://testserver") as c2:
+        assert _login(c2, "Ann", "correct horse", guess).status_code == 429
+        assert _login(c2, "Ann", "correct horse", "198.51.100.2").status_code == 200
 
 
 def test_a_rated_game_changes_both_ratings_once(players):
@@ -479,13 +531,14 @@ def test_an_ending_action_takes_the_way_that_commits_its_ratings(online_db):
 def test_old_failed_logins_are_forgotten(tmp_path):
     """The throttle's counts of a window gone by are deleted as new failures come: the
     table holds the current window's keys only."""
-    limits = LoginLimits(per_account=3, per_address=5, window=0.2)
+    limits = LoginLimits(per_address=5, window=0.2)
     with _client(tmp_path / "o.sqlite3", login_limits=limits) as c:
         backend = c.app.state.games.store.backend
         for name in ("Ann", "Bob"):
             c.post("/api/account/login", json={"username": name, "password": "guess guess"})
-        assert backend.one("SELECT COUNT(*) FROM online_throttle")[0] == 3  # 2 names, 1 address
+        # 2 pairs of the address and a name, 1 address
+        assert backend.one("SELECT COUNT(*) FROM online_throttle")[0] == 3
         time.sleep(0.3)
         c.post("/api/account/login", json={"username": "Cat", "password": "guess guess"})
         keys = {r[0] for r in backend.rows("SELECT key FROM online_throttle")}
-        assert keys == {"account:cat", "address:testclient"}
+        assert keys == {"pair:testclient|cat", "address:testclient"}

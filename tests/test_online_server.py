@@ -12,7 +12,7 @@ import warnings
 
 import anyio
 import pytest
-from conftest import recv
+from conftest import recv, served
 
 from tavli.online.app import create_online_app
 from tavli.online.fairdice import new_client_seed, verify_record
@@ -498,32 +498,17 @@ def test_a_backgammon_match_with_the_cube(tmp_path):
 
 def test_a_real_server_with_uvicorn_and_websockets(tmp_path):
     """The stack `tavli serve` runs: uvicorn's WebSocket protocol, its frame limit."""
-    import socket
-    import threading
-
     import httpx
-    import uvicorn
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
     from tavli.online.protocol import MAX_FRAME
 
     app = create_online_app(tmp_path / "o.sqlite3", allowed_hosts=["127.0.0.1"])
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=MAX_FRAME))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        for _ in range(200):
-            if server.started:
-                break
-            time.sleep(0.05)
-        base = f"http://127.0.0.1:{port}"
+    with served(app, ws_max_size=MAX_FRAME) as base:
         new = httpx.post(f"{base}/api/online/games", json={
             "game": {"variant": "fevga", "opponent": "human"}, "name": "Ann"}).json()
-        url = f"ws://127.0.0.1:{port}/ws/online/{new['id']}"
+        url = base.replace("http:", "ws:") + f"/ws/online/{new['id']}"
         with connect(url, origin=base) as ws:
             ws.send(json.dumps({"type": "hello", "token": new["token"]}))
             assert json.loads(ws.recv(timeout=10))["side"] == "white"
@@ -537,9 +522,6 @@ def test_a_real_server_with_uvicorn_and_websockets(tmp_path):
                     ws.recv(timeout=10)
         with pytest.raises(Exception, match="403"):
             connect(url, origin="http://evil.example")
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def test_no_hello_closes_and_a_bug_is_one_error(tmp_path, monkeypatch):
@@ -609,3 +591,113 @@ def test_online_records_import_into_the_local_app(tmp_path):
         assert st["phase"] == "over" and st["finished"], st
         assert (st["players"]["white"]["name"], st["players"]["black"]["name"]) == \
             ("Ann", "Bob")
+
+
+def test_every_message_is_answered_even_one_that_is_not_text(tmp_path):
+    """A lone surrogate (JSON's "\\ud800": no UTF-8 encodes it) in a value or a field's
+    name is refused with one error, as any bad message is, and stored nowhere."""
+    with _client(tmp_path / "o.sqlite3") as c:
+        new = _create(c)
+        gid = new["id"]
+        store = c.app.state.games.store
+        before = len(store.actions(gid))
+        with c.websocket_connect(f"/ws/online/{gid}") as ws:
+            for raw in ('{"type": "ping", "data": "\\ud800"}',
+                        '{"type": "ping", "\\ud800": 1}',
+                        '{"type": "hello", "token": "\\udfff"}'):
+                ws.send_text(raw)
+                e = recv(ws, 5)
+                assert e["type"] == "error" and e["code"] == "invalid", (raw, e)
+                assert "surrogate" in e["error"]
+            _hello(ws, new["token"])
+            ws.send_json({"type": "act", "seq": 1, "action": {"type": "join",
+                                                             "name": "Ann\ud800"}})
+            e = until(ws, lambda m: m["type"] == "error")
+            assert e["code"] == "invalid" and "surrogate" in e["error"]
+            ws.send_json({"type": "ping", "data": "still here"})
+            assert until(ws, lambda m: m["type"] == "pong")["data"] == "still here"
+        assert len(store.actions(gid)) == before
+
+
+def test_a_message_echoing_any_text_is_sent():
+    """What the server sends is ASCII JSON: even a lone surrogate it echoes (a bug's
+    message, say) is sent as its escape rather than lost."""
+    from tavli.online.hub import Conn
+
+    class Socket:  # Starlette's WebSocket as the server's transport sees it
+        def __init__(self) -> None:
+            self.sent: list[bytes] = []
+
+        async def send_text(self, text: str) -> None:
+            self.sent.append(text.encode("utf-8"))  # what goes on the wire
+
+        async def send_json(self, data) -> None:
+            await self.send_text(json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+
+    ws = Socket()
+    anyio.run(Conn(ws, "g").send, {"type": "pong", "data": "\ud800 Ζ"})
+    assert [json.loads(b) for b in ws.sent] == [{"type": "pong", "data": "\ud800 Ζ"}]
+
+
+def test_a_badly_formed_client_seed_is_invalid(tmp_path):
+    """docs/server.md: "not an object with a known type and its fields: invalid"."""
+    with _client(tmp_path / "o.sqlite3") as c:
+        new = _create(c)
+        _join(c, new)
+        gid = new["id"]
+        store = c.app.state.games.store
+        with c.websocket_connect(f"/ws/online/{gid}") as ws:
+            _hello(ws, new["token"])
+            seq = len(store.actions(gid)) + 1
+            for seed in ("cy-seed", "x" * 129, "spaces are no seed", "ünïcödé-seed"):
+                e = _act(ws, seq, {"type": "seed", "seed": seed})
+                assert e["type"] == "error" and e["code"] == "invalid", (seed, e)
+            assert len(store.actions(gid)) == seq - 1
+            assert _act(ws, seq, {"type": "seed", "seed": "good-seed_1"})["type"] == "ack"
+
+
+def test_frames_that_are_not_utf8_are_one_log_line(tmp_path):
+    """uvicorn closes a text frame that is not UTF-8 (1007) and logs a traceback each
+    time: the server's log gets one warning line, no traceback, however many come."""
+    import logging
+
+    import httpx
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from tavli.online.badframes import quiet_bad_frames
+    from tavli.online.protocol import MAX_FRAME
+
+    class Kept(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__(logging.DEBUG)
+            self.records: list[logging.LogRecord] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.records.append(record)
+
+    kept = Kept()
+    log = logging.getLogger("uvicorn.error")
+    quiet_bad_frames().last = None  # whatever another test of this process logged
+    app = create_online_app(tmp_path / "o.sqlite3", allowed_hosts=["127.0.0.1"])
+    try:
+        with served(app, ws_max_size=MAX_FRAME, ws="websockets-sansio") as base:
+            log.addHandler(kept)  # after uvicorn's own logging set-up
+            new = httpx.post(f"{base}/api/online/games", json={
+                "game": {"variant": "fevga", "opponent": "human"}, "name": "Ann"}).json()
+            url = base.replace("http:", "ws:") + f"/ws/online/{new['id']}"
+            for _ in range(20):
+                with connect(url, origin=base) as ws:
+                    ws.send(b"\xff\xfe not UTF-8", text=True)
+                    with pytest.raises(ConnectionClosed) as closed:
+                        ws.recv(timeout=10)
+                    assert closed.value.rcvd.code == 1007
+            with connect(url, origin=base) as ws:  # the server goes on
+                ws.send(json.dumps({"type": "ping", "data": 1}))
+                assert json.loads(ws.recv(timeout=10)) == {"type": "pong", "data": 1}
+    finally:
+        log.removeHandler(kept)
+    assert len(kept.records) == 1, [r.getMessage() for r in kept.records]
+    record = kept.records[0]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "not UTF-8" in record.getMessage() and "\n" not in record.getMessage()

@@ -19,10 +19,10 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from tavli.compute import Compute
+from tavli.engine.dice import MAX_SEED
 from tavli.engine.games import games, lookup, menu_name
 from tavli.errors import one_line
 
-MAX_SEED = 2**32 - 1
 EXIT_USAGE = 2
 
 

@@ -13,6 +13,10 @@ from collections.abc import Iterable, Iterator
 
 from tavli.errors import RecordError
 
+#: the largest seed of the dice (0 to 2^32 - 1): the command line's ``--seed``, a game's
+#: ``seed`` in the browser app and in a record (a seed is a setting, not a payload)
+MAX_SEED = 2**32 - 1
+
 # How many of the 36 rolls move one checker exactly d pips (index d = 1..12; 0 unused),
 # blocked points ignored: the chance of a shot at distance d is SHOT_ROLLS[d] / 36.
 SHOT_ROLLS = (0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3)

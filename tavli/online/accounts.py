@@ -14,10 +14,14 @@ guest (each proved by the seat token the browser kept). The store is
   instead of taking the server's memory.
 * A login that fails answers the same — "wrong username or password" — whether the
   username exists or not, and takes as long (an unknown name is checked against a dummy
-  hash). Failed logins are counted in the store per username and per address
-  (:class:`LoginLimits`: 10 and 30 in 15 minutes), so every process of a deployment sees
-  the same counts; beyond them a login is refused (429) before its password is even
-  checked.
+  hash). Failed logins are counted in the store (every process of a deployment sees the
+  same counts) per address and username pair and per address (:class:`LoginLimits`):
+  after 3 failures of a pair each further one makes that pair wait twice as long (1 s,
+  2 s, 4 s, … at most 15 minutes), and an address that failed 30 times in 15 minutes
+  waits for the window's end; meanwhile a login is refused (429, ``Retry-After``) before
+  its password is even checked. Failures from other addresses never slow the owner's
+  login: guessing one account's password from many addresses costs a pair's wait at
+  each.
 * A session is a random cookie (192 bits) whose SHA-256 the store keeps, for
   :data:`SESSION_DAYS` days or until the player logs out; changing the password ends the
   account's other sessions, deleting the account all of them.
@@ -39,6 +43,7 @@ tavli.errors.ApiError: wrong username or password
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 import time
@@ -65,11 +70,25 @@ FAST = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 @dataclass(frozen=True)
 class LoginLimits:
-    """Failed logins allowed per username and per address within ``window`` seconds."""
+    """How failed logins slow guessing down without locking the owner out: an address
+    may fail ``free`` times for one username, then waits ``delay`` seconds before its
+    next try, twice as long after each further failure (at most ``window``); and an
+    address may fail ``per_address`` times in ``window`` seconds over all usernames.
 
-    per_account: int = 10
+    >>> [LoginLimits().pause(n) for n in (0, 2, 3, 4, 5, 20)]
+    [0.0, 0.0, 1.0, 2.0, 4.0, 900.0]
+    """
+
+    free: int = 3
+    delay: float = 1.0
     per_address: int = 30
     window: float = 900.0
+
+    def pause(self, failures: int) -> float:
+        """Seconds a pair waits after its ``failures``-th failure in a row."""
+        if failures < self.free:
+            return 0.0
+        return min(self.window, self.delay * 2.0 ** min(failures - self.free, 64))
 
 
 LOGIN_LIMITS = LoginLimits()
@@ -97,6 +116,12 @@ def read_password(text: object, username: str = "") -> str:
 
 def wrong_login() -> ApiError:
     return ApiError(401, "wrong username or password", "login_failed", key="err.login_failed")
+
+
+def too_many_logins(wait: float) -> ApiError:
+    seconds = max(1, math.ceil(wait))
+    return ApiError(429, f"too many failed logins: try again in {seconds} s", "rate_limited",
+                    key="err.rate_limited", retry_after=seconds)
 
 
 def logged_out() -> ApiError:
@@ -169,27 +194,39 @@ class Accounts:
 
     def login(self, username: object, password: object, address: str) -> tuple[Account, str]:
         """Log in: ``(account, session token)``. The same 401 for an unknown name and a
-        wrong password; 429 after too many failures for the name or the address."""
+        wrong password; 429 with the seconds to wait while this address must wait for
+        this name, or for any (:class:`LoginLimits`)."""
         name = unicodedata.normalize("NFKC", username) if isinstance(username, str) else ""
-        keys = (f"account:{name.casefold()[:64]}", f"address:{address}")
-        for key, most in zip(keys, (self.limits.per_account, self.limits.per_address),
-                             strict=True):
-            if self.people.failures(key, self.limits.window) >= most:
-                raise ApiError(429, "too many failed logins: try again later",
-                               "rate_limited", key="err.rate_limited")
+        pair, from_address = f"pair:{address}|{name.casefold()[:64]}", f"address:{address}"
+        wait = self._wait(pair, from_address)
+        if wait > 0:
+            raise too_many_logins(wait)
         account = self.people.by_name(name) if USERNAME.match(name) else None
         secret = password if isinstance(password, str) and len(password) <= PASSWORD_MAX \
             else ""
         # an unknown name is checked too (against a dummy hash): it takes as long
         if not self._verify(account.password if account else None, secret) or not account:
-            self.people.forget_old_failures(self.limits.window)  # the table stays small
-            for key in keys:
-                self.people.failed(key, self.limits.window)
+            window = self.limits.window
+            self.people.forget_old_failures(window)  # the table stays small
+            self.people.failed(from_address, window)
+            self.people.failed_again(pair, window)
             raise wrong_login()
-        self.people.forgive(keys[0])
+        self.people.forgive(pair)
         if self.hasher.check_needs_rehash(account.password):  # parameters raised since
             self.people.set_password(account.id, self._hash(secret))
         return account, self._open(account)
+
+    def _wait(self, pair: str, from_address: str) -> float:
+        """Seconds before the address and username ``pair`` may try again (its failures
+        in a row, :meth:`LoginLimits.pause`), or the address at all (its failures in the
+        window); 0 when it may now."""
+        limits, now = self.limits, time.time()
+        failures, last = self.people.failures(pair, limits.window)
+        wait = last + limits.pause(failures) - now if failures else 0.0
+        failures, start = self.people.failures(from_address, limits.window)
+        if failures >= limits.per_address:
+            wait = max(wait, start + limits.window - now)
+        return wait
 
     def logout(self, token: str | None) -> None:
         if token and isinstance(token, str) and len(token) <= 200:

@@ -44,12 +44,13 @@ from tavli.errors import TavliError, kind_key
 from tavli.online import protocol
 from tavli.online.accounts import LOGIN_LIMITS, Accounts, LoginLimits
 from tavli.online.aiseat import AiSeat
+from tavli.online.badframes import quiet_bad_frames
 from tavli.online.chat import mount_chat
 from tavli.online.clock import DEFAULT_ABANDON
 from tavli.online.context import OnlineContext
 from tavli.online.hub import PRESENCE_BEAT, Hub, online_error
 from tavli.online.lobby import mount_lobby
-from tavli.online.players import mount_accounts, mount_profiles
+from tavli.online.players import COOKIE, mount_accounts, mount_profiles
 from tavli.online.ratelimit import WRITE_BURST, WRITE_RATE, AddressLimit
 from tavli.online.review import mount_review
 from tavli.online.routes import mount_info, mount_pages, mount_reads, mount_seats
@@ -57,13 +58,17 @@ from tavli.online.service import OnlineGames
 from tavli.online.ws import mount_socket
 from tavli.store.factory import open_store
 from tavli.store.online import OnlineStore
-from tavli.web.errors import api_body, install_handlers, translated
+from tavli.web.errors import api_body, error_headers, install_handlers, translated
 from tavli.web.lang import LangMiddleware, mount_i18n, request_lang
 from tavli.web.limits import BodyLimit
+from tavli.web.openapi import LANG, install_openapi
 from tavli.web.pwa import mount_pwa
 from tavli.web.rules import mount_rules
 from tavli.web.security import LOOPBACK_NAMES, Guard
 
+#: the session of a player logged in (optional: a guest plays without)
+SESSION_SCHEME = {"type": "apiKey", "in": "cookie", "name": COOKIE,
+                  "description": "the session cookie of POST /api/account/login"}
 #: threads of the thread pool (the store's reads and writes, the engine's checks)
 THREADS = 4
 
@@ -78,6 +83,7 @@ def lifespan(ctx: OnlineContext, threads: int | None, close_store: bool) -> Any:
             import anyio.to_thread
 
             anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+        quiet_bad_frames()  # uvicorn's log: one line a minute about invalid frames
         await ctx.hub.start()
         app.state.chat.start()  # other processes' chat messages, read once a second
         try:
@@ -99,8 +105,10 @@ async def _error(request: Request, exc: TavliError) -> JSONResponse:
     e = online_error(exc)
     lang = request_lang(request)
     if e.key is not None and e.key != kind_key(exc):
-        return JSONResponse(api_body(e, lang), status_code=e.status)
-    return JSONResponse(translated(e.message, e.code, lang), status_code=e.status)
+        body = api_body(e, lang)
+    else:
+        body = translated(e.message, e.code, lang)
+    return JSONResponse(body, status_code=e.status, headers=error_headers(e))
 
 
 def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
@@ -159,6 +167,10 @@ def create_online_app(db: str | Path | OnlineStore = ":memory:", *,
     mount_socket(app, ctx)  # /ws/online/{id} (tavli/online/ws.py; the AI seat: aiseat.py)
     mount_chat(app, ctx)    # …/chat: the players' messages (tavli/online/chat.py)
     mount_review(app, ctx, pool)  # …/review, …/export of a finished game (review.py)
+    # the schema: 403 another site or host name, 429 an address's rate; a write's body:
+    # 400 malformed, 413 too large, 415 not JSON
+    install_openapi(app, every=(403, 429), writes=(400, 413, 415), parameters=[LANG],
+                    security={"session": SESSION_SCHEME})
     return app
 
 

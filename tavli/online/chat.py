@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,12 +32,15 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from tavli.errors import AccessDenied, ApiError
+from tavli.online.answers import ChatMessage, ChatView
 from tavli.online.context import OnlineContext, check_game_id
 from tavli.online.protocol import Bucket
-from tavli.online.routes import SEAT_HEADER
+from tavli.online.routes import GAME, SEAT, SEAT_HEADER
+from tavli.play.text import printable
 from tavli.store.base import Seat
 from tavli.store.chat import ChatStore, Message
 from tavli.web.errors import Body, body
+from tavli.web.openapi import declared, with_parameters
 
 MAX_TEXT = 300
 RATE, BURST = 1.0, 5     # a seat's messages a second on average, and at once
@@ -66,7 +68,7 @@ def read_text(text: str) -> str:
     if not text or len(text) > MAX_TEXT:
         raise ApiError(422, f"a chat message is 1 to {MAX_TEXT} characters", "invalid",
                        key="err.chat_length")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text):
+    if not printable(text):
         raise ApiError(422, "a chat message is one line of text", "invalid",
                        key="err.chat_line")
     return text
@@ -196,12 +198,17 @@ def mount_chat(app: FastAPI, ctx: OnlineContext) -> None:
     """``GET``/``POST /api/online/games/{id}/chat`` and ``POST …/chat/settings``."""
     chat = Chat(ctx)
 
-    @app.get("/api/online/games/{game_id}/chat")
+    # 403: a token that is not a seat's (a spectator reads without one)
+    @app.get("/api/online/games/{game_id}/chat",
+             **with_parameters(declared(ChatView, 403, *GAME), SEAT))
     async def read(game_id: str, request: Request) -> dict[str, Any]:
         check_game_id(game_id)
         return await run_in_threadpool(chat.view, game_id, request.headers.get(SEAT_HEADER))
 
-    @app.post("/api/online/games/{game_id}/chat")
+    # 403: a spectator; 409: the seat's chat off, the game's chat full; 429: too fast
+    @app.post("/api/online/games/{game_id}/chat",
+              **with_parameters(declared(ChatMessage, 403, 409, 422, *GAME, body=SayBody),
+                                SEAT))
     async def say(game_id: str, request: Request) -> dict[str, Any]:
         req = await body(request, SayBody, required=True)
         check_game_id(game_id)
@@ -213,7 +220,9 @@ def mount_chat(app: FastAPI, ctx: OnlineContext) -> None:
         await chat.deliver([m], {game_id: seats})
         return message_out(m, seats)
 
-    @app.post("/api/online/games/{game_id}/chat/settings")
+    @app.post("/api/online/games/{game_id}/chat/settings",
+              **with_parameters(declared(ChatView, 403, 422, *GAME, body=ChatSettingsBody),
+                                SEAT))
     async def settings(game_id: str, request: Request) -> dict[str, Any]:
         req = await body(request, ChatSettingsBody, required=True)
         check_game_id(game_id)

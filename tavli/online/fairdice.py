@@ -44,7 +44,9 @@ from tavli.errors import DiceProofError, RecordError, WrongState
 SCHEME = "tavli-hmac-sha256/1"
 SEED_BYTES = 32
 _LABEL = b"tavli-dice/1"
-_CLIENT_SEED = re.compile(r"[A-Za-z0-9_-]{8,128}")
+#: a client seed: 8 to 128 of ``A-Z a-z 0-9 _ -`` (the action's model says so too)
+CLIENT_SEED = r"^[A-Za-z0-9_-]{8,128}$"
+_CLIENT_SEED = re.compile(CLIENT_SEED)
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 #: problems listed by :func:`verify_record` before the rest are only counted
 MAX_PROBLEMS = 20

@@ -36,7 +36,7 @@ from typing import Any
 from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
 
-from tavli.errors import AccessDenied, StaleAction, StoreError, TavliError
+from tavli.errors import AccessDenied, DiceProofError, StaleAction, StoreError, TavliError
 from tavli.online.clock import PRESENCE_BEAT, absent_for, connected
 from tavli.online.protocol import Bucket, ProtocolError, action_out
 from tavli.online.service import OnlineGames
@@ -52,6 +52,8 @@ def online_error(e: TavliError) -> Any:
 
     if isinstance(e, ProtocolError):
         return ApiError(400, str(e), e.code)
+    if isinstance(e, DiceProofError):  # a client seed of the wrong form
+        return ApiError(422, str(e), "invalid")
     if isinstance(e, AccessDenied):
         return ApiError(403, str(e), "access_denied")
     if isinstance(e, StaleAction):
@@ -78,10 +80,14 @@ class Conn:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one sender at a time
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Send ``message``; a connection that has gone is left to its reader to close."""
+        """Send ``message``; a connection that has gone is left to its reader to close.
+        Written in ASCII (``\\uXXXX`` escapes), so that whatever text it echoes — even
+        a lone surrogate, which UTF-8 cannot encode — is sent: every message gets its
+        answer."""
+        text = json.dumps(message, separators=(",", ":"))
         async with self.lock:
             with contextlib.suppress(Exception):
-                await self.ws.send_json(message)
+                await self.ws.send_text(text)
 
     async def send_text_at(self, seq: int, text: str) -> bool:
         """Send ``text``, the update of action ``seq`` alone, if this connection was sent

@@ -34,14 +34,16 @@ from starlette.concurrency import run_in_threadpool
 from tavli.errors import ApiError, WrongState
 from tavli.online import rating
 from tavli.online.accounts import logged_out
+from tavli.online.answers import Lobby, Matched
 from tavli.online.context import OnlineContext
 from tavli.online.players import session_token
 from tavli.online.protocol import Bucket
-from tavli.online.routes import JoinBody, join_seat
+from tavli.online.routes import ClockField, JoinBody, join_seat
 from tavli.online.service import rating_game
 from tavli.store.accounts import AccountStore
 from tavli.web.errors import Body, body
 from tavli.web.newgame import NewGame
+from tavli.web.openapi import declared
 
 #: seconds between the lobby's reads while anyone watches it
 LOOK = 1.0
@@ -54,7 +56,7 @@ WATCHERS, WATCHERS_PER_ADDRESS = 5000, 8
 class PlayNowBody(Body):
     game: NewGame
     name: str = Field(min_length=1, max_length=40)
-    clock: dict[str, Any] | None = None
+    clock: ClockField | None = None
     rated: bool = False
 
 
@@ -162,11 +164,12 @@ def mount_lobby(app: FastAPI, ctx: OnlineContext) -> None:
     """``GET /api/online/lobby``, ``POST /api/online/play-now`` and ``/ws/lobby``."""
     watch = LobbyWatch(ctx)
 
-    @app.get("/api/online/lobby")
+    @app.get("/api/online/lobby", **declared(Lobby, 503))
     async def lobby() -> dict[str, Any]:
         return {"games": await run_in_threadpool(lobby_view, ctx)}
 
-    @app.post("/api/online/play-now")
+    # 401: rated without a session
+    @app.post("/api/online/play-now", **declared(Matched, 401, 422, 503, body=PlayNowBody))
     async def quick(request: Request) -> dict[str, Any]:
         req = await body(request, PlayNowBody, required=True)
         out = await run_in_threadpool(play_now, ctx, request, req)

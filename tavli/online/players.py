@@ -22,9 +22,11 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from tavli.online.accounts import SESSION_DAYS, Accounts, read_username
+from tavli.online.answers import Changed, Claimed, Deleted, Leaderboard, Me, Profile, SignedUp
 from tavli.online.context import OnlineContext, check_game_id
 from tavli.store.accounts import DELETED, Account, AccountStore, Result
 from tavli.web.errors import ApiError, Body, body
+from tavli.web.openapi import declared
 from tavli.web.security import hostname, is_loopback
 
 COOKIE = "tavli_session"
@@ -104,7 +106,7 @@ def mount_accounts(app: FastAPI, ctx: OnlineContext) -> None:
     """``/api/account``: sign-up, login, logout, password, deletion, claiming."""
     accounts = ctx.accounts
 
-    @app.get("/api/account")
+    @app.get("/api/account", **declared(Me, 503))
     async def who(request: Request) -> dict[str, Any]:
         def do() -> dict[str, Any]:
             account = accounts.session(session_token(request))
@@ -112,7 +114,9 @@ def mount_accounts(app: FastAPI, ctx: OnlineContext) -> None:
 
         return await run_in_threadpool(do)
 
-    @app.post("/api/account/signup", status_code=201)
+    # 404: a claimed seat's game id that names no game; 409: the name taken
+    @app.post("/api/account/signup",
+              **declared(SignedUp, 404, 409, 422, 503, status=201, body=SignupBody))
     async def signup(request: Request, response: Response) -> dict[str, Any]:
         req = await body(request, SignupBody, required=True)
 
@@ -124,7 +128,8 @@ def mount_accounts(app: FastAPI, ctx: OnlineContext) -> None:
 
         return await run_in_threadpool(do)
 
-    @app.post("/api/account/login")
+    # 401: a wrong name or password; 429 (every route's): too many failures
+    @app.post("/api/account/login", **declared(Me, 401, 422, 503, body=Credentials))
     async def login(request: Request, response: Response) -> dict[str, Any]:
         req = await body(request, Credentials, required=True)
 
@@ -135,20 +140,21 @@ def mount_accounts(app: FastAPI, ctx: OnlineContext) -> None:
 
         return await run_in_threadpool(do)
 
-    @app.post("/api/account/logout")
+    @app.post("/api/account/logout", **declared(Me, 503))  # reads no body
     async def logout(request: Request, response: Response) -> dict[str, Any]:
         await run_in_threadpool(accounts.logout, session_token(request))
         clear_session(response, request)
         return {"username": None}
 
-    @app.post("/api/account/password")
+    # 401: no session, or a wrong old password
+    @app.post("/api/account/password", **declared(Changed, 401, 422, 503, body=PasswordBody))
     async def password(request: Request) -> dict[str, Any]:
         req = await body(request, PasswordBody, required=True)
         await run_in_threadpool(accounts.change_password, session_token(request), req.old,
                                 req.new)
         return {"changed": True}
 
-    @app.post("/api/account/delete")
+    @app.post("/api/account/delete", **declared(Deleted, 401, 422, 503, body=DeleteBody))
     async def delete(request: Request, response: Response) -> dict[str, Any]:
         req = await body(request, DeleteBody, required=True)
         games = await run_in_threadpool(accounts.delete, session_token(request),
@@ -158,7 +164,7 @@ def mount_accounts(app: FastAPI, ctx: OnlineContext) -> None:
         clear_session(response, request)
         return {"deleted": True}
 
-    @app.post("/api/account/claim")
+    @app.post("/api/account/claim", **declared(Claimed, 401, 404, 422, 503, body=ClaimBody))
     async def claim(request: Request) -> dict[str, Any]:
         req = await body(request, ClaimBody, required=True)
         games = await run_in_threadpool(claimed, accounts, session_token(request), req.seats)
@@ -209,14 +215,14 @@ def mount_profiles(app: FastAPI, ctx: OnlineContext) -> None:
     """``GET /api/players/{username}`` and ``GET /api/leaderboard/{game}``."""
     people = ctx.accounts.people
 
-    @app.get("/api/players/{username}")
+    @app.get("/api/players/{username}", **declared(Profile, 404, 422, 503))
     async def player(username: str, limit: int = 50, offset: int = 0) -> dict[str, Any]:
         name = read_username(username) if len(username) <= 64 else read_username("")
         if not 1 <= limit <= 200 or not 0 <= offset <= 1_000_000:
             raise ApiError(422, "limit is 1 to 200, offset 0 or more", "invalid")
         return await run_in_threadpool(profile, people, name, limit, offset)
 
-    @app.get("/api/leaderboard/{game}")
+    @app.get("/api/leaderboard/{game}", **declared(Leaderboard, 404, 503))
     async def leaderboard(game: str) -> dict[str, Any]:
         if game not in GAMES:
             raise ApiError(404, f"no ratings for {game[:40]!r}: {', '.join(GAMES)}",

@@ -4,8 +4,10 @@ token bucket per client address — creating and joining games (``POST``) at mos
 answered 429 ``rate_limited`` (with ``Retry-After``) and change nothing. WebSocket
 messages have their own bucket per connection (:mod:`tavli.online.protocol`).
 
-Behind a reverse proxy every request comes from the proxy's address: the proxy limits
-per client address there (docs/server.md, "Deployment"), or the limits here are raised.
+Behind a reverse proxy a request comes from the client's address when the proxy passes
+it (``X-Forwarded-For``, as deploy/nginx.conf does for ``/api/``; uvicorn trusts it
+from 127.0.0.1), else from the proxy's: then the proxy limits per client address
+(docs/server.md, "Deployment").
 """
 
 from __future__ import annotations

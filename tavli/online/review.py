@@ -25,8 +25,11 @@ from starlette.concurrency import run_in_threadpool
 
 from tavli.errors import WrongState
 from tavli.online.context import OnlineContext, check_game_id
+from tavli.online.routes import GAME
 from tavli.web import exchange, workers
-from tavli.web.reviews import Reviews, answer, start_review
+from tavli.web.answers import Record
+from tavli.web.openapi import declared
+from tavli.web.reviews import ANSWERS, Reviews, answer, start_review
 
 #: the ply of a review unless asked (the AI's levels do not apply: two people played)
 PLY = 1
@@ -61,12 +64,15 @@ def mount_review(app: FastAPI, ctx: OnlineContext, pool: Any = None) -> None:
             obj = t.obj
         return start_review(reviews(), game_id, obj, record, title, {}, ply, PLY)
 
-    @app.get("/api/online/games/{game_id}/review")
+    @app.get("/api/online/games/{game_id}/review", **ANSWERS)
     async def review(game_id: str, ply: Literal["0", "1", "2"] | None = None) -> Response:
         return await answer(await run_in_threadpool(job, game_id,
                                                     None if ply is None else int(ply)))
 
-    @app.get("/api/online/games/{game_id}/export")
+    # 409: not over yet; 422: a format the game has not (mat and sgf: backgammon's)
+    @app.get("/api/online/games/{game_id}/export",
+             **declared(Record, 409, 422, *GAME, media=exchange.TEXT_ANSWERS,
+                        description="the record (format=json), or a gnubg file's text"))
     async def export(game_id: str, format: Literal["json", "mat", "sgf"] = "json",
                      download: bool = False) -> Response:
         def make() -> Any:

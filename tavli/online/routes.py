@@ -16,30 +16,52 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 from starlette.concurrency import run_in_threadpool
 
 from tavli.errors import AccessDenied, StaleAction, WrongState
 from tavli.online.accounts import read_username
+from tavli.online.answers import Created, Joined, SeatState
+from tavli.online.clock import MAX_DELAY, MAX_RESERVE
 from tavli.online.context import OnlineContext, check_game_id
 from tavli.online.players import session_token
+from tavli.web.answers import Info, Record
 from tavli.web.errors import ApiError, Body, body
 from tavli.web.newgame import NewGame
+from tavli.web.openapi import REF, declared, header, with_parameters
 from tavli.web.pwa import mount_static
 
 SEAT_HEADER = "x-tavli-seat"
+#: the header naming the seat that asks (its token); without it, a spectator
+SEAT = header("X-Tavli-Seat", "a seat's token: the seat asking (none: a spectator)")
+#: a route naming a game: no such game (404), the database failing (503)
+GAME = (404, 503)
 STATIC = Path(__file__).parent.parent / "web" / "static"
+
+
+class ClockSetting(Body):
+    """A game's clock: each side's reserve, then a free delay per decision (seconds;
+    checked by :func:`tavli.online.clock.read_clock`, whose words a refusal has)."""
+
+    reserve: float = Field(gt=0, le=MAX_RESERVE)
+    delay: float = Field(0, ge=0, le=MAX_DELAY)
+
+
+#: a clock as a create request has it: checked as the service reads it (its words), its
+#: form :class:`ClockSetting`'s
+ClockField = Annotated[dict[str, Any], WithJsonSchema(
+    ClockSetting.model_json_schema(ref_template=REF))]
 
 
 class CreateBody(Body):
     game: NewGame
     name: str = Field(min_length=1, max_length=40)
     side: Literal["white", "black"] = "white"
-    clock: dict[str, Any] | None = None      # {"reserve": S, "delay": S} (checked later)
+    clock: ClockField | None = None
     abandon_after: float | None = None       # absent: the server's default; null: never
     listed: bool = False
     rated: bool = False                      # between accounts (the creator logged in)
@@ -99,7 +121,9 @@ def mount_seats(app: FastAPI, ctx: OnlineContext) -> None:
     """``POST /api/online/games`` (create) and ``POST /api/online/games/{id}/join``."""
     games, hub = ctx.games, ctx.hub
 
-    @app.post("/api/online/games", status_code=201)
+    # 401: a rated game without a session
+    @app.post("/api/online/games", **declared(Created, 401, 422, 503, status=201,
+                                              body=CreateBody))
     async def create(request: Request) -> dict[str, Any]:
         req = await body(request, CreateBody, required=True)
         abandon = req.abandon_after if "abandon_after" in req.model_fields_set else "default"
@@ -114,7 +138,9 @@ def mount_seats(app: FastAPI, ctx: OnlineContext) -> None:
                 **links(request, new.game_id, new.invite_token),
                 "commitment": new.commitment, "state": view}
 
-    @app.post("/api/online/games/{game_id}/join")
+    # 403: a forged token, a listed seat not for this player; 409: the seat taken
+    @app.post("/api/online/games/{game_id}/join",
+              **declared(Joined, 401, 403, 409, 422, *GAME, body=JoinBody))
     async def join(game_id: str, request: Request) -> dict[str, Any]:
         req = await body(request, JoinBody, required=True)
         check_game_id(game_id)
@@ -126,7 +152,7 @@ def mount_seats(app: FastAPI, ctx: OnlineContext) -> None:
 def mount_info(app: FastAPI, ctx: OnlineContext) -> None:
     """``GET /api/info``: the games, Tavli matches and AI levels of the New game menus."""
 
-    @app.get("/api/info")
+    @app.get("/api/info", **declared(Info))
     async def info() -> dict[str, Any]:
         from tavli.web.info import registry_info
 
@@ -164,7 +190,8 @@ def mount_reads(app: FastAPI, ctx: OnlineContext) -> None:
     asking, else a spectator's view) and ``GET /api/online/games/{id}/record``."""
     games, hub = ctx.games, ctx.hub
 
-    @app.get("/api/online/games/{game_id}")
+    @app.get("/api/online/games/{game_id}",  # 403: a token that is not a seat's
+             **with_parameters(declared(SeatState, 403, *GAME), SEAT))
     async def state(game_id: str, request: Request) -> dict[str, Any]:
         check_game_id(game_id)
         token = request.headers.get(SEAT_HEADER)
@@ -176,10 +203,10 @@ def mount_reads(app: FastAPI, ctx: OnlineContext) -> None:
 
         return await hub.call(do)
 
-    @app.get("/api/online/games/{game_id}/record")
+    @app.get("/api/online/games/{game_id}/record", **declared(Record, *GAME))
     async def record(game_id: str) -> dict[str, Any]:
         return await hub.call(games.record, check_game_id(game_id))
 
 
 __all__ = ["mount_seats", "mount_info", "mount_pages", "mount_reads", "SEAT_HEADER",
-           "CreateBody", "JoinBody", "links", "join_seat"]
+           "CreateBody", "JoinBody", "links", "join_seat", "SEAT", "GAME", "ClockField"]

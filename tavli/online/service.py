@@ -69,6 +69,7 @@ from tavli.play.game import Game
 from tavli.play.history import opening_throws
 from tavli.play.match import Match
 from tavli.play.record import record_of
+from tavli.play.text import printable
 from tavli.store.accounts import AccountStore, Result, Settlement
 from tavli.store.base import Action, GameRow, Seat, new_game_row, new_token, token_hash
 from tavli.store.online import OnlineStore
@@ -98,11 +99,14 @@ def action_model() -> Any:
         errors, _, _ = _web()
 
         class ActionBody(errors.Body):
+            """An action of a seat (docs/server.md, "The service"): its type and the
+            fields that type takes."""
+
             type: Literal["join", "seed", "roll", "move", "double", "take", "beaver", "drop",
                           "resign", "next", "offer_draw", "accept_draw", "decline_draw",
                           "claim", "rematch"]
             name: str | None = Field(None, min_length=1, max_length=40)
-            seed: str | None = Field(None, max_length=128)
+            seed: str | None = Field(None, pattern=fairdice.CLIENT_SEED)
             move: str | None = Field(None, max_length=100)
             steps: list[tuple[int | str, int | str]] | None = Field(None, max_length=8)
             value: Literal["single", "gammon", "backgammon"] | None = None
@@ -137,8 +141,9 @@ def read_action(data: Any) -> dict[str, Any]:
                               "invalid")
     if body.type == "join" and body.name is None:
         raise errors.ApiError(422, "join: give the player's name", "invalid")
-    if body.type == "join" and (not body.name.strip() or "\n" in body.name):
-        raise errors.ApiError(422, "join: a name is one line of text", "invalid")
+    if body.type == "join" and (not body.name.strip() or not printable(body.name)):
+        raise errors.ApiError(422, "join: a name is one line of text, without control "
+                                   "characters", "invalid")
     if body.type == "seed" and body.seed is None:
         raise errors.ApiError(422, "seed: give the client seed", "invalid")
     if body.type == "move":

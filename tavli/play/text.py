@@ -9,10 +9,13 @@ out one at a time).
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from tavli.errors import RecordError, TavliError
 
@@ -49,16 +52,47 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
 
 #: characters of a player's name read from a file
 MAX_NAME = 40
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+#: the Unicode categories of what is not shown as text: control and format characters
+#: (the bidirectional overrides among them), line and paragraph separators, and lone
+#: surrogates (no UTF-8 encodes them: an answer holding one could not be sent)
+UNPRINTABLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def printable(text: str) -> bool:
+    """Whether every character of ``text`` shows as text (none is :data:`UNPRINTABLE`): a
+    name or a message others read.
+
+    >>> printable("Ann Ζαχαρίου"), printable("A\x10"), printable("A\u009a"), printable("\u202eA")
+    (True, False, False, False)
+    """
+    return not any(unicodedata.category(ch) in UNPRINTABLE for ch in text)
+
+
+def utf8_encodable(data: Any) -> bool:
+    """Whether every string of the JSON value ``data`` (its objects' keys too) is text that
+    UTF-8 encodes: a lone surrogate (JSON's ``"\\ud800"``) is not, and an answer echoing
+    one could not be sent.
+
+    >>> utf8_encodable({"names": ["Ann", "Zoe"]}), utf8_encodable({chr(0xD800): 1})
+    (True, False)
+    """
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def player_name(value: object, where: str) -> str:
-    """A player's name from a file: text, its control characters and runs of spaces made
-    one space, trimmed, cut to :data:`MAX_NAME` characters (a long name is no reason to
-    refuse a match); not text, or nothing left: one :class:`RecordError` line."""
+    """A player's name from a file: text, its unprintable characters (:data:`UNPRINTABLE`)
+    and runs of spaces made one space, trimmed, cut to :data:`MAX_NAME` characters (a
+    long name is no reason to refuse a match); not text, or nothing left: one
+    :class:`RecordError` line."""
     if not isinstance(value, str):
         raise RecordError(f"{where}: a player's name must be text")
-    name = " ".join(_CONTROL.sub(" ", value[:4 * MAX_NAME]).split())[:MAX_NAME].strip()
+    shown = "".join(" " if unicodedata.category(ch) in UNPRINTABLE else ch
+                    for ch in value[:4 * MAX_NAME])
+    name = " ".join(shown.split())[:MAX_NAME].strip()
     if not name:
         raise RecordError(f"{where}: a player's name is empty")
     return name

@@ -280,10 +280,15 @@ class AccountStore:
                                             rows[account][0], rating, at))
 
     # --- the login throttle ----------------------------------------------------------------
-    def failures(self, key: str, window: float) -> int:
-        """Failed logins counted for ``key`` within the last ``window`` seconds."""
+    def failures(self, key: str, window: float) -> tuple[int, float]:
+        """``(failures, since)``: the failed logins counted for ``key`` within the last
+        ``window`` seconds and the time kept with them — the window's start
+        (:meth:`failed`) or the last failure's (:meth:`failed_again`); ``(0, 0.0)`` when
+        none are."""
         row = self.backend.one(S.THROTTLE, (key,))
-        return 0 if row is None or row[1] < time.time() - window else row[0]
+        if row is None or row[1] < time.time() - window:
+            return 0, 0.0
+        return row[0], row[1]
 
     def failed(self, key: str, window: float) -> None:
         """Count one more failed login for ``key`` (a window older than ``window``
@@ -291,6 +296,12 @@ class AccountStore:
         now = time.time()
         start = now - window
         self.backend.write(S.THROTTLE_FAILED, (key, now, start, start))
+
+    def failed_again(self, key: str, window: float) -> None:
+        """Count one more failed login for ``key``, keeping its time: the count goes on
+        while failures come less than ``window`` seconds apart."""
+        now = time.time()
+        self.backend.write(S.THROTTLE_FAILED_AGAIN, (key, now, now - window))
 
     def forgive(self, key: str) -> None:
         self.backend.write(S.THROTTLE_CLEAR, (key,))

@@ -221,6 +221,12 @@ THROTTLE_FAILED = ("INSERT INTO online_throttle (key, failures, since) VALUES (?
                    "ELSE online_throttle.failures + 1 END, "
                    "since = CASE WHEN online_throttle.since < ? THEN excluded.since "
                    "ELSE online_throttle.since END")
+#: one more failure counted for a key whose time is its last failure's (key, now, the
+#: window's start: a key quiet for a whole window restarts at 1)
+THROTTLE_FAILED_AGAIN = ("INSERT INTO online_throttle (key, failures, since) VALUES (?, 1, ?) "
+                         "ON CONFLICT (key) DO UPDATE SET "
+                         "failures = CASE WHEN online_throttle.since < ? THEN 1 "
+                         "ELSE online_throttle.failures + 1 END, since = excluded.since")
 THROTTLE_CLEAR = "DELETE FROM online_throttle WHERE key = ?"
 THROTTLE_EXPIRED = "DELETE FROM online_throttle WHERE since < ?"
 

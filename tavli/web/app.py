@@ -23,6 +23,7 @@ from tavli.web.context import WebContext
 from tavli.web.errors import install_handlers, translated
 from tavli.web.lang import LangMiddleware, mount_i18n, request_lang
 from tavli.web.limits import REVIEWS, SESSIONS, BodyLimit
+from tavli.web.openapi import LANG, install_openapi
 from tavli.web.pwa import mount_pwa
 from tavli.web.routes import (
     mount_analysis,
@@ -36,6 +37,10 @@ from tavli.web.routes import (
 from tavli.web.rules import mount_rules
 from tavli.web.security import LOOPBACK_NAMES, Guard
 from tavli.web.workers import EnginePool, PoolError
+
+#: the access token of ``tavli play --host`` (none on loopback)
+TOKEN_SCHEME = {"type": "apiKey", "in": "header", "name": "X-Tavli-Token",
+                "description": "the token printed by tavli play --host (not on loopback)"}
 
 
 async def _pool_error(request: Request, exc: PoolError) -> JSONResponse:
@@ -79,6 +84,10 @@ def create_app(db_path: str | Path = ":memory:", *, analysis_ply: int = 1,
     mount_review(app, ctx)    # POST …/continue, GET …/review
     mount_records(app, ctx)   # GET …/record, POST /api/records
     mount_info(app, ctx)      # GET /api/info
+    # the schema: 401 without the token (--host), 403 another site or host name; a write's
+    # body: 400 malformed, 413 too large, 415 not JSON
+    install_openapi(app, every=(401, 403), writes=(400, 413, 415), parameters=[LANG],
+                    security={"token": TOKEN_SCHEME})
     return app
 
 

@@ -55,6 +55,11 @@ def translated(message: str, code: str, lang: str, key: str | None = None,
     return {"error": text, "code": code, "detail": message}
 
 
+def error_headers(e: ApiError) -> dict[str, str] | None:
+    """The headers of ``e``'s answer: ``Retry-After`` when it says how long to wait."""
+    return None if e.retry_after is None else {"Retry-After": str(e.retry_after)}
+
+
 def engine_error(e: TavliError) -> ApiError:
     """The answer to an engine error: an illegal move or bad text 422, an action at the
     wrong moment 409."""
@@ -159,7 +164,8 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(TavliError)
     async def _tavli_error(request: Request, exc: TavliError) -> JSONResponse:
         e = engine_error(exc)
-        return JSONResponse(api_body(e, request_lang(request)), status_code=e.status)
+        return JSONResponse(api_body(e, request_lang(request)), status_code=e.status,
+                            headers=error_headers(e))
 
     @app.exception_handler(RequestValidationError)
     async def _query_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -182,6 +188,6 @@ def install_handlers(app: FastAPI) -> None:
         return answer(request, exc.status_code, str(exc.detail), code)
 
 
-__all__ = ["ApiError", "api_body", "translated", "engine_error", "Body", "Side", "either",
-           "parse_body",
-           "validation_text", "bad_fields", "body", "install_handlers"]
+__all__ = ["ApiError", "api_body", "translated", "engine_error", "error_headers", "Body",
+           "Side", "either", "parse_body", "validation_text", "bad_fields", "body",
+           "install_handlers"]

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 #: the formats of an export: media type and file extension
 MEDIA = {"json": "application/json", "mat": "text/plain; charset=utf-8",
          "sgf": "application/x-go-sgf; charset=utf-8"}
+#: an export's answers other than JSON, as the schema has them (gnubg's files: text)
+TEXT_ANSWERS = {MEDIA[f].split(";")[0]: {"schema": {"type": "string"}} for f in ("mat", "sgf")}
 
 _MAT_HEAD = re.compile(r"\s*\d+\s+point\s+match\s*$", re.I)
 _SGF_HEAD = re.compile(r"\s*\(\s*;")
@@ -142,4 +144,5 @@ def ids(s: Session) -> dict[str, Any]:
     return out
 
 
-__all__ = ["detect", "check_size", "read_upload", "formats_of", "export_text", "ids", "MEDIA"]
+__all__ = ["detect", "check_size", "read_upload", "formats_of", "export_text", "ids", "MEDIA",
+           "TEXT_ANSWERS"]

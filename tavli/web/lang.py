@@ -16,6 +16,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from tavli import i18n
+from tavli.web.answers import Catalogue
+from tavli.web.openapi import declared
 
 
 def request_lang(request: Request) -> str:
@@ -43,7 +45,7 @@ def mount_i18n(app: FastAPI) -> None:
     """``GET /api/i18n``: the catalogue of the request's language, ``{"lang",
     "languages", "messages"}`` (:func:`tavli.i18n.catalogue`)."""
 
-    @app.get("/api/i18n")
+    @app.get("/api/i18n", **declared(Catalogue))
     async def catalogue(request: Request) -> JSONResponse:
         body: dict[str, Any] = i18n.catalogue(request_lang(request))
         return JSONResponse(body, headers={"Vary": "Accept-Language, X-Tavli-Lang",

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from tavli.engine.board import Position
-from tavli.engine.dice import DiceSource
+from tavli.engine.dice import MAX_SEED, DiceSource
 from tavli.engine.games import ROTATIONS, rotation
 from tavli.engine.layout import SIDE_NAMES
 from tavli.engine.rules import Rules, option_applies
@@ -24,6 +24,7 @@ from tavli.play.cube.met import MAX_MATCH
 from tavli.play.game import Game
 from tavli.play.match import Match
 from tavli.play.record import load_record, record_of
+from tavli.play.text import utf8_encodable
 from tavli.web import shown
 from tavli.web.errors import ApiError, Body, engine_error
 from tavli.web.info import DAMA_VARIANTS, check_kind
@@ -47,7 +48,8 @@ class NewGame(Body):
     level: str = "expert"
     ai_side: SideName = "black"
     first: SideName | None = None
-    seed: int | None = None
+    seed: int | None = Field(None, ge=0, le=MAX_SEED,
+                             description="the dice's seed (a practice game)")
     position: str | None = None
     rules: dict[str, Any] | None = None
 
@@ -166,9 +168,12 @@ def imported_session(data: Any) -> Session:
     that cannot be read; nothing is made then."""
     if not isinstance(data, dict):
         raise ApiError(422, "a record must be a JSON object", "invalid", key="err.invalid_record")
+    check_text(data)
     source = "json"
     if "text" in data and "format" not in data:
         source, content = _upload(data)
+        if isinstance(content, dict):  # a record's JSON (a .mat or .sgf is read already)
+            check_text(content)
         if isinstance(content, Game | Match):
             try:  # the same limits as a record's, counted on what was read
                 check_record(record_of(content))
@@ -189,6 +194,14 @@ def imported_session(data: Any) -> Session:
                        key="err.invalid_record") from None
     return _imported(obj, data.get("seed") if isinstance(data.get("seed"), int) else None,
                      source)
+
+
+def check_text(data: Any) -> None:
+    """422 for a record whose strings hold a lone surrogate (:func:`utf8_encodable`),
+    before anything reads it (an error quoting one could not be answered)."""
+    if not utf8_encodable(data):
+        raise ApiError(422, "the record holds a lone surrogate (\\ud800-\\udfff), which "
+                            "is not text", "invalid_record", key="err.invalid_record")
 
 
 def _upload(data: dict[str, Any]) -> tuple[str, Any]:

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, field_validator
 
+from tavli.engine.dice import MAX_SEED
 from tavli.engine.rules import OPTIONS
 from tavli.errors import RecordShapeError
 from tavli.play.record import (  # every import's limits
@@ -61,7 +62,7 @@ class _Doc(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
 
-class _Event(_Doc):
+class RecordEvent(_Doc):
     opening: list[int] | None = None
     side: Side | None = None
     dice: list[int] | None = None
@@ -78,26 +79,26 @@ class _Event(_Doc):
     rolled: list[int] | None = None
 
 
-class _Result(_Doc):
+class RecordResult(_Doc):
     winner: Side | None
     points: int
     kind: str
 
 
-class _Game(_Doc):
+class RecordGame(_Doc):
     rules: dict[str, Any] | None = None
     first: Side | None = None
     crawford: bool = False
-    events: list[_Event] = []
+    events: list[RecordEvent] = []
     position: str | None = None
-    result: _Result | None = None
+    result: RecordResult | None = None
     start: str | None = None
     pending_dice: list[int] | None = None
 
     _check_rules = field_validator("rules")(_rules)
 
 
-class _Match(_Doc):
+class RecordMatch(_Doc):
     target: int
     variant: str
     rules: dict[str, dict[str, Any]] = {}
@@ -111,12 +112,14 @@ class _Match(_Doc):
         return v
 
 
-class _Record(_Doc):
+class RecordDoc(_Doc):
+    """A record as the engine reads it (docs/formats.md), its shape checked."""
+
     format: Literal["tavli-record"]
     version: int
-    seed: int | None = None
-    match: _Match | None = None
-    games: list[_Game] = Field(min_length=1)
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
+    match: RecordMatch | None = None
+    games: list[RecordGame] = Field(min_length=1)
     fair_dice: dict[str, Any] | None = None  # online games' dice proof (tavli verify)
     names: dict[Side, str] | None = None  # the players' names (the engine checks them)
 
@@ -144,9 +147,23 @@ def check_record(data: Any) -> None:
         if total > MAX_TOTAL:
             raise RecordShapeError(f"too many events: {total:,} (at most {MAX_TOTAL:,})")
     try:
-        _Record.model_validate(data)
+        RecordDoc.model_validate(data)
     except ValidationError as e:
         raise RecordShapeError(_text(e)) from None
+
+
+class FileUpload(BaseModel):
+    """A file's text to import, in any format the app reads (a tavli record, gnubg's .mat
+    or .sgf), with its name (the format's hint when the text says nothing)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    text: str
+    name: str | None = None
+
+
+class Upload(RootModel[RecordDoc | FileUpload]):
+    """What ``POST /api/records`` imports: a record, or a file's text."""
 
 
 def _text(e: ValidationError) -> str:
@@ -160,5 +177,6 @@ def _text(e: ValidationError) -> str:
     return "; ".join(parts)
 
 
-__all__ = ["check_record", "rule_option_errors", "RecordShapeError", "MAX_GAMES",
+__all__ = ["check_record", "rule_option_errors", "RecordShapeError", "RecordDoc", "Upload",
+           "FileUpload", "MAX_GAMES",
            "MAX_EVENTS", "MAX_TOTAL"]

@@ -24,6 +24,8 @@ from tavli.engine.dice import dice_text
 from tavli.errors import ApiError
 from tavli.i18n import msg, ngettext
 from tavli.web import workers
+from tavli.web.answers import Review, ReviewProgress
+from tavli.web.openapi import declared
 from tavli.web.workers import EnginePool, PoolError
 
 # turns per part, by ply: about a second of work each
@@ -46,6 +48,14 @@ class ReviewJob:
     def progress(self) -> dict[str, Any]:
         return {"status": "running", "done": self.done, "total": self.total,
                 "progress": round(self.done / self.total, 3) if self.total else 0.0}
+
+
+#: the review routes' answers (both apps): the review, or its progress; 404 no such game,
+#: 409 no network for it (online: not over yet), 422 a bad ply, 500 the engine failed (a
+#: bug), 503 too many reviews in the making or the engine gone
+ANSWERS = declared(Review, 404, 409, 422, 500, 503,
+                   also={202: (ReviewProgress, "the review is being made: ask again "
+                                               "(Retry-After)")})
 
 
 async def answer(job: ReviewJob, wait: float = 1.0) -> Response:

@@ -27,17 +27,31 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 
 from tavli.engine.games import game_names
 from tavli.web import cubehint, exchange, listing, reviews, workers
+from tavli.web.answers import (
+    CubeHint,
+    GameList,
+    GameState,
+    Hint,
+    LocalInfo,
+    Record,
+    Warmup,
+)
 from tavli.web.context import WebContext
 from tavli.web.dicegames import engine_name
 from tavli.web.errors import ApiError, Body, Side, body
 from tavli.web.info import registry_info
 from tavli.web.kind import HuffBody, MoveBody, ResignBody
 from tavli.web.newgame import ContinueGame, NewGame
+from tavli.web.openapi import declared
 from tavli.web.pwa import mount_static
+from tavli.web.records import Upload
 from tavli.web.warmup import ready_status
 
 STATIC = Path(__file__).with_name("static")
 REVIEW_WAIT = 1.0  # seconds a review request waits for the review before answering 202
+#: the errors of a route that names a game: none with its id, a stored game that does
+#: not replay (409 corrupt)
+GAME = (404, 409)
 
 
 def mount_pages(app: FastAPI, ctx: WebContext) -> None:
@@ -56,19 +70,21 @@ def mount_games(app: FastAPI, ctx: WebContext) -> None:
     match); ``GET``, ``DELETE /api/games/{id}``."""
     api, call = ctx.api, ctx.call
 
-    @app.get("/api/games")
+    @app.get("/api/games", **declared(GameList, 422))
     async def list_games(query: listing.GamesQuery) -> dict[str, Any]:
         return await call(api.list, query)
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", **declared(GameState, 422, status=201, body=NewGame,
+                                       body_required=False))
     async def new_game(request: Request) -> dict[str, Any]:
         return await call(api.create, await body(request, NewGame))
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", **declared(GameState, *GAME))
     async def get_game(game_id: str) -> dict[str, Any]:
         return await call(api.get, game_id)
 
-    @app.delete("/api/games/{game_id}", status_code=204)
+    @app.delete("/api/games/{game_id}", **declared(None, 404, status=204,
+                                                   description="deleted"))
     async def delete_game(game_id: str) -> Response:
         await call(api.delete, game_id)
         return Response(status_code=204)
@@ -81,36 +97,42 @@ def mount_play(app: FastAPI, ctx: WebContext) -> None:
     ``next`` (a match's next game), ``move``, ``huff``, ``resign`` (``{"value": "gammon"}``)."""
     api, call = ctx.api, ctx.call
 
+    # each answers the new state; 409: not now (the turn, the phase, an imported record),
+    # 422: an illegal or malformed move, an action the game's kind has not
+    act = declared(GameState, *GAME, 422, body=Side, body_required=False)
     for name in ("roll", "double", "take", "drop", "beaver", "undo"):
         def make(fn: Callable[..., Any]) -> Callable[..., Any]:
             async def endpoint(game_id: str, request: Request) -> dict[str, Any]:
                 return await call(fn, game_id, await body(request, Side))
             return endpoint
 
-        app.post(f"/api/games/{{game_id}}/{name}", name=name)(make(getattr(api, name)))
+        app.post(f"/api/games/{{game_id}}/{name}", name=name, **act)(make(getattr(api, name)))
 
-    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    @app.post("/api/games/{game_id}/rematch",
+              **declared(GameState, *GAME, 422, status=201, body=Body, body_required=False))
     async def rematch(game_id: str, request: Request) -> dict[str, Any]:
         await body(request, Body)   # no fields: only a malformed body is refused
         return await call(api.rematch, game_id)
 
-    @app.post("/api/games/{game_id}/ai")
+    @app.post("/api/games/{game_id}/ai",  # 503: the engine too slow, its worker gone
+              **declared(GameState, *GAME, 422, 503, body=Side, body_required=False))
     async def ai(game_id: str, request: Request) -> dict[str, Any]:
         return await api.think(game_id, await body(request, Side), ctx.pool, ctx.ai_deadline)
 
-    @app.post("/api/games/{game_id}/next")
+    @app.post("/api/games/{game_id}/next", **act)
     async def next_game(game_id: str, request: Request) -> dict[str, Any]:
         return await call(api.next_game, game_id, await body(request, Side))
 
-    @app.post("/api/games/{game_id}/move")
+    @app.post("/api/games/{game_id}/move", **declared(GameState, *GAME, 422, body=MoveBody))
     async def move(game_id: str, request: Request) -> dict[str, Any]:
         return await call(api.move, game_id, await body(request, MoveBody, required=True))
 
-    @app.post("/api/games/{game_id}/resign")
+    @app.post("/api/games/{game_id}/resign",
+              **declared(GameState, *GAME, 422, body=ResignBody, body_required=False))
     async def resign(game_id: str, request: Request) -> dict[str, Any]:
         return await call(api.resign, game_id, await body(request, ResignBody))
 
-    @app.post("/api/games/{game_id}/huff")
+    @app.post("/api/games/{game_id}/huff", **declared(GameState, *GAME, 422, body=HuffBody))
     async def huff(game_id: str, request: Request) -> dict[str, Any]:
         return await call(api.huff, game_id, await body(request, HuffBody, required=True))
 
@@ -120,12 +142,12 @@ def mount_analysis(app: FastAPI, ctx: WebContext) -> None:
     cube decision due), each thought out in the worker processes."""
     api, call, pool = ctx.api, ctx.call, ctx.pool
 
-    @app.get("/api/games/{game_id}/hint")
+    @app.get("/api/games/{game_id}/hint", **declared(Hint, *GAME, 422, 503))
     async def hint(game_id: str, level: str | None = None) -> dict[str, Any]:
         out, job = await call(api.hint_job, game_id, level)
         return {**out, **await pool.run(workers.hint_moves, job, timeout=ctx.ai_deadline)}
 
-    @app.get("/api/games/{game_id}/cube-hint")
+    @app.get("/api/games/{game_id}/cube-hint", **declared(CubeHint, *GAME, 422, 503))
     async def cube_hint(game_id: str, level: str | None = None) -> dict[str, Any]:
         job = await call(api.cube_hint_job, game_id, level)
         return await pool.run(cubehint.cube_hint, job, timeout=ctx.ai_deadline)
@@ -136,15 +158,15 @@ def mount_review(app: FastAPI, ctx: WebContext) -> None:
     record) and ``GET /api/games/{id}/review`` (the review, made in the background)."""
     api, call = ctx.api, ctx.call
 
-    @app.post("/api/games/{game_id}/continue", status_code=201)
+    @app.post("/api/games/{game_id}/continue",
+              **declared(GameState, *GAME, 422, status=201, body=ContinueGame,
+                         body_required=False))
     async def continue_game(game_id: str, request: Request) -> dict[str, Any]:
         return await call(api.continue_game, game_id, await body(request, ContinueGame))
 
-    @app.get("/api/games/{game_id}/review")
-    async def review(game_id: str, ply: str | None = None) -> Response:
+    @app.get("/api/games/{game_id}/review", **reviews.ANSWERS)
+    async def review(game_id: str, ply: Literal["0", "1", "2"] | None = None) -> Response:
         """The review when it is made (200), else its progress (202: ask again)."""
-        if ply is not None and ply not in ("0", "1", "2"):
-            raise ApiError(422, "ply must be 0, 1 or 2", "invalid", key="err.ply")
         job = await call(api.review_job, game_id, None if ply is None else int(ply))
         return await reviews.answer(job, REVIEW_WAIT)
 
@@ -155,7 +177,9 @@ def mount_records(app: FastAPI, ctx: WebContext) -> None:
     imported: a review-only game)."""
     api, call = ctx.api, ctx.call
 
-    @app.get("/api/games/{game_id}/record")
+    @app.get("/api/games/{game_id}/record",
+             **declared(Record, *GAME, 422, media=exchange.TEXT_ANSWERS,
+                        description="the record (format=json), or a gnubg file's text"))
     async def record(game_id: str, download: bool = False,
                      format: Literal["json", "mat", "sgf"] = "json") -> Response:
         headers = {"Content-Disposition": f'attachment; filename="tavli-{game_id}.{format}"'} \
@@ -165,7 +189,7 @@ def mount_records(app: FastAPI, ctx: WebContext) -> None:
         text = await call(api.export_text, game_id, format)
         return PlainTextResponse(text, media_type=exchange.MEDIA[format], headers=headers)
 
-    @app.post("/api/records", status_code=201)
+    @app.post("/api/records", **declared(GameState, 422, status=201, body=Upload))
     async def import_record(request: Request) -> dict[str, Any]:
         raw = await request.body()
 
@@ -181,11 +205,11 @@ def mount_records(app: FastAPI, ctx: WebContext) -> None:
 
 def mount_info(app: FastAPI, ctx: WebContext) -> None:
     """``GET /api/info``: the games, rotations and levels, and each game's engine."""
-    @app.get("/api/info")
+    @app.get("/api/info", **declared(LocalInfo))
     async def info() -> dict[str, Any]:
         return {**registry_info(), "engines": {n: engine_name(n) for n in game_names()}}
 
-    @app.get("/api/warmup")
+    @app.get("/api/warmup", **declared(Warmup))
     async def warmup_status() -> dict[str, Any]:
         """How far the engine's warm-up is (the page's progress bar on a first run)."""
         warm = getattr(app.state, "warmup", None)

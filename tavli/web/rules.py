@@ -38,8 +38,10 @@ from tavli import i18n
 from tavli.engine.games import ROTATIONS, find_variant, game_names
 from tavli.engine.rules import OPTIONS, Rules
 from tavli.errors import RuleError, RulesError, TavliError
+from tavli.web.answers import RulesPage
 from tavli.web.errors import ApiError
 from tavli.web.lang import request_lang
+from tavli.web.openapi import declared, with_parameters
 
 BOOK = Path(__file__).with_name("rulebook")
 
@@ -357,6 +359,19 @@ def index_html(lang: str) -> str:
 
 # --- the routes ---------------------------------------------------------------------------
 
+#: ``GET /api/rules/{game}``'s answers and query: a match's length and rotation, and any
+#: rule options (``?prime_rule=forbid``), read from the query as it comes
+RULES_ANSWERS = with_parameters(
+    declared(RulesPage, 404, 422),
+    {"name": "points", "in": "query", "required": False, "description": "a match's length",
+     "schema": {"type": "integer", "minimum": 1, "maximum": 99}},
+    {"name": "match", "in": "query", "required": False,
+     "description": "the match's rotation (tavli)", "schema": {"type": "string"}},
+    {"name": "options", "in": "query", "required": False, "style": "form", "explode": True,
+     "description": "rule options, each as its own parameter (docs/rules.md)",
+     "schema": {"type": "object", "additionalProperties": {"type": "string"}}})
+
+
 def _page_of(game: str, request: Request) -> dict[str, Any]:
     q = dict(request.query_params)
     points = q.get("points")
@@ -387,7 +402,7 @@ def mount_rules(app: FastAPI) -> None:
                                 status_code=status)
         return HTMLResponse(page_html(page), headers=headers)
 
-    @app.get("/api/rules/{game}")
+    @app.get("/api/rules/{game}", **RULES_ANSWERS)
     async def rules_json(game: str, request: Request) -> JSONResponse:
         try:
             page = _page_of(game, request)
