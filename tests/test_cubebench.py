@@ -45,6 +45,25 @@ def test_gnubg_values_the_side_on_roll():
     assert v.action == "Double, pass" and v.dp == pytest.approx(1.0)
 
 
+def test_a_cube_decision_leaves_gnubg_in_money_play():
+    """gnubg-nn's score is global: after a match decision its checker play is money play
+    again (bench choices and the gnubg player rely on it)."""
+    cases = sample_cases(20, seed=4)
+    jobs = [(gnubg_board(c.position.array, c.position.turn), d1, d2)
+            for c in cases for d1, d2 in ((6, 4), (3, 1), (5, 5), (2, 1))]
+
+    def moves():
+        return [gnubg_nn.best_move(b, d1, d2, n=0) for b, d1, d2 in jobs]
+
+    money = moves()
+    gnubg_nn.set.score(2, 4, 0)
+    assert moves() != money  # the score does change some moves
+    gnubg_nn.set.score(0, 0, 0)
+    for case in cases:
+        gnubg_cube(gnubg_nn, case)
+    assert moves() == money
+
+
 def test_case_ids_are_gnubgs():
     case = sample_cases(12, seed=4)[5]
     pid, mid = case.ids().split(":")

@@ -192,6 +192,7 @@ def bench_choices(game: str = "backgammon", games: int = 100, ply: int = 0,
     if rules.cube:
         rules = rules.with_options({"cube": False})
     gply = ply if gnubg_ply is None else gnubg_ply
+    g.set.score(0, 0, 0)  # money play: gnubg's score is global (another bench may set it)
     ours = Analyzer(rules, net)
     rec = _Recorder(ours, GnubgPlayer(ply=gply), ply, _Judges(g, ours, judge_ply, rules))
     rng = random.Random(seed)

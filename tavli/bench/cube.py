@@ -164,7 +164,8 @@ def gnubg_cube(g: ModuleType, case: Case, ply: int = 0,
         ply = 0
     double, take, too_good, nd, dt, dp = g.evaluate_cube_decision(key, n=ply, v=ply, s=b"O",
                                                                   i=1, **kw)
-    g.set.score(me, opp, 0)  # the cube back to 1 for whatever comes next
+    g.set.score(0, 0, 0)  # money play and the cube at 1 again for whatever comes next
+    # (left at the match's score, gnubg's best_move chose by match equity afterwards)
     lose = 0.0 if opp <= ci.cube else (1 + g.equities.value(me, opp - ci.cube)) / 2
     win = dp  # its MWC when the opponent passes: it has won the cube's value
     span = win - lose if abs(win - lose) > 1e-9 else 1e-9
