@@ -11,10 +11,12 @@ desk sizes, in the four languages where they concern text:
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
 from conftest import ARTIFACTS, wait_js
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_online_page import online_server  # noqa: F401 - the fixture
 from test_web_page_e2e import (  # noqa: F401 - open_page: the fixture
     LANGS,
@@ -61,7 +63,10 @@ def until_resign_offered(page, match_may_end: bool = False) -> bool:
             return False
         for control in ("#btn-next", "#btn-roll"):
             if page.is_visible(control):
-                page.click(control)
+                # the state may change between the look and the click (the match's end
+                # arriving hides Next game): a click that finds nothing looks again
+                with contextlib.suppress(PlaywrightTimeout):
+                    page.click(control, timeout=2000)
                 break
         page.wait_for_timeout(100)
     page.screenshot(path=str(ARTIFACTS / "online-no-resign.png"))
