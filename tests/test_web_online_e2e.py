@@ -19,8 +19,8 @@ from conftest import ARTIFACTS, wait_js
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_online_page import online_server  # noqa: F401 - the fixture
 from test_web_page_e2e import (  # noqa: F401 - open_page: the fixture
-    LANGS,
-    SIZES,
+    LANG_SIZES,
+    OTHER_LANG_SIZES,
     VISIBLE_TEXTS,
     open_page,
     untranslated,
@@ -76,8 +76,7 @@ def until_resign_offered(page, match_may_end: bool = False) -> bool:
     )))
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size, name", SIZES)
+@pytest.mark.parametrize("lang, size, name", LANG_SIZES)
 def test_a_game_against_the_ai_says_so(open_page, online_server, lang, size, name):  # noqa: F811
     page = open_page(lang, size)
     create_against_ai(page, online_server)
@@ -96,8 +95,7 @@ def test_a_game_against_the_ai_says_so(open_page, online_server, lang, size, nam
     assert page.errors == []
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size, name", SIZES)
+@pytest.mark.parametrize("lang, size, name", LANG_SIZES)
 def test_resign_choices_and_a_spectator_taken_to_the_rematch(open_page, online_server,  # noqa: F811
                                                              lang, size, name):
     ann = open_page(lang, size)
@@ -168,8 +166,7 @@ def online_texts(page, server: str) -> dict[str, list[str]]:
     return out
 
 
-@pytest.mark.parametrize("lang", ["el", "it", "de"])
-@pytest.mark.parametrize("size, name", SIZES)
+@pytest.mark.parametrize("lang, size, name", OTHER_LANG_SIZES)
 def test_no_english_left_online(open_page, online_server, lang, size, name):  # noqa: F811
     english = online_texts(open_page("en", size), online_server)
     page = open_page(lang, size)
