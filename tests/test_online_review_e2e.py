@@ -86,3 +86,27 @@ def test_a_portes_game_offers_its_record_only(browser, app_url):
     wait_js(page, "!document.querySelector('#after').hidden")
     assert page.is_hidden("#export-mat") and page.is_hidden("#export-sgf")
     assert page.is_visible("#btn-review")
+
+
+def test_a_review_position_shows_no_marks_of_the_last_move(browser, app_url):
+    """Issue #49: the review's first position (the start, before any move) drew the rings
+    of the game's last move on empty points; as in tavli play, a review position shows
+    none of the game's last moves, and closing the review brings them back."""
+    app, url = app_url
+    done = _finished(app, "portes")
+    page = browser.new_context(reduced_motion="reduce").new_page()
+    page.goto(f"{url}/online/{done['id']}#seat={done['white']}")
+    wait_js(page, "!document.querySelector('#after').hidden")
+    marks = "document.querySelectorAll('#board .last-move circle').length"
+    assert page.evaluate(marks) > 0   # the end: the last moves are marked
+    page.click("#btn-review")
+    wait_js(page, "document.querySelectorAll('#chart circle.pt').length >= 4", 60000)
+    page.click("#chart circle.pt >> nth=0")
+    wait_js(page, "!document.querySelector('#review-banner').hidden")
+    assert page.evaluate(marks) == 0
+    page.click("#chart circle.pt >> nth=3")
+    wait_js(page, "document.querySelector('#review-banner').dataset.index === '3'")
+    assert page.evaluate(marks) == 0
+    page.click("#btn-review-close")
+    wait_js(page, "document.querySelector('#review').hidden")
+    assert page.evaluate(marks) > 0

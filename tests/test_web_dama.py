@@ -412,3 +412,61 @@ def test_huff_square_text(client):
         assert r.status_code == 422 and r.json()["code"] == "invalid", r.text
     st = post(client, st["id"], "huff", {"square": "c3"})
     assert st["history"][-1]["text"] == "*22"
+
+
+# --- issue #49: the AI's huffs are said ----------------------------------------------------
+
+#: white's moves in a box game against the AI (black, level 1: it answers the same every
+#: time, 10-14 to the first) where white declines the capture 17x10 with 17-13 and the
+#: AI huffs the man on 13 before its move 14-18
+HUFFED_BY_AI = ("21-17", "17-13")
+
+
+def test_the_ai_huff_is_said_in_the_state(client):
+    st = new(client, rules="box", opponent="ai", level="1", ai_side="black")
+    gid = st["id"]
+    for mv in HUFFED_BY_AI:
+        post(client, gid, "move", {"move": mv})
+        st = post(client, gid, "ai")
+    assert st["history"][-2:] == [{"side": "black", "text": "*13"},
+                                  {"side": "black", "text": "14-18"}]
+    last = st["last"]
+    assert (last["by"], last["huffed"]) == ("ai", 13)
+    assert last["huff_msg"] == {"key": "dama.huffed.ai",
+                                "params": {"side": {"key": "side.cap.black", "params": {}},
+                                           "square": "13"}}
+    # the person's own huff is said too (the state after it has no move)
+    st = new(client, rules="box", opponent="human")
+    for mv in ("22-18", "11-15", "24-20"):
+        post(client, st["id"], "move", {"move": mv})
+    st = post(client, st["id"], "huff", {"square": 18})
+    assert st["last"]["huff_msg"]["key"] == "dama.huffed"
+
+
+@pytest.mark.parametrize("locale,size,said", [
+    ("en-GB", (390, 844), "Black (AI) huffed the piece on 13: it could have captured"),
+    ("el-GR", (1280, 800), "Μαύρα (υπολογιστής): φύσηξαν το κομμάτι στο 13"),
+    ("it-IT", (390, 844), "Nero (IA) ha soffiato il pezzo in 13"),
+    ("de-DE", (1280, 800), "Schwarz (KI) pustete den Stein auf 13"),
+])
+def test_browser_the_ai_huff_is_said(web, locale, size, said):
+    """The man huffed by the AI does not just vanish: the status line says which and why,
+    and the screen reader's line says it with the AI's move."""
+    base, b = web
+    with page_at(b, *size, locale=locale) as pg:
+        r = pg.request.post(base + "/api/games", data=dama("box", opponent="ai", level="1",
+                                                           ai_side="black"))
+        gid = r.json()["id"]
+        assert pg.request.post(f"{base}/api/games/{gid}/move", data={"move": "21-17"}).ok
+        assert pg.request.post(f"{base}/api/games/{gid}/ai").ok
+        pg.goto(f"{base}/#/dama/{gid}")
+        pg.wait_for_selector("#dama-board .piece[data-square='17']")
+        idle(pg)
+        pg.click("#dama-board .piece[data-square='17']")
+        pg.click("#dama-board .dest[data-square='13']")   # declines 17x10
+        wait_js(pg, "window.tavli.dama.state().plies === 5", 60000)
+        idle(pg)
+        assert said in pg.inner_text("#dama-status")
+        assert said in pg.inner_text("#dama-live")
+        assert pg.evaluate("window.tavli.dama.state().board[12].piece") is None
+        pg.screenshot(path=str(ARTIFACTS / f"dama-ai-huff-{locale[:2]}-{size[0]}.png"))

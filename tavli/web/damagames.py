@@ -30,6 +30,7 @@ from tavli.engine.dama.rules import DamaRules
 from tavli.engine.games import lookup, menu_name
 from tavli.engine.games.dama import DamaVariant
 from tavli.errors import IllegalMove, ParseError, RuleError, TavliError
+from tavli.i18n import msg
 from tavli.play.dama.game import DamaGame, reason_msg
 from tavli.store.local import LocalStore
 from tavli.web import listing, workers
@@ -294,7 +295,8 @@ class DamaGames(GameKind):
                 raise IllegalMove(f"square {sq} cannot be huffed now "
                                   f"(candidates: {g.huff_candidates or 'none'})")
             g.huff(sq)
-            s.last = {"kind": "huff", "side": side, "by": "human", "huffed": sq}
+            s.last = {"kind": "huff", "side": side, "by": "human", "huffed": sq,
+                      "huff_msg": huff_msg(side, sq, g.rules, "human")}
 
         return do
 
@@ -319,8 +321,23 @@ class DamaGames(GameKind):
 
 def last_move(side: str, mv: DamaMove, rules: DamaRules, huffed: int | None = None,
               by: str = "human") -> dict[str, Any]:
-    """The state's ``last`` after a move (``huffed``: the square huffed just before)."""
-    return {"kind": "move", "side": side, "by": by, "huffed": huffed, **move_json(mv, rules)}
+    """The state's ``last`` after a move (``huffed``: the square huffed just before, with
+    ``huff_msg`` saying so)."""
+    return {"kind": "move", "side": side, "by": by, "huffed": huffed,
+            "huff_msg": None if huffed is None else huff_msg(side, huffed, rules, by),
+            **move_json(mv, rules)}
+
+
+def huff_msg(side: str, square: int, rules: DamaRules, by: str) -> dict[str, Any]:
+    """What a huff did and why, as a catalogue message: ``side`` removed the piece on
+    ``square``, the one that could have captured and did not (the page has no other
+    trace of it than the board and the move list's ``*19``).
+
+    >>> huff_msg("black", 13, DamaRules.for_name("box"), "ai")["key"]
+    'dama.huffed.ai'
+    """
+    return msg("dama.huffed.ai" if by == "ai" else "dama.huffed",
+               side=msg(f"side.cap.{side}"), square=rules.square_text(square))
 
 
 __all__ = ["DamaGames", "DamaSession", "NAME", "rule_set", "rules_of", "plies", "replay"]

@@ -225,7 +225,8 @@ function renderPanel() {
              {side: cap(t(`side.${side}`))});
     if (st.huff.length) text += " " + t("dama.st.huff");
   }
-  $("#dama-status").textContent = text;
+  const huffed = huffText(st.last);
+  $("#dama-status").textContent = huffed ? `${huffed} ${text}` : text;
   const pl = $("#dama-players");
   pl.textContent = "";
   for (const s of ["white", "black"]) {
@@ -274,12 +275,7 @@ function renderPanel() {
       cb.appendChild(button(m.full, "choice", () => send(m)));
     }
   }
-  const cp = $("#dama-captures");
-  const last = st.last;
-  cp.textContent = last && last.kind === "move" && last.captures.length
-    ? t("dama.captured", {side: cap(t(`side.${last.side}`)), n: last.captures.length,
-                          move: last.full,
-                          squares: (last.captured_names || last.captures).join(", ")}) : "";
+  $("#dama-captures").textContent = capturedText(st.last);
   const h = $("#dama-history");
   h.textContent = "";
   let pending = "", n = 0;
@@ -656,6 +652,18 @@ function boardKey(e) {
   }
 }
 
+/** The pieces the last move captured, in a line of their own ("" for none). */
+function capturedText(last) {
+  if (!last || last.kind !== "move" || !last.captures.length) return "";
+  return t("dama.captured", {side: cap(t(`side.${last.side}`)), n: last.captures.length,
+                             move: last.full,
+                             squares: (last.captured_names || last.captures).join(", ")});
+}
+
+/** The huff of the last ply (the server's words: which piece, and that it could have
+ * captured), "" for none: said in the status line, as the piece vanished without a move. */
+function huffText(last) { return last && last.huff_msg ? tm(last.huff_msg) : ""; }
+
 /** Say the move just played (the person's or the AI's), once, in the players' notation. */
 function announceLast() {
   const st = D.state;
@@ -665,9 +673,14 @@ function announceLast() {
   if (KB.said === key) return;
   KB.said = key;
   const last = st.last;
-  if (fresh || !last || last.kind !== "move") return;
-  announce(t("dama.a11y.played", {side: cap(t(`side.${last.side}`)), move: last.full}),
-           "dama-live");   // a11y.js
+  if (fresh || !last) return;
+  const huffed = huffText(last);
+  if (last.kind !== "move") {
+    if (huffed) announce(huffed, "dama-live");   // a11y.js
+    return;
+  }
+  const played = t("dama.a11y.played", {side: cap(t(`side.${last.side}`)), move: last.full});
+  announce(huffed ? `${huffed} ${played}` : played, "dama-live");
 }
 
 function setupKeys() {

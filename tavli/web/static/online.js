@@ -70,6 +70,9 @@ async function openReview() {
 
 /** The board of a review entry (a turn, or the position of a cube decision). */
 function showReviewEntry(entry, kind, i, text) {
+  // as tavli play's review: the entry's own dice and cube, and not the game's last moves
+  // (the marks of the end would stand on a board they do not belong to)
+  S.reviewTurn = entry;
   S.sim = simOf(entry.board, oppositeOf(entry.board.game));
   S.done = [];
   S.selected = null;
@@ -83,6 +86,7 @@ function showReviewCube(i) { showReviewEntry(O.review.cube[i], "cube", i, cubeTe
 
 function closeReview() {
   O.review = null;
+  S.reviewTurn = null;
   $("#review").hidden = true;
   $("#review-banner").hidden = true;
   if (O.raw) setBoard(O.raw);
