@@ -197,3 +197,30 @@ def test_the_online_start_page_links_the_rules(browser, tmp_path):
         assert errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("lang, size, name", [("el", PHONE, "phone"), ("de", DESK, "desk")])
+def test_the_lists_of_the_rules_are_shown_as_lists(browser, server, lang, size, name):
+    """Issue 49: the rules' lists were run-on paragraphs joined by " - ". Each list of the
+    book is a list of bullets on the page, inside the screen."""
+    phone = name == "phone"
+    ctx = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone,
+                              locale=LOCALES[lang])
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server}/rules/portes?lang={lang}")
+        for sec in ("turn", "bearoff"):
+            items = page.locator(f"section#{sec} > ul > li")
+            assert items.count() >= 3, sec
+            assert items.first.evaluate("e => getComputedStyle(e).display") == "list-item"
+            assert items.first.evaluate(
+                "e => getComputedStyle(e.parentElement).listStyleType") == "disc"
+            for i in range(items.count()):
+                box = items.nth(i).bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+        paras = page.evaluate("[...document.querySelectorAll('main p')].map(p => p.innerText)")
+        assert paras and not [p for p in paras if re.search(r"(^|\s)- ", p)]
+        page.locator("section#turn").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"rules-{lang}-lists-{name}.png"))
+    finally:
+        ctx.close()

@@ -267,3 +267,22 @@ def test_the_icons_script_draws_the_committed_icons():
     # the committed 192 px maskable icon is what the script draws
     assert mod.png(192, mod.render(192, mod.drawing(True))) == \
         (STATIC / "icon-maskable-192.png").read_bytes()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_lists_of_the_rules_are_lists_not_run_on_paragraphs(client, lang):
+    """Issue 49: a list item that wraps onto a second line made its whole block one
+    paragraph, the items joined by " - ". Every "- " line of the book is an item."""
+    items = 0
+    for game in rules.PAGES:
+        html = client.get(f"/rules/{game}?lang={lang}").text
+        for para in re.findall(r"<p>(.*?)</p>", html, re.S):
+            assert not re.search(r"(?:^|\s)- ", para), (game, para[:120])
+        for sec in rules.PAGES[game]:
+            text = rules.section_text(rules.book(lang), game, sec)
+            want = sum(1 for ln in text.splitlines() if ln.strip().startswith("- "))
+            section = re.search(rf'<section id="{sec}">(.*?)</section>', html, re.S).group(1)
+            section = re.sub(r"<div id=\"opt-.*|<ol class=\"rotation.*", "", section, flags=re.S)
+            assert len(re.findall(r"<li>", section)) == want, (game, sec)
+            items += want
+    assert items > 20

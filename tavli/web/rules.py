@@ -222,21 +222,54 @@ def inline(text: str) -> str:
     return re.sub(r"\*(.+?)\*", r"<em>\1</em>", out)
 
 
+def blocks(text: str) -> list[tuple[str, list[str]]]:
+    """Prose as its blocks: ``("p", [paragraph])`` or ``("ul", [item, ..])``. Paragraphs
+    are split by blank lines; a line starting ``- `` starts a list item, and the lines
+    indented under it (or simply following it) continue that item, so a list needs no
+    blank line before it and its items may wrap.
+
+    >>> blocks("One\\n two.\\n- a\\n  still a\\n- b")
+    [('p', ['One two.']), ('ul', ['a still a', 'b'])]
+    """
+    out: list[tuple[str, list[str]]] = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        para: list[str] = []
+        items: list[str] = []
+        for line in (ln.strip() for ln in block.splitlines()):
+            if not line:
+                continue
+            if line.startswith("- "):
+                if para:
+                    out.append(("p", [" ".join(para)]))
+                    para = []
+                items.append(line[2:].strip())
+            elif items:
+                items[-1] += " " + line
+            else:
+                para.append(line)
+        if para:
+            out.append(("p", [" ".join(para)]))
+        if items:
+            out.append(("ul", items))
+    return out
+
+
 def to_html(text: str) -> str:
-    """Prose as HTML: paragraphs split by blank lines, lines starting ``- `` a list.
+    """Prose as HTML: paragraphs split by blank lines, lines starting ``- `` a list
+    (:func:`blocks`).
 
     >>> to_html("One.\\n\\n- a\\n- b")
     '<p>One.</p>\\n<ul><li>a</li><li>b</li></ul>'
+    >>> to_html("One:\\n- a long\\n  item\\n- b")
+    '<p>One:</p>\\n<ul><li>a long item</li><li>b</li></ul>'
     """
-    blocks = []
-    for block in re.split(r"\n\s*\n", text.strip()):
-        lines = [ln.strip() for ln in block.splitlines() if ln.strip()]
-        if lines and all(ln.startswith("- ") for ln in lines):
-            blocks.append("<ul>" + "".join(f"<li>{inline(ln[2:])}</li>" for ln in lines)
-                          + "</ul>")
+    out = []
+    for kind, parts in blocks(text):
+        if kind == "ul":
+            out.append("<ul>" + "".join(f"<li>{inline(p)}</li>" for p in parts) + "</ul>")
         else:
-            blocks.append(f"<p>{inline(' '.join(lines))}</p>")
-    return "\n".join(blocks)
+            out.append(f"<p>{inline(parts[0])}</p>")
+    return "\n".join(out)
 
 
 def _option_html(o: dict[str, Any], _: i18n.Translator, from_game: bool) -> str:
