@@ -19,6 +19,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/activate
 play: $(VENV)/.installed
 	$(BIN)/tavli play
 
+# three workers on CI's two cores: the browser tests wait on pages and servers, so two
+# workers kept the cores only about 56% busy (warm parallel phase: 544 s at -n 2 before the
+# pairwise browser matrices, 472 s at -n 3 after them; not yet measured from a fresh clone)
 # the serial tests alone, after the others: only the files that mark some (collecting the
 # whole suite again would cost some ten seconds; tests/conftest.py checks the marks)
 test: $(VENV)/.installed-test
@@ -27,7 +30,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/python scripts/provision_postgresql.py
 	$(BIN)/ruff check tavli tests scripts
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not serial"
+	$(BIN)/python -m pytest -q -n 3 --dist loadfile -m "not serial"
 	$(BIN)/python -m pytest -q -m serial $$(grep -l "pytest.mark.serial" tests/test_*.py)
 
 # the message catalogues: tavli/locale/<lang>.po -> .mo (committed; the stdlib only)
