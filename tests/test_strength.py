@@ -77,6 +77,10 @@ def test_log_of_another_match_is_refused_and_kept(tmp_path):
         run_strength("greedy", "random", "plakoto", 2, seed=1, log=bad)
     assert log.read_bytes() == before
     assert bad.read_text() == "not json\n"
+    packed = tmp_path / "m.jsonl.gz"
+    with pytest.raises(RuleError, match="gunzip it and pass .*m.jsonl "):
+        run_strength("greedy", "random", "plakoto", 2, seed=1, log=packed)
+    assert not packed.exists()
 
 
 def test_a_line_cut_short_is_played_again(tmp_path):

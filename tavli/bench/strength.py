@@ -329,6 +329,12 @@ class MatchLog:
         from pathlib import Path
 
         self.path = Path(path)
+        if self.path.suffix == ".gz":
+            # the log is appended to line by line; a compressed name would hold plain text
+            # (or, for a log compressed after its run, could not be read)
+            raise RuleError(f"{self.path}: a strength log is plain JSON lines; gunzip it "
+                            f"and pass {self.path.with_suffix('')} (gzip -9 -n it again "
+                            "when the run is over)")
         self.header = header
         self.done: dict[int, tuple[float, float]] = {}
         try:
